@@ -1,0 +1,48 @@
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+
+#include "cli/command.hpp"
+#include "isa/catalog.hpp"
+
+namespace pto::cli {
+std::vector<Setup>& registry() {
+  static std::vector<Setup> r;
+  return r;
+}
+}  // namespace pto::cli
+
+int main(int argc, char** argv) {
+  using namespace pto;
+  CLI::App app{"pto: PTO ISA 0.58.3 assembler, disassembler, decoder and simulator"};
+  app.require_subcommand(0, 1);
+  bool version = false;
+  app.add_flag("--version", version, "Print the release identity and exit");
+
+  std::vector<std::pair<CLI::App*, cli::Runner>> commands;
+  for (const auto& setup : cli::registry()) commands.push_back(setup(app));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? cli::kExitOk : cli::kExitUsage;
+  }
+  if (version) {
+    fmt::print("pto {}\nrelease: {}\nencoding_abi: {}\nencoding_projection_sha256: {}\n", PTO_VERSION,
+               isa::kRelease, isa::kEncodingAbi, isa::kEncodingProjectionSha256);
+    return cli::kExitOk;
+  }
+  for (auto& [sub, run] : commands) {
+    if (sub->parsed()) {
+      try {
+        return run();
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "pto {}: error: {}\n", sub->get_name(), e.what());
+        return cli::kExitFailure;
+      }
+    }
+  }
+  fmt::print("{}", app.help());
+  return cli::kExitUsage;
+}

@@ -1,0 +1,134 @@
+// Floating/scale formats: descriptors, classification, exact decode to a wide
+// intermediate, and correctly rounded encode with every PTO rounding mode.
+// Sources: asl/arch/data-types/formats/*.asl, numeric-formats.asl,
+// numeric-classification.asl, asl/arch/features/mx-formats.asl,
+// asl/arch/profile/e8m0-conversion.asl, ADR 0047/0048/0049/0050.
+#pragma once
+
+#include <cstdint>
+
+#include "numerics/datatypes.hpp"
+#include "numerics/rounding.hpp"
+
+namespace pto::num {
+
+// NumericValueClass (numeric-classification.asl).
+enum class ValueClass : std::uint8_t {
+  InvalidEncoding,
+  PositiveZero,
+  NegativeZero,
+  PositiveSubnormal,
+  NegativeSubnormal,
+  PositiveNormal,
+  NegativeNormal,
+  PositiveInfinity,
+  NegativeInfinity,
+  QuietNaN,
+  SignalingNaN,
+};
+constexpr bool is_nan(ValueClass c) noexcept { return c == ValueClass::QuietNaN || c == ValueClass::SignalingNaN; }
+constexpr bool is_inf(ValueClass c) noexcept {
+  return c == ValueClass::PositiveInfinity || c == ValueClass::NegativeInfinity;
+}
+constexpr bool is_zero(ValueClass c) noexcept {
+  return c == ValueClass::PositiveZero || c == ValueClass::NegativeZero;
+}
+constexpr bool is_subnormal(ValueClass c) noexcept {
+  return c == ValueClass::PositiveSubnormal || c == ValueClass::NegativeSubnormal;
+}
+const char* value_class_name(ValueClass c) noexcept;
+
+enum class FormatKind : std::uint8_t { Unavailable, FixedBinary, HiF8, E8M0 };
+
+// NumericFormatDescriptor plus derived constants used by encode/decode.
+struct FormatInfo {
+  FormatKind kind = FormatKind::Unavailable;
+  std::uint8_t carrier_bits = 0;
+  std::uint8_t lane_bits = 0;
+  std::uint8_t sign_bit = 0;
+  std::uint8_t exp_bits = 0;   // max for HiF8
+  std::uint8_t frac_bits = 0;  // max for HiF8
+  std::uint8_t low_zero_bits = 0;   // TF32 13, HF32 12
+  std::uint8_t high_zero_bits = 0;  // E3M2/E2M3 2
+  std::int16_t bias = 0;
+  bool has_signed_zero = false;
+  bool has_subnormal = false;  // HardwareNumericTypeHasSubnormals (mx-formats.asl)
+  bool has_infinity = false;
+  bool has_nan = false;
+  bool has_signaling_nan = false;
+  std::uint64_t canonical_nan = 0;  // valid iff has_nan (ADR 0050 / vectors)
+  std::uint64_t max_finite = 0;     // positive maximum finite encoding
+  std::int16_t emin = 0;            // unbiased exponent of the minimum normal
+  std::uint8_t precision = 0;       // significant bits incl. hidden (FixedBinary)
+};
+const FormatInfo& format_info(DataType t) noexcept;
+
+// Bit-exact classification (TileNumericValueClass). Integer types classify
+// as zero / normal (ClassifySignedInteger / ClassifyUnsignedInteger).
+// Packed four-bit types classify logical lane bits [3:0].
+ValueClass classify(DataType t, std::uint64_t bits) noexcept;
+bool encoding_valid(DataType t, std::uint64_t bits) noexcept;  // TileNumericEncodingValid
+
+// TileNumericFiniteDecomposition: value = (-1)^negative * significand * 2^exponent.
+struct Decomposition {
+  bool available = false;
+  bool negative = false;
+  std::uint64_t significand = 0;
+  int exponent = 0;
+};
+Decomposition decompose(DataType t, std::uint64_t bits) noexcept;
+
+// Canonical NaN (TileNumericCanonicalNaN); has_value false if no NaN.
+struct OptionalBits {
+  bool available = false;
+  std::uint64_t bits = 0;
+};
+OptionalBits canonical_nan(DataType t) noexcept;
+
+// ---- Wide intermediate ---------------------------------------------------
+// Finite non-zero values have sig normalised with bit 63 set; bit 0 may be a
+// sticky ("jam") bit, which keeps every later rounding to <= 61 significant
+// bits correct (round-to-odd argument).
+enum class Kind : std::uint8_t { Zero, Finite, Inf, NaN, Invalid };
+struct Unpacked {
+  Kind kind = Kind::Zero;
+  bool negative = false;
+  bool signaling = false;  // NaN only
+  int exp = 0;             // value = sig * 2^exp
+  std::uint64_t sig = 0;
+};
+
+// Exact decode of a float, scale or integer carrier (lane bits for X2 types).
+Unpacked unpack(DataType t, std::uint64_t bits) noexcept;
+// Build from raw significand/exponent (normalises; exact).
+Unpacked make_finite(bool negative, std::uint64_t sig, int exp) noexcept;
+Unpacked from_double(double d) noexcept;       // exact
+Unpacked from_long_double(long double d, bool inexact) noexcept;  // exact + optional sticky
+// Exact value as double when representable in binary64 (all formats except
+// nothing: every PTO format embeds in FP64); NaN/inf mapped naturally.
+double to_double(const Unpacked& u) noexcept;
+double decode_to_double(DataType t, std::uint64_t bits) noexcept;
+
+// Encode with rounding mode and saturation. Applies: overflow (OF|NX),
+// gradual underflow with tininess after rounding (UF when tiny and
+// inexact, only for formats with subnormals), NX, canonical NaN for NaN
+// inputs (NV if signalling), saturation of overflow and infinities.
+// Integer destinations: IEEE convertToInteger with PTO invalid results.
+Result pack(DataType t, const Unpacked& u, RoundingMode mode, bool saturate = false) noexcept;
+
+// Convenience: value conversion between any two data types.
+Result convert(DataType src, DataType dst, std::uint64_t bits, RoundingMode mode, bool saturate = false) noexcept;
+Result encode_double(DataType dst, double d, RoundingMode mode, bool saturate = false) noexcept;
+
+// Round |sig * 2^exp| to a multiple of 2^q. Exposed for tests/diagnostics.
+struct Rounded {
+  std::uint64_t m = 0;
+  bool inexact = false;
+};
+Rounded round_at(std::uint64_t sig, int exp, int q, bool negative, RoundingMode mode) noexcept;
+
+// ReferenceFloatToE8M0 (asl/arch/profile/e8m0-conversion.asl): FP16/BF16/FP32
+// (any float accepted here) to E8M0 with exponent-domain rounding.
+Result float_to_e8m0(DataType src, std::uint64_t bits, RoundingMode mode, bool saturate) noexcept;
+
+}  // namespace pto::num
