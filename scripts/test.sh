@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Every test: the default preset's suite, then the ASan+UBSan preset's suite and
+# a bounded libFuzzer run of every fuzz target.  Sets everything up first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/setup.sh
+pto_install_packages
+export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
+
+echo "== default preset: build and test" >&2
+pto_build default
+ctest --preset default -j "$(nproc)"
+
+echo "== asan preset (ASan+UBSan): build and test" >&2
+pto_build asan
+ctest --preset asan -j "$(nproc)"
+
+echo "== fuzzing (bounded)" >&2
+FUZZ_SECONDS=${PTO_FUZZ_SECONDS:-20}
+for f in build/asan/fuzz/fuzz_*; do
+  [ -x "$f" ] || continue
+  corpus=$(mktemp -d)
+  echo "fuzz: $(basename "$f") for ${FUZZ_SECONDS}s" >&2
+  "$f" -max_total_time="$FUZZ_SECONDS" -print_final_stats=0 "$corpus" 2>"$corpus.log" || {
+    tail -50 "$corpus.log" >&2
+    echo "fuzz: $(basename "$f") found a failure" >&2
+    exit 1
+  }
+  rm -rf "$corpus" "$corpus.log"
+done
+echo "all tests passed" >&2
