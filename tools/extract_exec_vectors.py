@@ -1,0 +1,1138 @@
+#!/usr/bin/env python3
+"""Extract scalar execution test points from the PTO spec's ASL AVS tests.
+
+Reads every test under ``tests/asl/scalar/{alu,agu,bru,model}`` of the
+read-only spec checkout (``--spec``, default /work/spec) except the
+decode-positive ones (see tools/extract_decode_vectors.py), symbolically
+executes ``main()`` (inlining functions defined in the test file and the
+generated ``Validate*``/``Test*`` bodies that only exist in the output of the
+spec's scripts/generate-asl-decoders, which is run into a temporary directory
+unless ``--generated FILE`` is given), and translates the statements into a
+flat, ordered list of steps.  Output: ``tests/data/spec_scalar_exec.json``.
+
+Nothing is computed by this script except (a) constant expressions written in
+the tests (``Zeros{64} + 0x40``, bit-slice assembly of instruction words,
+``SignExtend``/``ZeroExtend``/``NOT``/``NaturalToWord``/``UInt`` of constants,
+unrolled ``for`` loops and ``if`` on constants) and (b) the form_id of a form
+index, resolved by catalog position exactly as in extract_decode_vectors.py.
+Every expected value comes from an assertion in the test.
+
+Output schema (JSON array, sorted by source)::
+
+  {
+    "avs_id": "...", "source": "tests/asl/...", "spec_source": "asl/...",
+    "kind": "execution" | "fault" | "boundary" | ...,   # header kind
+    "expanded_from": ["ValidateScalarAGUExecute_LW", ...], # generated bodies inlined
+    "complete": true | false,   # false: some assertions on model-internal
+                                # helper functions were omitted (see below)
+    "omitted_checks": {"FunctionName": count, ...},     # only when incomplete
+    "steps": [ {"op": ...}, ... ]
+  }
+
+Values: words/bit vectors are strings "0x..." zero-padded to the bit width
+(64-bit words -> 16 hex digits); integers are JSON numbers; booleans are JSON
+booleans; enumeration values keep their ASL names ("Fault_DataAlignment",
+"ScalarExecution_Executed", "MemoryEvent_Load", "BundleKind_Standard", ...).
+Instruction ``bits`` are the full argument value (bit 0 = first fetched bit),
+printed with at least length_bits/4 hex digits; bits above length_bits are
+kept as the test wrote them.
+
+Step vocabulary (each corresponds to exactly one ASL statement shape):
+
+  State setup / actions
+    {"op":"reset"}                          ResetProfileState(): reference-profile reset
+    {"op":"set_gpr","reg":n,"value":w}      WriteGPR(n, w)
+    {"op":"set_tpc","value":w}              WriteTPC(w) / WritePC(w) (same register _PC)
+    {"op":"set_bpc","value":w}              WriteBPC(w)
+    {"op":"push_t","value":w}               PushTemporaryQueue(TRUE, w)
+    {"op":"push_u","value":w}               PushTemporaryQueue(FALSE, w)
+    {"op":"set_queue","queue":"t"|"u","index":i,"value":w}
+                                            _TQueue[[i]] = w / _UQueue[[i]] = w
+                                            (index 0 = most recently pushed)
+    {"op":"set_queue_valid","queue":"t"|"u","index":i,"valid":b}
+                                            _TQueueValid[[i]] / _UQueueValid[[i]] = b
+    {"op":"store","addr":w,"size":s,"value":w}
+                                            Store(addr, size, value): a relaxed
+                                            architectural data store at the current
+                                            ACR (alignment/permission checked, recorded
+                                            as a memory event while capture is on)
+    {"op":"write_mem","addr":w,"size":1,"value":b}
+                                            WriteMemoryByte(addr, byte): raw model
+                                            memory write (no checks, no event)
+    {"op":"clear_fault"}                    ClearFault()
+    {"op":"set_acr","ring":n}               SetCurrentACR(n)
+    {"op":"set_cycle","value":w}            _SystemRegisters.cycle = w
+    {"op":"set_commit_argument","value":w}  _CommitArgument = w
+    {"op":"set_return_address","value":w}   _ReturnAddress = w
+    {"op":"set_reservation","field":"valid"|"address"|"size","value":v}
+                                            _ReservationValid/_ReservationAddress/
+                                            _ReservationSize = v
+    {"op":"set_trap_context","ring":n,"field":f,"value":v}
+                                            _TrapContexts[[n]].f = v
+    {"op":"reset_bundle_control"}           ResetBundleControlState()
+    {"op":"begin_bundle","start_pc":w|null,"kind":e,"transfer":e,"target":w,
+     "sequential":w,"return_target":w,"taken":b}
+                                            BeginBundle(kind, transfer, target,
+                                            sequential, return_target, taken)
+                                            (start_pc null = current TPC) /
+                                            BeginBundleAt(start_pc, ...).  Note the
+                                            model's effects: BPC := start_pc,
+                                            TPC := sequential, BARG := {kind,
+                                            transfer, taken, bpcn=target}, and for
+                                            call transfers return address := GPR10
+                                            := return_target
+    {"op":"enter_bundle_body"}              EnterBundleBody()
+    {"op":"stop_bundle","pc":w}             StopBundleAt(pc)
+    {"op":"exec","entry":"scalar"|"pto","bits":"0x..","length_bits":N
+     [,"expect_status":e]}                  ExecuteScalarInstruction(bits, N) /
+                                            ExecutePTOInstruction(bits, N); the
+                                            optional expect_status is the status the
+                                            test asserts for that call
+                                            ("ScalarExecution_Executed"/"_Rejected",
+                                            "PTOInstruction_Executed"/"_Rejected")
+    {"op":"load","addr":w,"size":s[,"expect_value":w]}
+                                            LoadUnsigned(addr, size): architectural
+                                            relaxed load (checked, recorded as an
+                                            event while capture is on); expect_value
+                                            is what the test asserts it returned
+    {"op":"recover_trap_context","ring":n[,"expect_result":b]}
+                                            RecoverTrapContext(n)
+    Memory-event instrumentation (model verification hooks; a harness that
+    does not model event capture must skip every op starting "mem_events"
+    and every "expect_mem_event*" op):
+    {"op":"mem_events_reset"}               ResetMemoryExecution()
+    {"op":"mem_events_start","agent":n}     StartMemoryEventCapture(n) (also resets)
+    {"op":"mem_events_stop"}                StopMemoryEventCapture()
+    {"op":"mem_events_select_agent","agent":n}  SelectMemoryEventAgent(n)
+
+  Expectations (the test asserts state == value at this point)
+    {"op":"expect_gpr","reg":n,"value":w}               ReadGPR(n)
+    {"op":"expect_tpc","value":w}                       ReadTPC() / ReadPC()
+    {"op":"expect_fault","fault":e}                     _LastFault
+    {"op":"expect_fault_address","value":w}             _FaultAddress
+    {"op":"expect_cycle","value":w}                     _SystemRegisters.cycle
+    {"op":"expect_commit_argument","value":w}           _CommitArgument
+    {"op":"expect_return_address","value":w}            _ReturnAddress
+    {"op":"expect_acr","ring":n}                        CurrentACR()
+    {"op":"expect_queue","queue":"t"|"u","index":i,"value":w}
+                                            ReadTemporaryQueue(b, i) / _TQueue[[i]]
+    {"op":"expect_queue_valid","queue":"t"|"u","index":i,"valid":b}
+                                            TemporaryQueueSourceAvailable(b, i) /
+                                            _TQueueValid[[i]]
+    {"op":"expect_mem","addr":w,"size":s,"value":w}
+                                            LoadTranslatedUnsigned(addr, size) /
+                                            ReadMemoryByte(addr): raw little-endian
+                                            model memory (translation is identity
+                                            in the reference profile)
+    {"op":"expect_reservation","field":"valid"|"address"|"size","value":v}
+    {"op":"expect_trap_context","ring":n,"field":f,"value":v}
+                                            _TrapContexts[[n]].f (f may be a path,
+                                            e.g. "barg.block_type", "t_queue[0]")
+    {"op":"expect_barg","field":f,"value":v}            _BARG.f (block argument)
+    {"op":"expect_bundle_state","field":"active"|"body_active"|"commit_target_set"|
+     "condition_set","value":b}             _BundleActive / _BundleBodyActive /
+                                            _BundleCommitTargetSet / _BundleConditionSet
+    {"op":"expect_mem_event_count","count":n}           _MemoryEventCount
+    {"op":"expect_mem_event","index":i,"field":f,"value":v}
+                                            _MemoryEvents[[i]].f
+    {"op":"expect_decode","bits":"0x..","length_bits":N,"form_index":k,
+     "form_id":"..."}                       DecodeScalarForm(bits, N) == k
+                                            (form_id = scalar-forms.json forms[k])
+    {"op":"expect_decode_field","bits":"0x..","form_index":k,"form_id":"...",
+     "field":"Name","value":n}              DecodeScalarOperandRaw(bits, k,
+                                            ScalarField_Name) == raw value
+  An expectation may carry "negate": true when the test asserts "!=".
+
+Translation rules
+  * ``let v = <state read>`` followed later by ``assert v == K`` becomes the
+    corresponding expect step placed at the ``let`` (a snapshot); reads whose
+    value is never asserted are dropped.
+  * Assertions whose operands only involve constants are evaluated here and
+    dropped if true (reported as a problem if false).
+  * Assertions on pure/readonly *model helper* functions (InstructionContract*,
+    ScalarBinary, ScalarAGUActionOfForm, ReadDecodedScalarRegister, ...) are
+    not architectural observations: they are omitted, counted in
+    ``omitted_checks`` and the test point is marked ``complete: false``.
+  * Any other construct (state-changing model calls outside the vocabulary,
+    unknown state variables, helper results flowing into state, data-dependent
+    control flow, ...) makes the whole test point untranslatable; it is listed
+    with the reason on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from extract_asl_subset import AslSyntaxError, parse_program  # noqa: E402
+
+HEADER_RE = re.compile(r"^//\s*PTO-TEST:\s*(\{.*\})\s*$", re.MULTILINE)
+FUNC_DECL_RE = re.compile(
+    r"^[ \t]*((?:(?:pure|readonly|impdef|implementation|noreturn)\s+)*)func\s+([A-Za-z_]\w*)",
+    re.MULTILINE,
+)
+CONSTANTS = {"PTO_XLEN": 64}
+DIRECTORIES = ("alu", "agu", "bru", "model")
+
+
+class Unsupported(Exception):
+    pass
+
+
+class Bits:
+    __slots__ = ("width", "value")
+
+    def __init__(self, width: int, value: int):
+        self.width = width
+        self.value = value & ((1 << width) - 1)
+
+    def __eq__(self, other):
+        return isinstance(other, Bits) and (self.width, self.value) == (other.width, other.value)
+
+    def __repr__(self):
+        return f"Bits({self.width},{self.value:#x})"
+
+
+class EnumV:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __eq__(self, other):
+        return isinstance(other, EnumV) and self.name == other.name
+
+
+class Opaque:
+    """Result of a model helper we do not evaluate."""
+
+    def __init__(self, names):
+        self.names = set(names)
+
+
+class Obs:
+    """A readable piece of state; turned into an expect step by assert."""
+
+    def __init__(self, op: str, **params):
+        self.op = op
+        self.params = params
+
+
+class Snapshot:
+    """``let v = <Obs>``: placeholder expect step inserted at the let."""
+
+    def __init__(self, step: dict, key: str):
+        self.step = step
+        self.key = key
+
+
+class Capture:
+    """``let v = <effectful call>``: the call's step; asserts attach to it."""
+
+    def __init__(self, step: dict, key: str):
+        self.step = step
+        self.key = key
+
+
+class Return(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+def fmt(value):
+    if isinstance(value, Bits):
+        return "0x" + format(value.value, f"0{max(1, (value.width + 3) // 4)}x")
+    if isinstance(value, EnumV):
+        return value.name
+    if isinstance(value, bool) or isinstance(value, int):
+        return value
+    raise Unsupported(f"cannot serialise value {value!r}")
+
+
+def fmt_instruction(value: Bits, length: int) -> str:
+    digits = max((length + 3) // 4, (value.value.bit_length() + 3) // 4, 1)
+    return "0x" + format(value.value, f"0{digits}x")
+
+
+# ---------------------------------------------------------------------------
+# Function knowledge
+# ---------------------------------------------------------------------------
+
+
+class FunctionIndex:
+    def __init__(self, spec: Path, generated_text: str):
+        self.side_effect_free: set[str] = set()
+        self.effectful: set[str] = set()
+        texts = [p.read_text() for p in sorted((spec / "asl").rglob("*.asl"))]
+        texts.append(generated_text)
+        for text in texts:
+            for quals, name in FUNC_DECL_RE.findall(text):
+                if "pure" in quals or "readonly" in quals:
+                    self.side_effect_free.add(name)
+                else:
+                    self.effectful.add(name)
+        # A name declared both ways (impdef/implementation pairs) is
+        # side-effect free only if every declaration says so.
+        self.side_effect_free -= self.effectful
+        self.generated_bodies: dict[str, tuple] = {}
+        # Parameterless generated procedures: "func NAME()\nbegin\n...\nend;"
+        self.generated_source: dict[str, str] = {}
+        lines = generated_text.split("\n")
+        i = 0
+        while i < len(lines):
+            m = re.match(r"^func ([A-Za-z_]\w*)\(\)\s*$", lines[i])
+            if m and i + 1 < len(lines) and lines[i + 1] == "begin":
+                j = i + 2
+                while j < len(lines) and lines[j] != "end;":
+                    j += 1
+                self.generated_source[m.group(1)] = "\n".join(lines[i:j + 1]) + "\n"
+                i = j
+            i += 1
+
+    def generated_function(self, name: str):
+        if name not in self.generated_bodies:
+            text = self.generated_source.get(name)
+            self.generated_bodies[name] = parse_program(text)[0] if text else None
+        return self.generated_bodies[name]
+
+
+# ---------------------------------------------------------------------------
+# Symbolic executor
+# ---------------------------------------------------------------------------
+
+QUEUE_VARS = {
+    "_TQueue": ("t", False),
+    "_UQueue": ("u", False),
+    "_TQueueValid": ("t", True),
+    "_UQueueValid": ("u", True),
+}
+SIMPLE_STATE = {
+    "_LastFault": ("expect_fault", "fault", None),
+    "_FaultAddress": ("expect_fault_address", "value", None),
+    "_CommitArgument": ("expect_commit_argument", "value", "set_commit_argument"),
+    "_ReturnAddress": ("expect_return_address", "value", "set_return_address"),
+    "_MemoryEventCount": ("expect_mem_event_count", "count", None),
+}
+RESERVATION = {"_ReservationValid": "valid", "_ReservationAddress": "address",
+               "_ReservationSize": "size"}
+BUNDLE_STATE = {"_BundleActive": "active", "_BundleBodyActive": "body_active",
+                "_BundleCommitTargetSet": "commit_target_set",
+                "_BundleConditionSet": "condition_set"}
+
+
+class Executor:
+    def __init__(self, index: FunctionIndex, local_funcs: dict, scalar_forms: list[dict]):
+        self.index = index
+        self.local_funcs = local_funcs
+        self.scalar_forms = scalar_forms
+        self.steps: list[dict] = []
+        self.omitted: Counter = Counter()
+        self.expanded: list[str] = []
+        self.problems: list[str] = []
+        self.depth = 0
+
+    # -- values ---------------------------------------------------------
+    def concrete(self, v):
+        if isinstance(v, (Opaque, Obs, Snapshot, Capture)):
+            raise Unsupported("state-dependent or helper value used where a constant is needed"
+                              + (f" ({', '.join(sorted(v.names))})" if isinstance(v, Opaque) else ""))
+        return v
+
+    def as_int(self, v) -> int:
+        v = self.concrete(v)
+        if isinstance(v, bool):
+            raise Unsupported("boolean used as integer")
+        if isinstance(v, int):
+            return v
+        if isinstance(v, Bits):
+            return v.value
+        raise Unsupported(f"expected integer, got {v!r}")
+
+    def as_bits(self, v, width: int | None = None) -> Bits:
+        v = self.concrete(v)
+        if isinstance(v, Bits):
+            if width is not None and v.width != width:
+                raise Unsupported(f"width mismatch {v.width} vs {width}")
+            return v
+        if isinstance(v, int) and not isinstance(v, bool) and width is not None:
+            if not 0 <= v < (1 << width):
+                raise Unsupported("integer does not fit bit vector")
+            return Bits(width, v)
+        raise Unsupported(f"expected bits, got {v!r}")
+
+    def as_bool(self, v) -> bool:
+        if isinstance(v, tuple) and v and v[0] == "cmp":
+            v = self.const_compare(v)
+        v = self.concrete(v)
+        if not isinstance(v, bool):
+            raise Unsupported(f"expected boolean, got {v!r}")
+        return v
+
+    # -- expressions -------------------------------------------------------
+    def eval(self, e, env):
+        tag = e[0]
+        if tag == "int":
+            return e[1]
+        if tag == "bits":
+            return Bits(e[1], e[2])
+        if tag == "bool":
+            return e[1]
+        if tag == "str":
+            raise Unsupported("string literal")
+        if tag == "id":
+            return self.eval_id(e[1], env)
+        if tag == "as":
+            return self.eval(e[1], env)
+        if tag == "ifexpr":
+            return self.eval(e[2] if self.as_bool(self.eval(e[1], env)) else e[3], env)
+        if tag == "unop":
+            v = self.eval(e[2], env)
+            if isinstance(v, Opaque):
+                return v
+            if e[1] == "!":
+                if isinstance(v, (Obs, Snapshot, Capture)):
+                    return ("not", v)
+                return not self.as_bool(v)
+            if e[1] == "NOT":
+                b = self.as_bits(v)
+                return Bits(b.width, ~b.value)
+            if e[1] == "-":
+                v = self.concrete(v)
+                if isinstance(v, int) and not isinstance(v, bool):
+                    return -v
+                raise Unsupported("unary minus on bits")
+        if tag == "binop":
+            return self.eval_binop(e, env)
+        if tag == "tcall":
+            return self.eval_call(e[1], e[2], None, env)
+        if tag == "call":
+            return self.eval_call(e[1], e[2], e[3], env)
+        if tag == "concat":
+            parts = [self.as_bits(self.eval(x, env)) for x in e[1]]
+            width = sum(p.width for p in parts)
+            value = 0
+            for p in parts:
+                value = (value << p.width) | p.value
+            return Bits(width, value)
+        if tag == "slice":
+            base = self.eval(e[1], env)
+            if isinstance(base, Opaque):
+                return base
+            base = self.concrete(base)
+            out_w, out_v = 0, 0
+            for sl in e[2]:
+                if sl[0] == "+:":
+                    lo = self.as_int(self.eval(sl[1], env))
+                    width = self.as_int(self.eval(sl[2], env))
+                else:
+                    hi = self.as_int(self.eval(sl[0], env))
+                    lo = self.as_int(self.eval(sl[1], env))
+                    width = hi - lo + 1
+                src = base.value if isinstance(base, Bits) else self.as_int(base)
+                out_v = (out_v << width) | ((src >> lo) & ((1 << width) - 1))
+                out_w += width
+            return Bits(out_w, out_v)
+        if tag in ("field", "index"):
+            return self.eval_state_path(e, env)
+        raise Unsupported(f"expression {tag}")
+
+    def eval_id(self, name: str, env):
+        if name in env:
+            return env[name]
+        if name in CONSTANTS:
+            return CONSTANTS[name]
+        if name in SIMPLE_STATE:
+            op, key, _ = SIMPLE_STATE[name]
+            return Obs(op, _key=key)
+        if name in RESERVATION:
+            return Obs("expect_reservation", field=RESERVATION[name], _key="value")
+        if name in BUNDLE_STATE:
+            return Obs("expect_bundle_state", field=BUNDLE_STATE[name], _key="value")
+        if name.startswith("_"):
+            raise Unsupported(f"state variable {name}")
+        if re.match(r"^[A-Z][A-Za-z0-9]*_\w+$", name) and not name.startswith("PTO_"):
+            return EnumV(name)
+        if name.startswith("PTO_"):
+            return Opaque([name])
+        raise Unsupported(f"unknown identifier {name}")
+
+    def eval_state_path(self, e, env):
+        # _SystemRegisters.cycle, _TQueue[[i]], _MemoryEvents[[i]].f,
+        # _TrapContexts[[i]].f
+        if e[0] == "field" and e[1] == ("id", "_SystemRegisters") and e[2] == "cycle":
+            return Obs("expect_cycle", _key="value")
+        if e[0] == "index" and e[1][0] == "id" and e[1][1] in QUEUE_VARS:
+            queue, valid = QUEUE_VARS[e[1][1]]
+            idx = self.as_int(self.eval(e[2], env))
+            if valid:
+                return Obs("expect_queue_valid", queue=queue, index=idx, _key="valid")
+            return Obs("expect_queue", queue=queue, index=idx, _key="value")
+        if e[0] == "field" and e[1] == ("id", "_BARG"):
+            return Obs("expect_barg", field=e[2], _key="value")
+        path = []
+        node = e
+        while node[0] in ("field", "index") and not (
+                node[0] == "index" and node[1][0] == "id"):
+            if node[0] == "field":
+                path.insert(0, "." + node[2])
+            else:
+                path.insert(0, f"[{self.as_int(self.eval(node[2], env))}]")
+            node = node[1]
+        path = ["".join(path).lstrip(".")] if path else []
+        if path and node[0] == "index" and node[1][0] == "id":
+            var = node[1][1]
+            idx = self.as_int(self.eval(node[2], env))
+            if var == "_MemoryEvents":
+                return Obs("expect_mem_event", index=idx, field=".".join(path), _key="value")
+            if var == "_TrapContexts":
+                return Obs("expect_trap_context", ring=idx, field=".".join(path), _key="value")
+        base = e
+        while base[0] in ("field", "index", "slice"):
+            base = base[1]
+        if base[0] == "id" and not base[1].startswith("_") and base[1] in env:
+            raise Unsupported("record/array locals")
+        name = base[1] if base[0] == "id" else "?"
+        raise Unsupported(f"state variable {name}")
+
+    def eval_binop(self, e, env):
+        op = e[1]
+        if op in ("&&", "||"):
+            a = self.eval(e[2], env)
+            if isinstance(a, Opaque):
+                return a
+            a = self.as_bool(a)
+            if op == "&&" and not a:
+                return False
+            if op == "||" and a:
+                return True
+            b = self.eval(e[3], env)
+            if isinstance(b, Opaque):
+                return b
+            return self.as_bool(b)
+        a = self.eval(e[2], env)
+        b = self.eval(e[3], env)
+        if op in ("==", "!="):
+            return ("cmp", op, a, b)
+        if isinstance(a, Opaque) or isinstance(b, Opaque):
+            return Opaque((a.names if isinstance(a, Opaque) else set())
+                          | (b.names if isinstance(b, Opaque) else set()))
+        a = self.concrete(a)
+        b = self.concrete(b)
+        if isinstance(a, Bits) or isinstance(b, Bits):
+            if op in ("+", "-"):
+                width = a.width if isinstance(a, Bits) else b.width
+                av = self.as_bits(a, width).value if isinstance(a, Bits) else self.as_int(a)
+                bv = self.as_bits(b, width).value if isinstance(b, Bits) else self.as_int(b)
+                return Bits(width, av + bv if op == "+" else av - bv)
+            if op in ("AND", "OR", "XOR", "EOR"):
+                a, b = self.as_bits(a), self.as_bits(b)
+                if a.width != b.width:
+                    raise Unsupported("width mismatch in bitwise op")
+                fn = {"AND": lambda x, y: x & y, "OR": lambda x, y: x | y,
+                      "XOR": lambda x, y: x ^ y, "EOR": lambda x, y: x ^ y}[op]
+                return Bits(a.width, fn(a.value, b.value))
+            if op == "++":
+                a, b = self.as_bits(a), self.as_bits(b)
+                return Bits(a.width + b.width, (a.value << b.width) | b.value)
+            if op in ("<<", ">>"):
+                a = self.as_bits(a)
+                n = self.as_int(b)
+                return Bits(a.width, a.value << n if op == "<<" else a.value >> n)
+            raise Unsupported(f"operator {op} on bits")
+        x, y = self.as_int(a), self.as_int(b)
+        table = {
+            "+": lambda: x + y, "-": lambda: x - y, "*": lambda: x * y,
+            "DIV": lambda: x // y, "MOD": lambda: x % y,
+            "<": lambda: x < y, ">": lambda: x > y, "<=": lambda: x <= y, ">=": lambda: x >= y,
+        }
+        if op not in table:
+            raise Unsupported(f"operator {op}")
+        return table[op]()
+
+    # -- calls -------------------------------------------------------------
+    def arg_values(self, args, env):
+        return [self.eval(a, env) for a in args]
+
+    def emit(self, step: dict) -> dict:
+        self.steps.append(step)
+        return step
+
+    def eval_call(self, name, params, args, env, statement=False):
+        # standard primitives on constants
+        if name in ("Zeros", "Ones") and args in (None, []):
+            width = self.as_int(self.eval(params[0], env))
+            return Bits(width, (1 << width) - 1 if name == "Ones" else 0)
+        if name in ("SignExtend", "ZeroExtend") and params and args and len(args) == 1:
+            width = self.as_int(self.eval(params[0], env))
+            v = self.eval(args[0], env)
+            if isinstance(v, Opaque):
+                return v
+            v = self.as_bits(v)
+            value = v.value
+            if name == "SignExtend" and v.width and (value >> (v.width - 1)) & 1:
+                value -= 1 << v.width
+            return Bits(width, value)
+        if args is None:
+            raise Unsupported(f"{name}{{...}} without arguments")
+        if name == "NOT" and len(args) == 1:
+            v = self.eval(args[0], env)
+            if isinstance(v, Opaque):
+                return v
+            b = self.as_bits(v)
+            return Bits(b.width, ~b.value)
+        if name == "NaturalToWord" and len(args) == 1:
+            v = self.eval(args[0], env)
+            if isinstance(v, Opaque):
+                return v
+            return Bits(64, self.as_int(v))
+        if name in ("UInt",) and len(args) == 1:
+            v = self.eval(args[0], env)
+            if isinstance(v, Opaque):
+                return v
+            return self.as_bits(v).value
+
+        # functions defined by the test itself or generated Validate*/Test*
+        if name in self.local_funcs:
+            return self.inline(self.local_funcs[name], args, env)
+        if (name.startswith("Validate") or name.startswith("Test")) and not args:
+            func = self.index.generated_function(name)
+            if func is not None:
+                self.expanded.append(name)
+                return self.inline(func, [], env)
+
+        vals = None
+
+        def A():
+            nonlocal vals
+            if vals is None:
+                vals = self.arg_values(args, env)
+            return vals
+
+        # --- observables (side-effect free reads) ---
+        if name == "ReadGPR" and len(args) == 1:
+            return Obs("expect_gpr", reg=self.as_int(A()[0]), _key="value")
+        if name in ("ReadTPC", "ReadPC") and not args:
+            return Obs("expect_tpc", _key="value")
+        if name == "CurrentACR" and not args:
+            return Obs("expect_acr", _key="ring")
+        if name in ("ReadTemporaryQueue", "TemporaryQueueSourceAvailable") and len(args) == 2:
+            queue = "t" if self.as_bool(A()[0]) else "u"
+            idx = self.as_int(A()[1])
+            if name == "ReadTemporaryQueue":
+                return Obs("expect_queue", queue=queue, index=idx, _key="value")
+            return Obs("expect_queue_valid", queue=queue, index=idx, _key="valid")
+        if name == "LoadTranslatedUnsigned" and len(args) == 2:
+            return Obs("expect_mem", addr=fmt(self.as_bits(A()[0], 64)),
+                       size=self.as_int(A()[1]), _key="value")
+        if name == "ReadMemoryByte" and len(args) == 1:
+            return Obs("expect_mem", addr=fmt(self.as_bits(A()[0], 64)), size=1, _key="value")
+        if name == "DecodeScalarForm" and len(args) == 2:
+            bits = self.as_bits(A()[0], 48)
+            length = self.as_int(A()[1])
+            return Obs("expect_decode", bits=fmt_instruction(bits, length),
+                       length_bits=length, _key="form_index")
+        if name == "DecodeScalarOperandRaw" and len(args) == 3:
+            bits = self.as_bits(A()[0], 48)
+            form = self.as_int(A()[1])
+            field = self.concrete(A()[2])
+            if not isinstance(field, EnumV) or not field.name.startswith("ScalarField_"):
+                raise Unsupported("DecodeScalarOperandRaw field")
+            return Obs("expect_decode_field", bits=fmt_instruction(bits, 48),
+                       form_index=form, form_id=self.form_id(form),
+                       field=field.name[len("ScalarField_"):], _key="value")
+
+        # --- effectful calls with a result ---
+        if name in ("ExecuteScalarInstruction", "ExecutePTOInstruction") and len(args) == 2:
+            width = 48 if name == "ExecuteScalarInstruction" else 64
+            bits = self.as_bits(A()[0], width)
+            length = self.as_int(A()[1])
+            step = self.emit({"op": "exec",
+                              "entry": "scalar" if width == 48 else "pto",
+                              "bits": fmt_instruction(bits, length),
+                              "length_bits": length})
+            return Capture(step, "expect_status")
+        if name == "LoadUnsigned" and len(args) == 2:
+            step = self.emit({"op": "load", "addr": fmt(self.as_bits(A()[0], 64)),
+                              "size": self.as_int(A()[1])})
+            return Capture(step, "expect_value")
+        if name == "RecoverTrapContext" and len(args) == 1:
+            step = self.emit({"op": "recover_trap_context", "ring": self.as_int(A()[0])})
+            return Capture(step, "expect_result")
+
+        # --- effect statements ---
+        simple = {
+            "ResetProfileState": "reset",
+            "ClearFault": "clear_fault",
+            "ResetMemoryExecution": "mem_events_reset",
+            "StopMemoryEventCapture": "mem_events_stop",
+            "ResetBundleControlState": "reset_bundle_control",
+            "EnterBundleBody": "enter_bundle_body",
+        }
+        if name in simple and not args:
+            self.emit({"op": simple[name]})
+            return None
+        if name == "WriteGPR" and len(args) == 2:
+            self.emit({"op": "set_gpr", "reg": self.as_int(A()[0]),
+                       "value": fmt(self.as_bits(A()[1], 64))})
+            return None
+        if name in ("WriteTPC", "WritePC", "WriteBPC") and len(args) == 1:
+            self.emit({"op": "set_bpc" if name == "WriteBPC" else "set_tpc",
+                       "value": fmt(self.as_bits(A()[0], 64))})
+            return None
+        if name == "PushTemporaryQueue" and len(args) == 2:
+            self.emit({"op": "push_t" if self.as_bool(A()[0]) else "push_u",
+                       "value": fmt(self.as_bits(A()[1], 64))})
+            return None
+        if name == "Store" and len(args) == 3:
+            self.emit({"op": "store", "addr": fmt(self.as_bits(A()[0], 64)),
+                       "size": self.as_int(A()[1]), "value": fmt(self.as_bits(A()[2], 64))})
+            return None
+        if name == "WriteMemoryByte" and len(args) == 2:
+            self.emit({"op": "write_mem", "addr": fmt(self.as_bits(A()[0], 64)), "size": 1,
+                       "value": fmt(self.as_bits(A()[1], 8))})
+            return None
+        if name == "SetCurrentACR" and len(args) == 1:
+            self.emit({"op": "set_acr", "ring": self.as_int(A()[0])})
+            return None
+        if name in ("StartMemoryEventCapture", "SelectMemoryEventAgent") and len(args) == 1:
+            op = "mem_events_start" if name.startswith("Start") else "mem_events_select_agent"
+            self.emit({"op": op, "agent": self.as_int(A()[0])})
+            return None
+        if name in ("BeginBundle", "BeginBundleAt"):
+            vals_ = A()
+            start = None
+            if name == "BeginBundleAt":
+                if len(vals_) != 7:
+                    raise Unsupported("BeginBundleAt arity")
+                if isinstance(vals_[0], Obs) and vals_[0].op == "expect_tpc":
+                    start = None  # BeginBundleAt(ReadTPC(), ...) == BeginBundle(...)
+                else:
+                    start = fmt(self.as_bits(vals_[0], 64))
+                vals_ = vals_[1:]
+            if len(vals_) != 6:
+                raise Unsupported("BeginBundle arity")
+            kind, transfer = self.concrete(vals_[0]), self.concrete(vals_[1])
+            if not isinstance(kind, EnumV) or not isinstance(transfer, EnumV):
+                raise Unsupported("BeginBundle kind/transfer")
+            self.emit({"op": "begin_bundle", "start_pc": start, "kind": kind.name,
+                       "transfer": transfer.name,
+                       "target": fmt(self.as_bits(vals_[2], 64)),
+                       "sequential": fmt(self.as_bits(vals_[3], 64)),
+                       "return_target": fmt(self.as_bits(vals_[4], 64)),
+                       "taken": self.as_bool(vals_[5])})
+            return None
+
+        if name == "StopBundleAt" and len(args) == 1:
+            self.emit({"op": "stop_bundle", "pc": fmt(self.as_bits(A()[0], 64))})
+            return None
+
+        # --- model helpers ---
+        if name in self.index.side_effect_free:
+            # evaluate args for errors in constant subexpressions only
+            return Opaque([name])
+        raise Unsupported(f"call to {name}")
+
+    def form_id(self, index: int) -> str:
+        if not 0 <= index < len(self.scalar_forms):
+            raise Unsupported(f"form index {index} out of range")
+        return self.scalar_forms[index]["form_id"]
+
+    def inline(self, func, args, env):
+        _, name, params, body, _quals = func
+        if len(params) != len(args):
+            raise Unsupported(f"arity mismatch calling {name}")
+        local = {p: self.eval(a, env) for p, a in zip(params, args)}
+        self.depth += 1
+        if self.depth > 20:
+            raise Unsupported("recursion")
+        try:
+            self.exec_block(body, local)
+        except Return as r:
+            return r.value
+        finally:
+            self.depth -= 1
+        return None
+
+    # -- statements --------------------------------------------------------
+    def exec_block(self, body, env):
+        for stmt in body:
+            self.exec_stmt(stmt, env)
+
+    def bind(self, name, value, env):
+        if isinstance(value, Obs):
+            step = {"op": value.op}
+            step.update({k: v for k, v in value.params.items() if not k.startswith("_")})
+            step[value.params["_key"]] = None
+            self.emit(step)
+            value = Snapshot(step, value.params["_key"])
+        env[name] = value
+
+    def exec_stmt(self, stmt, env):
+        tag = stmt[0]
+        if tag == "var":
+            for n in stmt[1]:
+                if stmt[2] is None:
+                    env[n] = None
+                else:
+                    self.bind(n, self.eval(stmt[2], env), env)
+            return
+        if tag == "let":
+            self.bind(stmt[1], self.eval(stmt[2], env), env)
+            return
+        if tag == "return":
+            raise Return(None if stmt[1] is None else self.eval(stmt[1], env))
+        if tag == "call_stmt" or tag == "discard":
+            e = stmt[1]
+            if e[0] != "call":
+                raise Unsupported("expression statement")
+            self.eval_call(e[1], e[2], e[3], env, statement=True)
+            return
+        if tag == "for":
+            _, var, lo, hi, downto, body = stmt
+            lo_v = self.as_int(self.eval(lo, env))
+            hi_v = self.as_int(self.eval(hi, env))
+            rng = range(lo_v, hi_v - 1, -1) if downto else range(lo_v, hi_v + 1)
+            for i in rng:
+                env[var] = i
+                self.exec_block(body, env)
+            return
+        if tag == "if":
+            for cond, body in stmt[1]:
+                if self.as_bool(self.eval(cond, env)):
+                    self.exec_block(body, env)
+                    return
+            self.exec_block(stmt[2], env)
+            return
+        if tag == "assign":
+            self.assign(stmt[1], self.eval(stmt[2], env), env)
+            return
+        if tag == "assert":
+            self.do_assert(stmt[1], env)
+            return
+        raise Unsupported(f"statement {tag}")
+
+    def const_compare(self, c):
+        _, op, a, b = c
+        a, b = self.concrete(a), self.concrete(b)
+        eq = self.values_equal(a, b)
+        return eq if op == "==" else not eq
+
+    def values_equal(self, a, b):
+        if isinstance(a, Bits) and isinstance(b, Bits):
+            if a.width != b.width:
+                raise Unsupported("comparison of different widths")
+            return a.value == b.value
+        if isinstance(a, Bits) and isinstance(b, int) and not isinstance(b, bool):
+            return a.value == b
+        if isinstance(b, Bits) and isinstance(a, int) and not isinstance(a, bool):
+            return b.value == a
+        if type(a) is not type(b):
+            raise Unsupported(f"comparison of {type(a).__name__} with {type(b).__name__}")
+        return a == b
+
+    def assign(self, lhs, value, env):
+        # local variable (whole or bit-slice)
+        if lhs[0] == "id" and lhs[1] in env:
+            if isinstance(value, Obs):
+                raise Unsupported("state read assigned to a var")
+            env[lhs[1]] = value
+            return
+        if lhs[0] == "slice" and lhs[1][0] == "id" and lhs[1][1] in env:
+            base = self.as_bits(env[lhs[1][1]])
+            if len(lhs[2]) != 1:
+                raise Unsupported("multi-slice assignment")
+            sl = lhs[2][0]
+            if sl[0] == "+:":
+                lo = self.as_int(self.eval(sl[1], env))
+                width = self.as_int(self.eval(sl[2], env))
+            else:
+                hi = self.as_int(self.eval(sl[0], env))
+                lo = self.as_int(self.eval(sl[1], env))
+                width = hi - lo + 1
+            v = self.as_bits(value, width)
+            mask = ((1 << width) - 1) << lo
+            env[lhs[1][1]] = Bits(base.width, (base.value & ~mask) | (v.value << lo))
+            return
+        # architectural state
+        if lhs[0] == "field" and lhs[1] == ("id", "_SystemRegisters") and lhs[2] == "cycle":
+            self.emit({"op": "set_cycle", "value": fmt(self.as_bits(value, 64))})
+            return
+        if lhs[0] == "id" and lhs[1] in SIMPLE_STATE and SIMPLE_STATE[lhs[1]][2]:
+            self.emit({"op": SIMPLE_STATE[lhs[1]][2], "value": fmt(self.as_bits(value, 64))})
+            return
+        if lhs[0] == "id" and lhs[1] in RESERVATION:
+            field = RESERVATION[lhs[1]]
+            v = self.concrete(value)
+            if field == "valid":
+                v = self.as_bool(v)
+            elif field == "address":
+                v = self.as_bits(v, 64)
+            else:
+                v = self.as_int(v)
+            self.emit({"op": "set_reservation", "field": field, "value": fmt(v)})
+            return
+        if lhs[0] == "index" and lhs[1][0] == "id" and lhs[1][1] in QUEUE_VARS:
+            queue, valid = QUEUE_VARS[lhs[1][1]]
+            idx = self.as_int(self.eval(lhs[2], env))
+            if valid:
+                self.emit({"op": "set_queue_valid", "queue": queue, "index": idx,
+                           "valid": self.as_bool(value)})
+            else:
+                self.emit({"op": "set_queue", "queue": queue, "index": idx,
+                           "value": fmt(self.as_bits(value, 64))})
+            return
+        if (lhs[0] == "field" and lhs[1][0] == "index" and lhs[1][1] == ("id", "_TrapContexts")):
+            ring = self.as_int(self.eval(lhs[1][2], env))
+            self.emit({"op": "set_trap_context", "ring": ring, "field": lhs[2],
+                       "value": fmt(self.concrete(value))})
+            return
+        base = lhs
+        while base[0] in ("field", "index", "slice"):
+            base = base[1]
+        raise Unsupported(f"assignment to {base[1] if base[0] == 'id' else '?'}")
+
+    # -- assertions ----------------------------------------------------------
+    def do_assert(self, expr, env):
+        v = self.eval(expr, env)
+        negate = False
+        if isinstance(v, tuple) and v and v[0] == "not":
+            v, negate = v[1], True
+        if isinstance(v, Opaque):
+            for n in v.names:
+                self.omitted[n] += 1
+            return
+        if isinstance(v, tuple) and v and v[0] == "cmp":
+            _, op, a, b = v
+            if isinstance(a, Opaque) or isinstance(b, Opaque):
+                for x in (a, b):
+                    if isinstance(x, Opaque):
+                        for n in x.names:
+                            self.omitted[n] += 1
+                return
+            sym_a = isinstance(a, (Obs, Snapshot, Capture))
+            sym_b = isinstance(b, (Obs, Snapshot, Capture))
+            if sym_a and sym_b:
+                raise Unsupported("assertion comparing two state reads")
+            if not sym_a and not sym_b:
+                if not self.const_compare(v):
+                    self.problems.append("constant assertion is false")
+                return
+            sym, const = (a, b) if sym_a else (b, a)
+            self.expect(sym, self.concrete(const), negate=(op == "!="))
+            return
+        if isinstance(v, (Obs, Snapshot, Capture)):
+            self.expect(v, not negate)
+            return
+        if isinstance(v, bool):
+            if v == negate:
+                self.problems.append("constant boolean assertion is false")
+            return
+        raise Unsupported("assertion shape")
+
+    def expect(self, sym, const, negate=False):
+        if isinstance(sym, Obs):
+            step = {"op": sym.op}
+            step.update({k: v for k, v in sym.params.items() if not k.startswith("_")})
+            key = sym.params["_key"]
+            step[key] = self.normalise(step, key, const)
+            if negate:
+                step["negate"] = True
+            self.emit(step)
+            return
+        step, key = sym.step, sym.key
+        if negate:
+            raise Unsupported("negated assertion on a captured value")
+        value = self.normalise(step, key, const)
+        if step.get(key) is not None and step[key] != value:
+            raise Unsupported("conflicting assertions on one captured value")
+        step[key] = value
+
+    def normalise(self, step, key, const):
+        op = step["op"]
+        if op == "expect_decode" and key == "form_index":
+            idx = self.as_int(const)
+            step["form_id"] = self.form_id(idx)
+            return idx
+        if op in ("expect_gpr", "expect_tpc", "expect_fault_address", "expect_cycle",
+                  "expect_commit_argument", "expect_return_address", "expect_queue"):
+            return fmt(self.as_bits(const, 64))
+        if op == "expect_mem" or (op == "load" and key == "expect_value"):
+            return fmt(self.as_bits(const, 64 if op == "load" or step["size"] != 1 else 8))
+        if op == "expect_decode_field":
+            return self.as_bits(const, 48).value
+        if op in ("expect_mem_event_count", "expect_acr"):
+            return self.as_int(const)
+        if op == "expect_fault" or key == "expect_status":
+            if not isinstance(const, EnumV):
+                raise Unsupported("fault/status is not an enumeration value")
+            return const.name
+        if key in ("valid", "expect_result"):
+            return self.as_bool(const)
+        return fmt(const)
+
+
+def cross_check(points: list[dict], catalog_dir: Path) -> list[str]:
+    """Re-check decode facts with the independent decoder of
+    extract_decode_vectors.py: expect_decode form ids, expect_decode_field raw
+    values, and that every exec the test expects to succeed decodes."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "extract_decode_vectors", Path(__file__).resolve().parent / "extract_decode_vectors.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    scalar = mod.Catalog(catalog_dir / "scalar-forms.json")
+    out = []
+    for p in points:
+        for st in p["steps"]:
+            where = f"{p['source']}: {st['op']} {st.get('bits')}"
+            if st["op"] == "expect_decode":
+                form = scalar.decode(int(st["bits"], 16), st["length_bits"])
+                got = form["form_id"] if form else None
+                if (got != st["form_id"]) != bool(st.get("negate")):
+                    out.append(f"{where}: independent decoder -> {got}, test says {st['form_id']}")
+            elif st["op"] == "expect_decode_field":
+                form = scalar.by_id[st["form_id"]]
+                got = scalar.field_value(form, st["field"], int(st["bits"], 16))
+                if got != st["value"]:
+                    out.append(f"{where}: field {st['field']} = {got}, test says {st['value']}")
+            elif (st["op"] == "exec" and st["entry"] == "scalar"
+                  and st.get("expect_status") == "ScalarExecution_Executed"):
+                if scalar.decode(int(st["bits"], 16), st["length_bits"]) is None:
+                    out.append(f"{where}: expected to execute but no scalar form matches")
+    return out
+
+
+def run_generator(spec: Path) -> str:
+    with tempfile.TemporaryDirectory(prefix="pto-asl-gen-") as tmp:
+        out = Path(tmp) / "monolithic.asl"
+        with out.open("w") as fh:
+            subprocess.run(
+                [sys.executable, str(spec / "scripts/generate-asl-decoders"), "--kind", "monolithic"],
+                cwd=spec, stdout=fh, check=True,
+                env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+            )
+        return out.read_text()
+
+
+def main(argv=None) -> int:
+    root = Path(__file__).resolve().parent.parent
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--spec", type=Path, default=Path("/work/spec"))
+    ap.add_argument("--generated", type=Path, default=None,
+                    help="output of `generate-asl-decoders --kind monolithic` "
+                         "(default: run the generator into a temporary directory)")
+    ap.add_argument("--catalog-dir", type=Path, default=None)
+    ap.add_argument("--out", type=Path, default=root / "tests/data/spec_scalar_exec.json")
+    ap.add_argument("--verbose", action="store_true", help="list every skipped test")
+    ap.add_argument("--dirs", default=",".join(DIRECTORIES),
+                    help="comma-separated subset of " + ",".join(DIRECTORIES))
+    args = ap.parse_args(argv)
+
+    if args.catalog_dir is None:
+        shared = Path("/work/shared/pto-spec-0.58.3/catalog")
+        args.catalog_dir = shared if shared.is_dir() else args.spec / "spec/catalog"
+    scalar_forms = json.loads((args.catalog_dir / "scalar-forms.json").read_text())["forms"]
+    generated = args.generated.read_text() if args.generated else run_generator(args.spec)
+    index = FunctionIndex(args.spec, generated)
+
+    points, skipped = [], []
+    dirs = [d for d in args.dirs.split(",") if d]
+    if not set(dirs) <= set(DIRECTORIES):
+        ap.error(f"--dirs must be a subset of {DIRECTORIES}")
+    per_dir: dict[str, Counter] = {d: Counter() for d in dirs}
+    reasons: Counter = Counter()
+    problems = []
+    for d in dirs:
+        for path in sorted((args.spec / "tests/asl/scalar" / d).rglob("*.asl")):
+            rel = path.relative_to(args.spec).as_posix()
+            text = path.read_text()
+            headers = HEADER_RE.findall(text)
+            if len(headers) != 1:
+                continue
+            header = json.loads(headers[0])
+            if header.get("kind") == "decode-positive":
+                continue
+            try:
+                prog = parse_program(text)
+            except AslSyntaxError as exc:
+                skipped.append((d, rel, header["id"], f"syntax: {exc}"))
+                continue
+            funcs = {item[1]: item for item in prog if item[0] == "func"}
+            if "main" not in funcs:
+                skipped.append((d, rel, header["id"], "no main()"))
+                continue
+            ex = Executor(index, {k: v for k, v in funcs.items() if k != "main"}, scalar_forms)
+            try:
+                ex.inline(funcs["main"], [], {})
+                steps = [s for s in ex.steps if not any(v is None for k, v in s.items()
+                                                          if k != "start_pc")]
+                if not any(s["op"] == "exec" for s in steps):
+                    raise Unsupported("no encoded instruction is executed")
+            except Unsupported as exc:
+                reason = str(exc)
+                skipped.append((d, rel, header["id"], reason))
+                per_dir[d]["skipped"] += 1
+                reasons[re.sub(r"\b0x[0-9a-f]+\b|\d+", "N", reason)] += 1
+                continue
+            for p in ex.problems:
+                problems.append(f"{rel}: {p}")
+            point = {
+                "avs_id": header["id"],
+                "source": rel,
+                "spec_source": header["source"],
+                "kind": header["kind"],
+                "expanded_from": sorted(set(ex.expanded)),
+                "complete": not ex.omitted,
+            }
+            if ex.omitted:
+                point["omitted_checks"] = dict(sorted(ex.omitted.items()))
+            point["steps"] = steps
+            points.append(point)
+            per_dir[d]["translated"] += 1
+            per_dir[d]["complete" if not ex.omitted else "partial"] += 1
+
+    points.sort(key=lambda p: p["source"])
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with args.out.open("w") as fh:
+        fh.write("[\n")
+        for i, p in enumerate(points):
+            head = {k: v for k, v in p.items() if k != "steps"}
+            fh.write(json.dumps(head, separators=(",", ":"))[:-1] + ',"steps":[\n')
+            for j, s in enumerate(p["steps"]):
+                fh.write(" " + json.dumps(s, separators=(",", ":")))
+                fh.write(",\n" if j + 1 < len(p["steps"]) else "\n")
+            fh.write("]}" + (",\n" if i + 1 < len(points) else "\n"))
+        fh.write("]\n")
+
+    problems.extend(cross_check(points, args.catalog_dir))
+    ops = Counter(s["op"] for p in points for s in p["steps"])
+    print(f"translated test points: {len(points)}  steps: {sum(ops.values())}")
+    for d in dirs:
+        c = per_dir[d]
+        print(f"  scalar/{d:5s}: translated {c['translated']} (complete {c['complete']}, "
+              f"partial {c['partial']}), skipped {c['skipped']}")
+    print("skip reasons:")
+    for r, n in reasons.most_common():
+        print(f"  {n:4d}  {r}")
+    if args.verbose:
+        for d, rel, avs, reason in skipped:
+            print(f"SKIPPED {avs} ({rel}): {reason}")
+    print("ops: " + ", ".join(f"{k}={v}" for k, v in sorted(ops.items())))
+    for p in problems:
+        print(f"PROBLEM: {p}")
+    print(f"wrote {args.out}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
