@@ -113,7 +113,7 @@ constexpr std::size_t table_index(DataType t) noexcept {
 constexpr const DataTypeInfo& info(DataType t) noexcept { return kDataTypeTable[table_index(t)]; }
 
 constexpr std::string_view name(DataType t) noexcept { return info(t).name; }
-constexpr unsigned element_bits(DataType t) noexcept { return info(t).element_bits; }
+constexpr unsigned element_width(DataType t) noexcept { return info(t).element_bits; }
 constexpr unsigned carrier_bits(DataType t) noexcept { return info(t).carrier_bits; }
 constexpr unsigned lanes_per_carrier(DataType t) noexcept { return info(t).lanes_per_carrier; }
 constexpr bool is_float(DataType t) noexcept {

@@ -116,6 +116,12 @@ double decode_to_double(DataType t, std::uint64_t bits) noexcept;
 // Integer destinations: IEEE convertToInteger with PTO invalid results.
 Result pack(DataType t, const Unpacked& u, RoundingMode mode, bool saturate = false) noexcept;
 
+// Float/integer -> integer of `width` bits (1..64), IEEE convertToInteger:
+// round once, then range check (ADR 0047 rounding before saturation).
+// Non-saturating invalid/out-of-range -> signed minimum / unsigned all-ones
+// with NV; saturating -> clamp (NaN -> 0) with NV. Result zero-extended.
+Result pack_integer_width(unsigned width, bool is_signed, const Unpacked& u, RoundingMode mode, bool saturate) noexcept;
+
 // Convenience: value conversion between any two data types.
 Result convert(DataType src, DataType dst, std::uint64_t bits, RoundingMode mode, bool saturate = false) noexcept;
 Result encode_double(DataType dst, double d, RoundingMode mode, bool saturate = false) noexcept;
@@ -125,10 +131,20 @@ struct Rounded {
   std::uint64_t m = 0;
   bool inexact = false;
 };
-Rounded round_at(std::uint64_t sig, int exp, int q, bool negative, RoundingMode mode) noexcept;
+// parity_xor flips the parity used for ties-to-even / round-to-odd (HiF8
+// denormals, whose evenness is that of the encoding).
+Rounded round_at(std::uint64_t sig, int exp, int q, bool negative, RoundingMode mode,
+                 std::uint64_t parity_xor = 0) noexcept;
 
 // ReferenceFloatToE8M0 (asl/arch/profile/e8m0-conversion.asl): FP16/BF16/FP32
 // (any float accepted here) to E8M0 with exponent-domain rounding.
 Result float_to_e8m0(DataType src, std::uint64_t bits, RoundingMode mode, bool saturate) noexcept;
+
+// HardwareNumericSubnormalConfigurationValid (mx-formats.asl, ADR 0049): the
+// named hardware profile admits no FTZ, DAZ or operation-local override.
+constexpr bool subnormal_configuration_valid(bool flush_to_zero, bool denormals_are_zero,
+                                             bool operation_override) noexcept {
+  return !flush_to_zero && !denormals_are_zero && !operation_override;
+}
 
 }  // namespace pto::num
