@@ -2,24 +2,19 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
+#include "asm/syntax.hpp"
 
 namespace pto::dis {
 
-std::string render_standalone(const isa::Decoded& d, std::uint64_t bits, const RenderContext&) {
+// Without bundle context B.IOR prints all four raw fields (ADR 0055); every
+// other word prints its canonical text from the shared operand syntax.
+std::string render_standalone(const isa::Decoded& d, std::uint64_t bits, const RenderContext& ctx) {
   if (d.status == isa::DecodeStatus::NoForm) return fmt::format(".word {:#x}", bits);
   const isa::FormDesc& f = d.desc();
-  std::string text = f.mnemonic;
-  const bool scalar = f.family != isa::Family::CMD && f.family != isa::Family::BBD;
-  if (scalar) {
-    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  const char* sep = " ";
-  for (const isa::FieldDesc& fd : isa::fields_of(f)) {
-    text += fmt::format("{}{}={}", sep, fd.name, isa::field_value(fd, bits));
-    sep = ", ";
-  }
-  return text;
+  if (f.status == isa::FormStatus::ExtensionReserved) return std::string(f.mnemonic);
+  as::PrintContext pc;
+  pc.pc = ctx.pc;
+  return as::print_instruction(f, bits, pc);
 }
 
 }  // namespace pto::dis

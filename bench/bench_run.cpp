@@ -1,0 +1,97 @@
+// Run-loop throughput on a scalar checksum kernel (real configuration,
+// tracing off) and the start-up cost of a tiny program.
+#include <benchmark/benchmark.h>
+
+#include <initializer_list>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "arch/machine.hpp"
+#include "isa/decoder.hpp"
+#include "runner/executor.hpp"
+
+namespace {
+
+using pto::arch::Word;
+
+// Encodes the single form of `mnemonic` from named field values.
+Word enc(std::string_view mnemonic, std::initializer_list<std::pair<std::string_view, std::int64_t>> named) {
+  const auto m = pto::isa::mnemonic_from_name(mnemonic);
+  if (!m) throw std::invalid_argument("unknown mnemonic");
+  const auto& f = pto::isa::form(pto::isa::forms_of_mnemonic(*m).front());
+  std::vector<std::int64_t> values(pto::isa::fields_of(f).size(), 0);
+  for (const auto& [name, v] : named) values.at(static_cast<std::size_t>(pto::isa::field_index(f, name))) = v;
+  return std::get<std::uint64_t>(pto::isa::encode(f, values));
+}
+
+constexpr Word kCode = 0x10000, kData = 0x20000;
+enum : unsigned { a0 = 2, a1 = 3, a2 = 4, a3 = 5, a4 = 6, a5 = 7, a6 = 8 };
+
+// loop: BSTART.STD COND loop            ; commit back to loop while a0 != a1
+//       addi a0, 1 -> a0 ; andi a0, 511 -> a5 ; add a3, a5<<3 -> a6
+//       ldi [a6, 0] -> a2 ; add a4, a2 -> a4 ; setc.ne a0, a1 ; BSTOP
+// exit: (stop pc)
+std::vector<Word> checksum_kernel() {
+  return {enc("BSTART.STD", {}) /* patched below */,
+          enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+          enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 511}}),
+          enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 3}}),
+          enc("LDI", {{"RegDst", a2}, {"SrcL", a6}, {"simm12", 0}}),
+          enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", a2}, {"SrcRType", 3}, {"shamt", 0}}),
+          enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
+          enc("BSTOP", {})};
+}
+
+Word load_kernel(pto::arch::Machine& m) {
+  auto words = checksum_kernel();
+  words[0] = 0x00003001;  // BSTART.STD COND, offset 0: the block loops onto itself
+  Word pc = kCode;
+  for (Word w : words) {
+    m.memory.write(pc, 4, w);
+    pc += 4;
+  }
+  for (Word i = 0; i < 512; ++i) m.memory.write(kData + 8 * i, 8, i * 0x9E3779B97F4A7C15ull);
+  return pc;  // exit address
+}
+
+void BM_ChecksumKernel(benchmark::State& bs) {
+  const std::uint64_t iterations = static_cast<std::uint64_t>(bs.range(0));
+  std::uint64_t steps = 0;
+  for (auto _ : bs) {
+    pto::arch::Machine m;
+    const Word exit = load_kernel(m);
+    m.state.pc = kCode;
+    m.state.write_gpr(a1, iterations);
+    m.state.write_gpr(a3, kData);
+    pto::runner::Executor ex(m);
+    pto::runner::RunLimits limits;
+    limits.stop_pc = exit;
+    const auto r = ex.run(limits);
+    if (r.reason != pto::runner::StopReason::StopPc) bs.SkipWithError("kernel did not reach its exit");
+    steps += r.steps;
+    benchmark::DoNotOptimize(m.state.gpr[0][a4]);
+  }
+  bs.counters["MIPS"] = benchmark::Counter(static_cast<double>(steps) / 1e6, benchmark::Counter::kIsRate);
+}
+// CPU time (the machines are shared): the MIPS counter is per CPU second.
+BENCHMARK(BM_ChecksumKernel)->Arg(40'000'000)->Unit(benchmark::kMillisecond);
+
+// Machine construction, program load and a 10-iteration run.
+void BM_StartupTinyProgram(benchmark::State& bs) {
+  for (auto _ : bs) {
+    pto::arch::Machine m;
+    const Word exit = load_kernel(m);
+    m.state.pc = kCode;
+    m.state.write_gpr(a1, 10);
+    m.state.write_gpr(a3, kData);
+    pto::runner::Executor ex(m);
+    pto::runner::RunLimits limits;
+    limits.stop_pc = exit;
+    benchmark::DoNotOptimize(ex.run(limits).steps);
+  }
+}
+BENCHMARK(BM_StartupTinyProgram)->Unit(benchmark::kMicrosecond);
+
+}  // namespace

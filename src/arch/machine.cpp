@@ -1,0 +1,213 @@
+#include "arch/machine.hpp"
+
+#include <algorithm>
+
+namespace pto::arch {
+namespace {
+
+// NormalizeMemoryAccessValue: the low size_bytes of a value.
+Word normalize(Word v, unsigned size) { return size >= 8 ? v : v & ((Word{1} << (8 * size)) - 1); }
+
+// TrapTargetForFault (asl/arch/system-registers/access-control.asl).
+unsigned trap_target_for_fault(unsigned source) { return source == 0 ? 0 : 1; }
+
+}  // namespace
+
+Machine::Machine(const MachineConfig& config) : memory(config.memory), config_(config) { reset(); }
+
+void Machine::reset() {
+  state = State{};
+  // ResetProfileState: interrupts (external, timer) enabled in every ring bank.
+  for (unsigned ring = 0; ring < kAcrCount; ++ring) state.banked_reg(ring, kInterruptEnableLow) = 3;
+  memory.clear();
+  for (auto& e : extensions) e->reset();
+  update_fast_access();
+}
+
+void Machine::set_current_acr(unsigned ring) {
+  state.current_acr = static_cast<std::uint8_t>(ring);
+  state.sysregs.core_state = (state.sysregs.core_state & ~kCoreStateAcrMask) | ring;
+}
+
+Word Machine::trap_vector_entry(unsigned ring, Word fault_address) const {
+  const Word base = state.banked_reg(ring, kEvbaseLow);
+  return base == 0 ? fault_address : base;
+}
+
+void Machine::save_trap_context(unsigned target, unsigned source) {
+  TrapContext& c = state.trap_contexts[target];
+  c.valid = true;
+  c.source_acr = static_cast<std::uint8_t>(source);
+  c.tpc = state.pc;
+  c.bpc = state.bpc;
+  c.core_state = state.sysregs.core_state;
+  c.commit_argument = state.commit_argument;
+  c.return_address = state.return_address;
+  c.block = state.block;
+  c.t_queue = state.t_queue;
+  c.u_queue = state.u_queue;
+  c.predicates = state.predicates;
+}
+
+void Machine::set_fault(FaultCode code, Word address, std::uint32_t cause) {
+  const unsigned source = state.current_acr;
+  const bool fault = code != FaultCode::Fault_None;
+  const unsigned ring = fault ? trap_target_for_fault(source) : source;
+  if (fault) save_trap_context(ring, source);
+  state.last_fault = code;
+  state.fault_address = address;
+  TrapStatus& t = state.trap_status[ring];
+  t.asynchronous = false;
+  t.argument_valid = fault;
+  t.cause = cause & 0xFFFFFFu;
+  t.number = trap_number(code);
+  t.argument0 = address;
+  if (fault) {
+    set_current_acr(ring);
+    state.pc = trap_vector_entry(ring, address);
+  }
+}
+
+void Machine::clear_fault() {
+  state.last_fault = FaultCode::Fault_None;
+  state.fault_address = 0;
+  state.trap_status[state.current_acr] = TrapStatus{};
+}
+
+bool Machine::recover_trap_context(unsigned ring) {
+  TrapContext& c = state.trap_contexts[ring];
+  // PortableTrapContextRecoverable
+  if (!c.valid || (c.bpc & 1) != 0 || (c.tpc & 1) != 0) return false;
+  state.pc = c.tpc;
+  state.bpc = c.bpc;
+  state.sysregs.core_state = c.core_state;
+  state.commit_argument = c.commit_argument;
+  state.return_address = c.return_address;
+  state.block = c.block;
+  state.t_queue = c.t_queue;
+  state.u_queue = c.u_queue;
+  state.predicates = c.predicates;
+  // RecoverPortableTrapContext assigns _CurrentACR directly; CORE_STATE was
+  // restored from the context above.
+  state.current_acr = c.source_acr;
+  c.valid = false;
+  update_fast_access();
+  return true;
+}
+
+Word Machine::pack_trap_status(unsigned ring) const {
+  const TrapStatus& t = state.trap_status[ring];
+  return (Word{t.asynchronous} << 63) | (Word{t.argument_valid} << 62) | (Word{t.cause} << 24) | t.number;
+}
+
+void Machine::update_fast_access() {
+  const MemoryConfig& mc = memory.config();
+  fast_limit_ = mc.user_limit != 0 ? std::min(mc.user_limit, mc.address_limit) : mc.address_limit;
+  fast_access_ = access_log_ == nullptr && !state.memory_event_capture && fast_limit_ >= 8;
+  memory.set_fast_path(access_log_ == nullptr);
+}
+
+void Machine::set_access_log(std::vector<MemoryAccess>* log) {
+  access_log_ = log;
+  update_fast_access();
+}
+
+void Machine::start_memory_event_capture(unsigned agent) {
+  state.memory_event_count = 0;  // ResetMemoryExecution
+  state.current_pe = static_cast<std::uint8_t>(agent);
+  state.memory_event_capture = true;
+  update_fast_access();
+}
+
+void Machine::stop_memory_event_capture() {
+  state.memory_event_capture = false;
+  update_fast_access();
+}
+
+void Machine::record_event(MemoryEventKind kind, Word address, unsigned size, Word read_value, Word write_value,
+                           MemoryOrder order) {
+  if (!state.memory_event_capture) return;
+  // The event log is bounded verification infrastructure (PTO_MODEL_MEMORY_EVENTS);
+  // capture stops when it is full (docs/semantics-notes.md "Memory event capture").
+  if (state.memory_event_count >= kMemoryEvents) {
+    state.memory_event_capture = false;
+    update_fast_access();
+    return;
+  }
+  MemoryEvent e;
+  e.kind = kind;
+  e.agent = state.current_pe;
+  e.address = address;
+  e.size_bytes = static_cast<std::uint8_t>(size);
+  e.order = order;
+  const unsigned index = state.memory_event_count;
+  if (kind == MemoryEventKind::Load) {
+    e.read_value = normalize(read_value, size);
+    // ResolveCapturedReadFrom: the latest earlier write of the same location
+    // and value.
+    for (unsigned i = 0; i < index; ++i) {
+      const MemoryEvent& w = state.memory_events[i];
+      const bool is_write = w.kind == MemoryEventKind::InitialWrite || w.kind == MemoryEventKind::Store ||
+                            (w.kind == MemoryEventKind::Atomic && w.write_performed);
+      if (is_write && w.address == address && w.size_bytes == size && w.write_value == e.read_value) {
+        e.read_from = static_cast<std::uint8_t>(i);
+      }
+    }
+  } else {
+    e.write_value = normalize(write_value, size);
+    e.write_performed = true;
+    // NextMemoryCoherenceRank
+    unsigned rank = 1;
+    for (unsigned i = 0; i < index; ++i) {
+      const MemoryEvent& w = state.memory_events[i];
+      const bool is_write = w.kind == MemoryEventKind::InitialWrite || w.kind == MemoryEventKind::Store ||
+                            (w.kind == MemoryEventKind::Atomic && w.write_performed);
+      if (is_write && w.address == address && w.size_bytes == size && w.coherence_rank >= rank) {
+        rank = w.coherence_rank + 1u;
+      }
+    }
+    e.coherence_rank = static_cast<std::uint8_t>(std::min<unsigned>(rank, kMemoryEvents - 1));
+  }
+  state.memory_events[index] = e;
+  state.memory_event_count = static_cast<std::uint8_t>(index + 1);
+}
+
+Word Machine::read_probed(Word address, unsigned size, MemoryOrder order) {
+  const Word v = memory.read(address, size);
+  if (access_log_) access_log_->push_back({address, static_cast<std::uint8_t>(size), false, v});
+  record_event(MemoryEventKind::Load, address, size, v, 0, order);
+  return v;
+}
+
+void Machine::write_probed(Word address, unsigned size, Word value, MemoryOrder order) {
+  memory.write(address, size, value);
+  if (state.reservation_valid) {
+    // StoreTranslated: a store overlapping the reservation granule clears it.
+    const Word granule = state.reservation_address & ~Word{kReservationGranuleBytes - 1};
+    if (address < granule + kReservationGranuleBytes && granule < address + size) state.reservation_valid = false;
+  }
+  if (access_log_) access_log_->push_back({address, static_cast<std::uint8_t>(size), true, normalize(value, size)});
+  record_event(MemoryEventKind::Store, address, size, 0, value, order);
+}
+
+bool Machine::load_slow(Word address, unsigned size, Word& out, MemoryOrder order) {
+  const FaultCode f = probe_data(address, size, size);
+  if (f != FaultCode::Fault_None) {
+    set_fault(f, address);
+    return false;
+  }
+  out = read_probed(address, size, order);
+  return true;
+}
+
+bool Machine::store_slow(Word address, unsigned size, Word value, MemoryOrder order) {
+  const FaultCode f = probe_data(address, size, size);
+  if (f != FaultCode::Fault_None) {
+    set_fault(f, address);
+    return false;
+  }
+  write_probed(address, size, value, order);
+  return true;
+}
+
+}  // namespace pto::arch

@@ -1,0 +1,124 @@
+// One PTO core: architectural state, guest memory and the architectural
+// helpers every instruction handler uses (fault raising, data access with
+// probes, trap-context recovery, reset).  The run loop lives in
+// src/runner/executor.hpp; the handler contract in src/scalar/execute.hpp.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "arch/memory.hpp"
+#include "arch/state.hpp"
+
+namespace pto::arch {
+
+struct MachineConfig {
+  MemoryConfig memory;
+  // TrapVectorEntry with EVBASE = 0 sends TPC to the fault address in both
+  // configurations (asl/arch/system-registers/access-control.asl).
+  static MachineConfig reference(Word model_bytes = 4096) { return {MemoryConfig::reference(model_bytes)}; }
+  static MachineConfig real() { return {MemoryConfig::real()}; }
+};
+
+// A data access observed by a tracer (recorded only while an observer is
+// attached; see Machine::set_access_log).
+struct MemoryAccess {
+  Word address;
+  std::uint8_t size;
+  bool write;
+  Word value;
+};
+
+// State owned by other engines (tiles, GQM) that must follow reset.
+struct MachineExtension {
+  virtual ~MachineExtension() = default;
+  virtual void reset() = 0;
+};
+
+class Machine {
+ public:
+  explicit Machine(const MachineConfig& config = MachineConfig::real());
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  State state;
+  Memory memory;
+
+  const MachineConfig& config() const { return config_; }
+
+  // ResetProfileState (asl/arch/profile/reset.asl): every register to its
+  // reset value, memory zeroed, no block active, ACR0, no fault.
+  void reset();
+
+  // ---- faults and traps (asl/arch/memory-model/fault-precision.asl) ----
+  // SetFaultWithCause: save the trap context in the target ring (ACR0 -> 0,
+  // others -> 1), record _LastFault/_FaultAddress and the trap status, switch
+  // ACR, TPC = EVBASE of the target ring or the fault address when it is 0.
+  void set_fault(FaultCode code, Word address, std::uint32_t cause = 0);
+  // ClearFault: the current ring's trap status and the fault record.
+  void clear_fault();
+  // RecoverTrapContext (asl/arch/state/trap-context.asl); false when the saved
+  // context is not valid or its TPC/BPC is odd.
+  bool recover_trap_context(unsigned ring);
+  // SetCurrentACR: also mirrors the ring into CORE_STATE[3:0].
+  void set_current_acr(unsigned ring);
+  Word trap_vector_entry(unsigned ring, Word fault_address) const;
+  Word pack_trap_status(unsigned ring) const;  // PackTrapStatus
+
+  // ---- data access (asl/scalar/model/agu/memory.asl) ----
+  // ProbeDataAccess for the current ACR: alignment before page/permission.
+  FaultCode probe_data(Word address, Word size, unsigned alignment) const {
+    return memory.probe(address, size, alignment, state.current_acr);
+  }
+  // LoadWithOrder: natural alignment, little-endian, zero-extended.  On a
+  // fault raises it (address = the data address) and returns false.
+  bool load(Word address, unsigned size, Word& out, MemoryOrder order = MemoryOrder::Relaxed) {
+    if (fast_access_ && (address & (size - 1)) == 0 && address <= fast_limit_ - size) {
+      out = memory.read(address, size);
+      return true;
+    }
+    return load_slow(address, size, out, order);
+  }
+  // StoreWithOrder: also clears an overlapping LR/SC reservation.
+  bool store(Word address, unsigned size, Word value, MemoryOrder order = MemoryOrder::Relaxed) {
+    if (fast_access_ && (address & (size - 1)) == 0 && address <= fast_limit_ - size &&
+        !state.reservation_valid) {
+      memory.write(address, size, value);
+      return true;
+    }
+    return store_slow(address, size, value, order);
+  }
+  // Raw access after a successful probe (records trace/events like load/store).
+  Word read_probed(Word address, unsigned size, MemoryOrder order = MemoryOrder::Relaxed);
+  void write_probed(Word address, unsigned size, Word value, MemoryOrder order = MemoryOrder::Relaxed);
+
+  // Appends every data access to `log` (nullptr stops recording).  Recording
+  // disables the fast paths.
+  void set_access_log(std::vector<MemoryAccess>* log);
+
+  // Memory event capture (StartMemoryEventCapture / StopMemoryEventCapture).
+  void start_memory_event_capture(unsigned agent);
+  void stop_memory_event_capture();
+
+  // Engines with their own state (tiles, GQM) attach here to follow reset.
+  std::vector<std::unique_ptr<MachineExtension>> extensions;
+
+ private:
+  bool load_slow(Word address, unsigned size, Word& out, MemoryOrder order);
+  bool store_slow(Word address, unsigned size, Word value, MemoryOrder order);
+  void record_event(MemoryEventKind kind, Word address, unsigned size, Word read_value, Word write_value,
+                    MemoryOrder order);
+  void update_fast_access();
+  void save_trap_context(unsigned target, unsigned source);
+
+  MachineConfig config_;
+  std::vector<MemoryAccess>* access_log_ = nullptr;
+  // Fast loads/stores skip the probe when nothing can fault below fast_limit_
+  // for any ACR, nothing is being recorded and event capture is off.
+  bool fast_access_ = false;
+  Word fast_limit_ = 0;
+};
+
+}  // namespace pto::arch

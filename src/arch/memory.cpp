@@ -1,0 +1,145 @@
+#include "arch/memory.hpp"
+
+#include <bit>
+
+#include <fmt/format.h>
+
+namespace pto::arch {
+
+static_assert(std::endian::native == std::endian::little,
+              "guest memory is little-endian and is accessed with memcpy");
+
+MemoryConfig MemoryConfig::reference(Word model_bytes) {
+  // config PTO_MODEL_MEMORY_BYTES : integer {256..65536} (asl/arch/features/tile-allocation.asl)
+  if (model_bytes < kReferenceModelBytesMin || model_bytes > kReferenceModelBytesMax) {
+    throw std::invalid_argument(fmt::format("memory size {} is outside the reference model range {}..{}",
+                                            model_bytes, kReferenceModelBytesMin, kReferenceModelBytesMax));
+  }
+  MemoryConfig c;
+  c.profile = MemoryProfile::Reference;
+  c.address_limit = model_bytes;
+  c.user_limit = kReferenceUserLimit;  // DataAccessPermitted: ACR >= 2 ends <= 3072
+  return c;
+}
+
+Memory::Memory(const MemoryConfig& config) : config_(config) {}
+
+const Memory::Page* Memory::find_page(Word page_number) const {
+  auto it = pages_.find(page_number);
+  return it == pages_.end() ? nullptr : it->second.get();
+}
+
+Memory::Page& Memory::page_for_write(Word page_number) {
+  auto it = pages_.find(page_number);
+  if (it != pages_.end()) return *it->second;
+  if (resident_bytes() + kPageBytes > config_.host_cap_bytes) {
+    throw HostMemoryExhausted(fmt::format(
+        "guest memory exceeds the host cap of {} bytes (writing page {:#x}); raise --memory-cap", config_.host_cap_bytes,
+        page_number << kPageBits));
+  }
+  auto page = std::make_unique<Page>();
+  Page& ref = *page;
+  pages_.emplace(page_number, std::move(page));
+  return ref;
+}
+
+Word Memory::read_slow(Word address, unsigned size) const {
+  Word v = 0;
+  for (unsigned i = 0; i < size; ++i) {
+    const Word a = address + i;
+    const Word n = a >> kPageBits;
+    const Page* p = find_page(n);
+    const std::uint8_t b = p ? p->bytes[a & kPageMask] : 0;
+    v |= Word{b} << (8 * i);
+    if (p && fast_path_) read_cache_[n % kCacheEntries] = {n, const_cast<std::uint8_t*>(p->bytes.data())};
+  }
+  return v;
+}
+
+void Memory::write_slow(Word address, unsigned size, Word value) {
+  bool touched_code = false;
+  for (unsigned i = 0; i < size; ++i) {
+    const Word a = address + i;
+    const Word n = a >> kPageBits;
+    Page& p = page_for_write(n);
+    p.bytes[a & kPageMask] = static_cast<std::uint8_t>(value >> (8 * i));
+    touched_code |= p.has_code;
+    if (fast_path_) {
+      read_cache_[n % kCacheEntries] = {n, p.bytes.data()};
+      if (!p.has_code) write_cache_[n % kCacheEntries] = {n, p.bytes.data()};
+    }
+  }
+  if (touched_code && code_hook_) code_hook_(code_hook_context_, address, size);
+}
+
+void Memory::read_bytes(Word address, std::span<std::uint8_t> out) const {
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const Word a = address + done;
+    const std::size_t chunk = std::min<std::size_t>(out.size() - done, kPageBytes - (a & kPageMask));
+    if (const Page* p = find_page(a >> kPageBits)) {
+      std::memcpy(out.data() + done, p->bytes.data() + (a & kPageMask), chunk);
+    } else {
+      std::memset(out.data() + done, 0, chunk);
+    }
+    done += chunk;
+  }
+}
+
+void Memory::write_bytes(Word address, std::span<const std::uint8_t> in) {
+  std::size_t done = 0;
+  bool touched_code = false;
+  while (done < in.size()) {
+    const Word a = address + done;
+    const std::size_t chunk = std::min<std::size_t>(in.size() - done, kPageBytes - (a & kPageMask));
+    Page& p = page_for_write(a >> kPageBits);
+    std::memcpy(p.bytes.data() + (a & kPageMask), in.data() + done, chunk);
+    touched_code |= p.has_code;
+    done += chunk;
+  }
+  if (touched_code && code_hook_) code_hook_(code_hook_context_, address, in.size());
+}
+
+void Memory::fill(Word address, Word count, std::uint8_t value) {
+  Word done = 0;
+  bool touched_code = false;
+  while (done < count) {
+    const Word a = address + done;
+    const Word chunk = std::min<Word>(count - done, kPageBytes - (a & kPageMask));
+    const Word n = a >> kPageBits;
+    // Filling an absent page with zero leaves it absent: it already reads zero.
+    if (value != 0 || find_page(n) != nullptr) {
+      Page& p = page_for_write(n);
+      std::memset(p.bytes.data() + (a & kPageMask), value, chunk);
+      touched_code |= p.has_code;
+    }
+    done += chunk;
+  }
+  if (touched_code && code_hook_) code_hook_(code_hook_context_, address, count);
+}
+
+void Memory::mark_code_page(Word address) {
+  const Word n = address >> kPageBits;
+  Page& p = page_for_write(n);  // an absent page must exist to carry the mark
+  if (p.has_code) return;
+  p.has_code = true;
+  CacheEntry& e = write_cache_[n % kCacheEntries];
+  if (e.tag == n) e = CacheEntry{};
+}
+
+void Memory::set_fast_path(bool enabled) {
+  fast_path_ = enabled;
+  flush_caches();
+}
+
+void Memory::flush_caches() {
+  read_cache_.fill(CacheEntry{});
+  write_cache_.fill(CacheEntry{});
+}
+
+void Memory::clear() {
+  pages_.clear();
+  flush_caches();
+}
+
+}  // namespace pto::arch

@@ -1,0 +1,183 @@
+// Guest memory: a sparse, paged, little-endian 64-bit address space with the
+// profile's permission check (DataAccessPermitted) and a host-memory cap.
+//
+// Two configurations (docs/semantics-notes.md "Memory configurations"):
+//  - reference: the ASL model bounds the spec's tests observe — addresses
+//    [0, PTO_MODEL_MEMORY_BYTES) (default 4096, 256..65536), ACR >= 2 limited
+//    to the first 3072 bytes (asl/arch/profile/reference-profile.asl).
+//  - real (default): addresses [0, address_limit) are readable and writable,
+//    pages are allocated on first write, reads of untouched pages see zero.
+//
+// Fast path: aligned accesses inside a resident page hit a small direct-mapped
+// page cache (one compare).  Pages holding decoded code are never entered in
+// the write cache, so every store into code takes the slow path, which calls
+// the code-write hook (the decode cache invalidates itself there).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "arch/state.hpp"
+
+namespace pto::arch {
+
+enum class MemoryProfile : std::uint8_t { Reference, Real };
+
+struct MemoryConfig {
+  MemoryProfile profile = MemoryProfile::Real;
+  // Reference: PTO_MODEL_MEMORY_BYTES.  Real: first address past the space.
+  Word address_limit = Word{1} << 48;
+  // Accesses by ACR >= 2 must end at or below this address (0 = no limit).
+  Word user_limit = 0;
+  // Host bytes of guest pages the model may allocate before failing cleanly.
+  std::uint64_t host_cap_bytes = std::uint64_t{1} << 30;
+
+  static MemoryConfig reference(Word model_bytes = 4096);  // validates 256..65536
+  static MemoryConfig real() { return {}; }
+};
+
+inline constexpr Word kReferenceModelBytesMin = 256;
+inline constexpr Word kReferenceModelBytesMax = 65536;
+inline constexpr Word kReferenceUserLimit = 3072;
+
+// Thrown only when a write needs a new page beyond host_cap_bytes: a
+// simulator resource limit, not an architectural event.  The run loop turns it
+// into a clean stop (RunStatus::HostLimit).
+struct HostMemoryExhausted : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Memory {
+ public:
+  static constexpr unsigned kPageBits = 12;
+  static constexpr Word kPageBytes = Word{1} << kPageBits;
+  static constexpr Word kPageMask = kPageBytes - 1;
+
+  explicit Memory(const MemoryConfig& config = {});
+  Memory(const Memory&) = delete;
+  Memory& operator=(const Memory&) = delete;
+
+  const MemoryConfig& config() const { return config_; }
+
+  // DataAccessPermitted: [address, address+size) lies inside the space (and
+  // below user_limit when acr >= 2).  Wrap-around is never permitted.
+  bool access_permitted(Word address, Word size, unsigned acr) const {
+    const Word end = address + size;
+    if (end < address || end > config_.address_limit) return false;
+    return !(acr >= 2 && config_.user_limit != 0 && end > config_.user_limit);
+  }
+
+  // ProbeDataAccess (asl/scalar/model/agu/memory.asl): alignment is checked
+  // before the page/permission check.  Returns Fault_None when permitted.
+  FaultCode probe(Word address, Word size, unsigned alignment, unsigned acr) const {
+    if (alignment > 1 && (address & (alignment - 1)) != 0) return FaultCode::Fault_DataAlignment;
+    return access_permitted(address, size, acr) ? FaultCode::Fault_None : FaultCode::Fault_DataPage;
+  }
+
+  // Raw little-endian access with no permission check; size 1, 2, 4 or 8.
+  // Callers probe first.  read never allocates.
+  Word read(Word address, unsigned size) const {
+    if (const std::uint8_t* p = resident_span(address, size)) return load_le(p, size);
+    return read_slow(address, size);
+  }
+  void write(Word address, unsigned size, Word value) {
+    if (std::uint8_t* p = writable_span(address, size)) {
+      store_le(p, size, value);
+      return;
+    }
+    write_slow(address, size, value);
+  }
+
+  // Bulk raw access (loader, MCOPY/MSET, tile memory).  No permission check.
+  void read_bytes(Word address, std::span<std::uint8_t> out) const;
+  void write_bytes(Word address, std::span<const std::uint8_t> in);
+  void fill(Word address, Word count, std::uint8_t value);
+
+  // Code tracking: the fetch unit marks pages it decodes from; a later write
+  // into such a page calls the hook with the written range.
+  using CodeWriteHook = void (*)(void* context, Word address, Word size);
+  void set_code_write_hook(CodeWriteHook hook, void* context) {
+    code_hook_ = hook;
+    code_hook_context_ = context;
+  }
+  void mark_code_page(Word address);
+
+  // Disables the page cache (every access takes the slow path); used while an
+  // observer records memory accesses, so tracing never misses one.
+  void set_fast_path(bool enabled);
+
+  std::uint64_t resident_bytes() const { return pages_.size() * kPageBytes; }
+  // Resident pages in address order (page base, bytes) for state dumps.
+  template <typename F>
+  void for_each_page(F&& f) const;
+
+  // Zeroes every byte (ResetProfileState clears _Memory).
+  void clear();
+
+ private:
+  struct Page {
+    std::array<std::uint8_t, kPageBytes> bytes{};
+    bool has_code = false;
+  };
+  struct CacheEntry {
+    Word tag = ~Word{0};
+    std::uint8_t* data = nullptr;
+  };
+  static constexpr unsigned kCacheEntries = 256;
+
+  static Word load_le(const std::uint8_t* p, unsigned size) {
+    Word v = 0;
+    std::memcpy(&v, p, size);  // the host is little-endian (checked in memory.cpp)
+    return v;
+  }
+  static void store_le(std::uint8_t* p, unsigned size, Word v) { std::memcpy(p, &v, size); }
+
+  // Cached pointer for an access that stays within one page, or nullptr.
+  const std::uint8_t* resident_span(Word address, unsigned size) const {
+    const CacheEntry& e = read_cache_[(address >> kPageBits) % kCacheEntries];
+    if (e.tag == (address >> kPageBits) && (address & kPageMask) + size <= kPageBytes) {
+      return e.data + (address & kPageMask);
+    }
+    return nullptr;
+  }
+  std::uint8_t* writable_span(Word address, unsigned size) {
+    CacheEntry& e = write_cache_[(address >> kPageBits) % kCacheEntries];
+    if (e.tag == (address >> kPageBits) && (address & kPageMask) + size <= kPageBytes) {
+      return e.data + (address & kPageMask);
+    }
+    return nullptr;
+  }
+
+  Word read_slow(Word address, unsigned size) const;
+  void write_slow(Word address, unsigned size, Word value);
+  const Page* find_page(Word page_number) const;
+  Page& page_for_write(Word page_number);
+  void flush_caches();
+
+  MemoryConfig config_;
+  std::unordered_map<Word, std::unique_ptr<Page>> pages_;
+  mutable std::array<CacheEntry, kCacheEntries> read_cache_{};
+  std::array<CacheEntry, kCacheEntries> write_cache_{};
+  bool fast_path_ = true;
+  CodeWriteHook code_hook_ = nullptr;
+  void* code_hook_context_ = nullptr;
+};
+
+template <typename F>
+void Memory::for_each_page(F&& f) const {
+  std::vector<Word> numbers;
+  numbers.reserve(pages_.size());
+  for (const auto& [n, p] : pages_) numbers.push_back(n);
+  std::sort(numbers.begin(), numbers.end());
+  for (Word n : numbers) f(n << kPageBits, std::span<const std::uint8_t>(pages_.at(n)->bytes));
+}
+
+}  // namespace pto::arch

@@ -1,0 +1,1038 @@
+#include "asm/syntax.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <mutex>
+
+#include "isa/decoder.hpp"
+#include "isa/tile_start.hpp"
+#include "numerics/datatypes.hpp"
+
+namespace pto::as {
+namespace {
+
+struct RawSyntax {
+  const char* form_id;
+  const char* spec;
+};
+
+constexpr RawSyntax kRawSyntax[] = {
+#include "asm/generated/asm_syntax.inc"
+};
+
+constexpr std::array<std::string_view, 24> kGprNames = {
+    "zero", "sp", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "ra", "s0",
+    "s1",   "s2", "s3", "s4", "s5", "s6", "s7", "s8", "x0", "x1", "x2", "x3"};
+
+// PTOv0PEMaskOfPEMode: bit 3 (leftmost) is PE0.
+constexpr std::array<std::string_view, 8> kPeMasks = {"0000", "1000", "0100", "0010",
+                                                      "0001", "1100", "1110", "1111"};
+constexpr std::string_view kHands = "TUMN";  // DstTile / tile selector hand order
+
+// Scalar FSU type suffixes.  Source selectors (SrcType 0/1) follow the spec
+// examples (fadd.fd, scvtf.sd2fd, ucvtf.uw2fs); destination codes follow
+// NormalizeScalarFPResult / NormalizeScalarIntegerResult
+// (asl/scalar/model/fsu/profile.asl).  Codes without a spec spelling print as
+// t<code>, which is always accepted.
+using Names = std::vector<std::string_view>;
+const Names kFpSource = {"fd", "fs"};
+const Names kSignedSource = {"sd", "sw"};
+const Names kUnsignedSource = {"ud", "uw"};
+const Names kFpDestination = {"fd",   "fs",   "tf32", "hf32", "fp16",   "bf16",   "hif8", "e4m3",
+                              "e5m2", "e3m2", "e2m3", "e2m1x2", "e1m2x2", "e8m0", "hif4x2"};
+const Names kIntDestination = {"ud", "uw", "uh", "ub", "", "", "", "", "sd", "sw", "sh", "sb"};
+
+struct TypeNames {
+  const Names* source;
+  const Names* destination;
+};
+
+TypeNames type_names(const isa::FormDesc& f) {
+  const std::string_view m = f.mnemonic;
+  if (m == "SCVTF") return {&kSignedSource, &kFpDestination};
+  if (m == "UCVTF") return {&kUnsignedSource, &kFpDestination};
+  if (m.starts_with("FCVT") && m != "FCVT") return {&kFpSource, &kIntDestination};
+  return {&kFpSource, &kFpDestination};
+}
+
+std::string type_name(const Names& names, std::int64_t code) {
+  const auto i = static_cast<std::size_t>(code);
+  if (i < names.size() && !names[i].empty()) return std::string(names[i]);
+  return fmt::format("t{}", code);
+}
+
+// Longest name (or t<code>) at the start of `t`; returns its length.
+std::size_t match_type_name(const Names& names, std::string_view t, std::int64_t& code) {
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto n = names[i];
+    if (!n.empty() && n.size() > best && t.size() >= n.size() && iequals(t.substr(0, n.size()), n)) {
+      best = n.size();
+      code = static_cast<std::int64_t>(i);
+    }
+  }
+  if (t.size() >= 2 && (t[0] == 't' || t[0] == 'T') && std::isdigit(static_cast<unsigned char>(t[1]))) {
+    std::size_t e = 1;
+    std::int64_t v = 0;
+    while (e < t.size() && e < 4 && std::isdigit(static_cast<unsigned char>(t[e]))) v = v * 10 + (t[e++] - '0');
+    if (e > best) {
+      best = e;
+      code = v;
+    }
+  }
+  return best;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t p = s.find(sep, start);
+    out.push_back(s.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start));
+    if (p == std::string_view::npos) return out;
+    start = p + 1;
+  }
+}
+
+std::int8_t field_of(const isa::FormDesc& f, std::string_view name) {
+  if (name == "-" || name.empty()) return -1;
+  const int i = isa::field_index(f, name);
+  if (i < 0) throw std::logic_error(fmt::format("asm syntax of {} names unknown field {}", f.form_id, name));
+  return static_cast<std::int8_t>(i);
+}
+
+Item parse_item(const isa::FormDesc& f, std::string_view spec) {
+  Item it{};
+  if (!spec.empty() && spec.front() == '[') it.open = true, spec.remove_prefix(1);
+  if (!spec.empty() && spec.back() == ']') it.close = true, spec.remove_suffix(1);
+  if (spec == "~") {
+    it.kind = ItemKind::Range;
+    return it;
+  }
+  const auto colon = spec.find(':');
+  const std::string_view kind = spec.substr(0, colon);
+  const auto parts = split(colon == std::string_view::npos ? std::string_view() : spec.substr(colon + 1), ':');
+  auto part = [&](std::size_t i) { return i < parts.size() ? parts[i] : std::string_view(); };
+  struct KindName {
+    std::string_view name;
+    ItemKind kind;
+  };
+  static constexpr KindName kKinds[] = {
+      {"r", ItemKind::Reg},      {"g", ItemKind::Gpr},        {"d", ItemKind::Dst},   {"d2", ItemKind::Dst2},
+      {"dg", ItemKind::DstGpr},  {"i", ItemKind::Imm},        {"l", ItemKind::Label}, {"x", ItemKind::Shifted},
+      {"k", ItemKind::Literal},  {"e", ItemKind::Enum},       {"n", ItemKind::Named}, {"dt", ItemKind::DType},
+      {"tile", ItemKind::Tile},  {"dtile", ItemKind::DTile},  {"mask", ItemKind::Mask}, {"last", ItemKind::Last},
+      {"ios", ItemKind::Ios}};
+  const auto k = std::find_if(std::begin(kKinds), std::end(kKinds), [&](const KindName& n) { return n.name == kind; });
+  if (k == std::end(kKinds)) throw std::logic_error(fmt::format("bad asm syntax item '{}' in {}", spec, f.form_id));
+  it.kind = k->kind;
+  switch (it.kind) {
+    case ItemKind::Literal: it.text = std::string(spec.substr(colon + 1)); break;
+    case ItemKind::Enum:
+      it.f0 = field_of(f, part(0));
+      for (std::string_view n : split(spec.substr(colon + 1 + part(0).size() + 1), '/')) it.names.emplace_back(n);
+      break;
+    case ItemKind::Label:
+      it.f0 = field_of(f, part(0));
+      it.base = part(1) == "P4" ? LabelBase::P4 : LabelBase::P;
+      it.shift = static_cast<std::uint8_t>(part(2).empty() ? 0 : part(2)[0] - '0');
+      break;
+    case ItemKind::Shifted:
+      it.f0 = field_of(f, part(0));
+      it.f1 = field_of(f, part(1));
+      it.f2 = field_of(f, part(2));
+      it.text = std::string(part(3));
+      break;
+    default:
+      it.f0 = field_of(f, part(0));
+      it.f1 = field_of(f, part(1));
+      it.f2 = field_of(f, part(2));
+  }
+  return it;
+}
+
+Suffix parse_suffix(const isa::FormDesc& f, std::string_view spec) {
+  const auto colon = spec.find(':');
+  const std::string_view kind = spec.substr(0, colon);
+  const std::string_view rest = spec.substr(colon + 1);
+  Suffix s{};
+  if (kind == "ord") {
+    s.kind = SuffixKind::Order;
+    for (std::string_view n : {std::string_view("aq"), std::string_view("rl"), std::string_view("far")})
+      s.fields.push_back(static_cast<std::int8_t>(isa::field_index(f, n)));
+  } else if (kind == "ft" || kind == "cvt" || kind == "lvl") {
+    s.kind = kind == "ft" ? SuffixKind::FType : kind == "cvt" ? SuffixKind::Cvt : SuffixKind::Level;
+    for (std::string_view n : split(rest, ':')) s.fields.push_back(field_of(f, n));
+  } else if (kind == "flags") {
+    s.kind = SuffixKind::Flags;
+    for (std::string_view n : split(rest, ',')) {
+      s.letters += n;
+      s.fields.push_back(field_of(f, n));
+    }
+  } else {
+    throw std::logic_error(fmt::format("bad asm suffix '{}' in {}", spec, f.form_id));
+  }
+  return s;
+}
+
+FormSyntax build_syntax(const isa::FormDesc& f, std::string_view spec) {
+  FormSyntax fs;
+  const auto bar = spec.find('|');
+  const std::string_view sfx = spec.substr(0, bar), items = spec.substr(bar + 1);
+  if (!sfx.empty())
+    for (std::string_view s : split(sfx, ' ')) fs.suffixes.push_back(parse_suffix(f, s));
+  if (!items.empty())
+    for (std::string_view s : split(items, ';')) fs.items.push_back(parse_item(f, s));
+  // B.IOR operands may be omitted from the end (ADR 0055: they encode zero).
+  if (f.mnem == isa::Mnemonic::B_IOR)
+    for (Item& it : fs.items) it.optional = true;
+  // SrcZero (JR, LR.*) is not shown by the templates: omitted when zero.
+  for (Item& it : fs.items)
+    if (it.kind == ItemKind::Named && std::string_view(isa::fields_of(f)[static_cast<std::size_t>(it.f0)].name) == "SrcZero")
+      it.optional = true;
+  // Fields that no item or suffix shows, fixed by a one-value constraint.
+  std::vector<bool> shown(f.field_count, false);
+  auto mark = [&](std::int8_t i) {
+    if (i >= 0) shown[static_cast<std::size_t>(i)] = true;
+  };
+  for (const Item& it : fs.items) mark(it.f0), mark(it.f1), mark(it.f2);
+  for (const Suffix& s : fs.suffixes)
+    for (auto i : s.fields) mark(i);
+  for (const isa::ConstraintDesc& c : isa::constraints_of(f)) {
+    if (!shown[c.field] && c.op == isa::ConstraintOp::OneOf && c.value_count == 1)
+      fs.implied.emplace_back(static_cast<std::int8_t>(c.field), isa::values_of(c)[0]);
+  }
+  return fs;
+}
+
+const std::vector<FormSyntax>& table() {
+  static const std::vector<FormSyntax> t = [] {
+    std::vector<FormSyntax> v(isa::kCatalogFormCount);
+    for (const RawSyntax& r : kRawSyntax) {
+      const auto idx = isa::form_by_id(r.form_id);
+      if (!idx) throw std::logic_error(fmt::format("asm syntax names unknown form {}", r.form_id));
+      v[*idx] = build_syntax(isa::form(*idx), r.spec);
+    }
+    return v;
+  }();
+  return t;
+}
+
+bool is_block_family(const isa::FormDesc& f) { return f.family == isa::Family::CMD || f.family == isa::Family::BBD; }
+
+std::int64_t fv(const isa::FormDesc& f, std::int8_t field, std::uint64_t bits) {
+  return isa::field_value(isa::fields_of(f)[static_cast<std::size_t>(field)], bits);
+}
+
+std::string hex_or_dec(std::int64_t v) {
+  if (v > -1024 && v < 1024) return fmt::format("{}", v);
+  return v < 0 ? fmt::format("-{:#x}", 0 - static_cast<std::uint64_t>(v)) : fmt::format("{:#x}", v);
+}
+
+}  // namespace
+
+const FormSyntax& syntax_of(isa::FormIndex form) { return table().at(form); }
+
+std::string_view gpr_name(unsigned code) { return kGprNames.at(code); }
+
+std::string_view pe_mask_text(unsigned pe_mode) { return kPeMasks.at(pe_mode & 7); }
+
+std::optional<unsigned> pe_mode_of_mask(std::string_view mask) {
+  for (unsigned i = 0; i < kPeMasks.size(); ++i)
+    if (kPeMasks[i] == mask) return i;
+  return std::nullopt;
+}
+
+std::string tile_source_name(unsigned selector) {
+  return fmt::format("{}#{}", kHands[(selector >> 4) & 3], (selector & 15) + 1);
+}
+
+std::string data_type_text(unsigned code) {
+  if (code == num::kDataTypeNoneCode) return "DTYPE_NONE";
+  if (const auto t = num::data_type_from_code(static_cast<std::uint8_t>(code))) return std::string(num::name(*t));
+  return fmt::format("{}", code);
+}
+
+std::optional<unsigned> data_type_code(std::string_view name) {
+  if (iequals(name, "DTYPE_NONE")) return num::kDataTypeNoneCode;
+  if (const auto t = num::data_type_from_name_ci(name)) return num::code_of(*t);
+  return std::nullopt;
+}
+
+std::uint64_t label_target(const Item& it, std::int64_t value, std::uint64_t pc) {
+  const std::uint64_t base = it.base == LabelBase::P4 ? (pc & ~std::uint64_t{3}) : pc;
+  return base + (static_cast<std::uint64_t>(value) << it.shift);
+}
+
+// ----------------------------------------------------------------------------
+// Printing.
+
+namespace {
+
+std::string order_suffix(const isa::FormDesc& f, const Suffix& s, std::uint64_t bits) {
+  std::string out;
+  static constexpr std::string_view kText[] = {"aq", "rl", "f"};
+  for (std::size_t i = 0; i < 3; ++i)
+    if (s.fields[i] >= 0 && fv(f, s.fields[i], bits)) out += kText[i];
+  return out.empty() ? out : "." + out;
+}
+
+std::string print_suffix(const isa::FormDesc& f, const Suffix& s, std::uint64_t bits) {
+  switch (s.kind) {
+    case SuffixKind::Order: return order_suffix(f, s, bits);
+    case SuffixKind::FType: return "." + type_name(*type_names(f).source, fv(f, s.fields[0], bits));
+    case SuffixKind::Cvt:
+      return fmt::format(".{}2{}", type_name(*type_names(f).source, fv(f, s.fields[0], bits)),
+                         type_name(*type_names(f).destination, fv(f, s.fields[1], bits)));
+    case SuffixKind::Level: return fmt::format(".l{}", fv(f, s.fields[0], bits) + 1);
+    case SuffixKind::Flags: {
+      std::string out;
+      for (std::size_t i = 0; i < s.letters.size(); ++i)
+        if (fv(f, s.fields[i], bits)) out += s.letters[i];
+      return out.empty() ? out : "." + out;
+    }
+  }
+  return {};
+}
+
+std::string print_label(const Item& it, std::int64_t v, const PrintContext& ctx) {
+  if (!ctx.pc) {
+    const auto off = static_cast<std::int64_t>(static_cast<std::uint64_t>(v) << it.shift);
+    const std::string base = it.base == LabelBase::P4 ? "(.&~3)" : ".";
+    return off < 0 ? fmt::format("{}-{}", base, hex_or_dec(-off)) : fmt::format("{}+{}", base, hex_or_dec(off));
+  }
+  const std::uint64_t target = label_target(it, v, *ctx.pc);
+  if (ctx.symbolize)
+    if (auto name = ctx.symbolize(target)) return *name;
+  return fmt::format("{:#x}", target);
+}
+
+void append_int(std::string& out, std::int64_t v) {
+  if (v >= 0 && v < 10) {
+    out += static_cast<char>('0' + v);
+    return;
+  }
+  out += hex_or_dec(v);
+}
+
+void append_source(std::string& out, unsigned code) {
+  if (code < 24) {
+    out += kGprNames[code];
+    return;
+  }
+  out += code < 28 ? "t#" : "u#";
+  out += static_cast<char>('1' + (code - 24) % 4);
+}
+
+void append_destination(std::string& out, unsigned code) {
+  if (code < 24) out += kGprNames[code];
+  else if (code == 31) out += 't';
+  else if (code == 30) out += 'u';
+  else fmt::format_to(std::back_inserter(out), "R{}", code);
+}
+
+// Whether an item prints anything (optional keywords are absent when zero).
+bool item_present(const isa::FormDesc& f, const Item& it, std::uint64_t bits) {
+  if (it.kind == ItemKind::Last) return fv(f, it.f0, bits) != 0;
+  if (it.kind == ItemKind::Named && it.optional) return fv(f, it.f0, bits) != 0;
+  return true;
+}
+
+void append_item(std::string& out, const isa::FormDesc& f, const Item& it, std::uint64_t bits, const PrintContext& ctx) {
+  auto val = [&](std::int8_t i) { return fv(f, i, bits); };
+  auto inserter = std::back_inserter(out);
+  switch (it.kind) {
+    case ItemKind::Reg: append_source(out, static_cast<unsigned>(val(it.f0))); return;
+    case ItemKind::Gpr:
+    case ItemKind::DstGpr: {
+      if (it.kind == ItemKind::DstGpr) out += "->";
+      const auto v = static_cast<unsigned>(val(it.f0));
+      if (v < 24) out += kGprNames[v];
+      else fmt::format_to(inserter, "R{}", v);
+      return;
+    }
+    case ItemKind::Dst: out += "->"; append_destination(out, static_cast<unsigned>(val(it.f0))); return;
+    case ItemKind::Dst2: append_destination(out, static_cast<unsigned>(val(it.f0))); return;
+    case ItemKind::Imm: append_int(out, val(it.f0)); return;
+    case ItemKind::Label: out += print_label(it, val(it.f0), ctx); return;
+    case ItemKind::Shifted: {
+      append_source(out, static_cast<unsigned>(val(it.f0)));
+      if (it.f1 >= 0) {
+        static constexpr std::string_view kType[] = {".sw", ".uw", "", ""};
+        const auto t = val(it.f1);
+        if (t == 2) out += '.', out += it.text;
+        else out += kType[t & 3];
+      }
+      if (it.f2 >= 0 && val(it.f2)) fmt::format_to(inserter, "<<{}", val(it.f2));
+      return;
+    }
+    case ItemKind::Literal: out += it.text; return;
+    case ItemKind::Enum: {
+      const auto v = static_cast<std::size_t>(val(it.f0));
+      if (v < it.names.size() && !it.names[v].empty()) out += it.names[v];
+      else fmt::format_to(inserter, "{}", v);
+      return;
+    }
+    case ItemKind::Named:
+      fmt::format_to(inserter, "{}={}", isa::fields_of(f)[static_cast<std::size_t>(it.f0)].name, hex_or_dec(val(it.f0)));
+      return;
+    case ItemKind::DType: out += data_type_text(static_cast<unsigned>(val(it.f0))); return;
+    case ItemKind::Tile: out += tile_source_name(static_cast<unsigned>(val(it.f0))); return;
+    case ItemKind::DTile: fmt::format_to(inserter, "->{}<{}>", kHands[val(it.f0) & 3], val(it.f1)); return;
+    case ItemKind::Mask: out += "mask="; out += pe_mask_text(static_cast<unsigned>(val(it.f0))); return;
+    case ItemKind::Last: out += "last"; return;
+    case ItemKind::Ios: {
+      const auto tid = val(it.f0), size = val(it.f1);
+      const auto mask = pe_mask_text(static_cast<unsigned>(val(it.f2)));
+      if (size == 0) fmt::format_to(inserter, "S{}, mask={}", tid, mask);
+      else fmt::format_to(inserter, "mask={}, ->S{}<{}>", mask, tid, size);
+      return;
+    }
+    case ItemKind::Range: out += '~'; return;
+  }
+}
+
+// Lower-case scalar mnemonics, computed once per form.
+const std::string& display_mnemonic(const isa::FormDesc& f) {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const isa::FormDesc& g : isa::all_forms())
+      v.push_back(is_block_family(g) ? std::string(g.mnemonic) : to_lower(g.mnemonic));
+    return v;
+  }();
+  return names[isa::index_of(f)];
+}
+
+}  // namespace
+
+std::string print_mnemonic(const isa::FormDesc& f, std::uint64_t bits) {
+  std::string m = display_mnemonic(f);
+  if (f.status == isa::FormStatus::ExtensionReserved) return m;
+  for (const Suffix& s : syntax_of(isa::index_of(f)).suffixes) m += print_suffix(f, s, bits);
+  return m;
+}
+
+namespace {
+
+void append_operands(std::string& out, const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx) {
+  const FormSyntax& fs = syntax_of(isa::index_of(f));
+  bool need_sep = false;
+  for (std::size_t i = 0; i < fs.items.size(); ++i) {
+    const Item& it = fs.items[i];
+    if (it.kind == ItemKind::Range) {
+      out += " ~ ";
+      need_sep = false;
+      continue;
+    }
+    if (!item_present(f, it, bits)) continue;  // an absent optional keyword
+    if (need_sep) out += ", ";
+    if (it.open) out += '[';
+    append_item(out, f, it, bits, ctx);
+    if (it.close) out += ']';
+    need_sep = true;
+  }
+}
+
+}  // namespace
+
+std::string print_operands(const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx) {
+  std::string out;
+  append_operands(out, f, bits, ctx);
+  return out;
+}
+
+std::string print_instruction(const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx) {
+  // Canonical tile-start spelling: BSTART.VEC/BSTART.SFU <Op>, <DType>.
+  if (f.mnem == isa::Mnemonic::BSTART_TEPL) {
+    if (const auto op = isa::tile_op_of_start(bits)) {
+      const auto& t = isa::tile_op(*op);
+      return fmt::format("BSTART.{} {}, {}", isa::engine_name(t.engine), t.name,
+                         data_type_text(isa::tile_start_data_type(bits)));
+    }
+  }
+  std::string out = print_mnemonic(f, bits);
+  out.reserve(48);
+  const std::size_t mlen = out.size();
+  out += ' ';
+  append_operands(out, f, bits, ctx);
+  if (out.size() == mlen + 1) out.resize(mlen);
+  return out;
+}
+
+// ----------------------------------------------------------------------------
+// Parsing.
+
+namespace {
+
+class FormParser {
+ public:
+  FormParser(const isa::FormDesc& f, Cursor& c, std::uint64_t pc, const ExprEnv& env)
+      : f_(f),
+        fs_(syntax_of(isa::index_of(f))),
+        c_(c),
+        pc_(pc),
+        env_(env),
+        values_(f.field_count, 0),
+        columns_(f.field_count, c.pos()) {}
+
+  // Parses the suffix text and the operands; returns the field values.
+  void parse(std::string_view suffix_text, std::size_t suffix_column) {
+    parse_suffixes(suffix_text, suffix_column);
+    for (const auto& [field, value] : fs_.implied) values_[static_cast<std::size_t>(field)] = value;
+    bool first = true;
+    bool in_bracket = false;
+    for (std::size_t i = 0; i < fs_.items.size(); ++i) {
+      const Item& it = fs_.items[i];
+      if (it.kind == ItemKind::Range) {
+        if (!c_.accept("~")) c_.fail("expected '~'");
+        first = true;  // the next register follows the range mark directly
+        continue;
+      }
+      if (it.kind == ItemKind::Last) {  // optional keyword, with its comma
+        const std::size_t save = c_.pos();
+        if ((first || c_.accept(",")) && (c_.accept("<last>") || accept_word("last"))) {
+          values_[static_cast<std::size_t>(it.f0)] = 1;
+        } else {
+          c_.set_pos(save);
+        }
+        continue;
+      }
+      if (it.optional && it.kind == ItemKind::Named) {  // optional trailing Field=value
+        const std::size_t save = c_.pos();
+        const bool present = (first || c_.accept(",")) && c_.accept(isa::fields_of(f_)[static_cast<std::size_t>(it.f0)].name);
+        c_.set_pos(save);
+        if (!present) continue;
+      }
+      if (it.optional && !first && c_.peek() != ',') break;
+      if (it.optional && first && c_.at_end()) break;
+      if (it.optional && it.kind == ItemKind::Gpr && next_is_destination(first)) continue;
+      if (!first && !c_.accept(",")) c_.fail(fmt::format("expected ',' before {}", describe(it)));
+      if (it.open) {
+        if (!c_.accept("[")) c_.fail("expected '['");
+        in_bracket = true;
+      }
+      parse_item(it);
+      if (it.close) {
+        if (!c_.accept("]")) c_.fail("expected ']'");
+        in_bracket = false;
+      }
+      first = false;
+    }
+    (void)in_bracket;
+    // B.IOT: 'last' is also accepted after the destination (spec examples).
+    for (const Item& it : fs_.items) {
+      if (it.kind == ItemKind::Last && !values_[static_cast<std::size_t>(it.f0)]) {
+        const std::size_t save = c_.pos();
+        if (c_.accept(",") && (c_.accept("<last>") || accept_word("last"))) set(it.f0, 1);
+        else c_.set_pos(save);
+      }
+    }
+    if (!c_.at_end()) c_.fail(fmt::format("unexpected '{}' after the operands of {}", c_.line().substr(c_.pos()), f_.mnemonic));
+  }
+
+  std::vector<std::int64_t>& values() { return values_; }
+  bool resolved() const { return resolved_; }
+
+  // Range and step of every field, reported at the operand that set it.
+  void check_ranges() const {
+    const auto fields = isa::fields_of(f_);
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      const isa::FieldRange r = isa::field_range(fields[i]);
+      const std::int64_t step = isa::field_step(fields[i]);
+      const std::int64_t v = values_[i];
+      if (v < r.min || v > r.max)
+        c_.fail_at(columns_[i], fmt::format("{}: value {} is out of range [{}, {}]", field_label(static_cast<std::int8_t>(i)),
+                                            v, r.min, r.max));
+      if (v % step != 0)
+        c_.fail_at(columns_[i], fmt::format("{}: value {} is not a multiple of {}", field_label(static_cast<std::int8_t>(i)),
+                                            v, step));
+    }
+  }
+
+ private:
+  // B.IOR: the destination may follow fewer than three sources.
+  bool next_is_destination(bool first) {
+    const std::size_t save = c_.pos();
+    const bool dst = (first || c_.accept(",")) && c_.accept("->");
+    c_.set_pos(save);
+    return dst;
+  }
+
+  bool accept_word(std::string_view w) {
+    const std::size_t save = c_.pos();
+    const std::string_view id = c_.ident();
+    if (iequals(id, w)) return true;
+    c_.set_pos(save);
+    return false;
+  }
+
+  std::string describe(const Item& it) const {
+    switch (it.kind) {
+      case ItemKind::Reg: case ItemKind::Shifted: return "a source register";
+      case ItemKind::Gpr: return "a register";
+      case ItemKind::Dst: case ItemKind::DstGpr: return "a destination '->reg'";
+      case ItemKind::Literal: return "'" + it.text + "'";
+      default: return "the next operand";
+    }
+  }
+
+  std::string field_label(std::int8_t i) const {
+    return fmt::format("{} {}", f_.mnemonic, isa::fields_of(f_)[static_cast<std::size_t>(i)].name);
+  }
+
+  void set(std::int8_t i, std::int64_t v) {
+    values_[static_cast<std::size_t>(i)] = v;
+    columns_[static_cast<std::size_t>(i)] = item_column_;
+  }
+
+  void parse_suffixes(std::string_view text, std::size_t column) {
+    std::size_t p = 0;
+    for (const Suffix& s : fs_.suffixes) {
+      const std::string_view rest = text.substr(p);
+      p += parse_suffix(s, rest);
+    }
+    if (p != text.size())
+      c_.fail_at(column + p, fmt::format("unknown suffix '{}' for {}", text.substr(p), to_lower(f_.mnemonic)));
+  }
+
+  // Consumes one suffix from the start of `t`; returns consumed length.
+  std::size_t parse_suffix(const Suffix& s, std::string_view t) {
+    switch (s.kind) {
+      case SuffixKind::Order: {
+        static constexpr std::string_view kCombos[] = {"aqrlf", "aqrl", "aqf", "rlf", "aq", "rl", "f"};
+        for (std::string_view combo : kCombos) {
+          if (t.size() < combo.size() + 1 || t[0] != '.' || !iequals(t.substr(1, combo.size()), combo)) continue;
+          if (t.size() > combo.size() + 1 && t[combo.size() + 1] != '.') continue;
+          const bool aq = combo.starts_with("aq"), rl = combo.find("rl") != std::string_view::npos,
+                     far = combo.ends_with("f");
+          const bool ok = (!aq || s.fields[0] >= 0) && (!rl || s.fields[1] >= 0) && (!far || s.fields[2] >= 0);
+          if (!ok) continue;
+          if (aq) set(s.fields[0], 1);
+          if (rl) set(s.fields[1], 1);
+          if (far) set(s.fields[2], 1);
+          return combo.size() + 1;
+        }
+        return 0;
+      }
+      case SuffixKind::FType:
+      case SuffixKind::Cvt: {
+        if (t.size() < 2 || t[0] != '.') return 0;
+        const TypeNames names = type_names(f_);
+        std::int64_t src = 0, dst = 0;
+        const std::size_t a = match_type_name(*names.source, t.substr(1), src);
+        if (a == 0) return 0;
+        set(s.fields[0], src);
+        if (s.kind == SuffixKind::FType) return 1 + a;
+        if (t.size() <= 2 + a || t[1 + a] != '2') return 0;
+        const std::size_t b = match_type_name(*names.destination, t.substr(2 + a), dst);
+        if (b == 0) return 0;
+        set(s.fields[1], dst);
+        return 2 + a + b;
+      }
+      case SuffixKind::Level: {
+        if (t.size() < 3 || t[0] != '.' || std::tolower(t[1]) != 'l' || t[2] < '1' || t[2] > '3') return 0;
+        set(s.fields[0], t[2] - '1');
+        return 3;
+      }
+      case SuffixKind::Flags: {
+        if (t.size() < 2 || t[0] != '.') return 0;
+        std::size_t p = 1, letter = 0;
+        while (p < t.size() && t[p] != '.') {
+          const auto k = s.letters.find(static_cast<char>(std::tolower(t[p])), letter);
+          if (k == std::string::npos) return 0;
+          set(s.fields[k], 1);
+          letter = k + 1;
+          ++p;
+        }
+        return p;
+      }
+    }
+    return 0;
+  }
+
+  std::optional<unsigned> reg_code(std::string_view id, bool destination) const {
+    const std::string low = to_lower(id);
+    for (unsigned i = 0; i < kGprNames.size(); ++i)
+      if (low == kGprNames[i]) return i;
+    if (low.size() >= 2 && low[0] == 'r' && std::all_of(low.begin() + 1, low.end(), ::isdigit) && low.size() <= 3) {
+      const unsigned n = static_cast<unsigned>(std::stoi(low.substr(1)));
+      if (n < 24 || (destination && n < 30)) return n;
+    }
+    if (!destination && low.size() == 3 && (low[0] == 't' || low[0] == 'u') && low[1] == '#' && low[2] >= '1' &&
+        low[2] <= '4')
+      return (low[0] == 't' ? 24u : 28u) + unsigned(low[2] - '1');
+    if (destination && low == "t") return 31;
+    if (destination && low == "u") return 30;
+    return std::nullopt;
+  }
+
+  unsigned parse_reg(const Item& it, bool destination) {
+    const std::size_t at = c_.pos();
+    c_.skip_ws();
+    const std::size_t col = c_.pos();
+    std::string_view id = c_.ident();
+    if (id.find('.') != std::string_view::npos) {  // a0.sw: the suffix belongs to a shifted register
+      id = id.substr(0, id.find('.'));
+      c_.set_pos(col + id.size());
+    }
+    const auto code = reg_code(id, destination);
+    if (!code) {
+      c_.set_pos(at);
+      const std::string_view shown = id.empty() ? c_.line().substr(col, 1) : id;
+      c_.fail_at(col, fmt::format("{}: '{}' is not a register; expected {}", field_label(it.f0), shown,
+                                  destination ? "zero, sp, a0..a7, ra, s0..s8, x0..x3, R0..R23, t or u"
+                                              : "zero, sp, a0..a7, ra, s0..s8, x0..x3, R0..R23, t#1..t#4 or u#1..u#4"));
+    }
+    return *code;
+  }
+
+  void parse_gpr(const Item& it, bool destination) {
+    c_.skip_ws();
+    const std::size_t col = c_.pos();
+    const unsigned code = parse_reg(it, false);
+    if (code >= 24)  // PTO-B-IOR-BINDING-001: 24..31 are reserved in absolute GPR fields
+      c_.fail_at(col, fmt::format("{}: selector {} is reserved (24..31); {}", field_label(it.f0), code, kGprExpectation));
+    (void)destination;
+    set(it.f0, code);
+  }
+
+  std::int64_t expr(const Item& it) {
+    const ExprValue v = parse_expression(c_, env_);
+    if (!v.resolved) resolved_ = false;
+    (void)it;
+    return v.value;
+  }
+
+  void parse_item(const Item& it) {
+    c_.skip_ws();
+    const std::size_t col = c_.pos();
+    item_column_ = col;
+    switch (it.kind) {
+      case ItemKind::Reg: set(it.f0, parse_reg(it, false)); return;
+      case ItemKind::Gpr: parse_gpr(it, false); return;
+      case ItemKind::Dst:
+      case ItemKind::DstGpr:
+        if (!c_.accept("->")) c_.fail(fmt::format("{}: expected a destination '->reg'", field_label(it.f0)));
+        if (it.kind == ItemKind::DstGpr) parse_gpr(it, true);
+        else set(it.f0, parse_reg(it, true));
+        return;
+      case ItemKind::Dst2: set(it.f0, parse_reg(it, true)); return;
+      case ItemKind::Imm: set(it.f0, expr(it)); return;
+      case ItemKind::Label: {
+        const ExprValue v = parse_expression(c_, env_);
+        if (!v.resolved) {
+          resolved_ = false;
+          return;
+        }
+        const std::uint64_t base = it.base == LabelBase::P4 ? (pc_ & ~std::uint64_t{3}) : pc_;
+        const auto delta = static_cast<std::int64_t>(static_cast<std::uint64_t>(v.value) - base);
+        const std::int64_t unit = std::int64_t{1} << it.shift;
+        if (delta % unit != 0)
+          c_.fail_at(col, fmt::format("{}: target {:#x} is not a multiple of {} bytes from {:#x}", field_label(it.f0),
+                                      static_cast<std::uint64_t>(v.value), unit, base));
+        set(it.f0, delta / unit);
+        return;
+      }
+      case ItemKind::Shifted: {
+        set(it.f0, parse_reg(it, false));
+        std::int64_t type = 3;  // no modifier
+        if (c_.line().substr(c_.pos(), 1) == ".") {
+          if (c_.accept(".sw")) type = 0;
+          else if (c_.accept(".uw")) type = 1;
+          else if (c_.accept("." + it.text)) type = 2;
+          else c_.fail(fmt::format("{}: expected .sw, .uw or .{}", field_label(it.f0), it.text));
+        }
+        if (it.f1 >= 0) set(it.f1, type);
+        else if (type != 3) c_.fail_at(col, fmt::format("{} takes no register modifier", f_.mnemonic));
+        if (c_.accept("<<")) {
+          if (it.f2 < 0) c_.fail(fmt::format("{} takes no shift amount", f_.mnemonic));
+          set(it.f2, expr(it));
+        }
+        return;
+      }
+      case ItemKind::Literal:
+        if (!c_.accept(it.text)) c_.fail(fmt::format("expected '{}'", it.text));
+        return;
+      case ItemKind::Enum: {
+        std::size_t best = it.names.size();
+        for (std::size_t i = 0; i < it.names.size(); ++i) {
+          if (it.names[i].empty()) continue;
+          const std::size_t save = c_.pos();
+          if (c_.accept(it.names[i]) && (c_.at_end() || c_.peek() == ',')) {
+            if (best == it.names.size() || it.names[i].size() > it.names[best].size()) best = i;
+          }
+          c_.set_pos(save);
+        }
+        if (best == it.names.size()) {
+          std::string options;
+          for (const auto& n : it.names)
+            if (!n.empty()) options += (options.empty() ? "" : ", ") + n;
+          c_.fail(fmt::format("{}: expected one of {}", field_label(it.f0), options));
+        }
+        c_.accept(it.names[best]);
+        set(it.f0, static_cast<std::int64_t>(best));
+        return;
+      }
+      case ItemKind::Named: {
+        const std::string_view name = isa::fields_of(f_)[static_cast<std::size_t>(it.f0)].name;
+        if (!c_.accept(name) || !c_.accept("="))
+          c_.fail(fmt::format("expected '{}=<value>'", name));
+        set(it.f0, expr(it));
+        return;
+      }
+      case ItemKind::DType: {
+        const std::string_view id = c_.ident();
+        if (const auto code = data_type_code(id)) {
+          set(it.f0, *code);
+          return;
+        }
+        if (!id.empty()) c_.fail_at(col, fmt::format("{}: unknown data type '{}'", field_label(it.f0), id));
+        set(it.f0, expr(it));
+        return;
+      }
+      case ItemKind::Tile: set(it.f0, parse_tile_source(it)); return;
+      case ItemKind::DTile: {
+        std::optional<std::int64_t> size;  // alternative spelling: size=N, ->T
+        if (c_.accept("size")) {
+          if (!c_.accept("=")) c_.fail("expected 'size=<SizeCode>'");
+          size = expr(it);
+          if (!c_.accept(",")) c_.fail("expected ', ->T' after size=");
+        }
+        if (!c_.accept("->")) c_.fail("expected a destination tile '->T<size>'");
+        c_.skip_ws();
+        const char h = static_cast<char>(std::toupper(static_cast<unsigned char>(c_.peek())));
+        const auto hand = kHands.find(h);
+        if (hand == std::string_view::npos) c_.fail("expected a destination hand T, U, M or N");
+        c_.set_pos(c_.pos() + 1);
+        set(it.f0, static_cast<std::int64_t>(hand));
+        if (size) {
+          set(it.f1, *size);
+          return;
+        }
+        if (!c_.accept("<")) c_.fail("expected '<SizeCode>' after the destination hand");
+        set(it.f1, expr(it));
+        if (!c_.accept(">")) c_.fail("expected '>'");
+        return;
+      }
+      case ItemKind::Mask: set(it.f0, parse_mask(it.f0)); return;
+      case ItemKind::Last: return;
+      case ItemKind::Ios: parse_ios(it); return;
+      case ItemKind::Range: return;
+    }
+  }
+
+  std::int64_t parse_tile_source(const Item& it) {
+    c_.skip_ws();
+    const std::size_t col = c_.pos();
+    const std::string_view id = c_.ident();
+    const auto hand = id.size() >= 3 ? kHands.find(static_cast<char>(std::toupper(static_cast<unsigned char>(id[0]))))
+                                     : std::string_view::npos;
+    if (hand != std::string_view::npos && id[1] == '#') {
+      const std::string num(id.substr(2));
+      if (!num.empty() && num.size() <= 2 && std::all_of(num.begin(), num.end(), ::isdigit)) {
+        const int k = std::stoi(num);
+        if (k >= 1 && k <= 16) return static_cast<std::int64_t>(hand * 16 + static_cast<std::size_t>(k - 1));
+      }
+    }
+    c_.fail_at(col, fmt::format("{}: '{}' is not a Local tile source; expected T#1..T#16, U#1..U#16, M#1..M#16 or N#1..N#16",
+                                field_label(it.f0), id));
+  }
+
+  std::int64_t parse_mask(std::int8_t field) {
+    if (!c_.accept("mask") || !c_.accept("=")) c_.fail("expected 'mask=<PE mask>'");
+    c_.skip_ws();
+    const std::size_t col = c_.pos();
+    c_.accept("<");
+    c_.skip_ws();
+    std::size_t end = c_.pos();
+    while (end < c_.line().size() && (c_.line()[end] == '0' || c_.line()[end] == '1')) ++end;
+    const std::string_view bits = c_.line().substr(c_.pos(), end - c_.pos());
+    const auto mode = pe_mode_of_mask(bits);
+    if (!mode)
+      c_.fail_at(col, fmt::format("{}: PE mask '{}' has no PEMode encoding; expected 0000, 1000, 0100, 0010, 0001, 1100, 1110 or 1111",
+                                  field_label(field), bits));
+    c_.set_pos(end);
+    c_.accept(">");
+    return *mode;
+  }
+
+  void parse_ios(const Item& it) {
+    // B.IOS S<tid>, mask=M   |   B.IOS mask=M, ->S<tid><SizeCode>
+    if (c_.accept("->") || c_.peek() == 'm' || c_.peek() == 'M') {
+      set(it.f2, parse_mask(it.f2));
+      if (!c_.accept(",") || !c_.accept("->")) c_.fail("expected ', ->S<id><SizeCode>'");
+      if (!c_.accept("S")) c_.fail("expected a Shared tile S<id>");
+      set(it.f0, expr(it));
+      if (!c_.accept("<")) c_.fail("expected '<SizeCode>'");
+      set(it.f1, expr(it));
+      if (!c_.accept(">")) c_.fail("expected '>'");
+      return;
+    }
+    if (!c_.accept("S")) c_.fail("expected a Shared tile source S<id> or 'mask='");
+    set(it.f0, expr(it));
+    set(it.f1, 0);
+    if (!c_.accept(",")) c_.fail("expected ', mask=<PE mask>'");
+    set(it.f2, parse_mask(it.f2));
+  }
+
+ private:
+  const isa::FormDesc& f_;
+  const FormSyntax& fs_;
+  Cursor& c_;
+  std::uint64_t pc_;
+  const ExprEnv& env_;
+  std::vector<std::int64_t> values_;
+  std::vector<std::size_t> columns_;
+  std::size_t item_column_ = 0;
+  bool resolved_ = true;
+};
+
+std::string why_reserved(const isa::FormDesc& f) {
+  if (f.status == isa::FormStatus::ExtensionReserved)
+    return fmt::format("'{}' is a reserved encoding ({}) and cannot be assembled", f.mnemonic, f.owner);
+  return fmt::format("'{}' is reserved in PTO 0.58.3: it decodes but the model rejects it", f.mnemonic);
+}
+
+std::optional<std::string> deleted_name_message(std::string_view word) {
+  const std::string up = to_upper(word);
+  for (const char* n : isa::deleted_tile_names())
+    if (up == n) return fmt::format("'{}' was deleted in PTO 0.58 (catalog deleted_names) and is not an instruction", word);
+  for (const char* n : isa::rejected_tile_names())
+    if (up == n) return fmt::format("'{}' is a rejected tile operation name in PTO 0.58 (catalog rejected names)", word);
+  static constexpr std::string_view kDeletedCommands[] = {"B.IOD", "BSTART.PAR", "C.B.IOS", "TALLOC", "TFREE"};
+  for (std::string_view n : kDeletedCommands)
+    if (up == n) return fmt::format("'{}' was deleted in PTO 0.58 and is not an instruction", word);
+  for (const isa::FormDesc& f : isa::all_forms())
+    if (f.status == isa::FormStatus::ExtensionReserved && up == f.mnemonic) return why_reserved(f);
+  return std::nullopt;
+}
+
+// Encodes parsed values, reporting range problems at the operand column.
+std::uint64_t encode_values(const isa::FormDesc& f, std::span<const std::int64_t> values, bool check, Cursor& c,
+                            std::size_t column) {
+  auto r = isa::encode(f, values);
+  if (auto* e = std::get_if<isa::EncodeError>(&r)) {
+    if (check) c.fail_at(column, e->message);
+    return 0;
+  }
+  const std::uint64_t bits = std::get<std::uint64_t>(r);
+  if (check) {
+    const int bad = isa::first_failed_constraint(f, bits);
+    if (bad >= 0) {
+      for (const auto& con : isa::constraints_of(f))
+        if (con.field == bad)
+          c.fail_at(column, fmt::format("{}: {} (got {})", f.mnemonic, isa::describe_constraint(f, con),
+                                        values[static_cast<std::size_t>(bad)]));
+    }
+  }
+  return bits;
+}
+
+ParsedInstruction parse_tile_alias(std::string_view engine, Cursor& c, std::size_t mcol) {
+  // BSTART.VEC <Op>, <DType> / BSTART.SFU <Op>, <DType> (canonical TEPL text).
+  c.skip_ws();
+  const std::size_t col = c.pos();
+  const std::string_view op_name = c.ident();
+  if (auto msg = deleted_name_message(op_name)) c.fail_at(col, *msg);
+  const auto op = isa::tile_op_from_name(to_upper(op_name));
+  if (!op) c.fail_at(col, fmt::format("'{}' is not a tile operation", op_name));
+  const auto& t = isa::tile_op(*op);
+  if (t.family != isa::TileFamily::TEPL || !iequals(isa::engine_name(t.engine), engine))
+    c.fail_at(col, fmt::format("tile operation {} runs on {}, not {}", t.name, isa::engine_name(t.engine), to_upper(engine)));
+  if (!c.accept(",")) c.fail("expected ', <DataType>'");
+  c.skip_ws();
+  const std::size_t dcol = c.pos();
+  const std::string_view dt = c.ident();
+  const auto code = data_type_code(dt);
+  if (!code) c.fail_at(dcol, fmt::format("unknown data type '{}'", dt));
+  if (!c.at_end()) c.fail(fmt::format("unexpected '{}'", c.line().substr(c.pos())));
+  const isa::FormIndex fi = isa::forms_of_mnemonic(isa::Mnemonic::BSTART_TEPL)[0];
+  const isa::FormDesc& f = isa::form(fi);
+  std::vector<std::int64_t> values(f.field_count, 0);
+  values[static_cast<std::size_t>(isa::field_index(f, "Mode"))] = t.selector >> 5;
+  values[static_cast<std::size_t>(isa::field_index(f, "Function"))] = t.selector & 31;
+  values[static_cast<std::size_t>(isa::field_index(f, "DataType"))] = *code;
+  return {fi, encode_values(f, values, true, c, mcol), f.length_bits, true};
+}
+
+}  // namespace
+
+std::optional<unsigned> fixed_length_of(std::string_view word) {
+  const std::string upper = to_upper(word);
+  if (upper == "BSTART.VEC" || upper == "BSTART.SFU") return 32;
+  std::optional<isa::Mnemonic> m = isa::mnemonic_from_name(upper);
+  for (std::size_t p = upper.size(); !m && p-- > 1;)
+    if (upper[p] == '.') m = isa::mnemonic_from_name(std::string_view(upper).substr(0, p));
+  if (!m) return std::nullopt;
+  std::optional<unsigned> len;
+  for (isa::FormIndex fi : isa::forms_of_mnemonic(*m)) {
+    const isa::FormDesc& f = isa::form(fi);
+    if (f.status != isa::FormStatus::Accepted || (len && *len != f.length_bits)) return std::nullopt;
+    len = f.length_bits;
+  }
+  return len;
+}
+
+ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_pos, std::uint64_t pc,
+                                    const ExprEnv& env) {
+  Cursor c(line, mnemonic_pos);
+  c.skip_ws();
+  const std::size_t mcol = c.pos();
+  std::size_t mend = mcol;
+  while (mend < line.size() && line[mend] != ' ' && line[mend] != '\t') ++mend;
+  const std::string_view word = line.substr(mcol, mend - mcol);
+  const std::string upper = to_upper(word);
+  if (upper == "B.DIM") {  // B.DIM LBn, imm / LBn=imm: spellings with RegSrc=zero (spec examples)
+    Cursor a(line, mend);
+    const std::string_view lb = a.ident();
+    if (lb.size() == 3 && iequals(lb.substr(0, 2), "LB") && (a.accept(",") || a.accept("="))) {
+      const std::string rewritten =
+          fmt::format("{}{}zero, {}, ->{}", line.substr(0, mend), " ", line.substr(a.pos()), to_upper(lb));
+      return parse_instruction(rewritten, mnemonic_pos, pc, env);
+    }
+  }
+  if (upper == "BSTART.VEC" || upper == "BSTART.SFU") {
+    c.set_pos(mend);
+    return parse_tile_alias(std::string_view(upper).substr(7), c, mcol);
+  }
+  // Candidate mnemonic prefixes at '.' boundaries, longest first.
+  std::optional<ParseError> best;
+  bool any_mnemonic = false;
+  std::vector<std::size_t> cuts{upper.size()};
+  for (std::size_t p = upper.size(); p-- > 1;)
+    if (upper[p] == '.') cuts.push_back(p);
+  for (const std::size_t cut : cuts) {
+    const auto m = isa::mnemonic_from_name(std::string_view(upper).substr(0, cut));
+    if (!m) continue;
+    any_mnemonic = true;
+    for (isa::FormIndex fi : isa::forms_of_mnemonic(*m)) {
+      const isa::FormDesc& f = isa::form(fi);
+      if (f.status != isa::FormStatus::Accepted) {
+        best = ParseError{mcol, why_reserved(f)};
+        continue;
+      }
+      Cursor fc(line, mend);
+      try {
+        FormParser p(f, fc, pc, env);
+        p.parse(word.substr(cut), mcol + cut);
+        const bool check = env.final_pass() || p.resolved();
+        if (check) p.check_ranges();
+        const std::uint64_t bits = encode_values(f, p.values(), check, fc, mend + 1);
+        return {fi, bits, f.length_bits, p.resolved()};
+      } catch (ParseFailure& e) {
+        if (!best || e.error.column > best->column) best = e.error;
+      }
+    }
+    break;  // the longest mnemonic prefix decides; no fallback to a shorter mnemonic
+  }
+  if (!any_mnemonic) {
+    if (auto msg = deleted_name_message(word)) throw ParseFailure{ParseError{mcol, *msg}};
+    throw ParseFailure{ParseError{mcol, fmt::format("unknown mnemonic '{}'", word)}};
+  }
+  throw ParseFailure{*best};
+}
+
+}  // namespace pto::as

@@ -1,0 +1,68 @@
+// Low-level text scanning shared by the assembler and operand syntax:
+// a column-tracking cursor, parse errors and integer expressions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace pto::as {
+
+// A parse failure at a column (0-based offset into the scanned line).
+struct ParseError {
+  std::size_t column;
+  std::string message;
+};
+
+// Thrown inside the parsers; converted to diagnostics at statement level.
+struct ParseFailure {
+  ParseError error;
+};
+
+class Cursor {
+ public:
+  Cursor(std::string_view line, std::size_t pos) : s_(line), pos_(pos) {}
+  std::size_t pos() const { return pos_; }
+  void set_pos(std::size_t p) { pos_ = p; }
+  std::string_view line() const { return s_; }
+  void skip_ws();
+  bool at_end();  // only whitespace remains
+  char peek();    // after skipping whitespace; '\0' at end
+  // Case-insensitive literal match (after whitespace); consumes on success.
+  bool accept(std::string_view lit);
+  // Identifier: [A-Za-z_.$][A-Za-z0-9_.$#]* (after whitespace); empty if none.
+  std::string_view ident();
+  [[noreturn]] void fail(std::string message) const;
+  [[noreturn]] void fail_at(std::size_t column, std::string message) const;
+
+ private:
+  std::string_view s_;
+  std::size_t pos_;
+};
+
+bool iequals(std::string_view a, std::string_view b);
+std::string to_upper(std::string_view s);
+std::string to_lower(std::string_view s);
+
+// Symbol values for expressions.  `symbol` returns nullopt for a symbol that
+// is not (yet) defined; `final_pass` makes that an error.
+class ExprEnv {
+ public:
+  virtual ~ExprEnv() = default;
+  virtual std::optional<std::int64_t> symbol(std::string_view name) const = 0;
+  // Numeric local label `n` referenced as `nb` (backward) or `nf` (forward).
+  virtual std::optional<std::int64_t> local_label(unsigned n, bool forward) const = 0;
+  virtual std::uint64_t dot() const = 0;  // value of `.`
+  virtual bool final_pass() const = 0;
+};
+
+struct ExprValue {
+  std::int64_t value = 0;
+  bool resolved = true;  // false while a symbol is still undefined (first pass)
+};
+
+// Parses `| ^ & << >> + - * / % ~ ( )`, numbers, symbols, `.`, `1b`/`1f`.
+ExprValue parse_expression(Cursor& c, const ExprEnv& env);
+
+}  // namespace pto::as

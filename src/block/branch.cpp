@@ -1,0 +1,214 @@
+// Scalar operations that steer blocks: SETC.* (commit condition), SETC.TGT
+// (commit target), J, JR, SETRET, ADDTPC and LSRGET.  Sources:
+// asl/scalar/model/bru/semantics.asl, asl/scalar/model/dispatch/bru.asl,
+// asl/scalar/model/sys/semantics.asl, asl/block/model/state/barg.asl.
+#include "block/control.hpp"
+#include "block/handlers.hpp"
+
+namespace pto::block {
+namespace {
+
+using arch::FaultCode;
+using arch::Machine;
+using arch::State;
+using arch::Word;
+using isa::Mnemonic;
+using scalar::DecodedInsn;
+using scalar::ExecOutcome;
+
+Word sign_extend(Word v, unsigned bits) {
+  const Word m = Word{1} << (bits - 1);
+  v &= (bits >= 64) ? ~Word{0} : (Word{1} << bits) - 1;
+  return (v ^ m) - m;
+}
+
+// SrcRType of compare-family register forms (DecodeScalarComparisonRightModifier):
+// 00 none, 01 sign-extended word, 10 zero-extended word, 11 negate / not.
+Word compare_right(Word v, unsigned type, bool logical) {
+  switch (type & 3) {
+    case 1: return sign_extend(v, 32);
+    case 2: return v & 0xFFFFFFFFu;
+    case 3:
+      // ApplyRestrictedCompareModifier ignores negation; the logical family
+      // applies NOT (ApplyScalarRightModifier with logical_family).
+      return logical ? ~v : v;
+    default: return v;
+  }
+}
+
+enum class SetcOperand : std::uint8_t { Register, Immediate, LogicalRegister, LogicalImmediate };
+
+struct SetcForm {
+  Mnemonic mnemonic;
+  SetcOperand operand;
+  Condition condition;  // compare forms
+  bool combine_or;      // logical forms
+};
+
+constexpr SetcForm kSetcForms[] = {
+    {Mnemonic::SETC_EQ, SetcOperand::Register, Condition::EQ, false},
+    {Mnemonic::SETC_NE, SetcOperand::Register, Condition::NE, false},
+    {Mnemonic::SETC_LT, SetcOperand::Register, Condition::LT, false},
+    {Mnemonic::SETC_GE, SetcOperand::Register, Condition::GE, false},
+    {Mnemonic::SETC_LTU, SetcOperand::Register, Condition::LTU, false},
+    {Mnemonic::SETC_GEU, SetcOperand::Register, Condition::GEU, false},
+    {Mnemonic::SETC_EQI, SetcOperand::Immediate, Condition::EQ, false},
+    {Mnemonic::SETC_NEI, SetcOperand::Immediate, Condition::NE, false},
+    {Mnemonic::SETC_LTI, SetcOperand::Immediate, Condition::LT, false},
+    {Mnemonic::SETC_GEI, SetcOperand::Immediate, Condition::GE, false},
+    {Mnemonic::SETC_LTUI, SetcOperand::Immediate, Condition::LTU, false},
+    {Mnemonic::SETC_GEUI, SetcOperand::Immediate, Condition::GEU, false},
+    {Mnemonic::HL_SETC_EQI, SetcOperand::Immediate, Condition::EQ, false},
+    {Mnemonic::HL_SETC_NEI, SetcOperand::Immediate, Condition::NE, false},
+    {Mnemonic::HL_SETC_LTI, SetcOperand::Immediate, Condition::LT, false},
+    {Mnemonic::HL_SETC_GEI, SetcOperand::Immediate, Condition::GE, false},
+    {Mnemonic::HL_SETC_LTUI, SetcOperand::Immediate, Condition::LTU, false},
+    {Mnemonic::HL_SETC_GEUI, SetcOperand::Immediate, Condition::GEU, false},
+    {Mnemonic::SETC_AND, SetcOperand::LogicalRegister, Condition::EQ, false},
+    {Mnemonic::SETC_OR, SetcOperand::LogicalRegister, Condition::EQ, true},
+    {Mnemonic::SETC_ANDI, SetcOperand::LogicalImmediate, Condition::EQ, false},
+    {Mnemonic::SETC_ORI, SetcOperand::LogicalImmediate, Condition::EQ, true},
+    {Mnemonic::HL_SETC_ANDI, SetcOperand::LogicalImmediate, Condition::EQ, false},
+    {Mnemonic::HL_SETC_ORI, SetcOperand::LogicalImmediate, Condition::EQ, true},
+    // C.SETC.EQ/NE compare two Reg5 sources without modifier.
+    {Mnemonic::C_SETC_EQ, SetcOperand::Register, Condition::EQ, false},
+    {Mnemonic::C_SETC_NE, SetcOperand::Register, Condition::NE, false},
+};
+
+const SetcForm& setc_form(Mnemonic m) {
+  for (const SetcForm& f : kSetcForms) {
+    if (f.mnemonic == m) return f;
+  }
+  return kSetcForms[0];  // unreachable: only registered mnemonics dispatch here
+}
+
+// The right operand of a SETC form.  Field order (catalog): register forms
+// SrcL, SrcR[, SrcRType]; immediate forms SrcL, shamt, imm.
+Word setc_right(const State& s, const DecodedInsn& d, const SetcForm& f) {
+  switch (f.operand) {
+    case SetcOperand::Register:
+    case SetcOperand::LogicalRegister: {
+      const Word v = s.read_reg5(d.reg(1));
+      const unsigned type = d.field_count > 2 ? static_cast<unsigned>(d.field[2]) : 0;
+      return compare_right(v, type, f.operand == SetcOperand::LogicalRegister);
+    }
+    case SetcOperand::Immediate:
+    case SetcOperand::LogicalImmediate:
+      return static_cast<Word>(d.field[2]) << (d.field[1] & 63);  // LSL(imm, shamt)
+  }
+  return 0;
+}
+
+// ExecuteSetCommit / ExecuteSetCommitLogical.  Applicability (active COND
+// block body, condition not yet set) is checked by the dispatcher.
+ExecOutcome SETC(Machine& m, const DecodedInsn& d) {
+  State& s = m.state;
+  const SetcForm& f = setc_form(d.mnemonic);
+  const Word left = s.read_reg5(d.reg(0));
+  const Word right = setc_right(s, d, f);
+  bool holds;
+  if (f.operand == SetcOperand::LogicalRegister || f.operand == SetcOperand::LogicalImmediate) {
+    holds = (f.combine_or ? (left | right) : (left & right)) != 0;
+  } else {
+    holds = condition_holds(f.condition, left, right);
+  }
+  set_commit_condition(s, holds);
+  return ExecOutcome::Next;
+}
+
+// SetCommitTarget / SetCompressedCommitTarget: BARG.BPCN = SrcL.
+ExecOutcome SETC_TGT(Machine& m, const DecodedInsn& d) {
+  State& s = m.state;
+  s.block.barg.bpcn = s.read_reg5(d.reg(0));
+  if (d.mnemonic == Mnemonic::C_SETC_TGT) s.block.commit_target_set = true;
+  return ExecOutcome::Next;
+}
+
+// JumpRelative: TPC += simm22 * 2.
+ExecOutcome J(Machine& m, const DecodedInsn& d) {
+  m.state.pc += static_cast<Word>(d.field[0]) << 1;
+  return ExecOutcome::PcWritten;
+}
+
+// JumpRegister: SrcL + simm12 * 2, odd targets fault.
+ExecOutcome JR(Machine& m, const DecodedInsn& d) {
+  static const int kSimm12 = scalar::field_slot(Mnemonic::JR, "simm12");
+  const Word target = m.state.read_reg5(d.reg(0)) + (static_cast<Word>(d.field[kSimm12]) << 1);
+  if (target & 1) {
+    m.set_fault(FaultCode::Fault_InstructionPC, target);
+    return ExecOutcome::Fault;
+  }
+  m.state.pc = target;
+  return ExecOutcome::PcWritten;
+}
+
+// SetReturnAddress: ra = _ReturnAddress = TPC + offset * 2 (offset zero-extended).
+ExecOutcome SETRET(Machine& m, const DecodedInsn& d) {
+  State& s = m.state;
+  const unsigned width = isa::fields_of(d.desc())[0].width;
+  const Word offset = static_cast<Word>(d.field[0]) & ((Word{1} << width) - 1);
+  const Word target = s.pc + (offset << 1);
+  s.write_gpr(arch::kRegRa, target);
+  s.return_address = target;
+  return ExecOutcome::Next;
+}
+
+// AddToPC: RegDst = TPC + (sign-extended imm << 12).
+ExecOutcome ADDTPC(Machine& m, const DecodedInsn& d) {
+  State& s = m.state;
+  const unsigned width = isa::fields_of(d.desc())[1].width;
+  s.write_reg5(d.reg(0), s.pc + (sign_extend(static_cast<Word>(d.field[1]), width) << 12));
+  return ExecOutcome::Next;
+}
+
+// ExecuteLocalStateRegisterGet: BARG words 0 (BPC), 1 (BPCN, STD/FP only), 2 (control word).
+ExecOutcome LSRGET(Machine& m, const DecodedInsn& d) {
+  State& s = m.state;
+  static const int kId = scalar::field_slot(Mnemonic::LSRGET, "LSR_ID");
+  static const int kDst = scalar::field_slot(Mnemonic::LSRGET, "RegDst");
+  const auto& b = s.block;
+  const bool candidate = b.barg.block_type == arch::BundleKind::Standard ||
+                         b.barg.block_type == arch::BundleKind::Floating;
+  const auto id = d.field[kId];
+  if (!b.bundle_active || !b.bundle_body_active || id > 2 || (id == 1 && !candidate)) {
+    m.set_fault(FaultCode::Fault_BundleControl, s.pc);
+    return ExecOutcome::Fault;
+  }
+  Word value = 0;
+  if (id == 0) {
+    value = s.bpc;
+  } else if (id == 1) {
+    value = b.barg.bpcn;
+  } else {
+    // PackCurrentBARGControlWord (PTOv0BundleKindCode / PTOv0BundleTransferCode).
+    static constexpr std::uint8_t kKindCode[] = {0, 1, 2, 5, 6, 7, 8};
+    static constexpr std::uint8_t kTransferCode[] = {0, 1, 2, 3, 4, 5, 6};
+    value = kKindCode[static_cast<unsigned>(b.barg.block_type)];
+    if (candidate) {
+      value |= Word{kTransferCode[static_cast<unsigned>(b.barg.transfer_type)]} << 4;
+      value |= Word{b.barg.taken} << 7;
+    }
+    const auto& a = b.control_attributes;
+    value |= Word{a.atomic} << 8 | Word{a.acquire} << 9 | Word{a.release} << 10 | Word{a.far} << 11 |
+             Word{a.dimension_reduction} << 12;
+  }
+  s.write_reg5(d.reg(static_cast<unsigned>(kDst)), value);
+  return ExecOutcome::Next;
+}
+
+}  // namespace
+
+void register_branch_handlers(scalar::HandlerTable& t) {
+  for (const SetcForm& f : kSetcForms) t.set(f.mnemonic, SETC);
+  t.set(Mnemonic::SETC_TGT, SETC_TGT);
+  t.set(Mnemonic::C_SETC_TGT, SETC_TGT);
+  t.set(Mnemonic::J, J);
+  t.set(Mnemonic::JR, JR);
+  t.set(Mnemonic::SETRET, SETRET);
+  t.set(Mnemonic::HL_SETRET, SETRET);
+  t.set(Mnemonic::ADDTPC, ADDTPC);
+  t.set(Mnemonic::HL_ADDTPC, ADDTPC);
+  t.set(Mnemonic::LSRGET, LSRGET);
+}
+
+}  // namespace pto::block

@@ -1,0 +1,479 @@
+#include "block/bundle_engine.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "tile/tile_contracts.hpp"
+#include "tile/tile_render.hpp"
+
+namespace pto::block {
+namespace {
+
+using arch::BlockState;
+using arch::FaultCode;
+using arch::Machine;
+using scalar::ExecOutcome;
+using tile::Fault;
+using tile::TileIndex;
+
+// The machine's data memory for TLOAD/TSTORE: DataAccessPermitted for the
+// current ACR; alignment is the kernel's element-order check.
+class MachineTilePort final : public tile::TileMemoryPort {
+ public:
+  explicit MachineTilePort(Machine& m) : m_(m) {}
+  Fault check(std::uint64_t address, std::uint64_t size, bool) const override {
+    return m_.memory.access_permitted(address, size, m_.state.current_acr) ? Fault::None : Fault::DataPage;
+  }
+  void read(std::uint64_t address, std::span<std::byte> out) override {
+    m_.memory.read_bytes(address, {reinterpret_cast<std::uint8_t*>(out.data()), out.size()});
+  }
+  void write(std::uint64_t address, std::span<const std::byte> in) override {
+    m_.memory.write_bytes(address, {reinterpret_cast<const std::uint8_t*>(in.data()), in.size()});
+  }
+
+ private:
+  Machine& m_;
+};
+
+FaultCode machine_fault(Fault f) {
+  switch (f) {
+    case Fault::None: return FaultCode::Fault_None;
+    case Fault::IllegalInstruction: return FaultCode::Fault_IllegalInstruction;
+    case Fault::DataAlignment: return FaultCode::Fault_DataAlignment;
+    case Fault::DataPage: return FaultCode::Fault_DataPage;
+    case Fault::TileLegality: return FaultCode::Fault_TileLegality;
+    case Fault::TileAllocation: return FaultCode::Fault_TileAllocation;
+    case Fault::BundleControl: return FaultCode::Fault_BundleControl;
+  }
+  return FaultCode::Fault_IllegalInstruction;
+}
+
+// ---- operand schema (asl/block/model/dispatch/scalar-schema.asl) ----
+
+bool operand_present(isa::TileOp op, std::string_view field) {
+  for (const isa::TileOperandRole& r : isa::operands_of(isa::tile_op(op)))
+    if (field == r.field) return true;
+  return false;
+}
+
+// ADR 0055/0058: B.IOR inputs pack densely in this architectural order.
+constexpr std::array<std::string_view, 5> kGprInputOrder{"address", "scalar0", "scalar1", "diagonal", "flag0"};
+
+unsigned gpr_input_count(isa::TileOp op) {
+  return static_cast<unsigned>(std::count_if(kGprInputOrder.begin(), kGprInputOrder.end(),
+                                             [&](std::string_view f) { return operand_present(op, f); }));
+}
+
+// BundleOperationGPRInputSlot: 3 when the operation does not consume `field`.
+unsigned gpr_input_slot(isa::TileOp op, std::string_view field) {
+  unsigned slot = 0;
+  for (std::string_view f : kGprInputOrder) {
+    if (!operand_present(op, f)) continue;
+    if (f == field) return slot;
+    ++slot;
+  }
+  return 3;
+}
+
+// BundleOperationGPRInputSelector.
+unsigned gpr_input_selector(const BlockState& b, unsigned slot) {
+  const arch::BundleScalarBinding& s = b.scalar_bindings[0];
+  if (!s.valid) return 0;
+  return slot == 0 ? s.source0 : slot == 1 ? s.source1 : s.source2;
+}
+
+std::uint64_t read_input(const Machine& m, isa::TileOp op, std::string_view field) {
+  return m.state.read_gpr(gpr_input_selector(m.state.block, gpr_input_slot(op, field)));
+}
+
+// BundleOperationScalarBindingSchemaLegal: unconsumed RegSrc and RegDst are zero.
+bool scalar_binding_schema_legal(const BlockState& b, isa::TileOp op) {
+  const arch::BundleScalarBinding& s = b.scalar_bindings[0];
+  if (!s.valid) return true;
+  const unsigned inputs = gpr_input_count(op);
+  if ((inputs < 3 && s.source2 != 0) || (inputs < 2 && s.source1 != 0) || (inputs < 1 && s.source0 != 0)) return false;
+  return s.destination == 0;
+}
+
+// BundleTileBindingStreamTerminated.
+bool stream_terminated(const BlockState& b) {
+  unsigned n = 0;
+  bool seen_last = false;
+  for (const arch::BundleTileBinding& t : b.tile_bindings) {
+    if (!t.valid) continue;
+    if (seen_last) return false;
+    ++n;
+    seen_last = t.last;
+  }
+  return n > 0 && seen_last;
+}
+
+// BundleOperationBindingsComplete (non-matrix: the dedicated path takes Matrix).
+bool bindings_complete(const BlockState& b, isa::TileOp op) {
+  if (b.fixed_point_attributes.valid) return false;
+  unsigned destinations = 0, sources = 0;
+  for (const arch::BundleTileBinding& t : b.tile_bindings) {
+    if (!t.valid) continue;
+    destinations += t.destination_valid;
+    sources += unsigned{t.source0_valid} + unsigned{t.source1_valid};
+  }
+  unsigned expected_destinations = 0, expected_sources = 0;
+  for (std::string_view f : {"destination0", "destination1"}) expected_destinations += operand_present(op, f);
+  for (std::string_view f : {"source0", "source1", "source2", "source3", "source4"}) expected_sources += operand_present(op, f);
+  if (destinations != expected_destinations || sources != expected_sources) return false;
+  if (tile::tile_binding_count(b) > 0 && !stream_terminated(b)) return false;
+  return scalar_binding_schema_legal(b, op);
+}
+
+// BundleOperationGPRBindingValuesLegal (flag0 is 0/1, diagonal in ±65535).
+// TQUANT/TDEQUANT scale rules belong to their kernels' issue.
+bool gpr_binding_values_legal(const Machine& m, isa::TileOp op) {
+  if (!m.state.block.scalar_bindings[0].valid) return true;
+  if (gpr_input_count(op) > 3) return false;
+  if (operand_present(op, "flag0") && read_input(m, op, "flag0") > 1) return false;
+  if (operand_present(op, "diagonal")) {
+    const auto v = static_cast<std::int64_t>(read_input(m, op, "diagonal"));
+    if (v < -65535 || v > 65535) return false;
+  }
+  return true;
+}
+
+// SelectedBundleTileMaskIsZero.
+bool selected_mask_is_zero(const BlockState& b) {
+  bool seen = false;
+  for (const arch::BundleTileBinding& t : b.tile_bindings) {
+    if (!t.valid) continue;
+    seen = true;
+    if (t.pe_mask != 0) return false;
+  }
+  return seen || (b.zero_participation_seen && tile::tile_binding_count(b) == 0 && tile::shared_binding_count(b) == 0);
+}
+
+// SelectedBundleTileMasksLegal: one PE mask for every binding.
+bool masks_legal(const BlockState& b) {
+  std::optional<std::uint8_t> first;
+  for (const arch::BundleTileBinding& t : b.tile_bindings) {
+    if (!t.valid) continue;
+    if (first && *first != t.pe_mask) return false;
+    first = t.pe_mask;
+  }
+  return true;
+}
+
+// Operations the ASL routes to a dedicated path ahead of the generic one.
+bool dedicated_path(const BlockState& b, isa::TileOp op) {
+  switch (op) {
+    case isa::TileOp::GMOV: case isa::TileOp::MGATHER: case isa::TileOp::MGATHER_MASK: case isa::TileOp::MGATHER_CAS:
+    case isa::TileOp::MSCATTER: case isa::TileOp::MSCATTER_MASK: case isa::TileOp::TPREFETCH: return true;
+    default: break;
+  }
+  if (b.operation.operation_class == arch::BundleOperationClass::TileMatrix) return true;
+  const bool shared_tlsu = op == isa::TileOp::TLOAD || op == isa::TileOp::TSTORE || op == isa::TileOp::TMOV;
+  return shared_tlsu && tile::shared_binding_count(b) > 0;
+}
+
+// ---- destinations (asl/block/model/dispatch/destination-shape.asl) ----
+
+struct Shape {
+  std::uint32_t valid_rows, valid_columns, columns;
+};
+
+std::optional<TileIndex> shape_source(const BlockState& b) {
+  for (const arch::BundleTileBinding& t : b.tile_bindings) {
+    if (!t.valid) continue;
+    if (t.source0_valid) return t.source0;
+    if (t.source1_valid) return t.source1;
+  }
+  return std::nullopt;
+}
+
+// BundleDestinationValidRows/ValidColumns/PhysicalColumns (Local sources;
+// the Shared fallback belongs to the Shared paths this model lacks).
+Shape derived_shape(const BlockState& b, const tile::TileFile& f, std::optional<TileIndex> source) {
+  const tile::TileDescriptor* sd =
+      source && f.descriptor_configured(*source) ? &f.tile(*source).descriptor() : nullptr;
+  const auto dim = [&](unsigned i) { return static_cast<std::uint32_t>(b.dimensions[i]); };
+  const auto positive = [&](unsigned i) { return b.dimensions[i] >= 1 && b.dimensions[i] <= 65535; };
+  const std::uint32_t valid_columns = positive(0) ? dim(0) : sd ? sd->valid_columns : 1;
+  const std::uint32_t valid_rows = positive(1) ? dim(1) : sd ? sd->valid_rows : 1;
+  const std::uint32_t columns = positive(2) ? dim(2) : sd ? sd->columns : valid_columns;
+  return {valid_rows, valid_columns, columns};
+}
+
+// ResolveBundleTileDestinationsWithShapeAndType (non-matrix): rename each
+// destination hand to its first free index, check the capacity budget and
+// every derived descriptor, then allocate all or nothing.
+Fault resolve_destinations(BlockState& b, tile::TileFile& f, const tile::DestinationPlan& plan,
+                           std::vector<std::uint8_t>& allocated) {
+  if (plan.fault != Fault::None) return plan.fault;
+  if (plan.predicate) return Fault::IllegalInstruction;  // no predicate kernel registers this yet
+  const auto effective = tile::effective_data_type(b);
+  if (!effective) return Fault::TileLegality;
+  std::array<bool, tile::kTileRegisterCount> reserved{};
+  std::array<TileIndex, arch::kBundleTileBindingCount> resolved{};
+  std::uint64_t required = 0;
+  const auto pending = [](const arch::BundleTileBinding& t) {
+    return t.valid && t.destination_valid && !t.destination_allocated_by_bundle;
+  };
+  for (unsigned i = 0; i < arch::kBundleTileBindingCount; ++i) {
+    const arch::BundleTileBinding& t = b.tile_bindings[i];
+    if (!pending(t)) continue;
+    required += tile::core_allocation_bytes(t.pe_mask, tile::size_code_bytes(t.destination_size));
+    bool found = false;
+    for (unsigned offset = 0; offset < tile::kTilesPerHand && !found; ++offset) {
+      const auto index = static_cast<TileIndex>(t.destination_hand * tile::kTilesPerHand + offset);
+      if (!f.tile(index).allocated() && !reserved[index]) {
+        resolved[i] = index;
+        reserved[index] = found = true;
+      }
+    }
+    if (!found) return Fault::TileAllocation;
+  }
+  if (f.core_capacity_in_use() + required > f.capacity_limit()) return Fault::TileAllocation;
+  const Shape shape = plan.explicit_shape ? Shape{plan.valid_rows, plan.valid_columns, plan.columns}
+                                          : derived_shape(b, f, shape_source(b));
+  std::vector<std::pair<unsigned, tile::ConfigureRequest>> requests;
+  for (unsigned i = 0; i < arch::kBundleTileBindingCount; ++i) {
+    const arch::BundleTileBinding& t = b.tile_bindings[i];
+    if (!pending(t)) continue;
+    tile::ConfigureRequest r;
+    r.capacity_bytes = tile::size_code_bytes(t.destination_size);
+    r.columns = shape.columns;
+    r.valid_rows = shape.valid_rows;
+    r.valid_columns = shape.valid_columns;
+    r.data_type = requests.empty() ? plan.primary_type.value_or(*effective) : tile::DataType::U32;
+    r.layout = tile::TileLayout::RowMajor;  // CurrentBundleTileLayout: NORM (layout conversions are not executed)
+    r.mask = t.pe_mask;
+    if (!tile::descriptor_shape_legal(r.capacity_bytes, r.columns, r.valid_rows, r.valid_columns, r.data_type))
+      return Fault::TileAllocation;
+    requests.emplace_back(i, r);
+  }
+  for (const auto& [i, r] : requests) {
+    static_cast<void>(f.configure(resolved[i], r));  // legality and capacity checked above for the group
+    b.tile_bindings[i].destination = resolved[i];
+    b.tile_bindings[i].destination_allocated_by_bundle = true;
+    allocated.push_back(resolved[i]);
+  }
+  return Fault::None;
+}
+
+// RollBackBundleTileDestinations.
+void roll_back_destinations(BlockState& b, tile::TileFile& f) {
+  for (arch::BundleTileBinding& t : b.tile_bindings) {
+    if (!t.valid || !t.destination_allocated_by_bundle) continue;
+    f.release(t.destination);
+    t.destination = t.destination_hand;
+    t.destination_allocated_by_bundle = false;
+  }
+}
+
+// ---- operands (BundleTileInstructionOperands) ----
+
+tile::NumericSelection decode_rounding_selection(const arch::BundleDataAttributes& d) {
+  // DecodeBundleRoundingSelection: 000 = operation default, 001 = RNE.
+  constexpr std::array<num::RoundingMode, 8> kModes{num::RoundingMode::RNE, num::RoundingMode::RNE, num::RoundingMode::RTZ,
+                                                    num::RoundingMode::RTM, num::RoundingMode::RTP, num::RoundingMode::RNA,
+                                                    num::RoundingMode::RTO, num::RoundingMode::RHB};
+  return {d.rounding_mode == 0, kModes[d.rounding_mode & 7U], d.saturating};
+}
+
+tile::TileOperands bundle_operands(const Machine& m, isa::TileOp op, const tile::TileFile& f) {
+  const BlockState& b = m.state.block;
+  tile::TileOperands o;
+  unsigned destinations = 0, sources = 0;
+  for (const arch::BundleTileBinding& t : b.tile_bindings) {
+    if (!t.valid) continue;
+    if (t.destination_valid && destinations < o.destination.size()) o.destination[destinations++] = t.destination;
+    if (t.source0_valid && sources < o.source.size()) o.source[sources++] = t.source0;
+    if (t.source1_valid && sources < o.source.size()) o.source[sources++] = t.source1;
+  }
+  const bool bound = b.scalar_bindings[0].valid;
+  if (operand_present(op, "address") && bound) o.address = read_input(m, op, "address");
+  if (operand_present(op, "scalar0")) {
+    if (bound) {
+      o.scalar0 = read_input(m, op, "scalar0");
+    } else if (op == isa::TileOp::TQUANT || op == isa::TileOp::TDEQUANT) {
+      o.scalar0 = 0x3f800000;  // FP32 1.0
+    } else if (op == isa::TileOp::TLOAD || op == isa::TileOp::TSTORE) {
+      // ADR 0074 omission default: dense byte pitch of the physical columns.
+      const bool tstore = op == isa::TileOp::TSTORE;
+      const Shape s = derived_shape(b, f, tstore ? std::optional<TileIndex>(o.source[0]) : std::nullopt);
+      o.scalar0 = tile::dense_row_stride_bytes(s.columns, *tile::operation_data_type(b));
+    } else if (operand_present(op, "address")) {
+      o.scalar0 = b.dimensions[2];
+    }
+  }
+  if (operand_present(op, "scalar1") && bound) o.scalar1 = read_input(m, op, "scalar1");
+  if (operand_present(op, "diagonal") && bound) o.diagonal = static_cast<std::int32_t>(read_input(m, op, "diagonal"));
+  if (operand_present(op, "flag0") && bound) o.flag0 = read_input(m, op, "flag0") == 1;
+  const std::uint64_t d0 = b.dimensions[0], d1 = b.dimensions[1], d2 = b.dimensions[2];
+  if (d0 <= 65535) {
+    o.natural0 = static_cast<std::uint32_t>(d0);
+    if (d0 != 0) o.positive0 = o.natural0;
+  }
+  if (d1 <= 65535) {
+    o.natural1 = static_cast<std::uint32_t>(d1);
+    if (d1 != 0) o.positive1 = o.natural1;
+  }
+  if (d2 >= 1 && d2 <= 65535) o.positive2 = static_cast<std::uint32_t>(d2);
+  if (d0 <= 262144) o.byte_count = static_cast<std::uint32_t>(d0);
+  if (d0 >= 1 && d0 <= 64) o.sort_width = static_cast<std::uint8_t>(d0);
+  o.selected_byte = static_cast<std::uint8_t>(b.data_attributes.pad_value & 3U);
+  const unsigned cmode = b.data_attributes.comparison_mode;
+  o.comparison = cmode <= 5 ? static_cast<tile::TileComparison>(cmode) : tile::TileComparison::EQ;
+  o.numeric_control = decode_rounding_selection(b.data_attributes);
+  return o;
+}
+
+std::string operation_label(const BlockState& b, isa::TileOp op) {
+  const auto t = tile::operation_data_type(b);
+  return fmt::format("{}.{}", isa::tile_op(op).name, t ? num::name(*t) : std::string_view("NONE"));
+}
+
+// ---- the commit ----
+
+struct Attempt {
+  Machine& m;
+  TileMachineState& tiles;
+  isa::TileOp op;
+
+  ExecOutcome fail(Fault f, std::uint64_t data_address = 0, bool address_is_data = false) {
+    roll_back_destinations(m.state.block, tiles.file);
+    tiles.trace.outcome = std::string(tile::fault_name(f));
+    m.set_fault(machine_fault(f), address_is_data ? data_address : m.state.pc);
+    return ExecOutcome::Fault;
+  }
+  ExecOutcome not_implemented(std::string_view what) {
+    tiles.trace.outcome = fmt::format("not implemented in this model: {}", what);
+    return ExecOutcome::NotImplemented;
+  }
+  ExecOutcome no_op() {
+    tiles.trace.zero_mask_no_op = true;
+    tiles.trace.outcome = "ok";
+    return ExecOutcome::Next;
+  }
+};
+
+ExecOutcome run_generic(Attempt& a) {
+  Machine& m = a.m;
+  BlockState& b = m.state.block;
+  tile::TileFile& f = a.tiles.file;
+  BundleTrace& trace = a.tiles.trace;
+  const isa::TileOp op = a.op;
+  if (b.zero_participation_seen && tile::tile_binding_count(b) == 0 && tile::shared_binding_count(b) == 0)
+    return a.no_op();
+  if (dedicated_path(b, op))
+    return a.not_implemented(fmt::format("{}{}", isa::tile_op(op).name, tile::shared_binding_count(b) > 0 ? " (Shared)" : ""));
+  if (tile::shared_binding_count(b) > 0) return a.fail(Fault::TileLegality);  // BundleSharedBindingsUnconsumed
+  if (selected_mask_is_zero(b)) return a.no_op();  // PE_MASK=0000: no read, fault or effect (ADR 0096)
+  const tile::TileKernel* kernel = tile::tile_kernel_table().get(op);
+  if (kernel == nullptr) return a.not_implemented(isa::tile_op(op).name);
+  if (!bindings_complete(b, op)) return a.fail(Fault::BundleControl);  // includes B.FPATR outside Matrix
+  if (!gpr_binding_values_legal(m, op) || !tile::datr_fields_legal(op, b)) return a.fail(Fault::TileLegality);
+  if (kernel->schema_legal != nullptr && !kernel->schema_legal(b)) return a.fail(Fault::TileLegality);
+  // Destinations are configured RowMajor (NORM): every other B.DATR Layout
+  // (conversions, CUBE transport) stops loudly instead of being ignored.
+  if (b.data_attributes_present && b.data_attributes.data_layout != 0)
+    return a.not_implemented(fmt::format("{} with B.DATR Layout {}", isa::tile_op(op).name, b.data_attributes.data_layout));
+  if (!masks_legal(b)) return a.fail(Fault::TileLegality);
+  const tile::DestinationPlan plan = (kernel->destinations ? kernel->destinations : tile::default_destinations)(b, f);
+  if (const Fault fault = resolve_destinations(b, f, plan, trace.destinations); fault != Fault::None) {
+    if (fault == Fault::IllegalInstruction) return a.not_implemented(fmt::format("{} predicate destination", isa::tile_op(op).name));
+    return a.fail(fault);
+  }
+  const tile::TileOperands operands = bundle_operands(m, op, f);
+  const std::uint8_t defined = tile::generic_defined_sources(op);
+  for (unsigned i = 0; i < operands.source.size(); ++i) {
+    if (!((defined >> i) & 1U)) continue;
+    trace.sources.push_back(operands.source[i]);
+    if (!f.source_contents_defined(operands.source[i])) return a.fail(Fault::TileLegality);  // ADR 0014
+  }
+  if (operand_present(op, "address")) trace.scalar_inputs = {operands.address, operands.scalar0};
+  if (!kernel->operands_legal(f, operands, b)) return a.fail(Fault::TileLegality);
+  MachineTilePort port(m);
+  tile::TileExecutionContext context{f,
+                                     port,
+                                     b,
+                                     operands,
+                                     tile::current_pad_value(b),
+                                     b.data_attributes_present && b.data_attributes.canonicalize,
+                                     a.tiles.profile};
+  const tile::TileResult result = kernel->execute(context);
+  if (!result.ok()) return a.fail(result.fault, result.fault_address, result.fault_address_is_data);
+  trace.elements_written = result.elements_written;
+  trace.outcome = "ok";
+  return ExecOutcome::Next;
+}
+
+}  // namespace
+
+TileMachineState& tile_state(Machine& m) {
+  for (auto& e : m.extensions)
+    if (auto* t = dynamic_cast<TileMachineState*>(e.get())) return *t;
+  m.extensions.push_back(std::make_unique<TileMachineState>());
+  return static_cast<TileMachineState&>(*m.extensions.back());
+}
+
+const TileMachineState* find_tile_state(const Machine& m) {
+  for (const auto& e : m.extensions)
+    if (const auto* t = dynamic_cast<const TileMachineState*>(e.get())) return t;
+  return nullptr;
+}
+
+const BundleTrace* current_bundle_trace(const Machine& m) {
+  const TileMachineState* t = find_tile_state(m);
+  return t != nullptr && !t->trace.operation.empty() && t->trace.cycle == m.state.sysregs.cycle ? &t->trace : nullptr;
+}
+
+std::string describe_bundle(const BundleTrace& t) {
+  const auto registers = [](const std::vector<std::uint8_t>& v) {
+    std::string s;
+    for (std::uint8_t i : v) s += fmt::format("{}{}#{}", s.empty() ? "" : ",", tile::hand_letter(tile::hand_of(i)), tile::index_within_hand(i));
+    return s;
+  };
+  std::string out = fmt::format("[bundle {}", t.operation);
+  if (t.zero_mask_no_op) return out + " zero-mask no-op]";
+  if (!t.sources.empty()) out += fmt::format(" src={}", registers(t.sources));
+  if (!t.destinations.empty()) out += fmt::format(" dst={}", registers(t.destinations));
+  for (std::uint64_t v : t.scalar_inputs) out += fmt::format(" in={:#x}", v);
+  return out + fmt::format(" elements={} {}]", t.elements_written, t.outcome);
+}
+
+nlohmann::json tiles_state_json(const Machine& m) {
+  const TileMachineState* t = find_tile_state(m);
+  return t != nullptr ? tile::tiles_to_json(t->file) : tile::tiles_to_json(tile::TileFile{});
+}
+
+bool print_tile_table(const Machine& m, std::string_view name, std::string& out) {
+  const auto index = tile::parse_tile_name(name);
+  if (!index) {
+    out = fmt::format("--print-tile: '{}' is not a tile register (T#1..N#16 or 0..63)", name);
+    return false;
+  }
+  const TileMachineState* t = find_tile_state(m);
+  if (t == nullptr || !t->file.tile(*index).allocated()) {
+    out = fmt::format("--print-tile: {} is not allocated", tile::tile_name(*index));
+    return false;
+  }
+  out = tile::tile_to_table(t->file, *index);
+  return true;
+}
+
+std::string tile_not_implemented_detail(const Machine& m) {
+  const BundleTrace* t = current_bundle_trace(m);
+  return t != nullptr && t->outcome.starts_with("not implemented") ? t->outcome : std::string();
+}
+
+ExecOutcome commit_tile_bundle(Machine& m, isa::TileOp op) {
+  TileMachineState& tiles = tile_state(m);
+  tiles.file.set_capacity_limit(static_cast<std::uint32_t>(m.state.sysregs.tile_capacity));  // TILE_CAPACITY
+  tiles.trace = BundleTrace{};
+  tiles.trace.cycle = m.state.sysregs.cycle;
+  tiles.trace.operation = operation_label(m.state.block, op);
+  Attempt attempt{m, tiles, op};
+  return run_generic(attempt);
+}
+
+}  // namespace pto::block

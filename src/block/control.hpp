@@ -1,0 +1,86 @@
+// Block control flow: BSTART/BSTOP and the block commit, B.HINT, B.CATR,
+// frame templates, MCOPY/MSET and the scalar operations that steer a block
+// (SETC.*, SETC.TGT, J, JR, SETRET, ADDTPC).  Sources: asl/block/model/**,
+// asl/scalar/model/bru/semantics.asl, asl/scalar/model/sys/semantics.asl.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "arch/machine.hpp"
+#include "isa/catalog.hpp"
+#include "scalar/execute.hpp"
+
+namespace pto::block {
+
+// Installs every handler this layer owns (see src/scalar/execute.hpp).
+void register_block_handlers(scalar::HandlerTable& table);
+
+// Header binding commands of the tile bundle engine (B.DATR, B.DIM, C.B.DIMI,
+// B.IOR, B.IOT, B.IOS, B.FPATR).  Defined in src/block/bundle_headers.cpp,
+// which the tile engineer owns.
+void register_bundle_header_handlers(scalar::HandlerTable& table);
+
+// ---- tile operations executed at the block commit ----
+// Runs the tile operation the pending block selects (the
+// ExecuteBundleTileOperation step of CompleteBundleAt).  Returns Next on
+// success; on failure raises the fault itself (and rolls back) and returns
+// Fault; NotImplemented stops the run.  The block state is still pending when
+// it runs: the executor reads descriptor, bindings and attributes from
+// Machine::state.block.
+using TileOperationExecutor = scalar::ExecOutcome (*)(arch::Machine& m, isa::TileOp op);
+
+class TileExecutorTable {
+ public:
+  bool set(isa::TileOp op, TileOperationExecutor e) {
+    TileOperationExecutor& slot = table_[static_cast<std::size_t>(op)];
+    if (slot != nullptr) return false;
+    slot = e;
+    return true;
+  }
+  TileOperationExecutor get(isa::TileOp op) const { return table_[static_cast<std::size_t>(op)]; }
+
+ private:
+  std::array<TileOperationExecutor, isa::kTileOpCount> table_{};
+};
+
+// Defined in src/block/tile_executors.cpp (the tile engineer's file).
+void register_tile_operation_executors(TileExecutorTable& table);
+const TileExecutorTable& tile_executor_table();
+
+// The tile operation of the pending block's descriptor, if it selects one.
+std::optional<isa::TileOp> pending_tile_operation(const arch::State& s);
+
+// CompleteBundleAt(continuation) (asl/block/model/commit/validation.asl):
+// validates the continuation, runs the tile operation, stops the block and
+// raises the B.CATR post-commit trap.  TPC is the selected continuation on
+// success.
+scalar::ExecOutcome complete_bundle(arch::Machine& m, arch::Word continuation);
+
+// BeginBundleAt (asl/block/model/lifecycle/begin.asl) as the spec's test
+// helpers call it: Fault_BundleControl when a block is active,
+// Fault_InstructionPC for an odd target.
+void begin_bundle_at(arch::Machine& m, arch::Word start_pc, arch::BundleKind kind, arch::BundleTransfer transfer,
+                     arch::Word target, arch::Word sequential, arch::Word return_target, bool taken);
+// StopBundleAt (asl/block/model/lifecycle/enter-stop.asl): commit without
+// the tile step; Fault_BundleControl when no block is active.
+scalar::ExecOutcome stop_bundle_at(arch::Machine& m, arch::Word continuation);
+// EnterBundleBody (test helper of the ASL; the run loop applies the body
+// entry rule of docs/semantics-notes.md instead).
+void enter_bundle_body(arch::Machine& m);
+// ResetBundleControlState (asl/block/model/lifecycle/reset.asl), which also
+// invalidates every trap context.
+void reset_bundle_control(arch::State& s);
+
+// ConditionHolds (asl/scalar/model/bru/semantics.asl).
+enum class Condition : std::uint8_t { EQ, NE, LT, GE, LTU, GEU };
+bool condition_holds(Condition c, arch::Word left, arch::Word right);
+
+// ExecuteSetCommit's effect: _CommitArgument, BARG.taken, condition marker.
+void set_commit_condition(arch::State& s, bool holds);
+
+// The tile engine's name for a tile-start selector (for messages).
+const char* tile_operation_name(isa::TileOp op);
+
+}  // namespace pto::block

@@ -1,0 +1,517 @@
+// BSTART (all forms), BSTOP/C.BSTOP/L.BSTOP, the block commit, B.HINT and
+// B.CATR.  Sources: asl/block/model/dispatch/start.asl,
+// asl/block/model/commit/validation.asl, asl/block/model/lifecycle/*.asl,
+// asl/block/model/dispatch/commands.asl.
+#include <array>
+#include <cstddef>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "block/control.hpp"
+#include "block/handlers.hpp"
+#include "isa/tile_start.hpp"
+
+namespace pto::block {
+namespace {
+
+using arch::BlockState;
+using arch::BundleKind;
+using arch::BundleOperationClass;
+using arch::BundleTransfer;
+using arch::FaultCode;
+using arch::Machine;
+using arch::State;
+using arch::Word;
+using scalar::DecodedInsn;
+using scalar::ExecOutcome;
+
+bool contains(std::string_view s, std::string_view token) { return s.find(token) != std::string_view::npos; }
+bool contains_any(std::string_view s, std::initializer_list<std::string_view> tokens) {
+  for (auto t : tokens) {
+    if (contains(s, t)) return true;
+  }
+  return false;
+}
+
+// Per-form facts the ASL decoder generator derives from the catalog
+// (command_bundle_kind, command_bundle_operation_class,
+// command_bundle_transfer, command_signed_offset_field in
+// scripts/generate-asl-decoders).
+struct StartForm {
+  BundleKind kind = BundleKind::Standard;
+  BundleOperationClass operation_class = BundleOperationClass::Control;
+  BundleTransfer transfer = BundleTransfer::Fallthrough;
+  int offset_field = -1;     // simm* field scaled by 2
+  int return_field = -1;     // uimm5 (fused calls)
+  int branch_type_field = -1;  // BrType (compressed STD/FP)
+  bool tile_start = false;
+};
+
+StartForm start_form_of(const isa::FormDesc& f) {
+  const std::string_view m = f.mnemonic;
+  StartForm s;
+  if (contains(m, ".FP")) {
+    s.kind = BundleKind::Floating;
+  } else if (contains(m, ".SYS")) {
+    s.kind = BundleKind::System;
+  } else if (contains_any(m, {".MGATHER", ".MSCATTER", ".TLOAD", ".TSTORE", ".TPREFETCH"})) {
+    s.kind = BundleKind::TileMemory;
+  } else if (contains_any(m, {".CUBE", ".TGEMV", ".TMATMUL"})) {
+    s.kind = BundleKind::TileMatrix;
+  } else if (contains_any(m, {".TEPL", ".FIXP", ".TMOV"})) {
+    s.kind = BundleKind::TileElement;
+  }
+  if (contains(m, ".TEPL")) {
+    s.operation_class = BundleOperationClass::TileElement;
+  } else if (contains(m, ".FIXP")) {
+    s.operation_class = BundleOperationClass::FixedPoint;
+  } else if (contains_any(m, {".MGATHER", ".MSCATTER", ".TLOAD", ".TSTORE", ".TMOV", ".GMOV", ".TPREFETCH"})) {
+    s.operation_class = BundleOperationClass::TileMemory;
+  } else if (contains_any(m, {".CUBE", ".TGEMV", ".TMATMUL"})) {
+    s.operation_class = BundleOperationClass::TileMatrix;
+  }
+  const std::string_view a = f.asm_template;
+  if (contains(a, "{DIRECT, CALL}")) {
+    s.transfer = BundleTransfer::Direct;
+  } else if (contains(a, "ICALL")) {
+    s.transfer = BundleTransfer::IndirectCall;
+  } else if (contains(a, "CALL")) {
+    s.transfer = BundleTransfer::Call;
+  } else if (contains(a, "RET")) {
+    s.transfer = BundleTransfer::Return;
+  } else if (contains(a, "COND")) {
+    s.transfer = BundleTransfer::Conditional;
+  } else if (contains(a, "IND")) {
+    s.transfer = BundleTransfer::Indirect;
+  } else if (contains(a, "DIRECT")) {
+    s.transfer = BundleTransfer::Direct;
+  }
+  const auto fields = isa::fields_of(f);
+  for (unsigned i = 0; i < fields.size(); ++i) {
+    const std::string_view n = fields[i].name;
+    if (fields[i].signedness == isa::Signedness::Signed && n.starts_with("simm")) s.offset_field = static_cast<int>(i);
+    if (n == "uimm5") s.return_field = static_cast<int>(i);
+    if (n == "BrType") s.branch_type_field = static_cast<int>(i);
+  }
+  s.tile_start = isa::is_tile_start(f);
+  return s;
+}
+
+const StartForm& start_form(isa::FormIndex form) {
+  static const std::vector<StartForm> table = [] {
+    std::vector<StartForm> t(isa::kFormRecordCount);
+    for (const isa::FormDesc& f : isa::catalog_forms()) {
+      if (std::string_view(f.semantic_handler) == "ExecuteBundleStart") t[isa::index_of(f)] = start_form_of(f);
+    }
+    return t;
+  }();
+  return table[form];
+}
+
+// BundleBranchTypeLegal / BundleTransferOfBranchType.
+std::optional<BundleTransfer> transfer_of_branch_type(unsigned bt) {
+  switch (bt) {
+    case 1: return BundleTransfer::Fallthrough;
+    case 5: return BundleTransfer::Indirect;
+    case 6: return BundleTransfer::IndirectCall;
+    case 7: return BundleTransfer::Return;
+    default: return std::nullopt;
+  }
+}
+
+// BundleDataTypeConcrete (asl/block/model/dispatch/descriptor-legality.asl).
+bool data_type_concrete(unsigned dt) { return dt <= 14 || (dt >= 16 && dt <= 20) || (dt >= 24 && dt <= 28); }
+
+// DecodeBundleOperationDescriptor.
+arch::BundleOperationDescriptor descriptor_of(const DecodedInsn& d, const StartForm& sf) {
+  arch::BundleOperationDescriptor desc;
+  desc.valid = true;
+  desc.form_identity = static_cast<std::uint8_t>((d.form - isa::kScalarFormCount) & 0x7F);
+  desc.operation_class = sf.operation_class;
+  if (sf.tile_start) {
+    desc.selector_valid = true;
+    desc.selector = static_cast<std::uint16_t>((d.bits >> 20) & 0x1F);  // Function
+    desc.data_type_valid = true;
+    desc.data_type = isa::tile_start_data_type(d.bits);
+    if (sf.operation_class == BundleOperationClass::TileElement) {
+      desc.mode_valid = true;
+      desc.mode = static_cast<std::uint8_t>((d.bits >> 25) & 3);
+    }
+  }
+  if (sf.branch_type_field >= 0) {
+    desc.branch_type_valid = true;
+    desc.branch_type = static_cast<std::uint8_t>(d.field[sf.branch_type_field] & 7);
+  }
+  return desc;
+}
+
+// BundleOperationDescriptorLegal.  Tile selectors without an operation are
+// rejected by the decoder already (reserved selectors never reach here).
+bool descriptor_legal(const arch::BundleOperationDescriptor& desc, std::uint64_t bits) {
+  if (desc.branch_type_valid && !transfer_of_branch_type(desc.branch_type)) return false;
+  switch (desc.operation_class) {
+    case BundleOperationClass::TileElement:
+    case BundleOperationClass::TileMemory:
+    case BundleOperationClass::TileMatrix: {
+      const auto op = isa::tile_op_of_start(bits);
+      if (!op) return false;
+      const bool tmov = *op == isa::TileOp::TMOV;
+      return data_type_concrete(desc.data_type) || (tmov && desc.data_type == isa::kDataTypeNone);
+    }
+    case BundleOperationClass::FixedPoint: return false;
+    case BundleOperationClass::Control: return true;
+  }
+  return true;
+}
+
+// The flag bytes of a tile binding ClearBundleHeaderState resets; the other
+// members keep their (stale) values.  Clearing through a byte mask lets the
+// compiler use a few wide AND operations instead of ~100 byte stores, the
+// dominant cost of a block start/stop in a tight loop.
+using TileBindings = decltype(BlockState{}.tile_bindings);
+static_assert(std::is_trivially_copyable_v<TileBindings>);
+
+constexpr std::array<std::size_t, 6> kTileBindingFlagOffsets = {
+    offsetof(arch::BundleTileBinding, valid),         offsetof(arch::BundleTileBinding, destination_valid),
+    offsetof(arch::BundleTileBinding, destination_allocated_by_bundle),
+    offsetof(arch::BundleTileBinding, source0_valid), offsetof(arch::BundleTileBinding, source1_valid),
+    offsetof(arch::BundleTileBinding, last)};
+
+constexpr std::array<std::uint8_t, sizeof(TileBindings)> tile_binding_keep_mask() {
+  std::array<std::uint8_t, sizeof(TileBindings)> mask{};
+  mask.fill(0xFF);
+  for (std::size_t i = 0; i < arch::kBundleTileBindingCount; ++i) {
+    for (std::size_t off : kTileBindingFlagOffsets) mask[i * sizeof(arch::BundleTileBinding) + off] = 0;
+  }
+  return mask;
+}
+
+void clear_tile_binding_flags(TileBindings& bindings) {
+  static constexpr auto kKeep = tile_binding_keep_mask();
+  std::array<std::uint8_t, sizeof(TileBindings)> bytes;
+  std::memcpy(bytes.data(), bindings.data(), bytes.size());
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] &= kKeep[i];
+  std::memcpy(bindings.data(), bytes.data(), bytes.size());
+}
+
+// ClearBundleHeaderState (asl/block/model/state/descriptor-state.asl).  Like
+// the ASL it clears only the binding flags, so a block start does not rewrite
+// the whole binding arrays (the dominant cost of a tight block loop).
+void clear_header(BlockState& b) {
+  b.commit_target_set = false;
+  b.condition_set = false;
+  b.system_block_terminal_pending = false;
+  b.bundle_argument = 0;
+  b.bundle_argument_kind = 0;
+  b.operation = {};
+  b.dimensions = {};
+  b.dimension_present = {};
+  // B.IOR is the only writer of scalar bindings and uses slot 0
+  // (SetBundleScalarBinding(0, ...) in asl/block/model/dispatch/commands.asl).
+  b.scalar_bindings[0].valid = false;
+  b.scalar_bindings[0].source_count = 0;
+  clear_tile_binding_flags(b.tile_bindings);
+  b.shared_bindings = {};
+  b.zero_participation_seen = false;
+  b.control_attributes = {};
+  b.data_attributes = {};
+  b.data_attributes_present = false;
+  b.hint = {};
+  b.fixed_point_attributes = {};
+}
+
+// BARGSelectsBPCN / BARGCommitPC.
+Word commit_pc(const arch::BundleArgumentRegister& barg, Word continuation) {
+  switch (barg.transfer_type) {
+    case BundleTransfer::Direct:
+    case BundleTransfer::Call:
+    case BundleTransfer::Indirect:
+    case BundleTransfer::IndirectCall:
+    case BundleTransfer::Return: return barg.bpcn;
+    case BundleTransfer::Conditional: return barg.taken ? barg.bpcn : continuation;
+    case BundleTransfer::Fallthrough: return continuation;
+  }
+  return continuation;
+}
+
+// StopBundleAt.
+ExecOutcome stop_bundle(Machine& m, Word continuation) {
+  State& s = m.state;
+  const Word next_pc = commit_pc(s.block.barg, continuation);
+  if ((continuation & 1) || (next_pc & 1)) {
+    m.set_fault(FaultCode::Fault_InstructionPC, next_pc);
+    return ExecOutcome::Fault;
+  }
+  const bool post_commit_trap = s.block.control_attributes.trap_enabled;
+  BlockState& b = s.block;
+  b.bundle_active = false;
+  b.bundle_body_active = false;
+  clear_header(b);
+  b.barg = {};
+  b.sequential_pc = 0;
+  b.frame_stack_return_target = 0;
+  s.bpc = 0;
+  s.pc = next_pc;
+  if (post_commit_trap) {
+    // The saved context is the committed, cleared block: recovery resumes at next_pc.
+    m.set_fault(FaultCode::Fault_BundlePostCommit, next_pc);
+    return ExecOutcome::Fault;
+  }
+  return ExecOutcome::PcWritten;
+}
+
+// BeginBundleAt (asl/block/model/lifecycle/begin.asl).
+void begin_bundle(State& s, Word start_pc, BundleKind kind, BundleTransfer transfer, Word target, Word sequential,
+                  Word return_target, bool taken) {
+  BlockState& b = s.block;
+  b.bundle_active = true;
+  b.bundle_body_active = false;
+  b.commit_target_set = false;
+  b.condition_set = false;
+  b.system_block_terminal_pending = false;
+  b.barg.block_type = kind;
+  if (kind == BundleKind::System) {
+    b.barg.transfer_type = BundleTransfer::Fallthrough;  // SYS has no candidate continuation
+    b.barg.taken = false;
+    b.barg.bpcn = 0;
+  } else {
+    b.barg.transfer_type = transfer;
+    b.barg.taken = taken;
+    b.barg.bpcn = target;
+  }
+  b.sequential_pc = sequential;
+  b.frame_stack_return_target = return_target;
+  s.bpc = start_pc;
+  s.pc = sequential;
+  if (transfer == BundleTransfer::Call || transfer == BundleTransfer::IndirectCall) {
+    s.return_address = return_target;
+    s.write_gpr(arch::kRegRa, return_target);
+  }
+}
+
+// ExecuteDecodedBundleStartWithAcceptedApplicabilityRules.
+ExecOutcome BSTART(Machine& m, const DecodedInsn& d) {
+  State& s = m.state;
+  const StartForm& sf = start_form(d.form);
+  const Word pc = s.pc;
+  const arch::BundleOperationDescriptor desc = descriptor_of(d, sf);
+  if (!descriptor_legal(desc, d.bits)) {
+    m.set_fault(FaultCode::Fault_IllegalInstruction, pc);
+    return ExecOutcome::Fault;
+  }
+  const BundleTransfer transfer = desc.branch_type_valid ? *transfer_of_branch_type(desc.branch_type) : sf.transfer;
+  const Word fallthrough = pc + d.length_bytes;
+  const bool reads_retiring_bpcn = transfer == BundleTransfer::Indirect || transfer == BundleTransfer::IndirectCall;
+  // RetiringBundleBPCNAvailable: an active STD/FP block supplies BPCN.
+  if (reads_retiring_bpcn && !(s.block.bundle_active && (s.block.barg.block_type == BundleKind::Standard ||
+                                                         s.block.barg.block_type == BundleKind::Floating))) {
+    m.set_fault(FaultCode::Fault_BundleControl, pc);
+    return ExecOutcome::Fault;
+  }
+  Word target = fallthrough;
+  if (transfer == BundleTransfer::Return) {
+    target = s.return_address;
+  } else if (reads_retiring_bpcn) {
+    target = s.block.barg.bpcn;
+  } else if (transfer != BundleTransfer::Fallthrough && sf.offset_field >= 0) {
+    target = pc + (static_cast<Word>(d.field[sf.offset_field]) << 1);
+  }
+  const Word return_target =
+      sf.return_field >= 0 ? pc + (d.length_bytes - 2u) + (static_cast<Word>(d.field[sf.return_field]) << 1)
+                           : fallthrough;
+  if (target & 1) {
+    m.set_fault(FaultCode::Fault_InstructionPC, target);
+    return ExecOutcome::Fault;
+  }
+  if (s.block.bundle_active) {
+    // The retiring block commits first; its continuation is this BSTART.
+    // BeginBundleAt then puts TPC at this block's sequential address, so the
+    // retiring block's selected continuation is not taken (docs/semantics-notes.md).
+    const ExecOutcome o = complete_bundle(m, pc);
+    if (o != ExecOutcome::PcWritten) return o;  // PcWritten: the commit cleared the header
+  } else {
+    clear_header(s.block);
+  }
+  begin_bundle(s, pc, sf.kind, transfer, target, fallthrough, return_target,
+               transfer != BundleTransfer::Conditional);
+  // InstallBundleOperationDescriptor
+  s.block.operation = desc;
+  if (desc.data_type_valid && !s.block.data_attributes_present) s.block.data_attributes.data_type = desc.data_type;
+  return ExecOutcome::PcWritten;
+}
+
+// ExecuteBundleStop: commit with the sequential continuation after the stop.
+ExecOutcome BSTOP(Machine& m, const DecodedInsn& d) { return complete_bundle(m, m.state.pc + d.length_bytes); }
+
+// SetBundleControlAttributes (B.CATR): header only, at most once.
+ExecOutcome B_CATR(Machine& m, const DecodedInsn& d) {
+  BlockState& b = m.state.block;
+  if (!b.bundle_active || b.bundle_body_active || b.control_attributes.present) {
+    m.set_fault(FaultCode::Fault_BundleControl, m.state.pc);
+    return ExecOutcome::Fault;
+  }
+  static const int kDR = scalar::field_slot(isa::Mnemonic::B_CATR, "DR");
+  static const int kTrap = scalar::field_slot(isa::Mnemonic::B_CATR, "trap");
+  static const int kFar = scalar::field_slot(isa::Mnemonic::B_CATR, "far");
+  static const int kAtom = scalar::field_slot(isa::Mnemonic::B_CATR, "atom");
+  static const int kAq = scalar::field_slot(isa::Mnemonic::B_CATR, "aq");
+  static const int kRl = scalar::field_slot(isa::Mnemonic::B_CATR, "rl");
+  auto& a = b.control_attributes;
+  a.present = true;
+  a.trap_enabled = d.field[kTrap] & 1;
+  a.atomic = d.field[kAtom] & 1;
+  a.acquire = d.field[kAq] & 1;
+  a.release = d.field[kRl] & 1;
+  a.far = d.field[kFar] & 1;
+  a.dimension_reduction = d.field[kDR] & 1;
+  return ExecOutcome::Next;
+}
+
+// SetBundleHint: B.HINT TRACE opens a standard FALL block (committing the
+// active one first); the other form is a header command, at most once.
+ExecOutcome B_HINT(Machine& m, const DecodedInsn& d) {
+  State& s = m.state;
+  const isa::FormDesc& f = d.desc();
+  const int trace_field = isa::field_index(f, "B/E");
+  const bool trace = trace_field >= 0;
+  const Word pc = s.pc;
+  if (trace) {
+    if (s.block.bundle_active) {
+      const ExecOutcome o = complete_bundle(m, pc);
+      if (o != ExecOutcome::PcWritten) return o;  // PcWritten: the commit cleared the header
+    } else {
+      clear_header(s.block);
+    }
+    const Word sequential = pc + d.length_bytes;
+    // BeginBundle starts at ReadTPC(), which the retiring commit has moved.
+    begin_bundle(s, s.pc, BundleKind::Standard, BundleTransfer::Fallthrough, sequential, sequential, sequential, true);
+  } else if (!s.block.bundle_active || s.block.bundle_body_active || s.block.hint.present) {
+    m.set_fault(FaultCode::Fault_BundleControl, pc);
+    return ExecOutcome::Fault;
+  }
+  s.last_bundle_hint_payload = d.bits;
+  auto& h = s.block.hint;
+  h.present = true;
+  h.trace = trace;
+  h.trace_end = trace && (d.field[trace_field] & 1);
+  if (!trace) {
+    h.branch_valid = d.field[isa::field_index(f, "V")] & 1;
+    h.branch_likely = d.field[isa::field_index(f, "L/UL")] & 1;
+    h.temperature = static_cast<std::uint8_t>(d.field[isa::field_index(f, "temp")] & 3);
+    h.prefetch_size = static_cast<std::uint16_t>(d.field[isa::field_index(f, "prefetch_size")] & 0xFFF);
+  }
+  if (trace) return ExecOutcome::PcWritten;
+  return ExecOutcome::Next;
+}
+
+ExecOutcome tile_operation_not_registered(Machine&, isa::TileOp) { return ExecOutcome::NotImplemented; }
+
+}  // namespace
+
+std::optional<isa::TileOp> pending_tile_operation(const State& s) {
+  const auto& op = s.block.operation;
+  if (!op.valid || op.operation_class == BundleOperationClass::Control ||
+      op.operation_class == BundleOperationClass::FixedPoint) {
+    return std::nullopt;
+  }
+  // The selector fields sit where the tile start encodes them.
+  const std::uint64_t bits = 0x1181u | (std::uint64_t{op.selector} << 20) | (std::uint64_t{op.mode} << 25) |
+                             (op.operation_class == BundleOperationClass::TileElement ? 3u << 15
+                              : op.operation_class == BundleOperationClass::TileMemory ? 2u << 15
+                                                                                        : 6u << 15);
+  return isa::tile_op_of_start(bits);
+}
+
+const TileExecutorTable& tile_executor_table() {
+  static const TileExecutorTable table = [] {
+    TileExecutorTable t;
+    register_tile_operation_executors(t);
+    return t;
+  }();
+  return table;
+}
+
+ExecOutcome complete_bundle(Machine& m, Word continuation) {
+  State& s = m.state;
+  if (!s.block.bundle_active) {
+    m.set_fault(FaultCode::Fault_BundleControl, s.pc);
+    return ExecOutcome::Fault;
+  }
+  // SETC.TGT may have replaced BPCN: validate before any effect.
+  const Word next_pc = commit_pc(s.block.barg, continuation);
+  if ((continuation & 1) || (next_pc & 1)) {
+    m.set_fault(FaultCode::Fault_InstructionPC, next_pc);
+    return ExecOutcome::Fault;
+  }
+  // DR (dimension reduction) applies to VEC/SFU/TLSU blocks only.
+  if (s.block.control_attributes.dimension_reduction && s.block.barg.block_type != BundleKind::TileElement &&
+      s.block.barg.block_type != BundleKind::TileMemory) {
+    m.set_fault(FaultCode::Fault_BundleControl, s.pc);
+    return ExecOutcome::Fault;
+  }
+  const auto& op = s.block.operation;
+  if (op.valid && op.operation_class == BundleOperationClass::FixedPoint) {
+    m.set_fault(FaultCode::Fault_IllegalInstruction, s.pc);
+    return ExecOutcome::Fault;
+  }
+  if (const auto tile_op = pending_tile_operation(s)) {
+    TileOperationExecutor e = tile_executor_table().get(*tile_op);
+    const ExecOutcome o = (e ? e : tile_operation_not_registered)(m, *tile_op);
+    if (o != ExecOutcome::Next) return o;
+  }
+  return stop_bundle(m, continuation);
+}
+
+void register_start_stop_handlers(scalar::HandlerTable& t) {
+  for (const isa::FormDesc& f : isa::catalog_forms()) {
+    const std::string_view h = f.semantic_handler;
+    if (f.status != isa::FormStatus::Accepted) continue;
+    if (h == "ExecuteBundleStart") t.set(f.mnem, BSTART);
+    if (h == "ExecuteBundleStop") t.set(f.mnem, BSTOP);
+  }
+  t.set(isa::Mnemonic::B_CATR, B_CATR);
+  t.set(isa::Mnemonic::B_HINT, B_HINT);
+}
+
+void begin_bundle_at(Machine& m, Word start_pc, BundleKind kind, BundleTransfer transfer, Word target,
+                     Word sequential, Word return_target, bool taken) {
+  if (m.state.block.bundle_active) {
+    m.set_fault(FaultCode::Fault_BundleControl, m.state.pc);
+  } else if (target & 1) {
+    m.set_fault(FaultCode::Fault_InstructionPC, target);
+  } else {
+    begin_bundle(m.state, start_pc, kind, transfer, target, sequential, return_target, taken);
+  }
+}
+
+ExecOutcome stop_bundle_at(Machine& m, Word continuation) {
+  if (!m.state.block.bundle_active) {
+    m.set_fault(FaultCode::Fault_BundleControl, m.state.pc);
+    return ExecOutcome::Fault;
+  }
+  return stop_bundle(m, continuation);
+}
+
+void enter_bundle_body(Machine& m) {
+  if (!m.state.block.bundle_active) {
+    m.set_fault(FaultCode::Fault_BundleControl, m.state.pc);
+  } else {
+    m.state.block.bundle_body_active = true;
+  }
+}
+
+void reset_bundle_control(State& s) {
+  s.block = BlockState{};
+  for (auto& c : s.trap_contexts) c = arch::TrapContext{};
+  s.frame_depth = 0;
+  s.last_frame_begin = s.last_frame_end = 0;
+  s.last_frame_size = 0;
+  s.last_memory_command_address = s.last_memory_command_size = 0;
+  s.last_bundle_hint_payload = 0;
+}
+
+const char* tile_operation_name(isa::TileOp op) { return isa::tile_op(op).name; }
+
+}  // namespace pto::block

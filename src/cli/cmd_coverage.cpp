@@ -1,0 +1,65 @@
+// `pto coverage [--json]`: every catalog form and every tile operation with
+// its execution status in this model (`executable` or `not-implemented`).
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "block/control.hpp"
+#include "cli/command.hpp"
+#include "runner/dispatch.hpp"
+
+namespace pto::cli {
+namespace {
+
+// A form is executable when its mnemonic has a handler; ESAVE/ERCOV/XB are
+// executed as the ASL executes them (rejected with Fault_IllegalInstruction).
+bool form_executable(const isa::FormDesc& f) {
+  if (f.status == isa::FormStatus::ReservedInPto) return true;
+  return scalar::handler_table().get(f.mnem) != nullptr;
+}
+
+bool tile_operation_executable(isa::TileOp op) { return block::tile_executor_table().get(op) != nullptr; }
+
+const char* status_name(bool executable) { return executable ? "executable" : "not-implemented"; }
+
+int run_coverage(bool json) {
+  nlohmann::json forms = nlohmann::json::array();
+  std::size_t forms_ok = 0;
+  for (const isa::FormDesc& f : isa::catalog_forms()) {
+    const bool ok = form_executable(f);
+    forms_ok += ok;
+    forms.push_back({{"mnemonic", f.mnemonic}, {"form_id", f.form_id}, {"status", status_name(ok)}});
+  }
+  nlohmann::json ops = nlohmann::json::array();
+  std::size_t ops_ok = 0;
+  for (std::size_t i = 0; i < isa::kTileOpCount; ++i) {
+    const auto op = static_cast<isa::TileOp>(i);
+    const bool ok = tile_operation_executable(op);
+    ops_ok += ok;
+    const isa::TileOpDesc& d = isa::tile_op(op);
+    ops.push_back({{"name", d.name}, {"engine", std::string(isa::engine_name(d.engine))}, {"status", status_name(ok)}});
+  }
+  if (json) {
+    fmt::print("{}\n", nlohmann::json{{"forms", forms}, {"tile_operations", ops}}.dump(2));
+    return kExitOk;
+  }
+  for (const auto& f : forms) {
+    fmt::print("{:<16} {:<32} {}\n", f["status"].get<std::string>(), f["form_id"].get<std::string>(),
+               f["mnemonic"].get<std::string>());
+  }
+  for (const auto& o : ops) {
+    fmt::print("{:<16} {:<32} {}\n", o["status"].get<std::string>(), o["engine"].get<std::string>(),
+               o["name"].get<std::string>());
+  }
+  fmt::print("forms: {}/{} executable; tile operations: {}/{} executable\n", forms_ok, forms.size(), ops_ok, ops.size());
+  return kExitOk;
+}
+
+const Registrar reg{[](CLI::App& app) {
+  auto json = std::make_shared<bool>(false);
+  CLI::App* sub = app.add_subcommand("coverage", "List every form and tile operation with its execution status");
+  sub->add_flag("--json", *json, "JSON output");
+  return std::pair<CLI::App*, Runner>{sub, [json] { return run_coverage(*json); }};
+}};
+
+}  // namespace
+}  // namespace pto::cli

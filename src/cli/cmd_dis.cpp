@@ -1,0 +1,260 @@
+// `pto dis`: bundle-aware disassembly of ELF images, flat binaries or hex words.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "dis/disassembler.hpp"
+#include "elf/elf.hpp"
+
+namespace pto::cli {
+namespace {
+
+struct DisOptions {
+  std::vector<std::string> inputs;
+  bool raw = false;
+  std::string base = "0";
+  bool hex = false;
+  bool no_bytes = false;
+  bool json = false;
+  bool reassemble = false;
+  bool no_bundles = false;
+};
+
+struct Region {
+  std::string name;
+  std::uint64_t address;
+  std::uint64_t flags;
+  std::vector<std::uint8_t> bytes;
+};
+
+struct Input {
+  std::vector<Region> regions;
+  std::vector<elf::Section> nobits;  // .bss-like sections (reassembly only)
+  std::map<std::uint64_t, std::string> symbols;
+  std::vector<std::string> globals;
+  std::optional<elf::Image> image;
+};
+
+// Hex words: each word's digit count gives its halfwords; bytes little-endian.
+std::optional<std::vector<std::uint8_t>> parse_hex_words(const std::vector<std::string>& words) {
+  std::vector<std::uint8_t> out;
+  for (const std::string& text : words) {
+    std::string s = text;
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s = s.substr(2);
+    std::string digits;
+    for (char c : s) {
+      if (c == '_' || c == '\'') continue;
+      if (!std::isxdigit(static_cast<unsigned char>(c))) return std::nullopt;
+      digits += c;
+    }
+    if (digits.empty() || digits.size() > 16) return std::nullopt;
+    const std::uint64_t v = std::stoull(digits, nullptr, 16);
+    const std::size_t halfwords = (digits.size() + 3) / 4;
+    for (std::size_t i = 0; i < 2 * halfwords; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  return out;
+}
+
+std::optional<Input> load(const DisOptions& opt, std::string& error) {
+  Input in;
+  std::uint64_t base = 0;
+  try {
+    base = std::stoull(opt.base, nullptr, 0);
+  } catch (const std::exception&) {
+    error = fmt::format("--base expects an address, got '{}'", opt.base);
+    return std::nullopt;
+  }
+  if (opt.hex) {
+    std::vector<std::string> words = opt.inputs;
+    if (words.empty()) {
+      std::string w;
+      while (std::cin >> w) words.push_back(w);
+    }
+    auto bytes = parse_hex_words(words);
+    if (!bytes) {
+      error = "hex input must be hexadecimal instruction words";
+      return std::nullopt;
+    }
+    in.regions.push_back({".text", base, elf::SHF_ALLOC | elf::SHF_EXECINSTR, std::move(*bytes)});
+    return in;
+  }
+  if (opt.inputs.size() != 1) {
+    error = "expected one input file (or --hex WORD...)";
+    return std::nullopt;
+  }
+  std::ifstream f(opt.inputs[0], std::ios::binary);
+  if (!f) {
+    error = fmt::format("cannot read '{}'", opt.inputs[0]);
+    return std::nullopt;
+  }
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), {});
+  if (opt.raw) {
+    in.regions.push_back({".text", base, elf::SHF_ALLOC | elf::SHF_EXECINSTR, std::move(bytes)});
+    return in;
+  }
+  auto r = elf::read_image(bytes);
+  if (auto* e = std::get_if<elf::Error>(&r)) {
+    error = fmt::format("{}: {} (use --raw --base ADDR for a flat binary)", opt.inputs[0], e->message);
+    return std::nullopt;
+  }
+  in.image = std::get<elf::Image>(std::move(r));
+  for (const auto& s : in.image->sections) {
+    if (!(s.flags & elf::SHF_ALLOC)) continue;
+    if (s.type == elf::SHT_NOBITS) {
+      in.nobits.push_back(s);
+      continue;
+    }
+    in.regions.push_back({s.name, s.addr, s.flags, s.data});
+  }
+  for (const auto& s : in.image->symbols) {
+    if (s.name.empty() || s.type == elf::STT_SECTION) continue;
+    in.symbols.emplace(s.value, s.name);
+    if (s.bind == elf::STB_GLOBAL) in.globals.push_back(s.name);
+  }
+  return in;
+}
+
+std::string bytes_text(std::span<const std::uint8_t> b) {
+  std::string out;
+  for (auto x : b) out += fmt::format("{:02x} ", x);
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+void print_identity(const elf::Image& im) {
+  if (!im.identity) {
+    fmt::print("identity: none (no .note.pto.isa; the loader rejects this image)\n");
+    return;
+  }
+  const auto check = elf::check_load_identity(im.identity);
+  fmt::print("identity: release {}, encoding_abi {}, encoding_projection_sha256 {} ({})\n", im.identity->release,
+             im.identity->encoding_abi, im.identity->encoding_projection_sha256,
+             check == elf::IdentityCheck::Match ? "matches this implementation"
+                                                : fmt::format("{}", elf::identity_check_reason(check)));
+}
+
+std::string line_text(const dis::Line& l) { return l.comment.empty() ? l.text : fmt::format("{}  # {}", l.text, l.comment); }
+
+int run_dis(const DisOptions& opt) {
+  std::string error;
+  auto in = load(opt, error);
+  if (!in) {
+    fmt::print(stderr, "pto dis: error: {}\n", error);
+    return kExitUsage;
+  }
+  std::map<std::uint64_t, std::string> labels = in->symbols;
+  dis::Options dopt;
+  dopt.bundle_aware = !opt.no_bundles;
+  dopt.symbolize = [&labels](std::uint64_t a) -> std::optional<std::string> {
+    const auto it = labels.find(a);
+    if (it == labels.end()) return std::nullopt;
+    return it->second;
+  };
+  // First pass: label targets become local labels (for --reassemble and display).
+  std::vector<std::vector<dis::Line>> all;
+  for (const Region& r : in->regions) {
+    if (!(r.flags & elf::SHF_EXECINSTR)) {
+      all.emplace_back();
+      continue;
+    }
+    auto lines = dis::disassemble(r.bytes, r.address, dopt);
+    std::map<std::uint64_t, bool> boundaries;
+    for (const auto& l : lines) boundaries[l.address] = true;
+    for (std::uint64_t t : dis::label_targets(lines))
+      if (boundaries.count(t) && !labels.count(t)) labels.emplace(t, fmt::format(".L{:x}", t));
+    all.push_back(std::move(lines));
+  }
+  // Second pass renders label operands with the final names.
+  for (std::size_t i = 0; i < in->regions.size(); ++i)
+    if (in->regions[i].flags & elf::SHF_EXECINSTR) all[i] = dis::disassemble(in->regions[i].bytes, in->regions[i].address, dopt);
+
+  if (opt.json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (std::size_t i = 0; i < in->regions.size(); ++i) {
+      for (const auto& l : all[i]) {
+        nlohmann::json e = {{"section", in->regions[i].name},
+                            {"address", l.address},
+                            {"bytes", bytes_text(l.bytes())},
+                            {"length_bits", l.length_bits},
+                            {"text", l.text}};
+        if (!l.comment.empty()) e["comment"] = l.comment;
+        if (l.form) e["form_id"] = isa::form(*l.form).form_id;
+        if (auto it = labels.find(l.address); it != labels.end()) e["label"] = it->second;
+        j.push_back(std::move(e));
+      }
+    }
+    fmt::print("{}\n", j.dump(2));
+    return kExitOk;
+  }
+  if (opt.reassemble) {
+    fmt::print("# reassemblable output of pto dis\n");
+    for (const auto& g : in->globals) fmt::print("    .globl {}\n", g);
+    for (std::size_t i = 0; i < in->regions.size(); ++i) {
+      const Region& r = in->regions[i];
+      std::string flags = "a";
+      if (r.flags & elf::SHF_WRITE) flags += 'w';
+      if (r.flags & elf::SHF_EXECINSTR) flags += 'x';
+      fmt::print("    .section {}, \"{}\", @progbits, {:#x}\n", r.name, flags, r.address);
+      if (r.flags & elf::SHF_EXECINSTR) {
+        for (const auto& l : all[i]) {
+          if (auto it = labels.find(l.address); it != labels.end()) fmt::print("{}:\n", it->second);
+          fmt::print("    {}\n", line_text(l));
+        }
+      } else {
+        for (std::size_t k = 0; k < r.bytes.size(); ++k) {
+          if (auto it = labels.find(r.address + k); it != labels.end()) fmt::print("{}:\n", it->second);
+          fmt::print("    .byte {:#04x}\n", r.bytes[k]);
+        }
+      }
+    }
+    for (const auto& s : in->nobits) {
+      fmt::print("    .section {}, \"a{}\", @nobits, {:#x}\n", s.name, (s.flags & elf::SHF_WRITE) ? "w" : "", s.addr);
+      std::uint64_t done = 0;
+      for (auto it = labels.lower_bound(s.addr); it != labels.end() && it->first < s.addr + s.size; ++it) {
+        if (it->first > s.addr + done) fmt::print("    .zero {}\n", it->first - s.addr - done);
+        done = it->first - s.addr;
+        fmt::print("{}:\n", it->second);
+      }
+      if (s.size > done) fmt::print("    .zero {}\n", s.size - done);
+    }
+    return kExitOk;
+  }
+  if (in->image) {
+    fmt::print("{}: ELF64 PTO image, entry {:#x}\n", opt.inputs[0], in->image->entry);
+    print_identity(*in->image);
+  }
+  for (std::size_t i = 0; i < in->regions.size(); ++i) {
+    if (!(in->regions[i].flags & elf::SHF_EXECINSTR)) continue;
+    fmt::print("\nDisassembly of section {}:\n", in->regions[i].name);
+    for (const auto& l : all[i]) {
+      if (auto it = labels.find(l.address); it != labels.end()) fmt::print("\n{:016x} <{}>:\n", l.address, it->second);
+      if (opt.no_bytes) fmt::print("{:>8x}:  {}\n", l.address, line_text(l));
+      else fmt::print("{:>8x}:  {:<24} {}\n", l.address, bytes_text(l.bytes()), line_text(l));
+    }
+  }
+  return kExitOk;
+}
+
+const Registrar reg{[](CLI::App& app) {
+  auto opt = std::make_shared<DisOptions>();
+  CLI::App* sub = app.add_subcommand("dis", "Bundle-aware disassembly of an ELF image, a flat binary or hex words");
+  sub->add_option("inputs", opt->inputs, "ELF file, flat binary (--raw) or hex words (--hex)");
+  sub->add_flag("--raw", opt->raw, "Input is a flat binary");
+  sub->add_option("--base", opt->base, "Load address of --raw/--hex input (default 0)");
+  sub->add_flag("--hex", opt->hex, "Inputs are hexadecimal instruction words (stdin when none)");
+  sub->add_flag("--no-bytes", opt->no_bytes, "Omit instruction bytes");
+  sub->add_flag("--json", opt->json, "JSON output");
+  sub->add_flag("--reassemble", opt->reassemble, "Print source that `pto as` turns back into the same bytes");
+  sub->add_flag("--no-bundles", opt->no_bundles, "Render every word standalone (raw B.IOR)");
+  return std::pair<CLI::App*, Runner>{sub, [opt] { return run_dis(*opt); }};
+}};
+
+}  // namespace
+}  // namespace pto::cli

@@ -1,0 +1,221 @@
+#include "dis/disassembler.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "asm/syntax.hpp"
+#include "isa/length.hpp"
+#include "isa/tile_start.hpp"
+
+namespace pto::dis {
+namespace {
+
+std::uint16_t halfword_at(std::span<const std::uint8_t> b, std::size_t off) {
+  return static_cast<std::uint16_t>(b[off] | (b[off + 1] << 8));
+}
+
+bool starts_bundle(const isa::FormDesc& f, std::uint64_t bits) {
+  const std::string_view m = f.mnemonic;
+  if (m.starts_with("BSTART") || m.starts_with("C.BSTART")) return true;
+  // B.HINT TRACE opens a block.
+  return f.mnem == isa::Mnemonic::B_HINT && isa::field_index(f, "B/E") >= 0 && (bits & 0x7fff) == 0x1033;
+}
+
+bool ends_bundle(const isa::FormDesc& f) {
+  return f.mnem == isa::Mnemonic::BSTOP || f.mnem == isa::Mnemonic::C_BSTOP || f.mnem == isa::Mnemonic::L_BSTOP;
+}
+
+// ADR 0058: B.IOR inputs pack in this architectural order into RegSrc0..2.
+unsigned consumed_bior_fields(isa::TileOp op) {
+  static constexpr std::string_view kOrder[] = {"address", "scalar0", "scalar1", "diagonal", "flag0"};
+  unsigned n = 0;
+  for (const auto& r : isa::operands_of(isa::tile_op(op)))
+    if (std::find(std::begin(kOrder), std::end(kOrder), std::string_view(r.field)) != std::end(kOrder)) ++n;
+  return std::min(n, 3u);
+}
+
+std::int64_t field(const isa::FormDesc& f, std::string_view name, std::uint64_t bits) {
+  return isa::field_value(f, name, bits);
+}
+
+std::uint64_t line_bits(const Line& l) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < l.size; ++i) v |= std::uint64_t{l.raw[i]} << (8 * i);
+  return v;
+}
+
+void set_bytes(Line& l, std::span<const std::uint8_t> b) {
+  l.size = static_cast<std::uint8_t>(std::min<std::size_t>(b.size(), l.raw.size()));
+  std::copy_n(b.begin(), l.size, l.raw.begin());
+}
+
+// Renders the bundle's B.IOR lines with the resolved schema (ADR 0055):
+// consumed operands only; unused non-zero fields, a RegDst or a second B.IOR
+// keep the raw four-field text with a comment.
+void shape_bior(std::vector<Line>& lines, std::size_t begin, std::size_t end, std::optional<isa::TileOp> op) {
+  bool seen = false;
+  for (std::size_t i = begin; i < end; ++i) {
+    Line& l = lines[i];
+    if (!l.form || l.status != isa::DecodeStatus::Accepted || isa::form(*l.form).mnem != isa::Mnemonic::B_IOR) continue;
+    const isa::FormDesc& f = isa::form(*l.form);
+    const std::uint64_t bits = line_bits(l);
+    if (seen) {
+      l.comment = "second B.IOR in the bundle (bundle-control fault; does not overwrite the first)";
+      continue;
+    }
+    seen = true;
+    if (!op) continue;  // no tile schema: raw
+    const unsigned n = consumed_bior_fields(*op);
+    static constexpr std::string_view kSrc[] = {"RegSrc0", "RegSrc1", "RegSrc2"};
+    bool unused_nonzero = field(f, "RegDst", bits) != 0;
+    for (unsigned k = n; k < 3; ++k) unused_nonzero |= field(f, kSrc[k], bits) != 0;
+    if (unused_nonzero) {
+      l.comment = fmt::format("field not consumed by the {} schema is non-zero (rejected at commit)", isa::tile_op(*op).name);
+      continue;
+    }
+    std::string text = "B.IOR";
+    for (unsigned k = 0; k < n; ++k)
+      text += fmt::format("{}{}", k ? ", " : " ", as::gpr_name(static_cast<unsigned>(field(f, kSrc[k], bits))));
+    l.text = text;
+  }
+}
+
+void shape_bundles(std::vector<Line>& lines) {
+  constexpr std::size_t kNone = ~std::size_t{0};
+  std::size_t open = kNone;
+  std::optional<isa::TileOp> op;
+  auto close = [&](std::size_t end) {
+    if (open != kNone) shape_bior(lines, open, end, op);
+    open = kNone;
+    op.reset();
+  };
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const Line& l = lines[i];
+    if (!l.form || l.status != isa::DecodeStatus::Accepted) continue;
+    const isa::FormDesc& f = isa::form(*l.form);
+    const std::uint64_t bits = line_bits(l);
+    if (starts_bundle(f, bits)) {
+      close(i);
+      open = i;
+      if (isa::is_tile_start(f)) op = isa::tile_op_of_start(bits);
+    } else if (ends_bundle(f)) {
+      close(i);
+    }
+  }
+  // A bundle without its terminator in the region has no complete context: raw.
+}
+
+}  // namespace
+
+std::string data_directive(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() == 4) return fmt::format(".word {:#010x}", bytes[0] | bytes[1] << 8 | bytes[2] << 16 | std::uint32_t{bytes[3]} << 24);
+  if (bytes.size() == 1) return fmt::format(".byte {:#04x}", bytes[0]);
+  if (bytes.size() == 8) {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < 8; ++i) v |= std::uint64_t{bytes[i]} << (8 * i);
+    return fmt::format(".dword {:#018x}", v);
+  }
+  std::string out = ".half ";
+  for (std::size_t i = 0; i + 1 < bytes.size(); i += 2)
+    out += fmt::format("{}{:#06x}", i ? ", " : "", bytes[i] | bytes[i + 1] << 8);
+  return out;
+}
+
+std::string status_comment(const isa::Decoded& d, std::uint64_t bits) {
+  switch (d.status) {
+    case isa::DecodeStatus::Accepted: return {};
+    case isa::DecodeStatus::NoForm: return "no form matches";
+    case isa::DecodeStatus::ExtensionReserved:
+      return fmt::format("reserved: {} ({})", d.desc().mnemonic, d.desc().owner);
+    case isa::DecodeStatus::ReservedInPto:
+      return fmt::format("reserved in PTO: {} decodes but is rejected by the 0.58.3 model", d.desc().mnemonic);
+    case isa::DecodeStatus::ReservedTileSelector:
+      return fmt::format("reserved: BSTART.TEPL selector {:#04x} (Mode {}, Function {}) names no tile operation",
+                         isa::tile_start_selector(bits), isa::tile_start_selector(bits) >> 5,
+                         isa::tile_start_selector(bits) & 0x1F);
+    case isa::DecodeStatus::ConstraintViolation: {
+      const auto& f = d.desc();
+      for (const auto& c : isa::constraints_of(f)) {
+        if (c.field != d.failed_field) continue;
+        const auto& fd = isa::fields_of(f)[c.field];
+        const std::int64_t got = isa::field_value(fd, bits);
+        const auto vals = isa::values_of(c);
+        const bool gpr_field = c.op == isa::ConstraintOp::OneOf && vals.size() == 24 && vals.front() == 0 && vals.back() == 23;
+        if (gpr_field)  // PTO-B-IOR-BINDING-001: absolute GPR fields reserve 24..31
+          return fmt::format("illegal: {} {}: selector {} is reserved (24..31); {}", f.mnemonic, fd.name, got,
+                             as::kGprExpectation);
+        return fmt::format("illegal: {} {} (got {})", f.mnemonic, isa::describe_constraint(f, c), got);
+      }
+      return fmt::format("illegal: {} constraint violation", f.mnemonic);
+    }
+  }
+  return {};
+}
+
+std::vector<Line> disassemble(std::span<const std::uint8_t> bytes, std::uint64_t base, const Options& options) {
+  std::vector<Line> lines;
+  lines.reserve(bytes.size() / 4 + 1);
+  as::PrintContext ctx;
+  ctx.symbolize = options.symbolize;
+  std::size_t off = 0;
+  while (off < bytes.size()) {
+    Line l;
+    l.address = base + off;
+    if (bytes.size() - off < 2) {
+      set_bytes(l, bytes.subspan(off, 1));
+      l.text = data_directive(l.bytes());
+      lines.push_back(std::move(l));
+      break;
+    }
+    const unsigned len = isa::instruction_length_bits([&](unsigned i) -> std::optional<std::uint16_t> {
+      const std::size_t at = off + 2 * std::size_t{i};
+      if (at + 2 > bytes.size()) return std::nullopt;
+      return halfword_at(bytes, at);
+    });
+    const std::size_t nbytes = len / 8;
+    if (off + nbytes > bytes.size()) {  // truncated instruction at the end
+      set_bytes(l, bytes.subspan(off, (bytes.size() - off) & ~std::size_t{1}));
+      l.text = data_directive(l.bytes());
+      l.comment = fmt::format("truncated {}-bit instruction", len);
+      off += l.size;
+      lines.push_back(std::move(l));
+      continue;
+    }
+    std::uint64_t bits = 0;
+    for (std::size_t i = 0; i < nbytes; ++i) bits |= std::uint64_t{bytes[off + i]} << (8 * i);
+    const isa::Decoded d = isa::decode(bits, len);
+    set_bytes(l, bytes.subspan(off, nbytes));
+    l.length_bits = len;
+    l.status = d.status;
+    if (d.status != isa::DecodeStatus::NoForm) l.form = d.form;
+    if (d.ok()) {
+      ctx.pc = l.address;
+      l.text = as::print_instruction(d.desc(), bits, ctx);
+    } else {
+      l.text = data_directive(l.bytes());
+      l.comment = status_comment(d, bits);
+    }
+    off += nbytes;
+    lines.push_back(std::move(l));
+  }
+  if (options.bundle_aware) shape_bundles(lines);
+  return lines;
+}
+
+std::vector<std::uint64_t> label_targets(const std::vector<Line>& lines) {
+  std::set<std::uint64_t> out;
+  for (const Line& l : lines) {
+    if (!l.form || l.status != isa::DecodeStatus::Accepted) continue;
+    const isa::FormDesc& f = isa::form(*l.form);
+    const std::uint64_t bits = line_bits(l);
+    for (const as::Item& it : as::syntax_of(*l.form).items) {
+      if (it.kind != as::ItemKind::Label) continue;
+      out.insert(as::label_target(it, isa::field_value(isa::fields_of(f)[static_cast<std::size_t>(it.f0)], bits), l.address));
+    }
+  }
+  return {out.begin(), out.end()};
+}
+
+}  // namespace pto::dis

@@ -1,0 +1,47 @@
+// Program loading into guest memory: ELF images (identity note checked per
+// the abi-vectors load policy) and flat binaries.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "arch/machine.hpp"
+#include "elf/elf.hpp"
+
+namespace pto::runner {
+
+struct LoadedProgram {
+  arch::Word entry = 0;
+  std::vector<elf::Symbol> symbols;
+  std::optional<elf::Identity> identity;
+  arch::Word image_begin = 0, image_end = 0;  // lowest / past-highest loaded address
+};
+
+struct LoadError {
+  std::string message;
+};
+
+using LoadResult = std::variant<LoadedProgram, LoadError>;
+
+// Loads the PT_LOAD segments (file bytes, then zero fill up to memsz).
+// Errors: malformed ELF, wrong machine or type, identity mismatch (unless
+// `check_identity` is false), a segment outside the address space, an entry
+// point outside every executable segment.
+LoadResult load_elf(arch::Machine& m, std::span<const std::uint8_t> bytes, bool check_identity);
+
+// The same checks and loading for an image already in memory (e.g. the
+// assembler's output).
+LoadResult load_image(arch::Machine& m, elf::Image image, bool check_identity);
+
+// Copies a flat binary to `base`; the entry is `base`.
+LoadResult load_raw(arch::Machine& m, std::span<const std::uint8_t> bytes, arch::Word base);
+
+// The value of a defined symbol, if any.
+std::optional<arch::Word> symbol_value(const LoadedProgram& p, std::string_view name);
+
+}  // namespace pto::runner

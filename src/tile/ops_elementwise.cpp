@@ -1,0 +1,683 @@
+#include "tile/ops_elementwise.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "numerics/arith.hpp"
+#include "numerics/convert_span.hpp"
+#include "numerics/format.hpp"
+
+namespace pto::tile::ops {
+namespace {
+
+using num::Flags;
+using num::Result;
+
+template <Binary Op>
+using BinaryTag = std::integral_constant<Binary, Op>;
+
+// Calls f(BinaryTag<op>{}) so each operation gets its own loop instance.
+template <typename F>
+decltype(auto) with_binary(Binary op, F&& f) {
+  switch (op) {
+    case Binary::ADD: return f(BinaryTag<Binary::ADD>{});
+    case Binary::SUB: return f(BinaryTag<Binary::SUB>{});
+    case Binary::MUL: return f(BinaryTag<Binary::MUL>{});
+    case Binary::DIV: return f(BinaryTag<Binary::DIV>{});
+    case Binary::REM: return f(BinaryTag<Binary::REM>{});
+    case Binary::MAX: return f(BinaryTag<Binary::MAX>{});
+    case Binary::MIN: return f(BinaryTag<Binary::MIN>{});
+    case Binary::AND: return f(BinaryTag<Binary::AND>{});
+    case Binary::OR: return f(BinaryTag<Binary::OR>{});
+    case Binary::XOR: return f(BinaryTag<Binary::XOR>{});
+    case Binary::SHL: return f(BinaryTag<Binary::SHL>{});
+    default: return f(BinaryTag<Binary::SHR>{});
+  }
+}
+
+// ---- integer element semantics (TileIntegerBinaryValue, TileIntegerDivRemValue) ----
+
+// ScalarDivideSigned on sign-extended 64-bit words: magnitudes, truncation.
+constexpr std::uint64_t divide_signed(std::uint64_t n, std::uint64_t d) noexcept {
+  const bool nn = (n >> 63) != 0, dn = (d >> 63) != 0;
+  const std::uint64_t q = (nn ? 0 - n : n) / (dn ? 0 - d : d);
+  return nn != dn ? 0 - q : q;
+}
+
+// TileSignedModulo: the remainder takes the divisor's sign.
+constexpr std::uint64_t signed_modulo(std::uint64_t n, std::uint64_t d) noexcept {
+  const std::uint64_t rem = n - divide_signed(n, d) * d;
+  if (rem == 0 || (rem >> 63) == (d >> 63)) return rem;
+  return rem + d;
+}
+
+template <typename T, bool Signed>
+constexpr std::uint64_t operand_word(T v) noexcept {  // TileIntegerOperandValue
+  if constexpr (Signed) return static_cast<std::uint64_t>(static_cast<std::int64_t>(as_signed(v)));
+  else return v;
+}
+
+template <Binary Op, typename T, bool Signed>
+constexpr T integer_value(T a, T b) noexcept {
+  constexpr unsigned shift_mask = sizeof(T) * 8 - 1;  // TileIntegerShiftAmount
+  if constexpr (Op == Binary::ADD) return wrap_add(a, b);
+  else if constexpr (Op == Binary::SUB) return wrap_sub(a, b);
+  else if constexpr (Op == Binary::MUL) return wrap_mul(a, b);
+  else if constexpr (Op == Binary::AND) return static_cast<T>(a & b);
+  else if constexpr (Op == Binary::OR) return static_cast<T>(a | b);
+  else if constexpr (Op == Binary::XOR) return static_cast<T>(a ^ b);
+  else if constexpr (Op == Binary::SHL) return static_cast<T>(Wide<T>{a} << (b & shift_mask));
+  else if constexpr (Op == Binary::SHR) {
+    if constexpr (Signed) return static_cast<T>(as_signed(a) >> (b & shift_mask));
+    else return static_cast<T>(a >> (b & shift_mask));
+  } else if constexpr (Op == Binary::MAX || Op == Binary::MIN) {
+    // TileIntegerMinMaxValue: ties keep the left operand.
+    const bool left_wins = Signed ? (Op == Binary::MAX ? as_signed(a) >= as_signed(b) : as_signed(a) <= as_signed(b))
+                                  : (Op == Binary::MAX ? a >= b : a <= b);
+    return left_wins ? a : b;
+  } else if constexpr (Op == Binary::DIV) {
+    if constexpr (Signed) return static_cast<T>(divide_signed(operand_word<T, true>(a), operand_word<T, true>(b)));
+    else return static_cast<T>(a / b);
+  } else {
+    static_assert(Op == Binary::REM);
+    if constexpr (Signed) return static_cast<T>(signed_modulo(operand_word<T, true>(a), operand_word<T, true>(b)));
+    else return static_cast<T>(a % b);
+  }
+}
+
+// ---- floating element semantics ----
+
+// ScalarFPCarrierIsZero(value, TileDataTypeToEncoding(t)) on a zero-extended
+// carrier: FP32 tests bits [30:0]; every other code the FP64 magnitude.
+bool reference_carrier_is_zero(DataType t, std::uint64_t v) noexcept {
+  return t == DataType::FP32 ? (v & 0x7FFFFFFFULL) == 0 : (v & 0x7FFFFFFFFFFFFFFFULL) == 0;
+}
+
+std::uint64_t carrier_mask(DataType t) noexcept { return raw_element_value(~0ULL, t); }
+
+// Reference profile (asl/arch/profile/reference-profile.asl): raw 64-bit
+// carrier arithmetic truncated to the element, ADR 0050 MIN/MAX.
+Result reference_float_binary(Binary op, DataType t, std::uint64_t a, std::uint64_t b) noexcept {
+  const std::uint64_t m = carrier_mask(t);
+  switch (op) {
+    case Binary::ADD: return {(a + b) & m, 0};
+    case Binary::SUB: return {(a - b) & m, 0};
+    case Binary::MUL: return {(a * b) & m, 0};
+    case Binary::DIV:  // ScalarFPBinaryProfile DIV: zero divisor -> Ones with DZ
+      if (reference_carrier_is_zero(t, b)) return {m, num::kDZ};
+      return {(a / b) & m, 0};
+    case Binary::REM:  // TileProfileFloatingModulo; flags hook keeps its zero default
+      if (reference_carrier_is_zero(t, b)) return {m, 0};
+      return {(a - (a / b) * b) & m, 0};
+    case Binary::MAX: case Binary::MIN: return num::ieee_min_max(op == Binary::MAX, t, a, b);
+    default: return {0, 0};  // integer-only operations never reach a floating type
+  }
+}
+
+// ieee profile TREM/TREMS: the exact truncated remainder (C fmod) of the
+// decoded values, encoded back without rounding error (docs/semantics-notes.md).
+Result ieee_float_remainder(DataType t, std::uint64_t a, std::uint64_t b) noexcept {
+  const num::ValueClass ca = num::classify(t, a), cb = num::classify(t, b);
+  // NV: a signalling NaN, or (no NaN) an infinite dividend or zero divisor.
+  const bool snan = ca == num::ValueClass::SignalingNaN || cb == num::ValueClass::SignalingNaN;
+  const bool quiet_nan = num::is_nan(ca) || num::is_nan(cb);
+  const bool invalid = snan || (!quiet_nan && (num::is_inf(ca) || num::is_zero(cb)));
+  if (quiet_nan || invalid) return {num::canonical_nan(t).bits, invalid ? num::kNV : Flags{0}};
+  const double r = std::fmod(num::decode_to_double(t, a), num::decode_to_double(t, b));
+  return num::encode_double(t, r, num::RoundingMode::RNE);
+}
+
+Result ieee_float_binary(Binary op, DataType t, std::uint64_t a, std::uint64_t b) noexcept {
+  switch (op) {
+    case Binary::ADD: return num::ieee_binary(num::BinaryOp::ADD, t, a, b, num::RoundingMode::RNE);
+    case Binary::SUB: return num::ieee_binary(num::BinaryOp::SUB, t, a, b, num::RoundingMode::RNE);
+    case Binary::MUL: return num::ieee_binary(num::BinaryOp::MUL, t, a, b, num::RoundingMode::RNE);
+    case Binary::DIV: return num::ieee_binary(num::BinaryOp::DIV, t, a, b, num::RoundingMode::RNE);
+    case Binary::REM: return ieee_float_remainder(t, a, b);
+    case Binary::MAX: case Binary::MIN: return num::ieee_min_max(op == Binary::MAX, t, a, b);
+    default: return {0, 0};
+  }
+}
+
+template <typename T>
+Result integer_element(Binary op, DataType t, T a, T b) noexcept {
+  const bool s = data_type_is_signed_integer(t);
+  return with_binary(op, [&](auto tag) -> Result {
+    constexpr Binary Op = decltype(tag)::value;
+    return {s ? integer_value<Op, T, true>(a, b) : integer_value<Op, T, false>(a, b), 0};
+  });
+}
+
+// ---- row drivers ----
+
+// Integer types: one instance per (op, carrier, signedness); no flags.
+template <typename T, typename Apply>
+void integer_rows(Binary op, bool is_signed, Apply apply) {
+  with_binary(op, [&](auto tag) {
+    constexpr Binary Op = decltype(tag)::value;
+    if (is_signed) apply([](T a, T b) { return integer_value<Op, T, true>(a, b); });
+    else apply([](T a, T b) { return integer_value<Op, T, false>(a, b); });
+  });
+}
+
+// Host IEEE types for the vectorisable ieee fast path (FP32/FP64 only: the
+// host's binary32/binary64 RNE arithmetic is bit-identical to IEEE 754 for
+// every non-NaN result; NaN results are recomputed exactly).
+template <typename T>
+using HostFloat = std::conditional_t<sizeof(T) == 4, float, double>;
+
+template <Binary Op, typename F>
+F host_op(F a, F b) noexcept {
+  if constexpr (Op == Binary::ADD) return a + b;
+  else if constexpr (Op == Binary::SUB) return a - b;
+  else if constexpr (Op == Binary::MUL) return a * b;
+  else return a / b;
+}
+
+// Elements the host result cannot represent exactly: NaN results (PTO
+// returns the canonical NaN, the host propagates payloads).
+template <typename F>
+bool needs_exact(F r) noexcept { return r != r; }
+
+bool host_fast_path(Binary op, DataType t) noexcept {
+  return (t == DataType::FP32 || t == DataType::FP64) &&
+         (op == Binary::ADD || op == Binary::SUB || op == Binary::MUL || op == Binary::DIV);
+}
+
+// ieee fast path over tile rows; `r` null broadcasts `scalar`.  A source
+// row that aliases the destination row is snapshotted first so the exact
+// recomputation below still sees the original operands.
+template <typename T>
+void ieee_host_rows(Binary op, Tile& d, const Tile& l, const Tile* r, T scalar) {
+  using F = HostFloat<T>;
+  const DataType t = d.data_type();
+  with_binary(op, [&](auto tag) {
+    constexpr Binary Op = decltype(tag)::value;
+    if constexpr (Op == Binary::ADD || Op == Binary::SUB || Op == Binary::MUL || Op == Binary::DIV) {
+      const TileDescriptor& desc = d.descriptor();
+      std::vector<T> left_copy, right_copy;
+      for (std::uint32_t row = 0; row < desc.valid_rows; ++row) {
+        const T* a = l.row_data<T>(row);
+        const T* b = r ? r->row_data<T>(row) : nullptr;
+        T* out = d.row_data<T>(row);
+        if (a == out) a = &(left_copy = std::vector<T>(a, a + desc.valid_columns))[0];
+        if (b == out) b = &(right_copy = std::vector<T>(b, b + desc.valid_columns))[0];
+        bool fixup = false;
+        for (std::uint32_t c = 0; c < desc.valid_columns; ++c) {
+          const F x = std::bit_cast<F>(a[c]), y = std::bit_cast<F>(b ? b[c] : scalar);
+          const F z = host_op<Op>(x, y);
+          fixup |= needs_exact(z);
+          out[c] = std::bit_cast<T>(z);
+        }
+        if (!fixup) continue;
+        for (std::uint32_t c = 0; c < desc.valid_columns; ++c) {
+          const T bv = b ? b[c] : scalar;
+          if (needs_exact(std::bit_cast<F>(out[c])))
+            out[c] = static_cast<T>(ieee_float_binary(Op, t, a[c], bv).bits);
+        }
+      }
+    }
+  });
+}
+
+// ---- MIN/MAX on order keys (ADR 0050), both profiles ----
+
+// IEEE-like formats whose NaNs are exactly the encodings above +infinity.
+std::uint64_t infinity_bits(DataType t) noexcept {
+  switch (t) {
+    case DataType::FP64: return 0x7ff0000000000000ULL;
+    case DataType::FP32: return 0x7f800000;
+    case DataType::FP16: return 0x7c00;
+    case DataType::BF16: return 0x7f80;
+    default: return 0;
+  }
+}
+
+// TileFloatingOrderKey on a carrier: monotonic in value, -0 below +0, so the
+// non-NaN ADR 0050 rule (ties: MIN -0, MAX +0, else equal bits) is a plain
+// unsigned key comparison.  NaN operands are recomputed exactly afterwards.
+template <typename T>
+constexpr T order_key(T v) noexcept {
+  constexpr T sign = static_cast<T>(T{1} << (sizeof(T) * 8 - 1));
+  return (v & sign) ? static_cast<T>(~v) : static_cast<T>(v | sign);
+}
+
+template <typename T>
+Flags min_max_rows(Binary op, Tile& d, const Tile& l, const Tile* r, T scalar) {
+  const DataType t = d.data_type();
+  const T magnitude = static_cast<T>(~(T{1} << (sizeof(T) * 8 - 1)));
+  const T inf = static_cast<T>(infinity_bits(t));
+  const bool maximum = op == Binary::MAX;
+  const TileDescriptor& desc = d.descriptor();
+  std::vector<T> left_copy, right_copy;
+  Flags flags = 0;
+  for (std::uint32_t row = 0; row < desc.valid_rows; ++row) {
+    const T* a = l.row_data<T>(row);
+    const T* b = r ? r->row_data<T>(row) : nullptr;
+    T* out = d.row_data<T>(row);
+    if (a == out) a = &(left_copy = std::vector<T>(a, a + desc.valid_columns))[0];
+    if (b == out) b = &(right_copy = std::vector<T>(b, b + desc.valid_columns))[0];
+    bool nan_seen = false;
+    const auto select = [&](T x, T y) {
+      const bool left = maximum ? order_key(x) >= order_key(y) : order_key(x) <= order_key(y);
+      nan_seen |= static_cast<T>(x & magnitude) > inf || static_cast<T>(y & magnitude) > inf;
+      return left ? x : y;
+    };
+    if (b) for (std::uint32_t c = 0; c < desc.valid_columns; ++c) out[c] = select(a[c], b[c]);
+    else for (std::uint32_t c = 0; c < desc.valid_columns; ++c) out[c] = select(a[c], scalar);
+    if (!nan_seen) continue;
+    for (std::uint32_t c = 0; c < desc.valid_columns; ++c) {
+      const T x = a[c], y = b ? b[c] : scalar;
+      if (static_cast<T>(x & magnitude) <= inf && static_cast<T>(y & magnitude) <= inf) continue;
+      const Result v = num::ieee_min_max(maximum, t, x, y);
+      out[c] = static_cast<T>(v.bits);
+      flags |= v.flags;
+    }
+  }
+  return flags;
+}
+
+// ---- FP16/BF16 ADD/SUB/MUL/DIV in the ieee profile via binary32 ----
+// binary32 has 24 >= 2p + 2 significant bits for FP16 (p = 11) and BF16
+// (p = 8), so one binary32 operation then one RNE narrowing equals the
+// correctly rounded result (the 2p+2 double-rounding rule) whenever the
+// binary32 result is normal; NaN results and BF16 results that are zero or
+// subnormal in binary32 are recomputed exactly.
+template <Binary Op>
+void float_row(const float* a, const float* b, float s, float* out, std::uint32_t n) {
+  for (std::uint32_t c = 0; c < n; ++c) {
+    const float y = b ? b[c] : s;
+    if constexpr (Op == Binary::ADD) out[c] = a[c] + y;
+    else if constexpr (Op == Binary::SUB) out[c] = a[c] - y;
+    else if constexpr (Op == Binary::MUL) out[c] = a[c] * y;
+    else out[c] = a[c] / y;
+  }
+}
+
+bool half_fast_path(Binary op, DataType t) noexcept {
+  return (t == DataType::FP16 || t == DataType::BF16) &&
+         (op == Binary::ADD || op == Binary::SUB || op == Binary::MUL || op == Binary::DIV);
+}
+
+void half_rows(Binary op, Tile& d, const Tile& l, const Tile* r, std::uint16_t scalar) {
+  const DataType t = d.data_type();
+  const bool bf16 = t == DataType::BF16;
+  const TileDescriptor& desc = d.descriptor();
+  const std::uint32_t n = desc.valid_columns;
+  std::vector<std::uint32_t> x(n), y(r ? n : 1), z(n);
+  std::vector<std::uint16_t> left_copy(n), right_copy(r ? n : 0);
+  // BF16 is the high half of binary32: widening is a shift and RNE
+  // narrowing a carry-add (NaN results are recomputed below).
+  const auto widen = [&](const std::uint16_t* in, std::uint32_t count, std::uint32_t* out) {
+    if (!bf16) num::convert_span({in, count}, {out, count});
+    else for (std::uint32_t c = 0; c < count; ++c) out[c] = std::uint32_t{in[c]} << 16;
+  };
+  if (!r) widen(&scalar, 1, y.data());
+  for (std::uint32_t row = 0; row < desc.valid_rows; ++row) {
+    const std::uint16_t* a = l.row_data<std::uint16_t>(row);
+    const std::uint16_t* b = r ? r->row_data<std::uint16_t>(row) : nullptr;
+    std::uint16_t* out = d.row_data<std::uint16_t>(row);
+    std::copy_n(a, n, left_copy.data());  // operands survive an aliased destination
+    if (b) std::copy_n(b, n, right_copy.data());
+    widen(left_copy.data(), n, x.data());
+    if (b) widen(right_copy.data(), n, y.data());
+    const auto* xf = reinterpret_cast<const float*>(x.data());
+    const auto* yf = reinterpret_cast<const float*>(y.data());
+    auto* zf = reinterpret_cast<float*>(z.data());
+    with_binary(op, [&](auto tag) {
+      constexpr Binary Op = decltype(tag)::value;
+      if constexpr (Op == Binary::ADD || Op == Binary::SUB || Op == Binary::MUL || Op == Binary::DIV)
+        float_row<Op>(xf, b ? yf : nullptr, yf[0], zf, n);
+    });
+    if (bf16)
+      for (std::uint32_t c = 0; c < n; ++c) out[c] = static_cast<std::uint16_t>((z[c] + 0x7FFFU + ((z[c] >> 16) & 1U)) >> 16);
+    else num::convert_span_to_fp16({z.data(), n}, {out, n});
+    for (std::uint32_t c = 0; c < n; ++c) {
+      const std::uint32_t e = z[c] & 0x7f800000U;
+      const bool nan = e == 0x7f800000U && (z[c] & 0x7fffffU) != 0;
+      if (nan || (bf16 && e == 0))
+        out[c] = static_cast<std::uint16_t>(ieee_float_binary(op, t, left_copy[c], b ? right_copy[c] : scalar).bits);
+    }
+  }
+}
+
+Flags exact_float_rows_impl(Binary op, Tile& d, const Tile& l, const Tile* r, std::uint64_t scalar,
+                            NumericProfile p) {
+  const DataType t = d.data_type();
+  Flags flags = 0;
+  visit_carrier(t, [&]<typename T>() {
+    const TileDescriptor& desc = d.descriptor();
+    for (std::uint32_t row = 0; row < desc.valid_rows; ++row) {
+      const T* a = l.row_data<T>(row);
+      const T* b = r ? r->row_data<T>(row) : nullptr;
+      T* out = d.row_data<T>(row);
+      for (std::uint32_t c = 0; c < desc.valid_columns; ++c) {
+        const std::uint64_t y = b ? b[c] : scalar;
+        const Result v = p == NumericProfile::Ieee ? ieee_float_binary(op, t, a[c], y)
+                                                   : reference_float_binary(op, t, a[c], y);
+        out[c] = static_cast<T>(v.bits);
+        flags |= v.flags;
+      }
+    }
+  });
+  return flags;
+}
+
+// Shared driver of ExecuteTileBinary / ExecuteTileScalar.  `r` null means
+// the right operand is the normalised scalar.  Aliasing of d with l or r is
+// safe: each output element is produced from its own index only.
+Flags binary_rows(Binary op, Tile& d, const Tile& l, const Tile* r, std::uint64_t scalar, NumericProfile p,
+                  bool want_flags) {
+  const DataType t = d.data_type();
+  if (num::is_integer(t)) {
+    visit_carrier(t, [&]<typename T>() {
+      const T s = static_cast<T>(scalar);
+      integer_rows<T>(op, data_type_is_signed_integer(t), [&](auto fn) {
+        if (r) map_rows<T>(d, l, *r, fn);
+        else map_rows<T>(d, l, [&](T a) { return fn(a, s); });
+      });
+    });
+    return 0;
+  }
+  const bool carrier_arith = op == Binary::ADD || op == Binary::SUB || op == Binary::MUL;
+  if (p == NumericProfile::Reference && carrier_arith) {
+    // Raw carrier ADD/SUB/MUL wrap exactly like the unsigned integer loops.
+    visit_carrier(t, [&]<typename T>() {
+      const T s = static_cast<T>(scalar);
+      integer_rows<T>(op, false, [&](auto fn) {
+        if (r) map_rows<T>(d, l, *r, fn);
+        else map_rows<T>(d, l, [&](T a) { return fn(a, s); });
+      });
+    });
+    return 0;
+  }
+  if ((op == Binary::MAX || op == Binary::MIN) && infinity_bits(t) != 0) {
+    return visit_carrier(t, [&]<typename T>() { return min_max_rows<T>(op, d, l, r, static_cast<T>(scalar)); });
+  }
+  if (p == NumericProfile::Ieee && !want_flags && half_fast_path(op, t)) {
+    half_rows(op, d, l, r, static_cast<std::uint16_t>(scalar));
+    return 0;
+  }
+  if (p == NumericProfile::Ieee && !want_flags && host_fast_path(op, t)) {
+    if (t == DataType::FP32) ieee_host_rows<std::uint32_t>(op, d, l, r, static_cast<std::uint32_t>(scalar));
+    else ieee_host_rows<std::uint64_t>(op, d, l, r, scalar);
+    return 0;
+  }
+  return exact_float_rows_impl(op, d, l, r, scalar, p);
+}
+
+// ---- unary (asl/tile/model/execution/unary.asl) ----
+
+bool closed_unary(Unary op) noexcept {
+  return op == Unary::ABS || op == Unary::NOT || op == Unary::NEG || op == Unary::RELU;
+}
+
+std::uint64_t sign_mask(DataType t) noexcept { return std::uint64_t{1} << (element_bits(t) - 1); }
+
+std::uint64_t one_encoding(DataType t) noexcept {  // TileFloatingUnaryOneEncoding
+  switch (t) {
+    case DataType::FP64: return 0x3ff0000000000000ULL;
+    case DataType::FP16: return 0x3c00;
+    case DataType::BF16: return 0x3f80;
+    case DataType::E4M3: return 0x38;
+    case DataType::E5M2: return 0x3c;
+    default: return 0x3f800000;  // FP32, TF32, HF32
+  }
+}
+
+// TileFloatingUnaryUnboundedResult: signed infinity, or the canonical NaN
+// for E4M3 (no infinity).
+std::uint64_t unbounded(DataType t, bool negative) noexcept {
+  std::uint64_t inf = 0;
+  switch (t) {
+    case DataType::FP64: inf = 0x7ff0000000000000ULL; break;
+    case DataType::FP16: inf = 0x7c00; break;
+    case DataType::BF16: inf = 0x7f80; break;
+    case DataType::E5M2: inf = 0x7c; break;
+    case DataType::E4M3: return num::canonical_nan(t).bits;
+    default: inf = 0x7f800000; break;
+  }
+  return negative ? inf | sign_mask(t) : inf;
+}
+
+bool class_negative(num::ValueClass c) noexcept {
+  return c == num::ValueClass::NegativeZero || c == num::ValueClass::NegativeSubnormal ||
+         c == num::ValueClass::NegativeNormal || c == num::ValueClass::NegativeInfinity;
+}
+
+// TileSFUUnarySpecialValue: handled, result, flags.
+struct Special {
+  bool handled = false;
+  Result value;
+};
+
+Special sfu_special(Unary op, DataType t, std::uint64_t v) noexcept {
+  using C = num::ValueClass;
+  const C c = num::classify(t, v);
+  const std::uint64_t qnan = num::canonical_nan(t).bits;
+  if (num::is_nan(c)) return {true, {qnan, c == C::SignalingNaN ? num::kNV : Flags{0}}};
+  const std::uint64_t neg_zero = sign_mask(t);
+  switch (op) {
+    case Unary::EXP:
+      if (num::is_zero(c)) return {true, {one_encoding(t), 0}};
+      if (c == C::PositiveInfinity) return {true, {v, 0}};
+      if (c == C::NegativeInfinity) return {true, {0, 0}};
+      break;
+    case Unary::LOG:
+      if (v == one_encoding(t)) return {true, {0, 0}};
+      if (num::is_zero(c)) return {true, {unbounded(t, true), num::kDZ}};
+      if (c == C::PositiveInfinity) return {true, {v, 0}};
+      if (class_negative(c)) return {true, {qnan, num::kNV}};
+      break;
+    case Unary::RECIP:
+      if (num::is_zero(c)) return {true, {unbounded(t, c == C::NegativeZero), num::kDZ}};
+      if (c == C::NegativeInfinity) return {true, {neg_zero, 0}};
+      if (c == C::PositiveInfinity) return {true, {0, 0}};
+      break;
+    case Unary::SQRT:
+      if (num::is_zero(c) || c == C::PositiveInfinity) return {true, {v, 0}};
+      if (class_negative(c)) return {true, {qnan, num::kNV}};
+      break;
+    default:  // RSQRT
+      if (num::is_zero(c)) return {true, {unbounded(t, c == C::NegativeZero), num::kDZ}};
+      if (c == C::PositiveInfinity) return {true, {0, 0}};
+      if (class_negative(c)) return {true, {qnan, num::kNV}};
+      break;
+  }
+  return {};
+}
+
+num::UnaryOp numerics_unary(Unary op) noexcept {
+  switch (op) {
+    case Unary::EXP: return num::UnaryOp::EXP;
+    case Unary::LOG: return num::UnaryOp::LOG;
+    case Unary::RECIP: return num::UnaryOp::RECIP;
+    case Unary::SQRT: return num::UnaryOp::SQRT;
+    default: return num::UnaryOp::RSQRT;
+  }
+}
+
+}  // namespace
+
+Result sfu_element(Unary op, DataType t, std::uint64_t v, NumericProfile p) {
+  const Special s = sfu_special(op, t, v);
+  if (s.handled) return s.value;
+  if (p == NumericProfile::Ieee) return num::ieee_unary(numerics_unary(op), t, v, num::RoundingMode::RNE);
+  const std::uint64_t m = carrier_mask(t);
+  switch (op) {
+    case Unary::EXP: return {(v + 1) & m, 0};            // TileExponential
+    case Unary::RECIP: return {(~0ULL / v) & m, 0};      // TileReciprocal (v != 0 here)
+    default: return {v, 0};                              // SQRT, LOG, RSQRT identity hooks
+  }
+}
+
+namespace {
+
+// TileFloatingUnaryValue for ABS/NEG/RELU; the bool is the NV flag.
+Result float_closed_unary(Unary op, DataType t, std::uint64_t v) noexcept {
+  const std::uint64_t sign = sign_mask(t);
+  if (op == Unary::ABS) return {v & ~sign, 0};
+  if (op == Unary::NEG) return {v ^ sign, 0};
+  using C = num::ValueClass;
+  const C c = num::classify(t, v);
+  if (num::is_nan(c)) return {num::canonical_nan(t).bits, c == C::SignalingNaN ? num::kNV : Flags{0}};
+  if (c == C::PositiveSubnormal || c == C::PositiveNormal || c == C::PositiveInfinity) return {v, 0};
+  return {0, 0};
+}
+
+template <Unary Op, typename T, bool Signed>
+constexpr T integer_unary(T v) noexcept {  // TileIntegerUnaryValue
+  if constexpr (Op == Unary::ABS) {
+    if constexpr (Signed) return as_signed(v) < 0 ? wrap_sub(T{0}, v) : v;
+    else return v;
+  } else if constexpr (Op == Unary::NOT) {
+    return static_cast<T>(~v);
+  } else if constexpr (Op == Unary::NEG) {
+    return wrap_sub(T{0}, v);
+  } else {
+    if constexpr (Signed) return as_signed(v) < 0 ? T{0} : v;
+    else return v;
+  }
+}
+
+template <typename T, Unary Op>
+void integer_unary_rows(Tile& d, const Tile& s, bool is_signed) {
+  if (is_signed) map_rows<T>(d, s, [](T v) { return integer_unary<Op, T, true>(v); });
+  else map_rows<T>(d, s, [](T v) { return integer_unary<Op, T, false>(v); });
+}
+
+template <typename T>
+void integer_unary_dispatch(Unary op, Tile& d, const Tile& s, bool is_signed) {
+  switch (op) {
+    case Unary::ABS: integer_unary_rows<T, Unary::ABS>(d, s, is_signed); break;
+    case Unary::NOT: integer_unary_rows<T, Unary::NOT>(d, s, is_signed); break;
+    case Unary::NEG: integer_unary_rows<T, Unary::NEG>(d, s, is_signed); break;
+    default: integer_unary_rows<T, Unary::RELU>(d, s, is_signed); break;
+  }
+}
+
+// Floating ABS/NEG are pure sign-bit operations: vectorisable loops.
+template <typename T>
+void sign_bit_rows(Unary op, Tile& d, const Tile& s) {
+  const T sign = static_cast<T>(T{1} << (sizeof(T) * 8 - 1));
+  if (op == Unary::ABS) map_rows<T>(d, s, [sign](T v) { return static_cast<T>(v & ~sign); });
+  else map_rows<T>(d, s, [sign](T v) { return static_cast<T>(v ^ sign); });
+}
+
+template <typename T, typename Element>
+Flags element_rows(Tile& d, const Tile& s, Element element) {
+  Flags flags = 0;
+  map_rows<T>(d, s, [&](T v) {
+    const Result r = element(v);
+    flags |= r.flags;
+    return static_cast<T>(r.bits);
+  });
+  return flags;
+}
+
+}  // namespace
+
+Result binary_element(Binary op, DataType t, std::uint64_t a, std::uint64_t b, NumericProfile p) {
+  if (num::is_integer(t)) {
+    return visit_carrier(t, [&]<typename T>() {
+      const Result r = integer_element<T>(op, t, static_cast<T>(a), static_cast<T>(b));
+      return Result{r.bits & carrier_mask(t), 0};
+    });
+  }
+  return p == NumericProfile::Ieee ? ieee_float_binary(op, t, a, b) : reference_float_binary(op, t, a, b);
+}
+
+void tile_binary(Binary op, Tile& destination, const Tile& left, const Tile& right, PadValue pad,
+                 NumericProfile profile) {
+  binary_rows(op, destination, left, &right, 0, profile, false);
+  publish(destination, pad);  // TileBinaryUsesClosedElementwiseContract: every TEPL binary
+}
+
+Flags tile_scalar(Binary op, Tile& destination, const Tile& source, std::uint64_t scalar, PadValue pad,
+                  NumericProfile profile) {
+  const Flags flags =
+      binary_rows(op, destination, source, nullptr, raw_element_value(scalar, source.data_type()), profile, true);
+  publish(destination, pad);
+  return flags;
+}
+
+Flags tile_unary(Unary op, Tile& destination, const Tile& source, PadValue pad, NumericProfile profile) {
+  const DataType t = source.data_type();
+  Flags flags = 0;
+  visit_carrier(t, [&]<typename T>() {
+    if (num::is_integer(t)) {
+      integer_unary_dispatch<T>(op, destination, source, data_type_is_signed_integer(t));
+    } else if (op == Unary::ABS || op == Unary::NEG) {
+      sign_bit_rows<T>(op, destination, source);
+    } else if (closed_unary(op)) {
+      flags = element_rows<T>(destination, source, [t](T v) { return float_closed_unary(Unary::RELU, t, v); });
+    } else {
+      flags = element_rows<T>(destination, source, [&](T v) { return sfu_element(op, t, v, profile); });
+    }
+  });
+  publish(destination, pad);
+  return flags;
+}
+
+void tile_fill_scalar(Tile& destination, std::uint64_t scalar, PadValue pad) {
+  const std::uint64_t value = raw_element_value(scalar, destination.data_type());
+  visit_carrier(destination.data_type(), [&]<typename T>() {
+    const TileDescriptor& d = destination.descriptor();
+    for (std::uint32_t r = 0; r < d.valid_rows; ++r) {
+      T* out = destination.row_data<T>(r);
+      for (std::uint32_t c = 0; c < d.valid_columns; ++c) out[c] = static_cast<T>(value);
+    }
+  });
+  publish(destination, pad);
+}
+
+namespace {
+
+// TileFixedFusedMultiplyAddValue for a floating element.
+Result float_fma_element(DataType t, std::uint64_t l, std::uint64_t r, std::uint64_t a, NumericProfile p) noexcept {
+  using C = num::ValueClass;
+  const C cl = num::classify(t, l), cr = num::classify(t, r), ca = num::classify(t, a);
+  const bool snan = cl == C::SignalingNaN || cr == C::SignalingNaN || ca == C::SignalingNaN;
+  const bool zero_times_inf = (num::is_zero(cl) && num::is_inf(cr)) || (num::is_inf(cl) && num::is_zero(cr));
+  const bool product_inf = num::is_inf(cl) || num::is_inf(cr);
+  const bool product_negative = class_negative(cl) != class_negative(cr);
+  const bool opposite_inf = product_inf && num::is_inf(ca) && product_negative != class_negative(ca);
+  if (snan || zero_times_inf || opposite_inf) return {num::canonical_nan(t).bits, num::kNV};  // TileProfileFusedInvalidResult
+  if (p == NumericProfile::Ieee) return num::ieee_fused(num::FusedOp::MADD, t, a, l, r, num::RoundingMode::RNE);
+  return {(l * r + a) & carrier_mask(t), 0};  // ScalarFPFusedProfile MADD on raw carriers
+}
+
+}  // namespace
+
+Flags tile_fma(Tile& destination, const Tile& left, const Tile& right, const Tile& addend, PadValue pad,
+               NumericProfile profile) {
+  const DataType t = destination.data_type();
+  Flags flags = 0;
+  visit_carrier(t, [&]<typename T>() {
+    const TileDescriptor& d = destination.descriptor();
+    const bool integer = num::is_integer(t);
+    for (std::uint32_t row = 0; row < d.valid_rows; ++row) {
+      const T* l = left.row_data<T>(row);
+      const T* r = right.row_data<T>(row);
+      const T* a = addend.row_data<T>(row);
+      T* out = destination.row_data<T>(row);
+      if (integer) {
+        for (std::uint32_t c = 0; c < d.valid_columns; ++c) out[c] = wrap_add(wrap_mul(l[c], r[c]), a[c]);
+        continue;
+      }
+      for (std::uint32_t c = 0; c < d.valid_columns; ++c) {
+        const Result v = float_fma_element(t, l[c], r[c], a[c], profile);
+        flags |= v.flags;
+        out[c] = static_cast<T>(v.bits);
+      }
+    }
+  });
+  publish(destination, pad);
+  return flags;
+}
+
+}  // namespace pto::tile::ops

@@ -1,0 +1,76 @@
+// TLOAD / TSTORE kernels (asl/tile/model/memory/{load-store,stride,addressing}.asl,
+// ADR 0074 byte row stride, ADR 0033 packed nibbles) against a narrow
+// memory-access port, so the kernels are testable without the machine.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "tile/tile_state.hpp"
+
+namespace pto::tile {
+
+// The machine's data memory as the tile model needs it.  Translation is the
+// reference profile's identity (TranslateDataAddress).
+class TileMemoryPort {
+ public:
+  virtual ~TileMemoryPort() = default;
+  // DataAccessPermitted plus model bounds for [address, address+size):
+  // Fault::None or Fault::DataPage.  Alignment is the caller's check.
+  virtual Fault check(std::uint64_t address, std::uint64_t size, bool write) const = 0;
+  // Raw copies of a range for which check() returned Fault::None.
+  virtual void read(std::uint64_t address, std::span<std::byte> out) = 0;
+  virtual void write(std::uint64_t address, std::span<const std::byte> in) = 0;
+};
+
+// A flat little-endian memory of `size` bytes at address 0, every byte
+// permitted (the unit-test and benchmark port).
+class FlatTileMemory final : public TileMemoryPort {
+ public:
+  explicit FlatTileMemory(std::span<std::byte> storage) : storage_(storage) {}
+  Fault check(std::uint64_t address, std::uint64_t size, bool) const override {
+    return address <= storage_.size() && size <= storage_.size() - address ? Fault::None : Fault::DataPage;
+  }
+  void read(std::uint64_t address, std::span<std::byte> out) override {
+    std::copy_n(storage_.data() + address, out.size(), out.data());
+  }
+  void write(std::uint64_t address, std::span<const std::byte> in) override {
+    std::copy_n(in.data(), in.size(), storage_.data() + address);
+  }
+
+ private:
+  std::span<std::byte> storage_;
+};
+
+struct MemoryOutcome {
+  Fault fault = Fault::None;
+  std::uint64_t address = 0;  // faulting element address
+  bool ok() const noexcept { return fault == Fault::None; }
+};
+
+// TileDenseRowStrideBytes: ceil(columns * bits / 8).
+constexpr std::uint64_t dense_row_stride_bytes(std::uint32_t columns, DataType t) noexcept {
+  return (std::uint64_t{columns} * element_bits(t) + 7) / 8;
+}
+// TileMemoryStridedByteAddress (wrapping XLEN arithmetic).
+constexpr std::uint64_t strided_byte_address(std::uint64_t base, std::uint32_t row, std::uint32_t column,
+                                             std::uint64_t row_stride_bytes, DataType t) noexcept {
+  const std::uint64_t row_base = base + std::uint64_t{row} * row_stride_bytes;
+  return num::is_packed4(t) ? row_base + column / 2 : row_base + std::uint64_t{column} * memory_element_bytes(t);
+}
+
+// TLOAD into an allocated, generically indexed destination: the complete
+// footprint is probed (alignment, then permission, in row-major element
+// order) before any payload change; on success the valid region is written
+// and marked defined (ADR 0014).  Elements outside the valid region keep
+// their definedness.
+MemoryOutcome tload(Tile& destination, TileMemoryPort& memory, std::uint64_t base, std::uint64_t row_stride_bytes);
+
+// TSTORE of a source whose valid region is completely defined (the caller
+// checks TileSourceContentsDefined).  Packed four-bit stores preserve the
+// sibling nibble.  No byte is written unless the whole footprint is legal.
+MemoryOutcome tstore(const Tile& source, TileMemoryPort& memory, std::uint64_t base, std::uint64_t row_stride_bytes);
+
+}  // namespace pto::tile

@@ -1,0 +1,354 @@
+#include "tile/tile_state.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace pto::tile {
+
+std::string_view layout_name(TileLayout l) noexcept {
+  switch (l) {
+    case TileLayout::RowMajor: return "RowMajor";
+    case TileLayout::ColumnMajor: return "ColumnMajor";
+    case TileLayout::ZN: return "ZN";
+    case TileLayout::NZ: return "NZ";
+    case TileLayout::CubeM16: return "CUBE_M16";
+    case TileLayout::CubeM32: return "CUBE_M32";
+    case TileLayout::CubeN8: return "CUBE_N8";
+    case TileLayout::ImplementationDefined: return "ImplementationDefined";
+  }
+  return "?";
+}
+
+std::string_view location_name(TileLocation l) noexcept {
+  switch (l) {
+    case TileLocation::Any: return "Any";
+    case TileLocation::Vector: return "Vector";
+    case TileLocation::Matrix: return "Matrix";
+  }
+  return "?";
+}
+
+std::string_view pad_value_name(PadValue p) noexcept {
+  switch (p) {
+    case PadValue::Zero: return "Zero";
+    case PadValue::Max: return "Max";
+    case PadValue::Min: return "Min";
+    case PadValue::Null: return "Null";
+  }
+  return "?";
+}
+
+std::string_view fault_name(Fault f) noexcept {
+  switch (f) {
+    case Fault::None: return "None";
+    case Fault::IllegalInstruction: return "Fault_IllegalInstruction";
+    case Fault::DataAlignment: return "Fault_DataAlignment";
+    case Fault::DataPage: return "Fault_DataPage";
+    case Fault::TileLegality: return "Fault_TileLegality";
+    case Fault::TileAllocation: return "Fault_TileAllocation";
+    case Fault::BundleControl: return "Fault_BundleControl";
+  }
+  return "?";
+}
+
+std::uint32_t derived_tile_rows(std::uint32_t capacity_bytes, std::uint32_t columns, DataType t) noexcept {
+  if (capacity_bytes == 0 || !is_nonzero_power_of_two(columns)) return 0;
+  const std::uint64_t capacity_bits = std::uint64_t{capacity_bytes} * 8;
+  const std::uint64_t row_bits = std::uint64_t{columns} * element_bits(t);
+  if (capacity_bits % row_bits != 0) return 0;
+  const std::uint64_t rows = capacity_bits / row_bits;
+  return rows == 0 || rows > 65535 ? 0 : static_cast<std::uint32_t>(rows);
+}
+
+bool descriptor_shape_legal(std::uint32_t capacity_bytes, std::uint32_t columns, std::uint32_t valid_rows,
+                            std::uint32_t valid_columns, DataType t) noexcept {
+  const std::uint32_t rows = derived_tile_rows(capacity_bytes, columns, t);
+  return rows != 0 && valid_rows <= rows && valid_columns <= columns &&
+         std::uint64_t{valid_rows} * valid_columns <= logical_element_capacity(capacity_bytes, t);
+}
+
+std::uint64_t pad_value_for_data_type(PadValue p, DataType t) noexcept {
+  // TilePadValueForDataType (asl/tile/model/definedness/elements.asl).
+  if (p == PadValue::Zero || p == PadValue::Null) return 0;
+  const bool max = p == PadValue::Max;
+  switch (t) {
+    case DataType::FP64: return max ? 0x7fefffffffffffffULL : 0xffefffffffffffffULL;
+    case DataType::FP32: return max ? 0x7f7fffffULL : 0xff7fffffULL;
+    case DataType::TF32: return max ? 0x7f7fe000ULL : 0xff7fe000ULL;
+    case DataType::HF32: return max ? 0x7f7ff000ULL : 0xff7ff000ULL;
+    case DataType::FP16: return max ? 0x7bffULL : 0xfbffULL;
+    case DataType::BF16: return max ? 0x7f7fULL : 0xff7fULL;
+    case DataType::E4M3: return max ? 0x7eULL : 0xfeULL;
+    case DataType::E5M2: return max ? 0x7bULL : 0xfbULL;
+    case DataType::U8: return max ? 0xffULL : 0;
+    case DataType::U16: return max ? 0xffffULL : 0;
+    case DataType::U32: return max ? 0xffffffffULL : 0;
+    case DataType::U64: return max ? ~0ULL : 0;
+    case DataType::U4X2: return max ? ~0ULL : 0;
+    case DataType::S8: return max ? 0x7fULL : 0x80ULL;
+    case DataType::S16: return max ? 0x7fffULL : 0x8000ULL;
+    case DataType::S32: return max ? 0x7fffffffULL : 0x80000000ULL;
+    case DataType::S64: return max ? 0x7fffffffffffffffULL : 0x8000000000000000ULL;
+    default: return max ? ~0ULL : 0x8000000000000000ULL;
+  }
+}
+
+// ---------------------------------------------------------------- Tile
+
+Tile::Tile(const Tile& other) : d_(other.d_), defined_(other.defined_), defined_valid_(other.defined_valid_) {
+  reserve_payload(other.d_.capacity_bytes);
+  if (d_.capacity_bytes) std::memcpy(payload_.get(), other.payload_.get(), d_.capacity_bytes);
+}
+
+Tile& Tile::operator=(const Tile& other) {
+  if (this == &other) return *this;
+  reserve_payload(other.d_.capacity_bytes);
+  d_ = other.d_;
+  defined_ = other.defined_;
+  defined_valid_ = other.defined_valid_;
+  if (d_.capacity_bytes) std::memcpy(payload_.get(), other.payload_.get(), d_.capacity_bytes);
+  return *this;
+}
+
+void Tile::reserve_payload(std::uint32_t bytes) {
+  if (bytes <= payload_size_) return;
+  // Zero on first growth only: later reconfiguration reuses the bytes, whose
+  // old contents are unobservable because definedness is cleared.
+  payload_.reset(new std::byte[bytes]());
+  payload_size_ = bytes;
+}
+
+std::uint32_t Tile::logical_capacity() const noexcept {
+  return d_.allocated ? logical_element_capacity(d_.capacity_bytes, d_.data_type) : 0;
+}
+
+std::uint64_t Tile::defined_element_count() const noexcept {
+  std::uint64_t n = 0;
+  for (const std::uint64_t w : defined_) n += static_cast<std::uint64_t>(__builtin_popcountll(w));
+  return n;
+}
+
+bool Tile::generic_indexing_permitted() const noexcept {
+  // TileLayoutShapeLegal + TileGenericIndexingPermitted.
+  switch (d_.layout) {
+    case TileLayout::RowMajor:
+    case TileLayout::ColumnMajor: return true;
+    case TileLayout::ZN:
+    case TileLayout::NZ: return d_.rows % 16 == 0 && d_.columns % (256 / element_bits(d_.data_type)) == 0;
+    default: return false;
+  }
+}
+
+std::uint32_t Tile::linear_index(std::uint32_t row, std::uint32_t column) const noexcept {
+  switch (d_.layout) {
+    case TileLayout::ColumnMajor: return column * d_.rows + row;
+    case TileLayout::ZN:
+    case TileLayout::NZ: {
+      // 16-row fractals of 32 bytes per row (TileFractalInnerElements).
+      const std::uint32_t inner = 256 / element_bits(d_.data_type);
+      const std::uint32_t block_rows = d_.rows / 16;
+      const std::uint32_t block_columns = d_.columns / inner;
+      const std::uint32_t block_elements = 16 * inner;
+      const std::uint32_t br = row / 16, bc = column / inner, ir = row % 16, ic = column % inner;
+      if (d_.layout == TileLayout::ZN) return (br * block_columns + bc) * block_elements + ic * 16 + ir;
+      return (bc * block_rows + br) * block_elements + ir * inner + ic;
+    }
+    default: return row * d_.columns + column;
+  }
+}
+
+std::uint64_t Tile::read_raw(std::uint32_t element) const noexcept {
+  const unsigned bits = element_bits(d_.data_type);
+  if (bits == 4) {
+    const auto byte = static_cast<std::uint8_t>(payload_[element >> 1]);
+    return num::packed4_get(byte, element & 1U);
+  }
+  std::uint64_t v = 0;
+  std::memcpy(&v, payload_.get() + std::size_t{element} * (bits / 8), bits / 8);  // little-endian host
+  return v;
+}
+
+std::uint64_t Tile::read_word(std::uint32_t element) const noexcept {
+  const std::uint64_t raw = read_raw(element);
+  const unsigned bits = element_bits(d_.data_type);
+  if (bits == 4 || bits == 64 || !data_type_is_signed_integer(d_.data_type)) return raw;
+  const unsigned shift = 64 - bits;
+  return static_cast<std::uint64_t>(static_cast<std::int64_t>(raw << shift) >> shift);
+}
+
+void Tile::store_raw(std::uint32_t element, std::uint64_t value) noexcept {
+  const unsigned bits = element_bits(d_.data_type);
+  if (bits == 4) {
+    auto& byte = payload_[element >> 1];
+    byte = static_cast<std::byte>(num::packed4_set(static_cast<std::uint8_t>(byte), element & 1U,
+                                                   static_cast<std::uint8_t>(value)));
+    return;
+  }
+  std::memcpy(payload_.get() + std::size_t{element} * (bits / 8), &value, bits / 8);
+}
+
+void Tile::set_defined(std::uint32_t element, bool defined) noexcept {
+  const std::uint64_t bit = 1ULL << (element & 63);
+  if (defined) defined_[element >> 6] |= bit;
+  else defined_[element >> 6] &= ~bit;
+}
+
+void Tile::write_element(std::uint32_t row, std::uint32_t column, std::uint64_t value) noexcept {
+  const std::uint32_t element = linear_index(row, column);
+  const bool was_defined = element_defined(element);
+  store_raw(element, value);
+  set_defined(element, true);
+  // Outside the valid region the bit is set but the summary does not count it.
+  if (!was_defined && row < d_.valid_rows && column < d_.valid_columns) ++defined_valid_;
+}
+
+void Tile::define_range(std::uint32_t first, std::uint32_t count) noexcept {
+  std::uint32_t i = first;
+  const std::uint32_t end = first + count;
+  while (i < end && (i & 63)) set_defined(i++, true);
+  for (; i + 64 <= end; i += 64) defined_[i >> 6] = ~0ULL;
+  while (i < end) set_defined(i++, true);
+}
+
+void Tile::mark_valid_region_defined() noexcept {
+  if (d_.layout == TileLayout::RowMajor) {
+    if (d_.valid_columns == d_.columns) {
+      define_range(0, d_.valid_rows * d_.columns);
+    } else {
+      for (std::uint32_t r = 0; r < d_.valid_rows; ++r) define_range(r * d_.columns, d_.valid_columns);
+    }
+  } else {
+    for (std::uint32_t r = 0; r < d_.valid_rows; ++r)
+      for (std::uint32_t c = 0; c < d_.valid_columns; ++c) set_defined(linear_index(r, c), true);
+  }
+  defined_valid_ = valid_element_count();
+}
+
+void Tile::apply_padding(PadValue pad) noexcept {
+  const bool defined = pad != PadValue::Null;
+  const std::uint64_t value = pad_value_for_data_type(pad, d_.data_type);
+  for (std::uint32_t r = 0; r < d_.rows; ++r) {
+    const std::uint32_t first_column = r < d_.valid_rows ? d_.valid_columns : 0;
+    for (std::uint32_t c = first_column; c < d_.columns; ++c) {
+      const std::uint32_t e = linear_index(r, c);
+      store_raw(e, value);
+      set_defined(e, defined);
+    }
+  }
+}
+
+void Tile::clear_definedness() noexcept {
+  std::fill(defined_.begin(), defined_.end(), 0ULL);
+  defined_valid_ = 0;
+}
+
+void Tile::configure(const TileDescriptor& d) {
+  reserve_payload(d.capacity_bytes);
+  d_ = d;
+  const std::uint32_t elements = logical_element_capacity(d.capacity_bytes, d.data_type);
+  defined_.assign((elements + 63) / 64, 0ULL);
+  defined_valid_ = 0;
+}
+
+void Tile::release() noexcept {
+  d_ = TileDescriptor{};
+  clear_definedness();
+}
+
+// ---------------------------------------------------------------- TileFile
+
+TileFile::TileFile() : shared_(kSharedTileCount) {}
+
+std::uint64_t TileFile::local_capacity_in_use_except(int excluded) const noexcept {
+  std::uint64_t total = 0;
+  for (unsigned i = 0; i < kTileRegisterCount; ++i)
+    if (static_cast<int>(i) != excluded && tiles_[i].allocated())
+      total += core_allocation_bytes(masks_[i], tiles_[i].descriptor().capacity_bytes);
+  return total;
+}
+
+std::uint64_t TileFile::shared_capacity_in_use() const noexcept {
+  std::uint64_t total = 0;
+  for (const SharedTile& s : shared_)
+    if (s.descriptor_valid) total += core_allocation_bytes(s.allocation_mask, s.tile.descriptor().capacity_bytes);
+  return total;
+}
+
+bool TileFile::local_capacity_legal(std::uint32_t bytes) const noexcept {
+  return bytes >= kTileCellBytes && bytes % kTileCellBytes == 0 && bytes <= kLocalTileMaxBytes &&
+         bytes <= capacity_limit_;
+}
+
+bool TileFile::shared_capacity_legal(std::uint32_t bytes) const noexcept {
+  return bytes >= kTileCellBytes && bytes % kTileCellBytes == 0 && bytes <= kSharedTileMaxBytes &&
+         bytes <= capacity_limit_;
+}
+
+Fault TileFile::check_configure(TileIndex i, const ConfigureRequest& r) const noexcept {
+  if (i >= kTileRegisterCount || r.mask == 0 || r.mask > 0xF || !local_capacity_legal(r.capacity_bytes) ||
+      layout_is_cube(r.layout))
+    return Fault::TileLegality;
+  if (!descriptor_shape_legal(r.capacity_bytes, r.columns, r.valid_rows, r.valid_columns, r.data_type))
+    return Fault::TileAllocation;
+  const std::uint32_t rows = derived_tile_rows(r.capacity_bytes, r.columns, r.data_type);
+  if (std::uint64_t{rows} * r.columns > logical_element_capacity(r.capacity_bytes, r.data_type))
+    return Fault::TileAllocation;
+  if (local_capacity_in_use_except(i) + shared_capacity_in_use() + core_allocation_bytes(r.mask, r.capacity_bytes) >
+      capacity_limit_)
+    return Fault::TileAllocation;
+  return Fault::None;
+}
+
+Fault TileFile::configure(TileIndex i, const ConfigureRequest& r) {
+  if (const Fault f = check_configure(i, r); f != Fault::None) return f;
+  TileDescriptor d;
+  d.allocated = true;
+  d.storage_kind = TileStorageKind::Numeric;
+  d.capacity_bytes = r.capacity_bytes;
+  d.rows = derived_tile_rows(r.capacity_bytes, r.columns, r.data_type);
+  d.columns = r.columns;
+  d.valid_rows = r.valid_rows;
+  d.valid_columns = r.valid_columns;
+  d.data_type = r.data_type;
+  d.layout = r.layout;
+  d.location = r.location;
+  tiles_[i].configure(d);  // allocation clears every definedness bit (ADR 0014)
+  masks_[i] = r.mask;
+  return Fault::None;
+}
+
+void TileFile::release(TileIndex i) noexcept {
+  tiles_[i].release();
+  masks_[i] = 0;
+}
+
+void TileFile::reset() noexcept {
+  for (unsigned i = 0; i < kTileRegisterCount; ++i) release(static_cast<TileIndex>(i));
+  for (SharedTile& s : shared_) {
+    s.descriptor_valid = false;
+    s.allocation_mask = 0;
+    s.initialized_mask = 0;
+    s.published = false;
+    s.tile.release();
+  }
+  capacity_limit_ = kTileCapacityBytes;
+}
+
+bool TileFile::descriptor_configured(TileIndex i) const noexcept {
+  const TileDescriptor& d = tiles_[i].descriptor();
+  return d.allocated && local_capacity_legal(d.capacity_bytes) &&
+         derived_tile_rows(d.capacity_bytes, d.columns, d.data_type) == d.rows && d.rows != 0 &&
+         d.valid_rows <= d.rows && d.valid_columns <= d.columns &&
+         std::uint64_t{d.rows} * d.columns <= logical_element_capacity(d.capacity_bytes, d.data_type);
+}
+
+bool TileFile::descriptor_legal(TileIndex i) const noexcept {
+  return descriptor_configured(i) && tiles_[i].generic_indexing_permitted();
+}
+
+void TileFile::copy_tile(TileIndex destination, TileIndex source, PeMask mask) {
+  tiles_[destination] = tiles_[source];
+  masks_[destination] = mask;
+}
+
+}  // namespace pto::tile

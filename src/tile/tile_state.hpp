@@ -1,0 +1,213 @@
+// Tile register state: one Tile (descriptor + packed payload + per-element
+// definedness) and the core's register file (64 Local tiles, their allocation
+// masks, 256 Shared tiles, the TILE_CAPACITY budget).
+//
+// Sources: asl/tile/model/state/{types,allocation,descriptors,shared-registers}.asl,
+// asl/tile/model/definedness/{elements,packed-boundary}.asl,
+// asl/tile/model/shape/{rows-columns,valid-region}.asl,
+// asl/tile/model/capacity/{local,shared}.asl, ADR 0013, ADR 0014, ADR 0096.
+//
+// Storage is sized by the real per-PE capacity and packed per data type
+// (element i occupies bits [i*w, i*w+w) of the payload, little-endian; packed
+// four-bit element i is the low nibble of byte i/2 when i is even, ADR 0033).
+// Definedness is a word-level bitset with one bit per logical element and a
+// count of defined elements inside the valid region; contents_defined() is
+// derived from that count and never stored (ADR 0014).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "tile/tile_types.hpp"
+
+namespace pto::tile {
+
+struct TileDescriptor {
+  bool allocated = false;
+  TileStorageKind storage_kind = TileStorageKind::Numeric;
+  std::uint32_t capacity_bytes = 0;  // per PE
+  std::uint32_t rows = 0;
+  std::uint32_t columns = 0;
+  std::uint32_t valid_rows = 0;
+  std::uint32_t valid_columns = 0;
+  DataType data_type = DataType::U8;
+  TileLayout layout = TileLayout::RowMajor;
+  TileLocation location = TileLocation::Any;
+};
+
+// IsNonzeroPowerOfTwo over 16-bit dimensions.
+constexpr bool is_nonzero_power_of_two(std::uint32_t v) noexcept { return v != 0 && v <= 65535 && (v & (v - 1)) == 0; }
+// DerivedTileRows: physical rows from capacity, columns and type; 0 = no legal row count.
+std::uint32_t derived_tile_rows(std::uint32_t capacity_bytes, std::uint32_t columns, DataType t) noexcept;
+// TileLogicalElementCapacity.
+constexpr std::uint32_t logical_element_capacity(std::uint32_t capacity_bytes, DataType t) noexcept {
+  return static_cast<std::uint32_t>(std::uint64_t{capacity_bytes} * 8 / element_bits(t));
+}
+// TileDescriptorShapeLegal.
+bool descriptor_shape_legal(std::uint32_t capacity_bytes, std::uint32_t columns, std::uint32_t valid_rows,
+                            std::uint32_t valid_columns, DataType t) noexcept;
+// TilePadValueForDataType: the raw element a padding choice writes.
+std::uint64_t pad_value_for_data_type(PadValue p, DataType t) noexcept;
+
+class Tile {
+ public:
+  const TileDescriptor& descriptor() const noexcept { return d_; }
+  bool allocated() const noexcept { return d_.allocated; }
+  DataType data_type() const noexcept { return d_.data_type; }
+
+  // ADR 0014: the summary is derived from the valid-region count.
+  std::uint64_t valid_element_count() const noexcept { return std::uint64_t{d_.valid_rows} * d_.valid_columns; }
+  std::uint64_t defined_valid_elements() const noexcept { return defined_valid_; }
+  bool contents_defined() const noexcept { return d_.allocated && defined_valid_ == valid_element_count(); }
+  // Logical elements addressable in this descriptor (capacity / element width).
+  std::uint32_t logical_capacity() const noexcept;
+  std::uint64_t defined_element_count() const noexcept;  // all bits set, inside or outside the valid region
+
+  // TileGenericIndexingPermitted: not CUBE and a legal fractal shape.
+  bool generic_indexing_permitted() const noexcept;
+  // TileLinearIndex / TilePackedLinearIndex (RowMajor, ColumnMajor, ZN, NZ).
+  std::uint32_t linear_index(std::uint32_t row, std::uint32_t column) const noexcept;
+
+  bool element_defined(std::uint32_t element) const noexcept {
+    return (defined_[element >> 6] >> (element & 63)) & 1U;
+  }
+  bool element_defined_at(std::uint32_t row, std::uint32_t column) const noexcept {
+    return element_defined(linear_index(row, column));
+  }
+  // Raw element bits, zero-extended (no definedness check: callers that model
+  // a generic read must check element_defined first, ADR 0014).
+  std::uint64_t read_raw(std::uint32_t element) const noexcept;
+  // The element as an XLEN Word: signed integer types sign-extend
+  // (NormalizeLoadedValue / NormalizeTileInteger); all others zero-extend.
+  std::uint64_t read_word(std::uint32_t element) const noexcept;
+
+  // WriteTileElement: defines only this element; counts it once when it lies
+  // in the valid region and was not defined before (ADR 0014).
+  void write_element(std::uint32_t row, std::uint32_t column, std::uint64_t value) noexcept;
+  // Store raw bits without touching definedness (kernel building block).
+  void store_raw(std::uint32_t element, std::uint64_t value) noexcept;
+
+  // Bulk definedness: set the bits of [first, first+count).
+  void define_range(std::uint32_t first, std::uint32_t count) noexcept;
+  // MarkTileValidRegionDefined: after a full-destination write.
+  void mark_valid_region_defined() noexcept;
+  // TileWithPadding: physical elements outside the valid region receive the
+  // padding value; Null leaves them undefined, others define them.
+  void apply_padding(PadValue pad) noexcept;
+
+  // Raw payload bytes (capacity_bytes long) for typed kernels.  The buffer is
+  // a std::byte array, so typed views below are implicitly created objects.
+  std::span<std::byte> payload() noexcept { return {payload_.get(), d_.capacity_bytes}; }
+  std::span<const std::byte> payload() const noexcept { return {payload_.get(), d_.capacity_bytes}; }
+  // Row-major rows of a non-packed tile as typed element pointers.
+  template <typename T>
+  T* row_data(std::uint32_t row) noexcept {
+    return reinterpret_cast<T*>(payload_.get()) + std::size_t{row} * d_.columns;
+  }
+  template <typename T>
+  const T* row_data(std::uint32_t row) const noexcept {
+    return reinterpret_cast<const T*>(payload_.get()) + std::size_t{row} * d_.columns;
+  }
+
+  Tile() = default;
+  Tile(const Tile& other);
+  Tile& operator=(const Tile& other);
+  Tile(Tile&&) noexcept = default;
+  Tile& operator=(Tile&&) noexcept = default;
+
+  // Allocation/reconfiguration: install a descriptor, clear all definedness.
+  void configure(const TileDescriptor& d);
+  // ReleaseTile: descriptor back to the reset values, definedness cleared.
+  void release() noexcept;
+
+ private:
+  void clear_definedness() noexcept;
+  void set_defined(std::uint32_t element, bool defined) noexcept;
+
+  void reserve_payload(std::uint32_t bytes);
+
+  TileDescriptor d_;
+  std::unique_ptr<std::byte[]> payload_;
+  std::uint32_t payload_size_ = 0;  // allocated bytes (>= capacity_bytes)
+  std::vector<std::uint64_t> defined_;
+  std::uint64_t defined_valid_ = 0;
+};
+
+// One Shared register S0..S255 (SharedTileInfo).
+struct SharedTile {
+  bool descriptor_valid = false;
+  PeMask allocation_mask = 0;
+  PeMask initialized_mask = 0;  // one bit per fixed-offset quarter
+  bool published = false;
+  Tile tile;
+
+  bool any_quarter_initialized() const noexcept { return descriptor_valid && initialized_mask != 0; }
+  bool fully_initialized() const noexcept {
+    return descriptor_valid && initialized_mask == allocation_mask && tile.contents_defined();
+  }
+};
+
+struct ConfigureRequest {
+  std::uint32_t capacity_bytes = 0;
+  std::uint32_t columns = 0;
+  std::uint32_t valid_rows = 0;
+  std::uint32_t valid_columns = 0;
+  DataType data_type = DataType::U8;
+  TileLayout layout = TileLayout::RowMajor;
+  TileLocation location = TileLocation::Any;
+  PeMask mask = 0;
+};
+
+class TileFile {
+ public:
+  TileFile();
+
+  Tile& tile(TileIndex i) noexcept { return tiles_[i]; }
+  const Tile& tile(TileIndex i) const noexcept { return tiles_[i]; }
+  PeMask allocation_mask(TileIndex i) const noexcept { return masks_[i]; }
+  SharedTile& shared(unsigned id) noexcept { return shared_[id]; }
+  const SharedTile& shared(unsigned id) const noexcept { return shared_[id]; }
+
+  // TILE_CAPACITY (system register 0x27); reset value PTO_TILE_CAPACITY_BYTES.
+  std::uint32_t capacity_limit() const noexcept { return capacity_limit_; }
+  void set_capacity_limit(std::uint32_t bytes) noexcept { capacity_limit_ = bytes; }
+
+  std::uint64_t local_capacity_in_use_except(int excluded) const noexcept;
+  std::uint64_t local_capacity_in_use() const noexcept { return local_capacity_in_use_except(-1); }
+  std::uint64_t shared_capacity_in_use() const noexcept;
+  std::uint64_t core_capacity_in_use() const noexcept { return local_capacity_in_use() + shared_capacity_in_use(); }
+
+  // TileCapacityIsLegal / SharedTileCapacityIsLegal.
+  bool local_capacity_legal(std::uint32_t bytes) const noexcept;
+  bool shared_capacity_legal(std::uint32_t bytes) const noexcept;
+
+  // ConfigureTileForMask preconditions, checked: Fault::None on success.
+  Fault check_configure(TileIndex i, const ConfigureRequest& r) const noexcept;
+  // ConfigureTileForMask: rows are derived, definedness cleared.
+  Fault configure(TileIndex i, const ConfigureRequest& r);
+  void release(TileIndex i) noexcept;
+  // Reset: every Local and Shared register released, capacity limit restored.
+  void reset() noexcept;
+
+  // TileDescriptorConfigured / TileDescriptorLegal / TileSourceContentsDefined.
+  bool descriptor_configured(TileIndex i) const noexcept;
+  bool descriptor_legal(TileIndex i) const noexcept;
+  bool source_contents_defined(TileIndex i) const noexcept {
+    return descriptor_legal(i) && tiles_[i].contents_defined();
+  }
+
+  // Descriptor-and-payload copy (carries definedness, ADR 0014).
+  void copy_tile(TileIndex destination, TileIndex source, PeMask mask);
+
+ private:
+  std::array<Tile, kTileRegisterCount> tiles_;
+  std::array<PeMask, kTileRegisterCount> masks_{};
+  std::vector<SharedTile> shared_;
+  std::uint32_t capacity_limit_ = kTileCapacityBytes;
+};
+
+}  // namespace pto::tile

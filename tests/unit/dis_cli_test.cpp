@@ -1,0 +1,95 @@
+// `pto as` / `pto dis` end to end: --reassemble reproduces the same bytes at
+// the same addresses; failed assembly writes no file; bad ELF input reports
+// a precise error.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "elf/elf.hpp"
+
+namespace pto {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path temp(const std::string& name) { return fs::temp_directory_path() / ("pto-asm-test-" + name); }
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+std::vector<std::uint8_t> read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+int sh(const std::string& cmd) { return std::system(cmd.c_str()); }
+
+elf::Image image_of(const fs::path& p) {
+  auto r = elf::read_image(read_bytes(p));
+  if (auto* e = std::get_if<elf::Error>(&r)) ADD_FAILURE() << e->message;
+  return std::get<elf::Image>(r);
+}
+
+TEST(AsDisCli, ReassembleReproducesSegments) {
+  const std::string src = R"(
+    .globl _start
+_start: BSTART.TLOAD FP16
+    B.DIM a0, 16, ->LB0
+    B.IOR a1, a2
+    B.IOT mask=1110, last, ->U<3>
+    BSTOP
+1:  hl.addi t#1, 16777215, ->u
+    lr.w.aqrl [a0], ->a1
+    fcvtz.fd2sw a0, ->a1
+    j 1b
+    .word 0x00021181          # reserved: BSTART.VPAR
+    BSTART COND, _start
+    C.BSTOP
+    .data
+v:  .dword v
+    .bss
+    .zero 12
+)";
+  const auto s1 = temp("a.s"), e1 = temp("a.elf"), s2 = temp("b.s"), e2 = temp("b.elf");
+  write(s1, src);
+  const std::string pto = PTO_CLI_PATH;
+  ASSERT_EQ(sh(pto + " as " + s1.string() + " -o " + e1.string()), 0);
+  ASSERT_EQ(sh(pto + " dis --reassemble " + e1.string() + " > " + s2.string()), 0);
+  ASSERT_EQ(sh(pto + " as " + s2.string() + " -o " + e2.string()), 0);
+  const elf::Image a = image_of(e1), b = image_of(e2);
+  ASSERT_EQ(a.segments.size(), b.segments.size());
+  for (std::size_t i = 0; i < a.segments.size(); ++i) {
+    EXPECT_EQ(a.segments[i].vaddr, b.segments[i].vaddr);
+    EXPECT_EQ(a.segments[i].memsz, b.segments[i].memsz);
+    EXPECT_EQ(a.segments[i].data, b.segments[i].data);
+  }
+  EXPECT_EQ(a.entry, b.entry);
+}
+
+TEST(AsDisCli, FailedAssemblyWritesNoFile) {
+  const auto s = temp("bad.s"), e = temp("bad.elf");
+  fs::remove(e);
+  write(s, "BSTOP\nnot_an_instruction\n");
+  EXPECT_NE(sh(std::string(PTO_CLI_PATH) + " as " + s.string() + " -o " + e.string() + " 2>/dev/null"), 0);
+  EXPECT_FALSE(fs::exists(e));
+}
+
+TEST(AsDisCli, TruncatedElfIsReported) {
+  const auto s = temp("t.s"), e = temp("t.elf"), cut = temp("cut.elf"), out = temp("cut.txt");
+  write(s, "BSTOP\n");
+  ASSERT_EQ(sh(std::string(PTO_CLI_PATH) + " as " + s.string() + " -o " + e.string()), 0);
+  auto bytes = read_bytes(e);
+  bytes.resize(40);
+  std::ofstream(cut, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), 40);
+  EXPECT_NE(sh(std::string(PTO_CLI_PATH) + " dis " + cut.string() + " 2> " + out.string()), 0);
+  std::ifstream in(out);
+  const std::string msg((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(msg, "pto dis: error: " + cut.string() +
+                     ": truncated ELF header: file has 40 bytes, need 64 (use --raw --base ADDR for a flat binary)\n");
+}
+
+}  // namespace
+}  // namespace pto

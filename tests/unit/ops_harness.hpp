@@ -1,0 +1,103 @@
+// Test harness for the VEC/SFU kernels: a private TileKernelTable filled by
+// register_vec_sfu_tile_kernels, a TileFile and a bundle whose loop shape
+// and data type the closed schemas read.  Kernels are driven through their
+// TileKernel entries exactly as the generic commit path calls them.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+
+#include "tile/ops_registry.hpp"
+#include "tile/tile_ops.hpp"
+
+namespace pto::tile::test {
+
+struct OpsHarness {
+  TileFile tiles;
+  TileKernelTable table;
+  arch::BlockState bundle;
+  std::array<std::byte, 64> storage{};
+  FlatTileMemory memory{storage};
+
+  OpsHarness() { register_vec_sfu_tile_kernels(table); }
+
+  // ConfigureTile(index, capacity, columns, ..., valid_rows, valid_columns, type).
+  void configure(TileIndex i, DataType t, std::uint32_t columns, std::uint32_t valid_rows,
+                 std::uint32_t valid_columns, std::uint32_t capacity = 128) {
+    ConfigureRequest r;
+    r.capacity_bytes = capacity;
+    r.columns = columns;
+    r.valid_rows = valid_rows;
+    r.valid_columns = valid_columns;
+    r.data_type = t;
+    r.mask = 0b1000;  // one PE: TILE_CAPACITY covers several 32 KiB tiles
+    ASSERT_EQ(tiles.configure(i, r), Fault::None) << "tile " << unsigned{i};
+  }
+  void set(TileIndex i, std::uint32_t row, std::uint32_t column, std::uint64_t v) {
+    tiles.tile(i).write_element(row, column, v);
+  }
+  // Writes every valid element, row-major, from `values` (cycled).
+  void fill(TileIndex i, std::initializer_list<std::uint64_t> values) {
+    const TileDescriptor& d = tiles.tile(i).descriptor();
+    auto it = values.begin();
+    for (std::uint32_t r = 0; r < d.valid_rows; ++r)
+      for (std::uint32_t c = 0; c < d.valid_columns; ++c) {
+        set(i, r, c, *it);
+        if (++it == values.end()) it = values.begin();
+      }
+  }
+  std::uint64_t raw(TileIndex i, std::uint32_t row, std::uint32_t column) const {
+    const Tile& t = tiles.tile(i);
+    return t.read_raw(t.linear_index(row, column));
+  }
+  // ReadTileElement: signed integer types sign-extend.
+  std::uint64_t word(TileIndex i, std::uint32_t row, std::uint32_t column) const {
+    const Tile& t = tiles.tile(i);
+    return t.read_word(t.linear_index(row, column));
+  }
+
+  // The loop shape B.DIM LB0=ValidCol, LB1=ValidRow, LB2=Col and BSTART DataType.
+  void loop(DataType t, std::uint32_t valid_columns, std::uint32_t valid_rows, std::uint32_t columns) {
+    bundle.operation.data_type_valid = true;
+    bundle.operation.data_type = num::code_of(t);
+    bundle.dimensions[0] = valid_columns;
+    bundle.dimensions[1] = valid_rows;
+    bundle.dimensions[2] = columns;
+    bundle.dimension_present[0] = bundle.dimension_present[1] = bundle.dimension_present[2] = true;
+  }
+
+  static TileOperands operands(TileIndex destination, std::initializer_list<TileIndex> sources,
+                               std::uint64_t scalar = 0) {
+    TileOperands o;
+    o.destination[0] = destination;
+    unsigned n = 0;
+    for (TileIndex s : sources) o.source[n++] = s;
+    o.scalar0 = scalar;
+    return o;
+  }
+
+  bool legal(isa::TileOp op, const TileOperands& o) const {
+    const TileKernel* k = table.get(op);
+    return k != nullptr && k->operands_legal(tiles, o, bundle);
+  }
+
+  // operands_legal then execute, as steps 10 and 11 of the commit path.
+  bool run(isa::TileOp op, const TileOperands& o, NumericProfile profile = NumericProfile::Reference,
+           PadValue pad = PadValue::Null) {
+    const TileKernel* k = table.get(op);
+    if (k == nullptr) {
+      ADD_FAILURE() << "no kernel for op " << static_cast<unsigned>(op);
+      return false;
+    }
+    if (!k->operands_legal(tiles, o, bundle)) return false;
+    TileExecutionContext c{tiles, memory, bundle, o, pad, false, profile};
+    const TileResult r = k->execute(c);
+    EXPECT_TRUE(r.ok());
+    return r.ok();
+  }
+};
+
+}  // namespace pto::tile::test

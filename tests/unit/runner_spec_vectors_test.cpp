@@ -1,0 +1,416 @@
+// Runs the execution vectors extracted from the spec's ASL test points through
+// the public execution API: state setters, runner::execute_instruction, state
+// getters.  tests/data/spec_scalar_exec.json (tools/extract_exec_vectors.py)
+// holds the scalar ALU/AGU/BRU/model points, tests/data/spec_block_exec.json
+// (tools/extract_block_vectors.py) the block-control and architectural-state
+// points; one record per AVS id.  Expected values come from the ASL tests.
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "arch/machine.hpp"
+#include "block/control.hpp"
+#include "isa/decoder.hpp"
+#include "runner/dispatch.hpp"
+
+namespace {
+
+using nlohmann::json;
+using pto::arch::Machine;
+using pto::arch::Word;
+
+json load_vectors(const char* file) {
+  std::ifstream in(std::string(PTO_TEST_DATA_DIR) + "/" + file);
+  return in ? json::parse(in) : json::array();
+}
+const json& vectors() {
+  static const json v = load_vectors("spec_scalar_exec.json");
+  return v;
+}
+const json& block_vectors() {
+  static const json v = load_vectors("spec_block_exec.json");
+  return v;
+}
+
+Word num(const json& v) {
+  if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
+  if (v.is_number_integer()) return static_cast<Word>(v.get<std::int64_t>());
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+  return std::stoull(v.get<std::string>(), nullptr, 0);
+}
+
+std::string hex(Word v) { return fmt::format("{:#018x}", v); }
+
+const char* kind_name(pto::arch::MemoryEventKind k) {
+  static const char* names[] = {"MemoryEvent_InitialWrite", "MemoryEvent_Load", "MemoryEvent_Store",
+                                "MemoryEvent_Atomic", "MemoryEvent_Fence"};
+  return names[static_cast<unsigned>(k)];
+}
+const char* order_name(pto::arch::MemoryOrder o) {
+  static const char* names[] = {"MemoryOrder_Relaxed", "MemoryOrder_Acquire", "MemoryOrder_Release",
+                                "MemoryOrder_AcquireRelease"};
+  return names[static_cast<unsigned>(o)];
+}
+
+pto::arch::BundleKind bundle_kind(const std::string& s) {
+  static const char* names[] = {"BundleKind_Standard",   "BundleKind_Floating",   "BundleKind_System",
+                                "BundleKind_TileElement", "BundleKind_TileMemory", "BundleKind_TileMatrix",
+                                "BundleKind_FrameTemplate"};
+  for (unsigned i = 0; i < 7; ++i) {
+    if (s == names[i]) return static_cast<pto::arch::BundleKind>(i);
+  }
+  throw std::runtime_error("unknown bundle kind " + s);
+}
+pto::arch::BundleTransfer bundle_transfer(const std::string& s) {
+  static const char* names[] = {"BundleTransfer_Fallthrough", "BundleTransfer_Direct",   "BundleTransfer_Conditional",
+                                "BundleTransfer_Call",        "BundleTransfer_Return",   "BundleTransfer_Indirect",
+                                "BundleTransfer_IndirectCall"};
+  for (unsigned i = 0; i < 7; ++i) {
+    if (s == names[i]) return static_cast<pto::arch::BundleTransfer>(i);
+  }
+  throw std::runtime_error("unknown bundle transfer " + s);
+}
+
+pto::arch::TemporaryQueue& queue(Machine& m, const json& s) {
+  return s.at("queue").get<std::string>() == "t" ? m.state.t_queue : m.state.u_queue;
+}
+
+pto::arch::FaultCode fault_code(const std::string& name) {
+  for (unsigned i = 0; i <= static_cast<unsigned>(pto::arch::FaultCode::Fault_ServiceRequest); ++i) {
+    const auto c = static_cast<pto::arch::FaultCode>(i);
+    if (pto::arch::fault_name(c) == name) return c;
+  }
+  throw std::runtime_error("unknown fault " + name);
+}
+
+// A BARG field ("barg.<name>"), rendered for comparison with expected_text.
+std::string barg_field(const pto::arch::BundleArgumentRegister& b, const std::string& f) {
+  if (f == "barg.bpcn") return hex(b.bpcn);
+  if (f == "barg.taken") return fmt::format("{}", b.taken);
+  if (f == "barg.block_type") return fmt::format("{}", static_cast<unsigned>(b.block_type));
+  if (f == "barg.transfer_type") return fmt::format("{}", static_cast<unsigned>(b.transfer_type));
+  return "<unknown field " + f + ">";
+}
+
+// The observable value of a trap-context field, rendered for comparison.
+std::string trap_context_field(const pto::arch::TrapContext& c, const std::string& f) {
+  if (f == "valid") return fmt::format("{}", c.valid);
+  if (f == "tpc") return hex(c.tpc);
+  if (f == "bpc") return hex(c.bpc);
+  if (f == "commit_argument") return hex(c.commit_argument);
+  if (f.starts_with("barg.")) return barg_field(c.block.barg, f);
+  if (f == "bundle_commit_target_set") return fmt::format("{}", c.block.commit_target_set);
+  if (f == "bundle_active") return fmt::format("{}", c.block.bundle_active);
+  if (f == "bundle_body_active") return fmt::format("{}", c.block.bundle_body_active);
+  if (f == "bundle_sequential_pc") return hex(c.block.sequential_pc);
+  if (f == "frame_stack_return_target") return hex(c.block.frame_stack_return_target);
+  if (f == "t_queue[0]") return hex(c.t_queue.value[0]);
+  if (f == "u_queue[0]") return hex(c.u_queue.value[0]);
+  if (f == "t_queue_valid[0]") return fmt::format("{}", c.t_queue.valid[0]);
+  return "<unknown field " + f + ">";
+}
+
+std::string expected_text(const std::string& f, const json& v) {
+  if (f == "barg.block_type") return fmt::format("{}", static_cast<unsigned>(bundle_kind(v.get<std::string>())));
+  if (f == "barg.transfer_type") return fmt::format("{}", static_cast<unsigned>(bundle_transfer(v.get<std::string>())));
+  if (v.is_boolean()) return fmt::format("{}", v.get<bool>());
+  return hex(num(v));
+}
+
+std::string event_field(const pto::arch::MemoryEvent& e, const std::string& f) {
+  if (f == "kind") return kind_name(e.kind);
+  if (f == "order") return order_name(e.order);
+  if (f == "agent") return std::to_string(e.agent);
+  if (f == "size_bytes") return std::to_string(e.size_bytes);
+  if (f == "write_performed") return e.write_performed ? "True" : "False";
+  if (f == "address") return hex(e.address);
+  if (f == "read_value") return hex(e.read_value);
+  if (f == "write_value") return hex(e.write_value);
+  return "<unknown field " + f + ">";
+}
+
+std::string event_expected(const std::string& f, const json& v) {
+  if (f == "kind" || f == "order" || f == "write_performed") return v.is_string() ? v.get<std::string>() : (v.get<bool>() ? "True" : "False");
+  if (f == "agent" || f == "size_bytes") return std::to_string(num(v));
+  return hex(num(v));
+}
+
+// Block bookkeeping variables (asl/block/model/state/control-state.asl) and
+// B.HINT state: set_<name> / expect_<name>.
+std::string bookkeeping_step(pto::arch::State& st, const std::string& op, const json& s) {
+  const bool set = op.starts_with("set_");
+  const std::string name = op.substr(set ? 4 : 7);
+  if (name == "bundle_hint") {
+    const std::string f = s["field"];
+    const auto& h = st.block.hint;
+    const std::string got = f == "present"        ? fmt::format("{}", h.present)
+                            : f == "trace"        ? fmt::format("{}", h.trace)
+                            : f == "trace_end"    ? fmt::format("{}", h.trace_end)
+                            : f == "branch_valid" ? fmt::format("{}", h.branch_valid)
+                            : f == "branch_likely" ? fmt::format("{}", h.branch_likely)
+                            : f == "temperature"  ? hex(h.temperature)
+                            : f == "prefetch_size" ? hex(h.prefetch_size)
+                                                   : "<unknown field " + f + ">";
+    return got == expected_text(f, s["value"]) ? "" : fmt::format("B.HINT {} = {}", f, got);
+  }
+  if (name == "frame_template") {
+    const std::string f = s["field"];
+    const auto& t = st.block.frame_template;
+    const std::string got = f == "active"                ? fmt::format("{}", t.active)
+                            : f == "stack_adjusted"      ? fmt::format("{}", t.stack_adjusted)
+                            : f == "return_target_valid" ? fmt::format("{}", t.return_target_valid)
+                            : f == "progress"            ? hex(t.progress)
+                            : f == "return_target"       ? hex(t.return_target)
+                            : f == "frame_size"          ? hex(t.frame_size)
+                                                         : "<unknown field " + f + ">";
+    return got == expected_text(f, s["value"]) ? "" : fmt::format("frame template {} = {}", f, got);
+  }
+  if (name == "core_state" && set) {
+    st.sysregs.core_state = num(s["value"]);
+    return "";
+  }
+  Word* var = name == "last_memory_command_address"   ? &st.last_memory_command_address
+              : name == "last_memory_command_size"    ? &st.last_memory_command_size
+              : name == "last_bundle_hint_payload"    ? &st.last_bundle_hint_payload
+                                                      : nullptr;
+  if (name == "frame_depth") {  // _FrameDepth is an 8-bit counter
+    if (set) {
+      st.frame_depth = static_cast<std::uint8_t>(num(s["value"]));
+      return "";
+    }
+    return st.frame_depth == num(s["value"]) ? "" : fmt::format("frame depth {}", st.frame_depth);
+  }
+  if (var == nullptr) return "unknown step op " + op;
+  if (set) {
+    *var = num(s["value"]);
+    return "";
+  }
+  return *var == num(s["value"]) ? "" : fmt::format("{} = {}", name, hex(*var));
+}
+
+// Executes one step; returns a failure description or "".
+std::string run_step(Machine& m, const json& s) {
+  using pto::arch::FaultCode;
+  auto& st = m.state;
+  const std::string op = s.at("op");
+  if (op == "reset") {
+    m.reset();
+  } else if (op == "set_acr") {
+    m.set_current_acr(static_cast<unsigned>(num(s["ring"])));
+  } else if (op == "clear_fault") {
+    m.clear_fault();
+  } else if (op == "set_tpc") {
+    st.pc = num(s["value"]);
+  } else if (op == "set_bpc") {
+    st.bpc = num(s["value"]);
+  } else if (op == "set_gpr") {
+    st.write_gpr(static_cast<unsigned>(num(s["reg"])), num(s["value"]));
+  } else if (op == "set_queue") {
+    queue(m, s).value[num(s["index"])] = num(s["value"]);
+  } else if (op == "set_queue_valid") {
+    queue(m, s).valid[num(s["index"])] = s["valid"].get<bool>();
+  } else if (op == "push_t" || op == "push_u") {
+    (op == "push_t" ? st.t_queue : st.u_queue).push(num(s["value"]));
+  } else if (op == "set_cycle") {
+    st.sysregs.cycle = num(s["value"]);
+  } else if (op == "set_commit_argument") {
+    st.commit_argument = num(s["value"]);
+  } else if (op == "set_return_address") {
+    st.return_address = num(s["value"]);
+  } else if (op == "set_trap_context") {
+    st.trap_contexts[num(s["ring"])].valid = s["value"].get<bool>();
+  } else if (op == "mem_events_stop") {
+    m.stop_memory_event_capture();
+  } else if (op == "mem_events_reset") {
+    st.memory_event_count = 0;
+  } else if (op == "mem_events_start") {
+    m.start_memory_event_capture(static_cast<unsigned>(num(s["agent"])));
+  } else if (op == "mem_events_select_agent") {
+    st.current_pe = static_cast<std::uint8_t>(num(s["agent"]));
+  } else if (op == "reset_bundle_control") {
+    pto::block::reset_bundle_control(st);
+  } else if (op == "begin_bundle") {
+    const Word start = s["start_pc"].is_null() ? st.pc : num(s["start_pc"]);
+    pto::block::begin_bundle_at(m, start, bundle_kind(s["kind"]), bundle_transfer(s["transfer"]), num(s["target"]),
+                                num(s["sequential"]), num(s["return_target"]), s["taken"].get<bool>());
+  } else if (op == "stop_bundle") {
+    pto::block::stop_bundle_at(m, num(s["pc"]));
+  } else if (op == "expect_barg") {
+    const std::string f = "barg." + s["field"].get<std::string>();
+    const std::string got = barg_field(st.block.barg, f);
+    if (got != expected_text(f, s["value"])) return fmt::format("{} = {}", f, got);
+  } else if (op == "expect_bundle_state") {
+    const std::string f = s["field"];
+    const bool got = f == "active"              ? st.block.bundle_active
+                     : f == "body_active"       ? st.block.bundle_body_active
+                     : f == "commit_target_set" ? st.block.commit_target_set
+                     : f == "condition_set"     ? st.block.condition_set
+                                                : throw std::runtime_error("unknown bundle state field " + f);
+    if (got != s["value"].get<bool>()) return fmt::format("bundle {} = {}", f, got);
+  } else if (op == "set_reservation") {
+    const std::string f = s["field"];
+    if (f == "valid") st.reservation_valid = s["value"].get<bool>();
+    else if (f == "address") st.reservation_address = num(s["value"]);
+    else st.reservation_size = static_cast<std::uint8_t>(num(s["value"]));
+  } else if (op == "enter_bundle_body") {
+    pto::block::enter_bundle_body(m);
+  } else if (op == "recover_trap_context") {
+    const bool ok = m.recover_trap_context(static_cast<unsigned>(num(s["ring"])));
+    if (ok != s["expect_result"].get<bool>()) return fmt::format("recover_trap_context returned {}", ok);
+  } else if (op == "store") {
+    if (!m.store(num(s["addr"]), static_cast<unsigned>(num(s["size"])), num(s["value"]))) return "setup store faulted";
+  } else if (op == "load") {
+    Word v = 0;
+    if (!m.load(num(s["addr"]), static_cast<unsigned>(num(s["size"])), v)) return "load faulted";
+    if (v != num(s["expect_value"])) return fmt::format("load got {}", hex(v));
+  } else if (op == "write_mem") {
+    m.memory.write(num(s["addr"]), static_cast<unsigned>(num(s["size"])), num(s["value"]));
+  } else if (op == "expect_mem") {
+    const Word v = m.memory.read(num(s["addr"]), static_cast<unsigned>(num(s["size"])));
+    if (v != num(s["value"])) return fmt::format("memory holds {}", hex(v));
+  } else if (op == "exec") {
+    const auto o = pto::runner::execute_instruction(m, num(s["bits"]), static_cast<unsigned>(num(s["length_bits"])));
+    if (o == pto::scalar::ExecOutcome::NotImplemented) {
+      return "SKIP: not implemented in this model: " +
+             std::string(pto::isa::decode(num(s["bits"]), static_cast<unsigned>(num(s["length_bits"]))).desc().mnemonic);
+    }
+    if (s.contains("expect_status") && !s["expect_status"].is_null()) {
+      const bool executed = o == pto::scalar::ExecOutcome::Next || o == pto::scalar::ExecOutcome::PcWritten;
+      // ScalarExecution_Executed / CommandExecution_Executed / PTOInstruction_Executed
+      if (executed != s["expect_status"].get<std::string>().ends_with("_Executed")) {
+        return fmt::format("status {} (fault {})", executed ? "Executed" : "Rejected", pto::arch::fault_name(st.last_fault));
+      }
+    }
+  } else if (op == "expect_decode") {
+    const auto d = pto::isa::decode(num(s["bits"]), static_cast<unsigned>(num(s["length_bits"])));
+    if (d.status == pto::isa::DecodeStatus::NoForm || d.desc().form_id != s["form_id"].get<std::string>()) {
+      return "decodes to a different form";
+    }
+  } else if (op == "expect_decode_field") {
+    const auto idx = pto::isa::form_by_id(s["form_id"].get<std::string>());
+    if (!idx) return "unknown form id";
+    // The vectors carry DecodeScalarOperandRaw: the unsigned raw field.
+    const auto& f = pto::isa::form(*idx);
+    const int fi = pto::isa::field_index(f, s["field"].get<std::string>());
+    if (fi < 0) return "form has no such field";
+    const auto v = pto::isa::field_raw(pto::isa::fields_of(f)[static_cast<std::size_t>(fi)], num(s["bits"]));
+    if (v != num(s["value"])) return fmt::format("raw field value {}", v);
+  } else if (op == "expect_fault") {
+    if (pto::arch::fault_name(st.last_fault) != s["fault"].get<std::string>()) {
+      return fmt::format("fault {}", pto::arch::fault_name(st.last_fault));
+    }
+  } else if (op == "expect_fault_address") {
+    if (st.fault_address != num(s["value"])) return fmt::format("fault address {}", hex(st.fault_address));
+  } else if (op == "expect_tpc") {
+    if (st.pc != num(s["value"])) return fmt::format("tpc {}", hex(st.pc));
+  } else if (op == "expect_cycle") {
+    if (st.sysregs.cycle != num(s["value"])) return fmt::format("cycle {}", hex(st.sysregs.cycle));
+  } else if (op == "expect_gpr") {
+    const Word v = st.read_gpr(static_cast<unsigned>(num(s["reg"])));
+    if (v != num(s["value"])) return fmt::format("gpr {} = {}", num(s["reg"]), hex(v));
+  } else if (op == "expect_queue") {
+    const Word v = queue(m, s).value[num(s["index"])];
+    if (v != num(s["value"])) return fmt::format("queue value {}", hex(v));
+  } else if (op == "expect_queue_valid") {
+    if (queue(m, s).valid[num(s["index"])] != s["valid"].get<bool>()) return "queue validity differs";
+  } else if (op == "expect_return_address") {
+    if (st.return_address != num(s["value"])) return fmt::format("return address {}", hex(st.return_address));
+  } else if (op == "expect_commit_argument") {
+    if (st.commit_argument != num(s["value"])) return fmt::format("commit argument {}", hex(st.commit_argument));
+  } else if (op == "expect_mem_event_count") {
+    if (st.memory_event_count != num(s["count"])) return fmt::format("event count {}", st.memory_event_count);
+  } else if (op == "expect_mem_event") {
+    const unsigned i = static_cast<unsigned>(num(s["index"]));
+    const std::string f = s["field"];
+    const std::string got = event_field(st.memory_events[i], f);
+    if (got != event_expected(f, s["value"])) return fmt::format("event {} {} = {}", i, f, got);
+  } else if (op == "expect_trap_context") {
+    const std::string f = s["field"];
+    const std::string got = trap_context_field(st.trap_contexts[num(s["ring"])], f);
+    if (got != expected_text(f, s["value"])) return fmt::format("trap context {} = {}", f, got);
+  } else if (op == "expect_reservation") {
+    const std::string f = s["field"];
+    const Word got = f == "valid" ? Word{st.reservation_valid} : f == "address" ? st.reservation_address : st.reservation_size;
+    if (got != num(s["value"])) return fmt::format("reservation {} = {}", f, got);
+  } else if (op == "complete_bundle") {
+    const bool committed = pto::block::complete_bundle(m, num(s["pc"])) != pto::scalar::ExecOutcome::Fault &&
+                           st.last_fault == FaultCode::Fault_None;
+    if (s.contains("expect_result") && committed != s["expect_result"].get<bool>()) {
+      return fmt::format("CompleteBundleAt returned {} (fault {})", committed, pto::arch::fault_name(st.last_fault));
+    }
+  } else if (op == "expect_bpc") {
+    if (st.bpc != num(s["value"])) return fmt::format("bpc {}", hex(st.bpc));
+  } else if (op == "set_pe_gpr") {
+    const auto reg = static_cast<unsigned>(num(s["reg"]));
+    if (reg != 0) st.gpr[num(s["pe"])][reg] = num(s["value"]);  // WritePEGPR ignores R0
+  } else if (op == "expect_pe_gpr") {
+    const Word v = st.gpr[num(s["pe"])][num(s["reg"])];
+    if (v != num(s["value"])) return fmt::format("pe {} gpr {} = {}", num(s["pe"]), num(s["reg"]), hex(v));
+  } else if (op == "set_predicate") {
+    const auto i = static_cast<unsigned>(num(s["index"]));
+    if (i != 0) st.predicates[i] = static_cast<std::uint32_t>(num(s["value"]));  // P0 is hard-wired
+  } else if (op == "expect_predicate") {
+    const std::uint32_t v = st.read_predicate(static_cast<unsigned>(num(s["index"])));
+    if (v != num(s["value"])) return fmt::format("predicate {} = {:#x}", num(s["index"]), v);
+  } else if (op == "set_banked") {
+    st.banked_reg(static_cast<unsigned>(num(s["ring"])), static_cast<unsigned>(num(s["index"]))) = num(s["value"]);
+  } else if (op == "set_fault") {
+    m.set_fault(fault_code(s["fault"]), num(s["address"]));
+  } else if (op == "write_reg5") {
+    st.write_reg5(static_cast<unsigned>(num(s["sel"])), num(s["value"]));
+  } else if (op.starts_with("set_") || op.starts_with("expect_")) {
+    return bookkeeping_step(st, op, s);
+  } else {
+    return "unknown step op " + op;
+  }
+  return "";
+}
+
+// Runs every step of one vector; SKIP for families whose issue has not
+// landed (reported by run_step as "SKIP: ...").
+void check_vector(const json& v) {
+  Machine m(pto::arch::MachineConfig::reference());
+  const auto& steps = v.at("steps");
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const std::string failure = run_step(m, steps[i]);
+    if (failure.starts_with("SKIP: ")) GTEST_SKIP() << v["avs_id"].get<std::string>() << ": " << failure.substr(6);
+    ASSERT_EQ(failure, "") << v["avs_id"].get<std::string>() << " step " << i << ": " << steps[i].dump()
+                           << " (source " << v["source"].get<std::string>() << ")";
+  }
+}
+
+std::vector<std::size_t> indices(const json& set) {
+  std::vector<std::size_t> idx(set.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  return idx;
+}
+
+// Test name: the AVS id (non-alphanumerics as '_') and the record index.
+template <const json& (*kSet)()>
+std::string vector_name(const ::testing::TestParamInfo<std::size_t>& info) {
+  std::string n = kSet()[info.param]["avs_id"].get<std::string>();
+  for (char& c : n) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return n + "_" + std::to_string(info.param);
+}
+
+class SpecScalarVector : public ::testing::TestWithParam<std::size_t> {};
+TEST_P(SpecScalarVector, Matches) { check_vector(vectors()[GetParam()]); }
+INSTANTIATE_TEST_SUITE_P(AVS, SpecScalarVector, ::testing::ValuesIn(indices(vectors())), vector_name<vectors>);
+TEST(SpecScalarVectors, FilePresent) { EXPECT_GT(vectors().size(), 1000u); }
+
+// Block-control and architectural-state points (tests/asl/block/{lifecycle,
+// encoding,execution/BSTART.{STD,FP,SYS,CALL,ICALL}}, tests/asl/arch/{state,
+// programming-model,memory-model}); tools/extract_block_vectors.py --verbose
+// lists the untranslated ones and why.
+class SpecBlockVector : public ::testing::TestWithParam<std::size_t> {};
+TEST_P(SpecBlockVector, Matches) { check_vector(block_vectors()[GetParam()]); }
+INSTANTIATE_TEST_SUITE_P(AVS, SpecBlockVector, ::testing::ValuesIn(indices(block_vectors())),
+                         vector_name<block_vectors>);
+TEST(SpecBlockVectors, FilePresent) { EXPECT_GE(block_vectors().size(), 36u); }
+
+}  // namespace

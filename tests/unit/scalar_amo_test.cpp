@@ -1,0 +1,157 @@
+// AMO handlers: LR/SC with the 64-byte reservation granule, read-modify-write,
+// CAS and DMA, driven by encoded instructions.  Expected values are hand
+// derived from asl/scalar/model/amo/semantics.asl.
+#include <gtest/gtest.h>
+
+#include "scalar_harness.hpp"
+
+namespace pto::test {
+namespace {
+
+using arch::FaultCode;
+using arch::Word;
+using M = isa::Mnemonic;
+
+class AmoHandlers : public ::testing::Test {
+ protected:
+  ScalarHarness h;
+  arch::State& st = h.state();
+
+  ScalarResult run(M m, std::initializer_list<std::int64_t> fields) {
+    return h.execute(encode_insn(m, fields), length_of(m));
+  }
+  void ok(M m, std::initializer_list<std::int64_t> fields) {
+    ASSERT_EQ(run(m, fields), ScalarResult::Executed) << isa::mnemonic_name(m);
+    EXPECT_EQ(st.last_fault, FaultCode::Fault_None);
+  }
+  Word r(unsigned i) const { return st.read_gpr(i); }
+  void set(unsigned i, Word v) { st.write_gpr(i, v); }
+  Word mem(Word a, unsigned size) { return h.machine.memory.read(a, size); }
+};
+
+TEST_F(AmoHandlers, LoadReservedThenStoreConditionalInTheSameGranule) {
+  h.machine.memory.write(0x100, 4, 0x80000001);
+  set(1, 0x100);
+  ok(M::LR_W, {3, 1, 0, 1, 0, 0});  // RegDst, SrcL, SrcZero, aq, far, rl
+  EXPECT_EQ(r(3), 0xFFFFFFFF80000001u);  // NormalizeAtomicReturn sign-extends words
+  EXPECT_TRUE(st.reservation_valid);
+  EXPECT_EQ(st.reservation_address, 0x100u);
+  EXPECT_EQ(st.reservation_size, 4);
+  set(2, 0x138);  // another address inside the same 64-byte line
+  set(4, 0xABCD);
+  ok(M::SC_D, {5, 4, 2, 0, 0, 1});  // RegDst, SrcL (value), SrcR (address), aq, far, rl
+  EXPECT_EQ(r(5), 0u);
+  EXPECT_EQ(mem(0x138, 8), 0xABCDu);
+  EXPECT_FALSE(st.reservation_valid);
+  ok(M::SC_D, {5, 4, 2, 0, 0, 0});  // no reservation: status 1, no store
+  EXPECT_EQ(r(5), 1u);
+}
+
+TEST_F(AmoHandlers, ReservationMissIsProbeFree) {
+  set(2, 0x5003);  // misaligned and outside the model memory
+  ok(M::SC_W, {5, 4, 2, 0, 0, 0});
+  EXPECT_EQ(r(5), 1u);
+}
+
+TEST_F(AmoHandlers, MatchingScThatFaultsStillClearsTheReservation) {
+  set(1, 0x100);
+  ok(M::LR_D, {3, 1, 0, 0, 0, 0});
+  set(2, 0x104);  // same granule, misaligned for 8 bytes
+  set(5, 0x77);
+  EXPECT_EQ(run(M::SC_D, {5, 4, 2, 0, 0, 0}), ScalarResult::Rejected);
+  EXPECT_EQ(st.last_fault, FaultCode::Fault_DataAlignment);
+  EXPECT_EQ(st.fault_address, 0x104u);
+  EXPECT_FALSE(st.reservation_valid);
+  EXPECT_EQ(r(5), 0x77u);
+}
+
+TEST_F(AmoHandlers, FaultingLoadReservedKeepsTheOlderReservation) {
+  set(1, 0x100);
+  ok(M::LR_D, {3, 1, 0, 0, 0, 0});
+  set(1, 0x1000);
+  EXPECT_EQ(run(M::LR_D, {3, 1, 0, 0, 0, 0}), ScalarResult::Rejected);
+  EXPECT_TRUE(st.reservation_valid);
+  EXPECT_EQ(st.reservation_address, 0x100u);
+}
+
+TEST_F(AmoHandlers, ReadModifyWriteReturnsTheOldValue) {
+  h.machine.memory.write(0x200, 4, 0x7FFFFFFF);
+  set(1, 0x200);
+  set(2, 1);
+  ok(M::LW_ADD, {3, 1, 2, 0, 0, 0});  // RegDst, SrcL, SrcR, aq, far, rl
+  EXPECT_EQ(r(3), 0x7FFFFFFFu);
+  EXPECT_EQ(mem(0x200, 4), 0x80000000u);
+  set(2, 5);
+  ok(M::LW_SMIN, {3, 1, 2, 0, 0, 0});  // 0x80000000 is negative as a word
+  EXPECT_EQ(r(3), 0xFFFFFFFF80000000u);
+  EXPECT_EQ(mem(0x200, 4), 0x80000000u);
+  ok(M::LW_UMIN, {3, 1, 2, 0, 0, 0});
+  EXPECT_EQ(mem(0x200, 4), 5u);
+  ok(M::SW_XOR, {1, 2, 0, 0});  // SrcL, SrcR, far, rl: no result
+  EXPECT_EQ(mem(0x200, 4), 0u);
+  h.machine.memory.write(0x210, 1, 0xF0);
+  set(1, 0x210);
+  set(2, 0x1AB);
+  ok(M::SWAPB, {3, 1, 2, 0, 0, 0});
+  EXPECT_EQ(r(3), 0xF0u);  // bytes zero-extend
+  EXPECT_EQ(mem(0x210, 2), 0xABu);
+}
+
+TEST_F(AmoHandlers, AtomicStoreClearsAnOverlappingReservation) {
+  set(1, 0x100);
+  ok(M::LR_D, {3, 1, 0, 0, 0, 0});
+  set(1, 0x13C);
+  set(2, 1);
+  ok(M::SW_ADD, {1, 2, 0, 0});
+  EXPECT_FALSE(st.reservation_valid);
+}
+
+TEST_F(AmoHandlers, CompareAndSwap) {
+  h.machine.memory.write(0x300, 2, 0x8001);
+  set(1, 0x300);
+  set(2, 0xFFFF8001);  // compared on its low 16 bits
+  set(4, 0x1234);
+  ok(M::CASH, {3, 4, 1, 2, 0, 0});  // RegDst, SrcD, SrcL, SrcR, aq, rl
+  EXPECT_EQ(r(3), 0x8001u);
+  EXPECT_EQ(mem(0x300, 2), 0x1234u);
+  ok(M::CASH, {3, 4, 1, 2, 0, 0});  // now fails: memory unchanged
+  EXPECT_EQ(r(3), 0x1234u);
+  EXPECT_EQ(mem(0x300, 2), 0x1234u);
+  set(1, 0x301);
+  EXPECT_EQ(run(M::CASH, {3, 4, 1, 2, 0, 0}), ScalarResult::Rejected);
+  EXPECT_EQ(st.last_fault, FaultCode::Fault_DataAlignment);
+}
+
+TEST_F(AmoHandlers, AtomicEventsAreCaptured) {
+  h.machine.memory.write(0x200, 8, 10);
+  h.machine.start_memory_event_capture(2);
+  set(1, 0x200);
+  set(2, 3);
+  ok(M::LD_ADD, {3, 1, 2, 1, 0, 1});
+  ASSERT_EQ(st.memory_event_count, 1);
+  const arch::MemoryEvent& e = st.memory_events[0];
+  EXPECT_EQ(e.kind, arch::MemoryEventKind::Atomic);
+  EXPECT_EQ(e.agent, 2);
+  EXPECT_EQ(e.address, 0x200u);
+  EXPECT_EQ(e.read_value, 10u);
+  EXPECT_EQ(e.write_value, 13u);
+  EXPECT_TRUE(e.write_performed);
+  EXPECT_EQ(e.order, arch::MemoryOrder::AcquireRelease);
+  EXPECT_EQ(e.coherence_rank, 1);
+}
+
+TEST_F(AmoHandlers, DmaCopiesWithMemmoveSemanticsAndFaultsBeforeWriting) {
+  for (unsigned i = 0; i < 64; ++i) h.machine.memory.write(0x100 + i, 1, i);
+  set(1, 0x100);
+  set(2, 0x108);  // overlapping destination
+  ok(M::DMA, {1, 2});
+  for (unsigned i = 0; i < 64; ++i) ASSERT_EQ(mem(0x108 + i, 1), i) << i;
+  set(2, 0xFC1);  // destination ends past the 4096-byte model memory
+  EXPECT_EQ(run(M::DMA, {1, 2}), ScalarResult::Rejected);
+  EXPECT_EQ(st.last_fault, FaultCode::Fault_DataPage);
+  EXPECT_EQ(st.fault_address, 0xFC1u);
+  EXPECT_EQ(mem(0xFC1, 8), 0u);
+}
+
+}  // namespace
+}  // namespace pto::test

@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Extract block-control and architectural-state test points from the PTO
+spec's ASL AVS tests into execution vectors.
+
+Same method and output schema as tools/extract_exec_vectors.py (whose
+symbolic executor this script extends; read its docstring for the step
+vocabulary).  Directories: ``tests/asl/block/{lifecycle,encoding}``, the
+scalar-block ``tests/asl/block/execution/BSTART.{STD,FP,SYS,CALL,ICALL}``
+(tile bundles are translated elsewhere) and
+``tests/asl/arch/{state,programming-model,memory-model}``.
+Output: ``tests/data/spec_block_exec.json``.
+
+Additional step vocabulary:
+
+    {"op":"exec","entry":"command","bits":"0x..","length_bits":N
+     [,"expect_status":"CommandExecution_Executed"|"CommandExecution_Rejected"]}
+                                            ExecuteCommandInstruction(bits, N)
+    {"op":"complete_bundle","pc":w[,"expect_result":b]}
+                                            CompleteBundleAt(pc): commit the
+                                            active block at pc (result: committed)
+    {"op":"expect_bpc","value":w}           ReadBPC()
+    {"op":"set_pe_gpr","pe":n,"reg":n,"value":w} / {"op":"expect_pe_gpr",...}
+                                            WritePEGPR / ReadPEGPR
+    {"op":"set_predicate","index":n,"value":w} / {"op":"expect_predicate",...}
+                                            WritePredicateRegister /
+                                            ReadPredicateRegister (32-bit words)
+    {"op":"write_reg5","sel":n,"value":w}   WriteScalarDestination(sel, value)
+    {"op":"set_frame_depth"|"expect_frame_depth","value":w}        _FrameDepth
+    {"op":"set_last_memory_command_address"|"expect_...","value":w}
+    {"op":"set_last_memory_command_size"|"expect_...","value":w}
+    {"op":"set_last_bundle_hint_payload"|"expect_...","value":w}
+                                            block bookkeeping variables of
+                                            asl/block/model/state/control-state.asl
+    {"op":"expect_bundle_hint","field":f,"value":v}                _BundleHint.f
+    {"op":"expect_frame_template","field":f,"value":v}          _FrameTemplate.f
+    {"op":"set_banked","ring":n,"index":i,"value":w}
+                                            PTOv0WriteContextRegister(ring, i, w):
+                                            ring-banked context register i
+                                            (0xF00..0xFB7, e.g. 0xF01 = EVBASE)
+    {"op":"set_fault","fault":e,"address":w}  SetFault(code, address)
+    {"op":"set_core_state","value":w}       _SystemRegisters.core_state = w
+
+Test points without an executed instruction are kept when they drive the
+architectural state through its model API (ReadPEGPR, WritePredicateRegister,
+...) and assert on it: they test the state model itself.
+
+Nothing is computed here except constant expressions the tests write; every
+expected value comes from an assertion in a test.  Tests that only check
+decoding (no instruction executed) are covered by the decode vectors and
+are listed as skipped here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+_HERE = Path(__file__).resolve().parent
+_spec = importlib.util.spec_from_file_location("extract_exec_vectors", _HERE / "extract_exec_vectors.py")
+base = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(base)
+
+DIRECTORIES = (
+    "block/lifecycle",
+    "block/encoding",
+    "block/execution/BSTART.STD",
+    "block/execution/BSTART.FP",
+    "block/execution/BSTART.SYS",
+    "block/execution/BSTART.CALL",
+    "block/execution/BSTART.ICALL",
+    "arch/state",
+    "arch/programming-model",
+    "arch/memory-model",
+)
+
+
+# Model constants the tests use as loop bounds (asl/arch/profile/*.asl).
+base.CONSTANTS.update({"PTO_TEMPORARY_QUEUE_DEPTH": 4, "PTO_PREDICATE_WIDTH": 32,
+                       "PTO_PREDICATE_REGISTER_COUNT": 8, "PTO_ABSOLUTE_GPR_COUNT": 24,
+                       "PTO_MODEL_MEMORY_AGENTS": 4})
+# Block bookkeeping variables (asl/block/model/state/control-state.asl).
+for _var, _name in (("_FrameDepth", "frame_depth"),
+                    ("_LastMemoryCommandAddress", "last_memory_command_address"),
+                    ("_LastMemoryCommandSize", "last_memory_command_size"),
+                    ("_LastBundleHintPayload", "last_bundle_hint_payload")):
+    base.SIMPLE_STATE[_var] = ("expect_" + _name, "value", "set_" + _name)
+
+
+class BlockExecutor(base.Executor):
+    """The scalar-vector executor plus the block-command entry points."""
+
+    def eval_call(self, name, params, args, env, statement=False):
+        if args is not None:
+            if name == "ExecuteCommandInstruction" and len(args) == 2:
+                bits = self.as_bits(self.eval(args[0], env), 64)
+                length = self.as_int(self.eval(args[1], env))
+                step = self.emit({"op": "exec", "entry": "command",
+                                  "bits": base.fmt_instruction(bits, length), "length_bits": length})
+                return base.Capture(step, "expect_status")
+            if name == "CompleteBundleAt" and len(args) == 1:
+                step = self.emit({"op": "complete_bundle",
+                                  "pc": base.fmt(self.as_bits(self.eval(args[0], env), 64))})
+                return base.Capture(step, "expect_result")
+            if name == "ReadBPC" and not args:
+                return base.Obs("expect_bpc", _key="value")
+            if name == "ReadPEGPR" and len(args) == 2:
+                pe, reg = (self.as_int(self.eval(a, env)) for a in args)
+                return base.Obs("expect_pe_gpr", pe=pe, reg=reg, _key="value")
+            if name == "WritePEGPR" and len(args) == 3:
+                pe, reg = (self.as_int(self.eval(a, env)) for a in args[:2])
+                self.emit({"op": "set_pe_gpr", "pe": pe, "reg": reg,
+                           "value": base.fmt(self.as_bits(self.eval(args[2], env), 64))})
+                return None
+            if name == "ReadPredicateRegister" and len(args) == 1:
+                return base.Obs("expect_predicate", index=self.as_int(self.eval(args[0], env)), _key="value")
+            if name == "WritePredicateRegister" and len(args) == 2:
+                self.emit({"op": "set_predicate", "index": self.as_int(self.eval(args[0], env)),
+                           "value": base.fmt(self.as_bits(self.eval(args[1], env), 32))})
+                return None
+            if name == "PTOv0WriteContextRegister" and len(args) == 3:
+                ring, low = (self.as_int(self.eval(a, env)) for a in args[:2])
+                self.emit({"op": "set_banked", "ring": ring, "index": low,
+                           "value": base.fmt(self.as_bits(self.eval(args[2], env), 64))})
+                return None
+            if name == "SetFault" and len(args) == 2:
+                code = self.concrete(self.eval(args[0], env))
+                if not isinstance(code, base.EnumV):
+                    raise base.Unsupported("SetFault code")
+                self.emit({"op": "set_fault", "fault": code.name,
+                           "address": base.fmt(self.as_bits(self.eval(args[1], env), 64))})
+                return None
+            if name == "WriteScalarDestination" and len(args) == 2:
+                self.emit({"op": "write_reg5", "sel": self.as_int(self.eval(args[0], env)),
+                           "value": base.fmt(self.as_bits(self.eval(args[1], env), 64))})
+                return None
+        return super().eval_call(name, params, args, env, statement)
+
+    def eval_state_path(self, e, env):
+        if e[0] == "field" and e[1] == ("id", "_BundleHint"):
+            return base.Obs("expect_bundle_hint", field=e[2], _key="value")
+        if e[0] == "field" and e[1] == ("id", "_FrameTemplate"):
+            return base.Obs("expect_frame_template", field=e[2], _key="value")
+        return super().eval_state_path(e, env)
+
+    def assign(self, lhs, value, env):
+        if lhs[0] == "field" and lhs[1] == ("id", "_SystemRegisters") and lhs[2] == "core_state":
+            self.emit({"op": "set_core_state", "value": base.fmt(self.as_bits(value, 64))})
+            return
+        super().assign(lhs, value, env)
+
+    def normalise(self, step, key, const):
+        if step["op"] in ("expect_bpc", "expect_pe_gpr") or (
+                step["op"].startswith("expect_last_") and isinstance(const, int)):
+            return base.fmt(self.as_bits(const, 64))
+        if step["op"] == "expect_predicate":
+            return base.fmt(self.as_bits(const, 32))
+        return super().normalise(step, key, const)
+
+
+def translate(path: Path, rel: str, index, scalar_forms):
+    """(point, None) or (None, reason)."""
+    text = path.read_text()
+    headers = base.HEADER_RE.findall(text)
+    if len(headers) != 1:
+        return None, "no single PTO-TEST header"
+    header = json.loads(headers[0])
+    try:
+        prog = base.parse_program(text)
+    except base.AslSyntaxError as exc:
+        return None, f"syntax: {exc}"
+    funcs = {item[1]: item for item in prog if item[0] == "func"}
+    if "main" not in funcs:
+        return None, "no main()"
+    ex = BlockExecutor(index, {k: v for k, v in funcs.items() if k != "main"}, scalar_forms)
+    try:
+        ex.inline(funcs["main"], [], {})
+        steps = [s for s in ex.steps if not any(v is None for k, v in s.items() if k != "start_pc")]
+        if not any(s["op"].startswith("expect") or "expect_status" in s for s in steps):
+            raise base.Unsupported("no architectural observation (decode-only or model-helper test)")
+    except base.Unsupported as exc:
+        return None, str(exc)
+    point = {
+        "avs_id": header["id"],
+        "source": rel,
+        "spec_source": header["source"],
+        "kind": header["kind"],
+        "expanded_from": sorted(set(ex.expanded)),
+        "complete": not ex.omitted,
+        "executes_instructions": any(s["op"] == "exec" for s in steps),
+    }
+    if ex.omitted:
+        point["omitted_checks"] = dict(sorted(ex.omitted.items()))
+    if ex.problems:
+        point["problems"] = ex.problems
+    point["steps"] = steps
+    return point, None
+
+
+def write_points(points, out: Path):
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w") as fh:
+        fh.write("[\n")
+        for i, p in enumerate(points):
+            head = {k: v for k, v in p.items() if k != "steps"}
+            fh.write(json.dumps(head, separators=(",", ":"))[:-1] + ',"steps":[\n')
+            for j, s in enumerate(p["steps"]):
+                fh.write(" " + json.dumps(s, separators=(",", ":")))
+                fh.write(",\n" if j + 1 < len(p["steps"]) else "\n")
+            fh.write("]}" + (",\n" if i + 1 < len(points) else "\n"))
+        fh.write("]\n")
+
+
+def main(argv=None) -> int:
+    root = _HERE.parent
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--spec", type=Path, default=Path("/work/spec"))
+    ap.add_argument("--generated", type=Path, default=None,
+                    help="output of `generate-asl-decoders --kind monolithic` (default: run it)")
+    ap.add_argument("--catalog-dir", type=Path, default=None)
+    ap.add_argument("--out", type=Path, default=root / "tests/data/spec_block_exec.json")
+    ap.add_argument("--verbose", action="store_true", help="list every skipped test with its reason")
+    args = ap.parse_args(argv)
+
+    if args.catalog_dir is None:
+        shared = Path("/work/shared/pto-spec-0.58.3/catalog")
+        args.catalog_dir = shared if shared.is_dir() else args.spec / "spec/catalog"
+    scalar_forms = json.loads((args.catalog_dir / "scalar-forms.json").read_text())["forms"]
+    generated = args.generated.read_text() if args.generated else base.run_generator(args.spec)
+    index = base.FunctionIndex(args.spec, generated)
+
+    points, skipped = [], []
+    per_dir: dict[str, Counter] = {d: Counter() for d in DIRECTORIES}
+    reasons: Counter = Counter()
+    for d in DIRECTORIES:
+        for path in sorted((args.spec / "tests/asl" / d).rglob("*.asl")):
+            rel = path.relative_to(args.spec).as_posix()
+            per_dir[d]["total"] += 1
+            point, reason = translate(path, rel, index, scalar_forms)
+            if point is None:
+                skipped.append((d, rel, reason))
+                per_dir[d]["skipped"] += 1
+                reasons[re.sub(r"\b0x[0-9a-f]+\b|\d+", "N", reason)] += 1
+                continue
+            points.append(point)
+            per_dir[d]["translated"] += 1
+            per_dir[d]["complete" if point["complete"] else "partial"] += 1
+
+    points.sort(key=lambda p: p["source"])
+    write_points(points, args.out)
+    print(f"translated test points: {len(points)}")
+    for d in DIRECTORIES:
+        c = per_dir[d]
+        print(f"  {d:32s} total {c['total']:3d}  translated {c['translated']:3d} "
+              f"(complete {c['complete']}, partial {c['partial']})  skipped {c['skipped']}")
+    print("skip reasons:")
+    for r, n in reasons.most_common():
+        print(f"  {n:4d}  {r}")
+    if args.verbose:
+        for d, rel, reason in skipped:
+            print(f"SKIPPED {rel}: {reason}")
+    problems = [f"{p['source']}: {x}" for p in points for x in p.get("problems", [])]
+    for p in problems:
+        print(f"PROBLEM: {p}")
+    print(f"wrote {args.out}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

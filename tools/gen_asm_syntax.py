@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Derive the assembly operand syntax of every catalog form.
+
+Reads the catalog `asm` templates and field lists
+(../shared/pto-spec-0.58.3/catalog/{scalar,command}-forms.json) and writes
+src/asm/generated/asm_syntax.inc: one line per form_id with a small syntax
+description shared by the assembler and the disassembler (docs/assembly.md).
+
+Syntax description: "SUFFIXES|ITEMS".
+  SUFFIXES (space separated, appended to the mnemonic):
+    ord:<fields>        memory-order suffix from aq/rl/far (.aq .rl .aqrl .f ...)
+    ft:<SrcType>        floating type suffix .d/.s
+    cvt:<SrcType>:<DstType>  conversion suffix .<src>2<dst>
+    lvl:<model>         prefetch level .l1/.l2/.l3
+    flags:<letters>     queue flags (.e .i .r .s .h combinations)
+  ITEMS (';' separated; '[' prefix / ']' suffix mark memory brackets):
+    r:F   Reg5 source (GPR name, t#k, u#k)        g:F  GPR 0..23 only
+    d:F   '->' Reg5 destination                    d2:F second destination
+    dg:F  '->' GPR destination (0..23)
+    i:F   integer                                   l:F:base:shift  label
+    x:F:T:S:neg|not  shifted register (SrcR.sw<<3)
+    k:TEXT literal                                  e:F:n0/n1/..  named values
+    n:F   keyword operand F=value                   dt:F data type name
+    tile:F  Local tile source (T#1..N#16)          dtile:F:S  ->T<SizeCode>
+    mask:F  PE mask (mask=1111)                     last:F  optional 'last'
+    ios:F:S B.IOS shared tile operand               ~  register range
+Fields not shown by the template whose constraint allows exactly one value are
+implied (encoded with that value, never printed).
+"""
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOG = ROOT.parent / "shared" / "pto-spec-0.58.3" / "catalog"
+OUT = ROOT / "src" / "asm" / "generated" / "asm_syntax.inc"
+
+REG_NAMES = {"srcl": "SrcL", "srcr": "SrcR", "srcd": "SrcD", "srca": "SrcA", "srcp": "SrcP", "srcd1": "SrcD1"}
+
+# Hand-written syntax for command forms whose templates are prose-like.
+OVERRIDES_BY_TEMPLATE = {
+    "B.IOR [<gpr>[, <gpr>[, <gpr>]]][, -><gpr>]": "|g:RegSrc0;g:RegSrc1;g:RegSrc2;dg:RegDst",
+    "B.IOT SrcTile0, mask=PE_MASK, <last>, ->DstTile<SizeCode>": "|tile:SrcTile0;mask:PEMode;last:L;dtile:DstTile:SizeCode",
+    "B.IOT SrcTile0, SrcTile1, mask=PE_MASK, <last>": "|tile:SrcTile0;tile:SrcTile1;mask:PEMode;last:L",
+    "B.IOT SrcTile0, SrcTile1, mask=PE_MASK, <last>, ->DstTile<SizeCode>": "|tile:SrcTile0;tile:SrcTile1;mask:PEMode;last:L;dtile:DstTile:SizeCode",
+    "B.IOT SrcTile0, mask=PE_MASK, <last>": "|tile:SrcTile0;mask:PEMode;last:L",
+    "B.IOT mask=PE_MASK, <last>, ->DstTile<SizeCode>": "|mask:PEMode;last:L;dtile:DstTile:SizeCode",
+    "B.IOS S<SharedTID>, mask=<PE_MASK> | B.IOS mask=<PE_MASK>, ->S<SharedTID><SizeCode>": "|ios:SharedTID:SizeCode:PEMode",
+    "B.HINT TRACE.{begin, end}": "|e:B/E:TRACE.begin/TRACE.end",
+    "C.B.DIMI imm, ->{LB0, LB1, LB2}": "|i:imm8;e:LoopNest:->LB0/->LB1/->LB2",
+    "C.BSTART.FP {FALL, IND, RET}": "|e:BrType:/FALL////IND//RET",
+    "C.BSTART.STD {FALL, IND, RET}": "|e:BrType:/FALL////IND//RET",
+    "BSTART.TEPL Mode, Function, DataType": "|i:Mode;i:Function;dt:DataType",
+    "BSTART.CALL <br_label>, <rt_label>, ->ra": "|l:simm12:P:1;l:uimm5:P:1;k:->ra",
+    "BSTART.ICALL <rt_label>, ->ra": "|l:uimm5:P:1;k:->ra",
+    "FRET.STK [ra ~ RegDstn], sp!, uimm": "|[g:DstBegin;~;g:DstEnd];k:sp!;i:uimm",
+    "hl.qmt[.{i,e,s,r,ie,is,ir,es,er,ies,ier}] SrcL[, SrcR when i], ->RegDst": "flags:i,e,s,r|r:SrcL;r:SrcR;d:RegDst",
+    "hl.qpop[.{e,r,er}] SrcL, ->RegDst0, RegDst1": "flags:e,r|r:SrcL;d:RegDst0;d2:RegDst1",
+    "hl.qpush[.{h,e,r,he,hr,er,her}] SrcL, SrcR, ->RegDst": "flags:h,e,r|r:SrcL;r:SrcR;d:RegDst",
+}
+
+NAMED_KEYWORD_MNEMONICS = {"B.CATR", "B.DATR", "B.FPATR", "XB"}
+
+
+def split_top(s, sep=","):
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        if ch == sep and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def implied_fields(form, shown):
+    out = set()
+    for c in form["constraints"]:
+        if c.get("operator", c.get("kind")) in ("one-of",) and len(c.get("values", [])) == 1 and c["field"] not in shown:
+            out.add(c["field"])
+    return out
+
+
+def field_names(form):
+    return [f["name"] for f in form["fields"]]
+
+
+def label_spec(form, field):
+    m = form["mnemonic"]
+    if m.endswith(".PCR"):
+        return f"l:{field}:P4:2"
+    return f"l:{field}:P:1"
+
+
+def is_label_form(form):
+    m = form["mnemonic"]
+    t = form["asm"]
+    return m.endswith(".PCR") or m == "J" or (
+        m.startswith(("BSTART", "C.BSTART")) and ("label" in t.lower()))
+
+
+def suffixes(form, head):
+    names = field_names(form)
+    out = []
+    order = [f for f in ("aq", "rl", "far") if f in names]
+    if order and "<." in head:
+        out.append("ord:" + ",".join(order))
+    if "{srcT2dstT}" in head:
+        out.append("cvt:SrcType:DstType")
+    elif "{T}" in head:
+        out.append("ft:SrcType")
+    if "{.l1,.l2,.l3}" in head:
+        out.append("lvl:model")
+    return out
+
+
+def item_for(piece, form, used):
+    names = field_names(form)
+    low = {n.lower(): n for n in names}
+    p = piece.strip()
+
+    def take(n):
+        used.add(n)
+        return n
+
+    if p in ("->{t, u, Rd}", "{->t, ->u, ->Rd}", "->RegDst", "->Rd"):
+        return "d:" + take("RegDst") if "RegDst" in names else "k:->t"
+    if p == "->Dst0":
+        return "d:" + take("RegDst0")
+    if p == "Dst1":
+        return "d2:" + take("RegDst1")
+    if p in ("->t", "->ra", "->Ra", "sp!", "t#1", "DIRECT", "COND", "FALL", "IND", "RET") or p.startswith("->LB"):
+        return "k:" + {"->Ra": "->ra"}.get(p, p)
+    m = re.match(r"^(SrcR)(<.*?>|<\{.*?\}>)?(<<<shamt>|<<\d)?$", p, re.I)
+    if m and (m.group(2) or m.group(3)):
+        kind = "not" if ".not" in (m.group(2) or "") else "neg"
+        t = take("SrcRType") if "SrcRType" in names else "-"
+        s = take("shamt") if "shamt" in names and m.group(3) == "<<<shamt>" else "-"
+        return f"x:{take('SrcR')}:{t}:{s}:{kind}"
+    if p.lower() in REG_NAMES or p.lower() in low and p.lower().startswith("src"):
+        f = REG_NAMES.get(p.lower(), low.get(p.lower()))
+        if f in names:
+            return "r:" + take(f)
+    if re.match(r"^RegSrc\d?$", p) or p in ("BasePtr",):
+        return "g:" + take(p)
+    m = re.match(r"^RegSrc(\d)=\w+$", p)
+    if m:
+        return "g:" + take("RegSrc" + m.group(1))
+    if p in ("M", "N"):
+        cands = [n for n in ("imml", "immr", "imms") if n in names and n not in used]
+        if cands:
+            return "i:" + take(cands[0])
+    if p in ("DataType",):
+        return "dt:" + take("DataType")
+    imm_like = re.match(r"^<?(simm|uimm|imm|label|symbol|br_label|rt_label|pred_imm|succ_imm|rst_type|rra_type|shamt|SSR-ID|SSR_ID|LSR_ID)>?$", p, re.I)
+    if imm_like:
+        word = imm_like.group(1).lower()
+        direct = {"pred_imm": "PRED_IMM", "succ_imm": "SUCC_IMM", "rst_type": "RST_Type", "rra_type": "RRA_Type",
+                  "shamt": "shamt", "ssr-id": "SSRID", "ssr_id": "SSR_ID", "lsr_id": "LSR_ID"}
+        if word in direct:
+            f = direct[word]
+            if f not in names and word == "ssr-id":
+                f = "SSRID"
+            return "i:" + take(f)
+        cands = [n for n in names if n not in used and re.match(r"^(simm|uimm|imm)\d*$", n)]
+        if not cands:
+            return None
+        f = take(cands[0])
+        if form["mnemonic"] != "JR" and (word in ("label", "symbol", "br_label", "rt_label") or is_label_form(form)):
+            return label_spec(form, f)
+        return "i:" + f
+    return None
+
+
+def memory_items(inner, form, used):
+    parts = split_top(inner)
+    items = []
+    for p in parts:
+        it = item_for(p, form, used)
+        if it is None:
+            return None
+        items.append(it)
+    items[0] = "[" + items[0]
+    items[-1] = items[-1] + "]"
+    return items
+
+
+def derive(form):
+    t = form["asm"]
+    if t in OVERRIDES_BY_TEMPLATE:
+        return OVERRIDES_BY_TEMPLATE[t]
+    names = field_names(form)
+    if form["mnemonic"] in NAMED_KEYWORD_MNEMONICS or form["mnemonic"] == "B.HINT":
+        shown = [n for n in names]
+        implied = implied_fields(form, set())
+        items = []
+        for n in shown:
+            if n in implied:
+                continue
+            items.append(("dt:" if n == "DataType" else "n:") + n)
+        return "|" + ";".join(items)
+    t = re.sub(r"<(\.[a-z]+(?:, *\.[a-z]+)*)>", lambda m: "<{" + m.group(1).replace(" ", "") + "}>", t)
+    t = re.sub(r"<\.\{[^}]*\}>", lambda m: m.group(0).replace(" ", ""), t)
+    head, _, rest = t.partition(" ")
+    if form["mnemonic"] in ("FENTRY", "FEXIT", "FRET.RA"):
+        b, e = ("SrcBegin", "SrcEnd") if "SrcBegin" in names else ("DstBegin", "DstEnd")
+        return f"|[g:{b};~;g:{e}];k:sp!;i:uimm"
+    if form["mnemonic"] in ("MCOPY", "MSET", "ESAVE", "ERCOV"):
+        return "|[g:RegSrc0;g:RegSrc1;g:RegSrc2]"
+    if form["mnemonic"] == "B.DIM":
+        return "|g:RegSrc;i:uimm17;k:" + rest.split(",")[-1].strip()
+    used = set()
+    sfx = suffixes(form, head)
+    for s in sfx:
+        for f in s.split(":")[1:]:
+            for g in f.split(","):
+                used.add(g)
+    items = []
+    for p in split_top(rest):
+        if p.startswith("[") and p.endswith("]"):
+            mi = memory_items(p[1:-1], form, used)
+            if mi is None:
+                return None
+            items += mi
+            continue
+        it = item_for(p, form, used)
+        if it is None:
+            return None
+        items.append(it)
+    implied = implied_fields(form, used)
+    for n in names:
+        if n not in used and n not in implied:
+            items.append("n:" + n)
+    return " ".join(sfx) + "|" + ";".join(items)
+
+
+def main():
+    forms = []
+    for name in ("scalar-forms.json", "command-forms.json"):
+        forms += json.load(open(CATALOG / name))["forms"]
+    lines, failed = [], []
+    for f in forms:
+        s = derive(f)
+        if s is None:
+            failed.append(f"{f['form_id']}: {f['asm']}")
+            continue
+        lines.append(f'{{"{f["form_id"]}", "{s}"}},')
+    if failed:
+        print("cannot derive syntax for:\n  " + "\n  ".join(failed), file=sys.stderr)
+        return 1
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text("// Generated by tools/gen_asm_syntax.py from the catalog asm templates; do not edit.\n"
+                   + "\n".join(lines) + "\n")
+    print(f"wrote {len(lines)} forms to {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
