@@ -18,9 +18,14 @@ Syntax description: "SUFFIXES|ITEMS".
     d:F   '->' Reg5 destination                    d2:F second destination
     dg:F  '->' GPR destination (0..23)
     i:F   integer                                   l:F:base:shift  label
-    x:F:T:S:neg|not  shifted register (SrcR.sw<<3)
+    x:F:T:S:M0/M1/M2/M3  shifted register (SrcR.sw<<3); S is the shamt field,
+                        '=N' for the form's fixed scale (<<N) or '-'; Mv spells SrcRType value v
+                        ('' = no modifier), per the ASL right-modifier decoder
+                        of the form's unit (see RIGHT_MODIFIER_ORDER)
     k:TEXT literal                                  e:F:n0/n1/..  named values
     n:F   keyword operand F=value                   dt:F data type name
+    o:F   optional keyword operand F=value (a field the template does not show;
+          omitted when zero)
     tile:F  Local tile source (T#1..N#16)          dtile:F:S  ->T<SizeCode>
     mask:F  PE mask (mask=1111)                     last:F  optional 'last'
     ios:F:S B.IOS shared tile operand               ~  register range
@@ -52,13 +57,48 @@ OVERRIDES_BY_TEMPLATE = {
     "C.BSTART.FP {FALL, IND, RET}": "|e:BrType:/FALL////IND//RET",
     "C.BSTART.STD {FALL, IND, RET}": "|e:BrType:/FALL////IND//RET",
     "BSTART.TEPL Mode, Function, DataType": "|i:Mode;i:Function;dt:DataType",
-    "BSTART.CALL <br_label>, <rt_label>, ->ra": "|l:simm12:P:1;l:uimm5:P:1;k:->ra",
-    "BSTART.ICALL <rt_label>, ->ra": "|l:uimm5:P:1;k:->ra",
+        # The return target is P + 2 + 2*uimm5: relative to the embedded C.SETRET
+    # halfword (asl/block/model/dispatch/start.asl, length_bits DIV 8 - 2).
+    "BSTART.CALL <br_label>, <rt_label>, ->ra": "|l:simm12:P:1;l:uimm5:P2:1;k:->ra",
+    "BSTART.ICALL <rt_label>, ->ra": "|l:uimm5:P2:1;k:->ra",
     "FRET.STK [ra ~ RegDstn], sp!, uimm": "|[g:DstBegin;~;g:DstEnd];k:sp!;i:uimm",
     "hl.qmt[.{i,e,s,r,ie,is,ir,es,er,ies,ier}] SrcL[, SrcR when i], ->RegDst": "flags:i,e,s,r|r:SrcL;r:SrcR;d:RegDst",
     "hl.qpop[.{e,r,er}] SrcL, ->RegDst0, RegDst1": "flags:e,r|r:SrcL;d:RegDst0;d2:RegDst1",
     "hl.qpush[.{h,e,r,he,hr,er,her}] SrcL, SrcR, ->RegDst": "flags:h,e,r|r:SrcL;r:SrcR;d:RegDst",
 }
+
+# SrcRType spelling by raw value for each ASL right-modifier decoder
+# (asl/scalar/model/dispatch/decode.asl): X stands for the form's .neg/.not.
+RIGHT_MODIFIER_ORDER = {
+    "binary": ("sw", "uw", "X", ""),      # DecodeScalarBinaryRightModifier (ALU)
+    "comparison": ("", "sw", "uw", "X"),  # DecodeScalarComparisonRightModifier (BRU)
+    # DecodeScalarSelectRightModifier (CSEL) gives 01/10 no effect; they keep
+    # the .sw/.uw spellings so every encoding has its own text (round trip).
+    "select": ("", "sw", "uw", "X"),
+    "address": ("", "sw", "uw", "X"),     # DecodeScalarAddressRightModifier (AGU)
+}
+
+
+def right_modifier_decoder(form):
+    family, handler = form["semantic_family"], form["semantic_handler"]
+    if family == "AGU":
+        return "address"
+    if family == "BRU":
+        return "comparison"
+    if handler == "ScalarConditionalSelect":
+        return "select"
+    if handler in ("ScalarBinary", "ScalarBinaryW"):
+        return "binary"
+    raise ValueError(f"no SrcRType decoder known for {form['form_id']}")
+
+
+def right_modifier_names(form, template_modifiers):
+    # A decoder's third modifier the template does not list (CMP.EQ .neg)
+    # decodes to no effect (ApplyRestrictedCompareModifier); it is still
+    # spelled .neg so that encoding has its own text (round trip).
+    third = "not" if ".not" in template_modifiers else "neg"
+    return "/".join(third if n == "X" else n for n in RIGHT_MODIFIER_ORDER[right_modifier_decoder(form)])
+
 
 NAMED_KEYWORD_MNEMONICS = {"B.CATR", "B.DATR", "B.FPATR", "XB"}
 
@@ -140,10 +180,11 @@ def item_for(piece, form, used):
         return "k:" + {"->Ra": "->ra"}.get(p, p)
     m = re.match(r"^(SrcR)(<.*?>|<\{.*?\}>)?(<<<shamt>|<<\d)?$", p, re.I)
     if m and (m.group(2) or m.group(3)):
-        kind = "not" if ".not" in (m.group(2) or "") else "neg"
         t = take("SrcRType") if "SrcRType" in names else "-"
-        s = take("shamt") if "shamt" in names and m.group(3) == "<<<shamt>" else "-"
-        return f"x:{take('SrcR')}:{t}:{s}:{kind}"
+        mods = right_modifier_names(form, m.group(2) or "") if t != "-" else "-"
+        fixed = re.match(r"^<<(\d)$", m.group(3) or "")
+        s = take("shamt") if "shamt" in names and m.group(3) == "<<<shamt>" else f"={fixed.group(1)}" if fixed else "-"
+        return f"x:{take('SrcR')}:{t}:{s}:{mods}"
     if p.lower() in REG_NAMES or p.lower() in low and p.lower().startswith("src"):
         f = REG_NAMES.get(p.lower(), low.get(p.lower()))
         if f in names:
@@ -237,7 +278,7 @@ def derive(form):
     implied = implied_fields(form, used)
     for n in names:
         if n not in used and n not in implied:
-            items.append("n:" + n)
+            items.append("o:" + n)
     return " ".join(sfx) + "|" + ";".join(items)
 
 

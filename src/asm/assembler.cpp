@@ -12,6 +12,7 @@
 namespace pto::as {
 
 std::string Diagnostic::format() const {
+  if (line == 0) return fmt::format("{}: error: {}\n", file, message);  // not tied to a source line
   std::string caret(column > 0 ? column - 1 : 0, ' ');
   for (std::size_t i = 0; i < caret.size() && i < source.size(); ++i)
     if (source[i] == '\t') caret[i] = '\t';

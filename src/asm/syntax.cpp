@@ -123,12 +123,14 @@ Item parse_item(const isa::FormDesc& f, std::string_view spec) {
   static constexpr KindName kKinds[] = {
       {"r", ItemKind::Reg},      {"g", ItemKind::Gpr},        {"d", ItemKind::Dst},   {"d2", ItemKind::Dst2},
       {"dg", ItemKind::DstGpr},  {"i", ItemKind::Imm},        {"l", ItemKind::Label}, {"x", ItemKind::Shifted},
-      {"k", ItemKind::Literal},  {"e", ItemKind::Enum},       {"n", ItemKind::Named}, {"dt", ItemKind::DType},
+      {"k", ItemKind::Literal},  {"e", ItemKind::Enum},       {"n", ItemKind::Named}, {"o", ItemKind::Named},
+      {"dt", ItemKind::DType},
       {"tile", ItemKind::Tile},  {"dtile", ItemKind::DTile},  {"mask", ItemKind::Mask}, {"last", ItemKind::Last},
       {"ios", ItemKind::Ios}};
   const auto k = std::find_if(std::begin(kKinds), std::end(kKinds), [&](const KindName& n) { return n.name == kind; });
   if (k == std::end(kKinds)) throw std::logic_error(fmt::format("bad asm syntax item '{}' in {}", spec, f.form_id));
   it.kind = k->kind;
+  it.optional = kind == "o";  // a field the template does not show: omitted when zero
   switch (it.kind) {
     case ItemKind::Literal: it.text = std::string(spec.substr(colon + 1)); break;
     case ItemKind::Enum:
@@ -137,14 +139,20 @@ Item parse_item(const isa::FormDesc& f, std::string_view spec) {
       break;
     case ItemKind::Label:
       it.f0 = field_of(f, part(0));
-      it.base = part(1) == "P4" ? LabelBase::P4 : LabelBase::P;
+      it.base = part(1) == "P4" ? LabelBase::P4 : part(1) == "P2" ? LabelBase::P2 : LabelBase::P;
       it.shift = static_cast<std::uint8_t>(part(2).empty() ? 0 : part(2)[0] - '0');
       break;
     case ItemKind::Shifted:
       it.f0 = field_of(f, part(0));
       it.f1 = field_of(f, part(1));
-      it.f2 = field_of(f, part(2));
-      it.text = std::string(part(3));
+      if (part(2).starts_with('='))  // the form's fixed offset scale, e.g. SW [SrcL, SrcR<<2]
+        it.shift = static_cast<std::uint8_t>(part(2)[1] - '0');
+      else
+        it.f2 = field_of(f, part(2));
+      if (it.f1 >= 0)
+        for (std::string_view n : split(part(3), '/')) it.names.emplace_back(n);
+      if (it.f1 >= 0 && it.names.size() != 4)
+        throw std::logic_error(fmt::format("asm syntax of {}: SrcRType needs 4 modifier spellings", f.form_id));
       break;
     default:
       it.f0 = field_of(f, part(0));
@@ -189,10 +197,6 @@ FormSyntax build_syntax(const isa::FormDesc& f, std::string_view spec) {
   // B.IOR operands may be omitted from the end (ADR 0055: they encode zero).
   if (f.mnem == isa::Mnemonic::B_IOR)
     for (Item& it : fs.items) it.optional = true;
-  // SrcZero (JR, LR.*) is not shown by the templates: omitted when zero.
-  for (Item& it : fs.items)
-    if (it.kind == ItemKind::Named && std::string_view(isa::fields_of(f)[static_cast<std::size_t>(it.f0)].name) == "SrcZero")
-      it.optional = true;
   // Fields that no item or suffix shows, fixed by a one-value constraint.
   std::vector<bool> shown(f.field_count, false);
   auto mark = [&](std::int8_t i) {
@@ -262,9 +266,17 @@ std::optional<unsigned> data_type_code(std::string_view name) {
   return std::nullopt;
 }
 
+std::uint64_t label_base(const Item& it, std::uint64_t pc) {
+  switch (it.base) {
+    case LabelBase::P4: return pc & ~std::uint64_t{3};
+    case LabelBase::P2: return pc + 2;
+    case LabelBase::P: break;
+  }
+  return pc;
+}
+
 std::uint64_t label_target(const Item& it, std::int64_t value, std::uint64_t pc) {
-  const std::uint64_t base = it.base == LabelBase::P4 ? (pc & ~std::uint64_t{3}) : pc;
-  return base + (static_cast<std::uint64_t>(value) << it.shift);
+  return label_base(it, pc) + (static_cast<std::uint64_t>(value) << it.shift);
 }
 
 // ----------------------------------------------------------------------------
@@ -301,7 +313,8 @@ std::string print_suffix(const isa::FormDesc& f, const Suffix& s, std::uint64_t 
 std::string print_label(const Item& it, std::int64_t v, const PrintContext& ctx) {
   if (!ctx.pc) {
     const auto off = static_cast<std::int64_t>(static_cast<std::uint64_t>(v) << it.shift);
-    const std::string base = it.base == LabelBase::P4 ? "(.&~3)" : ".";
+    static constexpr std::string_view kBase[] = {".", "(.&~3)", "(.+2)"};  // by LabelBase
+    const std::string_view base = kBase[static_cast<std::size_t>(it.base)];
     return off < 0 ? fmt::format("{}-{}", base, hex_or_dec(-off)) : fmt::format("{}+{}", base, hex_or_dec(off));
   }
   const std::uint64_t target = label_target(it, v, *ctx.pc);
@@ -361,12 +374,11 @@ void append_item(std::string& out, const isa::FormDesc& f, const Item& it, std::
     case ItemKind::Shifted: {
       append_source(out, static_cast<unsigned>(val(it.f0)));
       if (it.f1 >= 0) {
-        static constexpr std::string_view kType[] = {".sw", ".uw", "", ""};
-        const auto t = val(it.f1);
-        if (t == 2) out += '.', out += it.text;
-        else out += kType[t & 3];
+        const std::string& modifier = it.names[static_cast<std::size_t>(val(it.f1) & 3)];
+        if (!modifier.empty()) out += '.', out += modifier;
       }
       if (it.f2 >= 0 && val(it.f2)) fmt::format_to(inserter, "<<{}", val(it.f2));
+      if (it.shift) fmt::format_to(inserter, "<<{}", it.shift);
       return;
     }
     case ItemKind::Literal: out += it.text; return;
@@ -706,6 +718,29 @@ class FormParser {
     return v.value;
   }
 
+  // SrcRType of an optional `.sw` / `.uw` / `.neg` / `.not` after a source
+  // register: the value whose spelling the form's ASL right-modifier decoder
+  // gives it (asl/scalar/model/dispatch/decode.asl; see tools/gen_asm_syntax.py).
+  std::int64_t right_modifier_code(const Item& it) {
+    std::string written;
+    if (c_.line().substr(c_.pos(), 1) == ".") {
+      const std::size_t start = c_.pos() + 1;
+      std::size_t end = start;
+      while (end < c_.line().size() && std::isalpha(static_cast<unsigned char>(c_.line()[end]))) ++end;
+      written = std::string(c_.line().substr(start, end - start));
+      if (written.empty()) c_.fail(fmt::format("{}: expected a register modifier after '.'", field_label(it.f0)));
+    }
+    for (std::size_t v = 0; v < it.names.size(); ++v) {
+      if (it.names[v] != written) continue;
+      if (!written.empty()) c_.set_pos(c_.pos() + 1 + written.size());
+      return static_cast<std::int64_t>(v);
+    }
+    std::string options;
+    for (const std::string& n : it.names)
+      if (!n.empty()) options += (options.empty() ? "." : ", .") + n;
+    c_.fail(fmt::format("{}: {} takes no modifier .{} (expected {})", field_label(it.f0), f_.mnemonic, written, options));
+  }
+
   void parse_item(const Item& it) {
     c_.skip_ws();
     const std::size_t col = c_.pos();
@@ -727,7 +762,7 @@ class FormParser {
           resolved_ = false;
           return;
         }
-        const std::uint64_t base = it.base == LabelBase::P4 ? (pc_ & ~std::uint64_t{3}) : pc_;
+        const std::uint64_t base = label_base(it, pc_);
         const auto delta = static_cast<std::int64_t>(static_cast<std::uint64_t>(v.value) - base);
         const std::int64_t unit = std::int64_t{1} << it.shift;
         if (delta % unit != 0)
@@ -738,18 +773,18 @@ class FormParser {
       }
       case ItemKind::Shifted: {
         set(it.f0, parse_reg(it, false));
-        std::int64_t type = 3;  // no modifier
-        if (c_.line().substr(c_.pos(), 1) == ".") {
-          if (c_.accept(".sw")) type = 0;
-          else if (c_.accept(".uw")) type = 1;
-          else if (c_.accept("." + it.text)) type = 2;
-          else c_.fail(fmt::format("{}: expected .sw, .uw or .{}", field_label(it.f0), it.text));
-        }
-        if (it.f1 >= 0) set(it.f1, type);
-        else if (type != 3) c_.fail_at(col, fmt::format("{} takes no register modifier", f_.mnemonic));
+        if (c_.line().substr(c_.pos(), 1) == "." && it.f1 < 0)
+          c_.fail(fmt::format("{} takes no register modifier", f_.mnemonic));
+        if (it.f1 >= 0) set(it.f1, right_modifier_code(it));
         if (c_.accept("<<")) {
-          if (it.f2 < 0) c_.fail(fmt::format("{} takes no shift amount", f_.mnemonic));
-          set(it.f2, expr(it));
+          if (it.f2 >= 0) {
+            set(it.f2, expr(it));
+          } else {
+            const std::size_t at = c_.pos();
+            if (!it.shift || expr(it) != it.shift)
+              c_.fail_at(at, it.shift ? fmt::format("{} scales the offset by <<{} only", f_.mnemonic, it.shift)
+                                      : fmt::format("{} takes no shift amount", f_.mnemonic));
+          }
         }
         return;
       }

@@ -40,17 +40,20 @@ enum class ItemKind : std::uint8_t {
   Range,    // '~' between two registers of a range
 };
 
-enum class LabelBase : std::uint8_t { P, P4 };  // instruction address, or address & ~3
+// Address a PC-relative field counts from: the instruction address, that
+// address & ~3 (.PCR forms), or the address + 2 (the C.SETRET halfword of the
+// fused BSTART.CALL / BSTART.ICALL, asl/block/model/dispatch/start.asl).
+enum class LabelBase : std::uint8_t { P, P4, P2 };
 
 struct Item {
   ItemKind kind;
   std::int8_t f0 = -1, f1 = -1, f2 = -1;  // field indices in the form
   LabelBase base = LabelBase::P;
-  std::uint8_t shift = 0;
+  std::uint8_t shift = 0;  // Label: log2 of the displacement unit; Shifted: fixed offset scale (<<N)
   bool open = false, close = false;  // memory bracket before/after this item
   bool optional = false;             // may be omitted at the end (value zero)
-  std::string text;                  // literal text / 'neg' or 'not'
-  std::vector<std::string> names;    // Enum names by value
+  std::string text;                  // literal text
+  std::vector<std::string> names;    // Enum names / Shifted SrcRType modifiers ("" = none) by value
 };
 
 enum class SuffixKind : std::uint8_t { Order, FType, Cvt, Level, Flags };
@@ -97,6 +100,8 @@ std::string print_mnemonic(const isa::FormDesc& f, std::uint64_t bits);
 // Operand text of an accepted or constraint-violating word of a catalog form.
 std::string print_operands(const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx);
 std::string print_instruction(const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx);
+// Address a label item's displacement is relative to, for an instruction at `pc`.
+std::uint64_t label_base(const Item& it, std::uint64_t pc);
 // Label target of a PC-relative field value.
 std::uint64_t label_target(const Item& it, std::int64_t value, std::uint64_t pc);
 

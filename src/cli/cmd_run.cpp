@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "asm/assembler.hpp"
+#include "block/bundle_engine.hpp"
 #include "cli/command.hpp"
 #include "isa/catalog.hpp"
 #include "runner/executor.hpp"
@@ -50,6 +51,7 @@ struct RunOptions {
   std::uint64_t max_steps = kDefaultMaxSteps;
   std::uint64_t result_size = 0;
   std::string result_out, manifest_out, dump_state;
+  std::vector<std::string> print_tiles;  // --print-tile NAME (tile engine)
   bool trace = false, trace_json = false, quiet = false;
 };
 
@@ -226,6 +228,11 @@ int run(const RunOptions& o) {
       const std::string text = runner::dump_state(m).dump(1) + "\n";
       write_file(o.dump_state, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
     }
+    for (const std::string& name : o.print_tiles) {
+      std::string table;
+      if (!block::print_tile_table(m, name, table)) throw BadInput{table};
+      fmt::print("{}\n", table);
+    }
     if (!o.quiet) {
       const double mips = seconds > 0 ? static_cast<double>(r.steps) / seconds / 1e6 : 0.0;
       fmt::print(stderr, "pto run: {} after {} steps in {:.3f} s ({:.1f} MIPS), pc {:#x}{}{}\n",
@@ -268,6 +275,7 @@ const Registrar reg{[](CLI::App& app) {
   sub->add_option("--result-out", o->result_out, "Write the result bytes to FILE");
   sub->add_option("--manifest-out", o->manifest_out, "Write a JSON run manifest to FILE");
   sub->add_option("--dump-state", o->dump_state, "Write the architectural state at stop to FILE (JSON)");
+  sub->add_option("--print-tile", o->print_tiles, "Print tile NAME (T#1..N#16 or 0..63) as a table at stop (repeatable)");
   sub->add_flag("--trace", o->trace, "Print one line per execution attempt");
   sub->add_flag("--trace-json", o->trace_json, "Print one JSON object per execution attempt");
   sub->add_flag("--quiet", o->quiet, "No summary line on stderr");

@@ -52,6 +52,9 @@ std::int64_t field_value(const FormDesc& f, std::string_view name, std::uint64_t
 }
 
 bool constraint_holds(const ConstraintDesc& c, std::int64_t value) {
+  if (c.one_of_bitmap != 0) {
+    return value >= 0 && value < 64 && ((c.one_of_bitmap >> value) & 1);
+  }
   const auto vals = values_of(c);
   if (c.op == ConstraintOp::OneOf) return std::find(vals.begin(), vals.end(), value) != vals.end();
   return value != vals[0];
@@ -69,27 +72,32 @@ Decoded decode(std::uint64_t bits, unsigned length_bits) {
   Decoded d;
   if (length_bits != 16 && length_bits != 32 && length_bits != 48 && length_bits != 64) return d;
   bits &= length_mask(length_bits);
-  const DecodeBucket& b = bucket_for(bits, length_bits);
-  const std::uint16_t* cand = generated::kDecodePool + b.begin;
-  for (unsigned i = 0; i < b.count; ++i) {
-    const FormDesc& f = generated::kForms[cand[i]];
-    if ((bits & f.mask) != f.match) continue;
-    const int failed = f.constraint_count ? first_failed_constraint(f, bits) : -1;
-    if (f.status == FormStatus::ExtensionReserved) {
+  const DecodeBucket* b = &bucket_for(bits, length_bits);
+  if (b->sub_width != 0) {
+    b = &generated::kDecodeSubBuckets[b->begin + ((bits >> b->sub_lsb) & ((1u << b->sub_width) - 1))];
+  }
+  const DecodeCandidate* cand = generated::kDecodeCandidates + b->begin;
+  for (unsigned i = 0; i < b->count; ++i) {
+    const DecodeCandidate& c = cand[i];
+    if ((bits & c.mask) != c.match) continue;
+    int failed = -1;
+    if (c.flags & kCandidateHasConstraints) failed = first_failed_constraint(generated::kForms[c.form], bits);
+    if (c.flags & kCandidateExtensionReserved) {
       if (failed >= 0) continue;  // e.g. Fixup payloads need simm17 != 0
       d.status = DecodeStatus::ExtensionReserved;
-    } else if (f.status == FormStatus::ReservedInPto) {
+    } else if (c.flags & kCandidateReservedInPto) {
       d.status = DecodeStatus::ReservedInPto;
     } else {
       d.status = failed >= 0 ? DecodeStatus::ConstraintViolation : DecodeStatus::Accepted;
       d.failed_field = static_cast<std::int16_t>(failed);
       // TEPL selector holes (tile-operations.json reserved.tepl_selector_ranges)
       // are rejected as reserved; TLSU/CUBE forms fix their function in the mask.
-      if (d.status == DecodeStatus::Accepted && f.mnem == Mnemonic::BSTART_TEPL && !tile_op_of_start(bits)) {
+      if (d.status == DecodeStatus::Accepted && generated::kForms[c.form].mnem == Mnemonic::BSTART_TEPL &&
+          !tile_op_of_start(bits)) {
         d.status = DecodeStatus::ReservedTileSelector;
       }
     }
-    d.form = cand[i];
+    d.form = c.form;
     return d;
   }
   return d;

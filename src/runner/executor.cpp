@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "block/bundle_engine.hpp"
 #include "isa/length.hpp"
 
 namespace pto::runner {
@@ -105,7 +106,9 @@ bool Executor::stops_after(ExecOutcome o, const DecodedInsn& d, Word pc, RunResu
   if (o == ExecOutcome::NotImplemented) {
     r.reason = StopReason::NotImplemented;
     r.fault_pc = pc;
-    r.detail = fmt::format("not implemented in this model: {}", d.desc().mnemonic);
+    // A tile block stopped at its terminator names the tile operation (tile engine).
+    const std::string tile_detail = block::tile_not_implemented_detail(m_);
+    r.detail = tile_detail.empty() ? fmt::format("not implemented in this model: {}", d.desc().mnemonic) : tile_detail;
     return true;
   }
   // A fault whose target ring has no vector (EVBASE = 0) resumes at the

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "block/bundle_engine.hpp"
 #include "isa/catalog.hpp"
 #include "runner/sha256.hpp"
 
@@ -156,6 +157,7 @@ json dump_state(const arch::Machine& m, std::uint64_t memory_content_limit) {
   for (unsigned i = 0; i < arch::kPredicateRegisterCount; ++i) preds.push_back(fmt::format("{:#010x}", s.read_predicate(i)));
   j["predicates"] = preds;
   j["block"] = block_json(s.block);
+  j["tiles"] = block::tiles_state_json(m);  // tile engine (src/block/bundle_engine.hpp)
   j["frame_depth"] = s.frame_depth;
   j["fault"] = {{"last_fault", std::string(arch::fault_name(s.last_fault))}, {"fault_address", hex_word(s.fault_address)}};
   j["system_registers"] = system_registers_json(s);

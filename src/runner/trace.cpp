@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "block/bundle_engine.hpp"
 #include "dis/render.hpp"
 #include "isa/decoder.hpp"
 
@@ -28,7 +29,7 @@ std::string instruction_text(const scalar::DecodedInsn& d) {
   return dis::render_standalone(dec, d.bits);
 }
 
-void TraceObserver::on_retire(const arch::Machine&, const Retired& r) {
+void TraceObserver::on_retire(const arch::Machine& m, const Retired& r) {
   const scalar::DecodedInsn& d = *r.insn;
   if (format_ == Format::Json) {
     nlohmann::json j;
@@ -58,6 +59,7 @@ void TraceObserver::on_retire(const arch::Machine&, const Retired& r) {
       j["fault_address"] = fmt::format("{:#x}", r.fault_address);
     }
     if (r.outcome == scalar::ExecOutcome::NotImplemented) j["not_implemented"] = true;
+    if (const block::BundleTrace* b = block::current_bundle_trace(m)) j["bundle"] = block::describe_bundle(*b);
     j["next_pc"] = fmt::format("{:#x}", r.next_pc);
     fmt::print(out_, "{}\n", j.dump());
     return;
@@ -71,6 +73,7 @@ void TraceObserver::on_retire(const arch::Machine&, const Retired& r) {
   }
   if (r.fault != arch::FaultCode::Fault_None) line += fmt::format("  !{} @{:#x}", arch::fault_name(r.fault), r.fault_address);
   if (r.outcome == scalar::ExecOutcome::NotImplemented) line += "  !not-implemented";
+  if (const block::BundleTrace* b = block::current_bundle_trace(m)) line += "  " + block::describe_bundle(*b);
   fmt::print(out_, "{}\n", line);
 }
 

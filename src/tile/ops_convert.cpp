@@ -304,7 +304,7 @@ TileResult quant_execute(TileExecutionContext& c) {
   const Tile& s = &s0 == &d ? copy : s0;
   const NumericSelection& n = c.operands.numeric_control;
   const num::RoundingMode mode = n.use_operation_default ? num::RoundingMode::RNE : n.rounding_mode;
-  num::Flags flags = 0;  // recorded by the ASL; see ops_kernels.hpp
+  [[maybe_unused]] num::Flags flags = 0;  // recorded by the ASL; not yet stored (TileResult has no flags)
   const TileDescriptor& dd = d.descriptor();
   for (std::uint32_t r = 0; r < dd.valid_rows; ++r)
     for (std::uint32_t col = 0; col < dd.valid_columns; ++col) {

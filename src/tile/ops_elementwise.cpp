@@ -455,9 +455,28 @@ struct Special {
   Result value;
 };
 
+// TileNumericValueClass inline for the IEEE-interchange-like formats (their
+// NaNs are the encodings above +infinity, quiet when the top fraction bit
+// is set); other formats use the numerics classifier.
+num::ValueClass value_class(DataType t, std::uint64_t v) noexcept {
+  using C = num::ValueClass;
+  const std::uint64_t inf = infinity_bits(t);
+  if (inf == 0) return num::classify(t, v);
+  const std::uint64_t sign = sign_mask(t);
+  const std::uint64_t magnitude = v & carrier_mask(t) & ~sign;
+  const bool negative = (v & sign) != 0;
+  if (magnitude > inf) return (magnitude & ((inf & (0 - inf)) >> 1)) ? C::QuietNaN : C::SignalingNaN;
+  if (magnitude == inf) return negative ? C::NegativeInfinity : C::PositiveInfinity;
+  if (magnitude == 0) return negative ? C::NegativeZero : C::PositiveZero;
+  if ((magnitude & inf) == 0) return negative ? C::NegativeSubnormal : C::PositiveSubnormal;
+  return negative ? C::NegativeNormal : C::PositiveNormal;
+}
+
 Special sfu_special(Unary op, DataType t, std::uint64_t v) noexcept {
   using C = num::ValueClass;
-  const C c = num::classify(t, v);
+  const C c = value_class(t, v);
+  const bool common = !num::is_nan(c) && !num::is_zero(c) && !num::is_inf(c) && !class_negative(c);
+  if (common && !(op == Unary::LOG && v == one_encoding(t))) return {};  // positive finite: the profile hook
   const std::uint64_t qnan = num::canonical_nan(t).bits;
   if (num::is_nan(c)) return {true, {qnan, c == C::SignalingNaN ? num::kNV : Flags{0}}};
   const std::uint64_t neg_zero = sign_mask(t);
@@ -563,9 +582,9 @@ void integer_unary_dispatch(Unary op, Tile& d, const Tile& s, bool is_signed) {
 // Floating ABS/NEG are pure sign-bit operations: vectorisable loops.
 template <typename T>
 void sign_bit_rows(Unary op, Tile& d, const Tile& s) {
-  const T sign = static_cast<T>(T{1} << (sizeof(T) * 8 - 1));
-  if (op == Unary::ABS) map_rows<T>(d, s, [sign](T v) { return static_cast<T>(v & ~sign); });
-  else map_rows<T>(d, s, [sign](T v) { return static_cast<T>(v ^ sign); });
+  constexpr T sign = static_cast<T>(T{1} << (sizeof(T) * 8 - 1));
+  if (op == Unary::ABS) map_rows<T>(d, s, [](T v) { return static_cast<T>(v & ~sign); });
+  else map_rows<T>(d, s, [](T v) { return static_cast<T>(v ^ sign); });
 }
 
 template <typename T, typename Element>
@@ -573,6 +592,30 @@ Flags element_rows(Tile& d, const Tile& s, Element element) {
   Flags flags = 0;
   map_rows<T>(d, s, [&](T v) {
     const Result r = element(v);
+    flags |= r.flags;
+    return static_cast<T>(r.bits);
+  });
+  return flags;
+}
+
+// Reference-profile SFU rows for IEEE-like formats: positive finite
+// nonzero inputs (the common case) take the raw-word hook inline
+// (TileExponential v + 1, TileReciprocal Ones / v, identity otherwise);
+// every other class goes through TileSFUUnarySpecialValue.
+template <typename T>
+Flags reference_sfu_rows(Unary op, Tile& d, const Tile& s) {
+  const DataType t = d.data_type();
+  const T sign = static_cast<T>(T{1} << (sizeof(T) * 8 - 1));
+  const T inf = static_cast<T>(infinity_bits(t));
+  const T one = static_cast<T>(one_encoding(t));  // LOG(1) is a special value
+  Flags flags = 0;
+  map_rows<T>(d, s, [&](T v) -> T {
+    if ((v & sign) == 0 && v != 0 && v < inf && !(op == Unary::LOG && v == one)) {
+      if (op == Unary::EXP) return static_cast<T>(v + 1);
+      if (op == Unary::RECIP) return static_cast<T>(~std::uint64_t{0} / v);
+      return v;
+    }
+    const Result r = sfu_element(op, t, v, NumericProfile::Reference);
     flags |= r.flags;
     return static_cast<T>(r.bits);
   });
@@ -615,6 +658,8 @@ Flags tile_unary(Unary op, Tile& destination, const Tile& source, PadValue pad, 
       sign_bit_rows<T>(op, destination, source);
     } else if (closed_unary(op)) {
       flags = element_rows<T>(destination, source, [t](T v) { return float_closed_unary(Unary::RELU, t, v); });
+    } else if (profile == NumericProfile::Reference && infinity_bits(t) != 0) {
+      flags = reference_sfu_rows<T>(op, destination, source);
     } else {
       flags = element_rows<T>(destination, source, [&](T v) { return sfu_element(op, t, v, profile); });
     }

@@ -1,10 +1,14 @@
 // Layout-and-rearrangement (TCONCAT, TEXTRACT, TINSERT, TTRANS, TFILLPAD;
+// TGATHER/TSCATTER from the irregular class, indexed-rearrangement.asl;
 // asl/tile/model/execution/rearrangement.asl, generation.asl,
 // asl/tile/model/legality/layout-rearrangement.asl) and the generation
 // operations TCI and TTRI (asl/tile/model/execution/generation.asl,
 // asl/block/model/dispatch/generation-schema.asl).  Every loop copies raw
 // elements through TileLogicalLinearIndex, so any generically indexable
 // layout works; a source that is the destination is snapshotted first.
+#include <optional>
+#include <vector>
+
 #include "tile/ops_common.hpp"
 #include "tile/ops_kernels.hpp"
 
@@ -167,6 +171,94 @@ TileResult tfillpad_execute(TileExecutionContext& c) {
   return TileResult::written(std::uint64_t{dd.rows} * dd.columns);
 }
 
+// ---- TGATHER / TSCATTER (asl/tile/model/execution/indexed-rearrangement.asl) ----
+
+bool index_type(DataType t) noexcept {
+  return t == DataType::S16 || t == DataType::U16 || t == DataType::S32 || t == DataType::U32 ||
+         t == DataType::S64 || t == DataType::U64;
+}
+
+// TileIndexedRowIsNegative / TileIndexedRowValue: the row an index element
+// names, or nullopt for a negative signed index.
+std::optional<std::uint64_t> indexed_row(const Tile& indices, std::uint32_t r, std::uint32_t c) {
+  const std::uint64_t raw = read(indices, r, c);
+  if (data_type_is_signed_integer(indices.data_type()) && static_cast<std::int64_t>(indices.read_word(indices.linear_index(r, c))) < 0)
+    return std::nullopt;
+  return raw;
+}
+
+// TileOperandsLegal_TGATHER (the handler owns source definedness: only the
+// referenced source elements must be defined, TileGatherReferencesLegal).
+bool tgather_operands(const TileFile& f, const TileOperands& o, const arch::BlockState&) {
+  const TileIndex d = o.destination[0], s = o.source[0], x = o.source[1];
+  if (!indexable(f, d) || !indexable(f, s) || !indexable(f, x)) return false;
+  const TileDescriptor& dd = f.tile(d).descriptor();
+  const TileDescriptor& sd = f.tile(s).descriptor();
+  const TileDescriptor& xd = f.tile(x).descriptor();
+  if (num::is_packed4(sd.data_type) || !index_type(xd.data_type) || dd.data_type != sd.data_type ||
+      dd.valid_rows == 0 || dd.valid_columns == 0 || dd.valid_rows != xd.valid_rows ||
+      dd.valid_columns != xd.valid_columns || sd.valid_columns < dd.valid_columns || !source_encodings_valid(f, x))
+    return false;
+  const Tile& source = f.tile(s);
+  for (std::uint32_t r = 0; r < xd.valid_rows; ++r)
+    for (std::uint32_t c = 0; c < xd.valid_columns; ++c) {
+      const auto row = indexed_row(f.tile(x), r, c);
+      if (!row || *row >= sd.valid_rows || !source.element_defined_at(static_cast<std::uint32_t>(*row), c)) return false;
+    }
+  return true;
+}
+
+TileResult tgather_execute(TileExecutionContext& c) {  // destination[r,c] = source[index[r,c], c]
+  Tile& d = dst(c);
+  const Snapshot s(c.tiles.tile(c.operands.source[0]), d);
+  const Snapshot x(c.tiles.tile(c.operands.source[1]), d);
+  const TileDescriptor& dd = d.descriptor();
+  for (std::uint32_t r = 0; r < dd.valid_rows; ++r)
+    for (std::uint32_t col = 0; col < dd.valid_columns; ++col)
+      store(d, r, col, read(*s.tile, static_cast<std::uint32_t>(*indexed_row(*x.tile, r, col)), col));
+  publish(d, PadValue::Null);
+  return TileResult::written(d.valid_element_count());
+}
+
+// TileOperandsLegal_TSCATTER with TileScatterReferencesLegal (rows in range,
+// no destination element targeted twice).
+bool tscatter_operands(const TileFile& f, const TileOperands& o, const arch::BlockState&) {
+  const TileIndex d = o.destination[0], s = o.source[0], x = o.source[1];
+  if (!indexable(f, d) || !indexable(f, s) || !indexable(f, x)) return false;
+  const TileDescriptor& dd = f.tile(d).descriptor();
+  const TileDescriptor& sd = f.tile(s).descriptor();
+  const TileDescriptor& xd = f.tile(x).descriptor();
+  if (dd.data_type != sd.data_type || num::is_packed4(sd.data_type) || !index_type(xd.data_type) ||
+      sd.valid_rows == 0 || sd.valid_columns == 0 || sd.valid_rows != xd.valid_rows ||
+      sd.valid_columns != xd.valid_columns || dd.valid_rows == 0 || dd.valid_columns != sd.valid_columns ||
+      !f.source_contents_defined(s) || !source_encodings_valid(f, x))
+    return false;
+  std::vector<bool> selected(std::size_t{dd.rows} * dd.columns);
+  for (std::uint32_t r = 0; r < xd.valid_rows; ++r)
+    for (std::uint32_t c = 0; c < xd.valid_columns; ++c) {
+      const auto row = indexed_row(f.tile(x), r, c);
+      if (!row || *row >= dd.valid_rows) return false;
+      const std::size_t slot = static_cast<std::size_t>(*row) * dd.columns + c;
+      if (selected[slot]) return false;
+      selected[slot] = true;
+    }
+  return true;
+}
+
+TileResult tscatter_execute(TileExecutionContext& c) {  // zero everything, then destination[index[r,c], c] = source[r,c]
+  Tile& d = dst(c);
+  const Snapshot s(c.tiles.tile(c.operands.source[0]), d);
+  const Snapshot x(c.tiles.tile(c.operands.source[1]), d);
+  const TileDescriptor& dd = d.descriptor();
+  for (std::uint32_t r = 0; r < dd.rows; ++r)
+    for (std::uint32_t col = 0; col < dd.columns; ++col) d.write_element(r, col, 0);
+  const TileDescriptor& sd = s.tile->descriptor();
+  for (std::uint32_t r = 0; r < sd.valid_rows; ++r)
+    for (std::uint32_t col = 0; col < sd.valid_columns; ++col)
+      store(d, static_cast<std::uint32_t>(*indexed_row(*x.tile, r, col)), col, read(*s.tile, r, col));
+  return TileResult::written(std::uint64_t{dd.rows} * dd.columns);
+}
+
 // ---- TCI / TTRI (closed generation schema) ----
 
 bool tci_type(DataType t) noexcept {
@@ -250,6 +342,8 @@ constexpr TileKernel kTinsert{nullptr, nullptr, false, tinsert_operands, tinsert
 constexpr TileKernel kTtrans{nullptr, nullptr, false, ttrans_operands, ttrans_execute};
 constexpr TileKernel kTconcat{nullptr, nullptr, false, tconcat_operands, tconcat_execute};
 constexpr TileKernel kTfillpad{nullptr, nullptr, false, tfillpad_operands, tfillpad_execute};
+constexpr TileKernel kTgather{nullptr, nullptr, true, tgather_operands, tgather_execute};
+constexpr TileKernel kTscatter{nullptr, nullptr, false, tscatter_operands, tscatter_execute};
 constexpr TileKernel kTci{generation_schema<true>, closed_loop_destinations, false, tci_operands, tci_execute};
 constexpr TileKernel kTtri{generation_schema<false>, closed_loop_destinations, false, ttri_operands, ttri_execute};
 
@@ -262,6 +356,8 @@ void register_layout_kernels(TileKernelTable& t) {
   t.set(TileOp::TTRANS, kTtrans);
   t.set(TileOp::TCONCAT, kTconcat);
   t.set(TileOp::TFILLPAD, kTfillpad);
+  t.set(TileOp::TGATHER, kTgather);
+  t.set(TileOp::TSCATTER, kTscatter);
   t.set(TileOp::TCI, kTci);
   t.set(TileOp::TTRI, kTtri);
 }

@@ -81,7 +81,8 @@ struct BundleOutcome {
 
 class BundleTestHost {
  public:
-  BundleTestHost() : m(arch::MachineConfig::real()), gpr(m.state.gpr[0]), file(block::tile_state(m).file) {
+  explicit BundleTestHost(const arch::MachineConfig& config = arch::MachineConfig::real())
+      : m(config), gpr(m.state.gpr[0]), file(block::tile_state(m).file) {
     m.state.pc = 0x100000;  // code addresses away from the data the tests use
   }
 

@@ -6,6 +6,7 @@
 // docs/semantics-notes.md "Tile payload storage").
 #include <gtest/gtest.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <unistd.h>
 
@@ -114,6 +115,59 @@ void run_end_to_end(const char* type, std::uint32_t seed) {
 
 TEST(EndToEndTile, AssembledU32TloadTaddTstoreThroughPtoRun) { run_end_to_end("U32", 11); }
 TEST(EndToEndTile, AssembledFp32TloadTaddTstoreThroughPtoRun) { run_end_to_end("FP32", 12); }
+
+}  // namespace
+}  // namespace pto::test
+
+namespace pto::test {
+namespace {
+
+// Observability: --trace shows each tile bundle as one unit at its
+// terminator, --print-tile prints the result tile, --dump-state has "tiles".
+TEST(EndToEndTile, TracePrintTileAndDumpStateShowTheBundle) {
+  const std::string source = R"(    .text
+    .globl _start
+_start:
+    HL.ADDI zero, 0x20000, ->a0
+    ADDI zero, 16, ->a1
+    BSTART.TLOAD U32
+    B.DIM zero, 2, ->LB0
+    B.DIM zero, 2, ->LB1
+    B.IOT mask=1111, last, ->U<1>
+    B.IOR a0, a1
+    BSTART.VEC TADD, U32
+    C.B.DIMI 2, ->LB0
+    C.B.DIMI 2, ->LB1
+    B.IOT U#1, U#1, mask=1111, last, ->T<1>
+    BSTOP
+done:
+    BSTOP
+    .section .a, "aw", @progbits, 0x20000
+    .word 1, 2, 0, 0, 3, 4, 0, 0
+)";
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("pto_e2e_tile_obs_{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  const auto src = dir / "t.s", elf = dir / "t.elf", out = dir / "out.txt", state = dir / "state.json";
+  std::ofstream(src) << source;
+  const std::string cli = PTO_CLI_PATH;
+  ASSERT_EQ(std::system(fmt::format("'{}' as '{}' -o '{}' > '{}' 2>&1", cli, src.string(), elf.string(), out.string()).c_str()), 0)
+      << read_text(out);
+  ASSERT_EQ(std::system(fmt::format("'{}' run '{}' --stop-symbol done --trace --print-tile T#1 --dump-state '{}' --quiet > '{}' 2>&1",
+                                    cli, elf.string(), state.string(), out.string())
+                            .c_str()),
+            0)
+      << read_text(out);
+  const std::string text = read_text(out);
+  EXPECT_NE(text.find("[bundle TLOAD.U32 dst=U#1 in=0x20000 in=0x10 elements=4 ok]"), std::string::npos) << text;
+  EXPECT_NE(text.find("[bundle TADD.U32 src=U#1,U#1 dst=T#1 elements=4 ok]"), std::string::npos) << text;
+  // 1+1, 2+2 / 3+3, 4+4 (row 1 read at base + 16 bytes).
+  EXPECT_NE(text.find("0x00000002 0x00000004\n0x00000006 0x00000008"), std::string::npos) << text;
+  std::ifstream in(state);
+  const auto j = nlohmann::json::parse(in);
+  ASSERT_TRUE(j.contains("tiles"));
+  EXPECT_EQ(j["tiles"]["local"].size(), 2U);  // U#1 and T#1
+  std::filesystem::remove_all(dir);
+}
 
 }  // namespace
 }  // namespace pto::test

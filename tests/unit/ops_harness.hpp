@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
+#include <limits>
 #include <cstdint>
 #include <initializer_list>
 
@@ -14,6 +16,37 @@
 #include "tile/tile_ops.hpp"
 
 namespace pto::tile::test {
+
+// Host binary16 reference, written out by hand (clang 14 has no _Float16 on
+// x86): exact decode, and round-to-nearest-even encode of a float.
+inline float host_fp16_to_float(std::uint16_t h) {
+  const float sign = (h & 0x8000) ? -1.0f : 1.0f;
+  const int exp = (h >> 10) & 0x1F;
+  const int mant = h & 0x3FF;
+  if (exp == 0x1F) return mant ? std::numeric_limits<float>::quiet_NaN() : sign * INFINITY;
+  if (exp == 0) return sign * std::ldexp(static_cast<float>(mant), -24);
+  return sign * std::ldexp(static_cast<float>(1024 + mant), exp - 25);
+}
+
+inline std::uint16_t host_float_to_fp16(float f) {
+  const std::uint16_t sign = std::signbit(f) ? 0x8000 : 0;
+  if (std::isnan(f)) return 0x7E00;
+  const double a = std::fabs(static_cast<double>(f));
+  if (a >= 65520.0) return sign | 0x7C00;  // rounds to infinity
+  if (a < std::ldexp(1.0, -14)) {          // subnormal range, quantum 2^-24
+    return sign | static_cast<std::uint16_t>(std::nearbyint(a * std::ldexp(1.0, 24)));
+  }
+  int x = 0;
+  (void)std::frexp(a, &x);  // a = m * 2^x, m in [0.5, 1)
+  int e = x - 1;
+  double q = std::nearbyint(std::ldexp(a, 10 - e));  // in [1024, 2048]
+  if (q == 2048.0) {
+    q = 1024.0;
+    ++e;
+  }
+  if (e + 15 >= 31) return sign | 0x7C00;
+  return sign | static_cast<std::uint16_t>(((e + 15) << 10) | (static_cast<int>(q) - 1024));
+}
 
 struct OpsHarness {
   TileFile tiles;

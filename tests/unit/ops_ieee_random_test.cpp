@@ -1,6 +1,6 @@
 // Independent checks of every registered VEC/SFU kernel in the ieee
 // profile: random tiles of several shapes, valid regions and types, compared
-// with a plain host loop written here (host binary32/binary64/_Float16
+// with a plain host loop written here (host binary32/binary64/binary16
 // arithmetic, a local BF16 rounding, C++ integer arithmetic).  Results are
 // bit-exact except EXP/LOG/RSQRT (<= 1 ulp, docs/numerics.md bound).
 #include <gtest/gtest.h>
@@ -43,9 +43,9 @@ float f32(std::uint64_t b) { return std::bit_cast<float>(static_cast<std::uint32
 std::uint64_t bits32(float f) { return std::isnan(f) ? kFp32Nan : std::bit_cast<std::uint32_t>(f); }
 double f64(std::uint64_t b) { return std::bit_cast<double>(b); }
 std::uint64_t bits64(double d) { return std::isnan(d) ? kFp64Nan : std::bit_cast<std::uint64_t>(d); }
-float f16(std::uint64_t b) { return static_cast<float>(std::bit_cast<_Float16>(static_cast<std::uint16_t>(b))); }
+float f16(std::uint64_t b) { return host_fp16_to_float(static_cast<std::uint16_t>(b)); }
 std::uint64_t bits16(float f) {
-  return std::isnan(f) ? kFp16Nan : std::bit_cast<std::uint16_t>(static_cast<_Float16>(f));
+  return std::isnan(f) ? kFp16Nan : host_float_to_fp16(f);
 }
 float bf16(std::uint64_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b << 16)); }
 std::uint64_t bitsbf16(float f) {  // round to nearest even (normal-range results only)

@@ -192,7 +192,7 @@ TEST(OpsLayoutIrregular, SortMatchesHostStableSort) {
       o.flag0 = descending;
       ASSERT_TRUE(h.run(TileOp::TSORT, o, NumericProfile::Ieee));
       const auto rank = [&](std::uint16_t v) -> std::pair<bool, float> {  // host order: NaN last, zeros equal
-        const float f = static_cast<float>(std::bit_cast<_Float16>(v));
+        const float f = host_fp16_to_float(v);
         if (f != f) return {true, 0.0f};
         return {false, descending ? -f : f};
       };
@@ -382,6 +382,45 @@ TEST(OpsLayoutIrregular, TransposeFromColumnMajorSource) {
   ASSERT_TRUE(h.run(TileOp::TTRANS, OpsHarness::operands(1, {0})));
   for (std::uint32_t row = 0; row < 2; ++row)
     for (std::uint32_t c = 0; c < 3; ++c) EXPECT_EQ(h.raw(1, c, row), row * 10 + c);
+}
+
+// ----------------------------------------------------------- gather/scatter
+
+TEST(OpsLayoutIrregular, PTO_AVS_TILE_TSCATTER_ROWS_001) {
+  OpsHarness h;
+  configure(h, 40, 128, 2, 2, 2, DataType::U16);
+  configure(h, 41, 128, 2, 2, 2, DataType::U16);
+  configure(h, 42, 128, 2, 4, 2, DataType::U16);
+  h.fill(40, {10, 11, 20, 21});
+  h.fill(41, {2, 0, 3, 1});
+  h.set(42, 0, 0, 99);
+  ASSERT_TRUE(h.run(TileOp::TSCATTER, OpsHarness::operands(42, {40, 41})));
+  EXPECT_EQ(h.raw(42, 2, 0), 10U);
+  EXPECT_EQ(h.raw(42, 0, 1), 11U);
+  EXPECT_EQ(h.raw(42, 3, 0), 20U);
+  EXPECT_EQ(h.raw(42, 1, 1), 21U);
+  EXPECT_EQ(h.raw(42, 0, 0), 0U);
+  EXPECT_EQ(h.raw(42, 3, 1), 0U);
+  h.set(41, 1, 1, 0);  // two sources now target (0, 1)
+  EXPECT_FALSE(h.legal(TileOp::TSCATTER, OpsHarness::operands(42, {40, 41})));
+}
+
+TEST(OpsLayoutIrregular, PTO_AVS_TILE_TGATHER_ROWS_001) {  // destination[r,c] = source[index[r,c], c]
+  OpsHarness h;
+  configure(h, 0, 128, 2, 3, 2, DataType::U32);
+  configure(h, 1, 128, 2, 2, 2, DataType::S32);
+  configure(h, 2, 128, 2, 2, 2, DataType::U32);
+  h.fill(0, {10, 11, 20, 21, 30, 31});
+  h.fill(1, {2, 0, 1, 2});
+  ASSERT_TRUE(h.run(TileOp::TGATHER, OpsHarness::operands(2, {0, 1})));
+  EXPECT_EQ(h.raw(2, 0, 0), 30U);
+  EXPECT_EQ(h.raw(2, 0, 1), 11U);
+  EXPECT_EQ(h.raw(2, 1, 0), 20U);
+  EXPECT_EQ(h.raw(2, 1, 1), 31U);
+  h.set(1, 1, 1, static_cast<std::uint64_t>(-1));  // negative row index
+  EXPECT_FALSE(h.legal(TileOp::TGATHER, OpsHarness::operands(2, {0, 1})));
+  h.set(1, 1, 1, 3);  // beyond the source valid rows
+  EXPECT_FALSE(h.legal(TileOp::TGATHER, OpsHarness::operands(2, {0, 1})));
 }
 
 }  // namespace

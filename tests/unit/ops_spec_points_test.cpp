@@ -215,6 +215,24 @@ TEST(OpsSpecPoints, PTO_AVS_TILE_TSQRT_NEGATIVE_001) {
   EXPECT_EQ(r.flags, kNV);
 }
 
+
+// TileSFUUnarySpecialValue then the reference hooks, hand-derived: NaN inputs
+// give the canonical NaN (NV only for a signalling NaN), LOG(1) = +0, and a
+// positive finite input takes TileExponential (v + 1) / TileReciprocal
+// (Ones / v, truncated) / identity.
+TEST(OpsSpecPoints, SfuSpecialValuesAndReferenceHooks) {
+  EXPECT_EQ(unary_on(Unary::EXP, DataType::FP32, 0x7f800001).raw, 0x7fc00000U);
+  EXPECT_EQ(unary_on(Unary::EXP, DataType::FP32, 0x7f800001).flags, kNV);
+  EXPECT_EQ(unary_on(Unary::EXP, DataType::FP32, 0x7fc00001).flags, 0);
+  EXPECT_EQ(unary_on(Unary::LOG, DataType::FP32, kFp32One).raw, 0U);
+  EXPECT_EQ(unary_on(Unary::LOG, DataType::FP16, 0x3c00).raw, 0U);
+  EXPECT_EQ(unary_on(Unary::EXP, DataType::FP32, 0x40000000).raw, 0x40000001U);
+  EXPECT_EQ(unary_on(Unary::RECIP, DataType::FP16, 0x4000).raw, (~0ULL / 0x4000) & 0xffff);
+  EXPECT_EQ(unary_on(Unary::SQRT, DataType::BF16, 0x4080).raw, 0x4080U);
+  EXPECT_EQ(unary_on(Unary::LOG, DataType::BF16, 0xbf80).raw, 0x7fc0U);  // negative: canonical NaN
+  EXPECT_EQ(unary_on(Unary::LOG, DataType::BF16, 0xbf80).flags, kNV);
+}
+
 // --------------------------------------------------------------------- TFMA
 
 TEST(OpsSpecPoints, PTO_AVS_TILE_TFMA_ALIAS_001) {  // U64: 2 * 3 + 4 with destination = left

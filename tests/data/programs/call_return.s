@@ -3,10 +3,6 @@
 #  1. BSTART.CALL: the fused direct call writes ra = _ReturnAddress =
 #     BSTART pc + 2 + 2*uimm5 (asl/block/model/dispatch/start.asl) and the
 #     block's BSTOP commits to `square`.
-#     Written as .word: the assembler currently encodes uimm5 relative to
-#     the BSTART pc instead of the fused C.SETRET halfword at pc + 2; the
-#     word is built like PTO-AVS-BLOCK-BSTART-CALL-ATOMIC-001 builds it
-#     (0x50160002 with [15:4] = simm12 and [26:22] = uimm5).
 #  2. SETRET + BSTART.STD DIRECT: SETRET writes ra = TPC + 2*imm
 #     (SetReturnAddress, asl/scalar/model/bru), the DIRECT block jumps.
 # Expected (hand-derived): out[0] = 7*7 = 49, out[1] = 49*49 = 2401,
@@ -16,7 +12,7 @@
 _start: BSTART.STD FALL
         addi zero, 7, ->a0
         addi zero, out, ->a3
-call1:  .word 0x50160002 | ((((square - call1) / 2) & 0xfff) << 4) | (((back1 - call1 - 2) / 2) << 22)
+call1:  BSTART.CALL square, back1, ->ra
         BSTOP
 back1:  BSTART.STD FALL
         sdi a0, [a3, 0]

@@ -5,11 +5,9 @@
 # Load k stores its result as dword k of `loads`; the stores write into the
 # zeroed 64-byte `stores`.  Expected bytes: tests/unit/e2e_programs_test.cpp.
 #
-# The register-offset forms are written as .word from the catalog fields
-# (match | RegDst<<7 | SrcL<<15 | SrcR<<20 | SrcRType<<25 | shamt<<27, stores:
-# SrcD<<27) with SrcRType = 0, which is "no modifier" for address forms
-# (DecodeScalarAddressRightModifier in asl/scalar/model/dispatch/decode.asl).
-# Registers: t = 31, a0 = 2, a2 = 4, a4 = 6, a5 = 7, zero = 0.
+# Register offsets without a modifier encode SrcRType = 0, "no modifier" for
+# address forms (DecodeScalarAddressRightModifier in
+# asl/scalar/model/dispatch/decode.asl).
         .text
         .globl _start
 _start: BSTART.STD FALL
@@ -38,23 +36,23 @@ _start: BSTART.STD FALL
         BSTOP
 regs:   BSTART.STD FALL
         addi zero, 3, ->a4
-        .word 0x00000009 | (31 << 7) | (4 << 15) | (6 << 20)   # lb [a2, a4], ->t
+        lb [a2, a4], ->t
         sdi t#1, [a3, 8]              # 8: byte 3 sign-extended
         addi zero, 6, ->a4
-        .word 0x00004009 | (31 << 7) | (4 << 15) | (6 << 20)   # lbu [a2, a4], ->t
+        lbu [a2, a4], ->t
         sdi t#1, [a3, 9]              # 9: byte 6 zero-extended
         addi zero, 2, ->a4
-        .word 0x00001009 | (31 << 7) | (4 << 15) | (6 << 20)   # lh [a2, a4], ->t
+        lh [a2, a4], ->t
         sdi t#1, [a3, 10]             # 10: half at byte 2 sign-extended
         addi zero, 6, ->a4
-        .word 0x00005009 | (31 << 7) | (4 << 15) | (6 << 20)   # lhu [a2, a4], ->t
+        lhu [a2, a4], ->t
         sdi t#1, [a3, 11]             # 11: half at byte 6 zero-extended
         addi zero, 4, ->a4
-        .word 0x00002009 | (31 << 7) | (4 << 15) | (6 << 20)   # lw [a2, a4], ->t
+        lw [a2, a4], ->t
         sdi t#1, [a3, 12]             # 12: word at byte 4 sign-extended
-        .word 0x00006009 | (31 << 7) | (4 << 15) | (6 << 20)   # lwu [a2, a4], ->t
+        lwu [a2, a4], ->t
         sdi t#1, [a3, 13]             # 13: word at byte 4 zero-extended
-        .word 0x00003009 | (31 << 7) | (4 << 15) | (0 << 20)   # ld [a2, zero], ->t
+        ld [a2, zero], ->t
         sdi t#1, [a3, 14]             # 14: the dword
         BSTOP
 st:     BSTART.STD FALL
@@ -64,13 +62,13 @@ st:     BSTART.STD FALL
         swi a0, [a5, 4]               # bytes 16..19
         sdi a0, [a5, 3]               # bytes 24..31
         addi zero, 33, ->a4           # register offsets are scaled by the size
-        .word 0x00000049 | (2 << 27) | (7 << 15) | (6 << 20)   # sb a0, [a5, a4]: byte 33
+        sb a0, [a5, a4]               # byte 33
         addi zero, 21, ->a4
-        .word 0x00001049 | (2 << 27) | (7 << 15) | (6 << 20)   # sh a0, [a5, a4<<1]: bytes 42..43
+        sh a0, [a5, a4<<1]            # bytes 42..43
         addi zero, 13, ->a4
-        .word 0x00002049 | (2 << 27) | (7 << 15) | (6 << 20)   # sw a0, [a5, a4<<2]: bytes 52..55
+        sw a0, [a5, a4<<2]            # bytes 52..55
         addi zero, 7, ->a4
-        .word 0x00003049 | (2 << 27) | (7 << 15) | (6 << 20)   # sd a0, [a5, a4<<3]: bytes 56..63
+        sd a0, [a5, a4<<3]            # bytes 56..63
         BSTOP
         .globl done
 done:   BSTART.STD FALL
