@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/setup.sh
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 pto_install_packages
 pto_build default pto
 ./build/default/pto run examples/tadd.s --stop-symbol done --print-tile T#1

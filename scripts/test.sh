@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 . scripts/setup.sh
 pto_install_packages
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
+# Cache hits across checkouts in different folders (CI clones afresh).
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 
 echo "== default preset: build and test" >&2
 pto_build default
