@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/hex_word.hpp"
 #include "dis/render.hpp"
 #include "isa/decoder.hpp"
 #include "isa/length.hpp"
@@ -21,28 +22,8 @@ struct DecodeOptions {
   std::vector<std::string> words;
 };
 
-struct ParsedWord {
-  std::uint64_t value = 0;
-  unsigned halfwords = 0;  // from the number of hex digits
-};
 
-std::optional<ParsedWord> parse_word(const std::string& text) {
-  std::string s = text;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s = s.substr(2);
-  std::string digits;
-  for (char c : s) {
-    if (c == '_' || c == '\'') continue;
-    if (!std::isxdigit(static_cast<unsigned char>(c))) return std::nullopt;
-    digits += c;
-  }
-  if (digits.empty() || digits.size() > 16) return std::nullopt;
-  ParsedWord w;
-  w.value = std::stoull(digits, nullptr, 16);
-  w.halfwords = static_cast<unsigned>((digits.size() + 3) / 4);
-  return w;
-}
-
-unsigned length_of(const ParsedWord& w) {
+unsigned length_of(const HexWord& w) {
   return isa::instruction_length_bits([&](unsigned i) -> std::optional<std::uint16_t> {
     if (i >= std::max(w.halfwords, 1u)) return std::nullopt;
     return static_cast<std::uint16_t>(w.value >> (16 * i));
@@ -138,7 +119,7 @@ int run_decode(const DecodeOptions& opt) {
   int rc = kExitOk;
   nlohmann::json all = nlohmann::json::array();
   for (const std::string& text : words) {
-    const auto w = parse_word(text);
+    const auto w = parse_hex_word(text);
     if (!w) {
       fmt::print(stderr, "pto decode: error: '{}' is not a hexadecimal instruction word\n", text);
       rc = kExitUsage;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/hex_word.hpp"
 #include "dis/disassembler.hpp"
 #include "elf/elf.hpp"
 
@@ -46,17 +47,10 @@ struct Input {
 std::optional<std::vector<std::uint8_t>> parse_hex_words(const std::vector<std::string>& words) {
   std::vector<std::uint8_t> out;
   for (const std::string& text : words) {
-    std::string s = text;
-    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s = s.substr(2);
-    std::string digits;
-    for (char c : s) {
-      if (c == '_' || c == '\'') continue;
-      if (!std::isxdigit(static_cast<unsigned char>(c))) return std::nullopt;
-      digits += c;
-    }
-    if (digits.empty() || digits.size() > 16) return std::nullopt;
-    const std::uint64_t v = std::stoull(digits, nullptr, 16);
-    const std::size_t halfwords = (digits.size() + 3) / 4;
+    const auto w = parse_hex_word(text);
+    if (!w) return std::nullopt;
+    const std::uint64_t v = w->value;
+    const std::size_t halfwords = w->halfwords;
     for (std::size_t i = 0; i < 2 * halfwords; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
   }
   return out;
