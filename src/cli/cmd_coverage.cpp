@@ -6,6 +6,7 @@
 #include "block/control.hpp"
 #include "cli/command.hpp"
 #include "runner/dispatch.hpp"
+#include "tile/tile_ops.hpp"
 
 namespace pto::cli {
 namespace {
@@ -17,7 +18,12 @@ bool form_executable(const isa::FormDesc& f) {
   return scalar::handler_table().get(f.mnem) != nullptr;
 }
 
-bool tile_operation_executable(isa::TileOp op) { return block::tile_executor_table().get(op) != nullptr; }
+// Every tile operation reaches the generic bundle commit; it executes only
+// when a tile::TileKernel is registered for it (otherwise the commit stops
+// the run as "not implemented in this model").
+bool tile_operation_executable(isa::TileOp op) {
+  return block::tile_executor_table().get(op) != nullptr && tile::tile_kernel_table().get(op) != nullptr;
+}
 
 const char* status_name(bool executable) { return executable ? "executable" : "not-implemented"; }
 
