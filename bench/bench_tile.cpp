@@ -9,16 +9,12 @@
 // throughput (the target is >= 0.25).
 #include <benchmark/benchmark.h>
 
-#include <time.h>
-
-#include <cstdlib>
-#include <cstring>
-#include <memory>
 #include <vector>
 
 #include "arch/machine.hpp"
 #include "block/bundle_engine.hpp"
 #include "isa/length.hpp"
+#include "memcpy_baseline.hpp"
 #include "runner/dispatch.hpp"
 
 namespace {
@@ -54,39 +50,6 @@ bool run_block(arch::Machine& m, const std::vector<scalar::DecodedInsn>& block) 
   return true;
 }
 
-// Thread CPU seconds: both sides are measured the same way, so a loaded host
-// (other processes on the shared cores) does not skew the ratio.
-double thread_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
-// CPU seconds for `iterations` rounds of the baseline copy.
-// Page-aligned buffers: heap vectors placed 16 bytes apart modulo 4 KiB made
-// every copy hit 4K store/load aliasing (~2 GB/s instead of ~30 GB/s), which
-// is what the earlier "2 GB/s memcpy" figure measured.
-using PageBuffer = std::unique_ptr<std::byte[], decltype(&std::free)>;
-PageBuffer page_buffer(std::size_t bytes) {
-  return {static_cast<std::byte*>(std::aligned_alloc(4096, bytes)), &std::free};
-}
-
-double memcpy_seconds(std::uint64_t iterations) {
-  constexpr std::size_t kBytes = kCopiesPerIteration * kTileBytes;
-  const PageBuffer src = page_buffer(kBytes), dst = page_buffer(kBytes);
-  for (std::size_t i = 0; i < kBytes; ++i) src[i] = static_cast<std::byte>(i * 7);
-  std::memset(dst.get(), 0, kBytes);  // pre-touch: no page faults inside the timed loop
-  const double start = thread_seconds();
-  for (std::uint64_t it = 0; it < iterations; ++it) {
-    benchmark::DoNotOptimize(src.get());
-    for (unsigned i = 0; i < kCopiesPerIteration; ++i)
-      std::memcpy(dst.get() + i * kTileBytes, src.get() + i * kTileBytes, kTileBytes);
-    benchmark::DoNotOptimize(dst.get());
-    benchmark::ClobberMemory();
-  }
-  return thread_seconds() - start;
-}
-
 void BM_TileLoadLoadAddStore(benchmark::State& state) {
   arch::Machine m(arch::MachineConfig::real());
   for (std::uint64_t a = 0; a < 3 * kTileBytes; a += 8) m.memory.write(a, 8, a * 0x9E3779B97F4A7C15ULL);
@@ -100,7 +63,7 @@ void BM_TileLoadLoadAddStore(benchmark::State& state) {
   const auto load_b = predecode({0xC8011181, bdim(0, 128), bdim(1, 128), biot_dst(1), bior(4, 3), 1});
   const auto add = predecode({0xC8019181, bdim(0, 128), bdim(1, 128), biot_src_src_dst(16, 17), 1});
   const auto store = predecode({0xC8111181, biot_src(0), bior(5, 3), 1});
-  const double start = thread_seconds();
+  const double start = bench::thread_seconds();
   for (auto _ : state) {
     if (!(run_block(m, load_a) && run_block(m, load_b) && run_block(m, add) && run_block(m, store))) {
       state.SkipWithError("bundle failed");
@@ -111,12 +74,9 @@ void BM_TileLoadLoadAddStore(benchmark::State& state) {
     file.release(17);
     benchmark::ClobberMemory();
   }
-  const double tile_seconds = thread_seconds() - start;
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kCopiesPerIteration * kTileBytes));
-  const double copy_seconds = memcpy_seconds(state.iterations());
-  state.counters["memcpy_GBps"] =
-      static_cast<double>(state.iterations() * kCopiesPerIteration * kTileBytes) / copy_seconds / 1e9;
-  state.counters["memcpy_fraction"] = copy_seconds / tile_seconds;
+  const double tile_seconds = bench::thread_seconds() - start;
+  bench::report_against_memcpy(state, state.iterations() * kCopiesPerIteration * kTileBytes, tile_seconds,
+                               kCopiesPerIteration * kTileBytes);
 }
 BENCHMARK(BM_TileLoadLoadAddStore)->Unit(benchmark::kMicrosecond);
 

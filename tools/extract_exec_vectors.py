@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Extract scalar execution test points from the PTO spec's ASL AVS tests.
 
-Reads every test under ``tests/asl/scalar/{alu,agu,bru,model}`` of the
+Reads every test under ``tests/asl/scalar/{alu,agu,bru,model,fsu}`` of the
 read-only spec checkout (``--spec``, default /work/spec) except the
 decode-positive ones (see tools/extract_decode_vectors.py), symbolically
 executes ``main()`` (inlining functions defined in the test file and the
@@ -62,6 +62,9 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
     {"op":"clear_fault"}                    ClearFault()
     {"op":"set_acr","ring":n}               SetCurrentACR(n)
     {"op":"set_cycle","value":w}            _SystemRegisters.cycle = w
+    {"op":"set_core_state","value":w}       _SystemRegisters.core_state = w; a following
+                                            bit-slice assignment (core_state[39:37] = ...)
+                                            emits the combined word again
     {"op":"set_commit_argument","value":w}  _CommitArgument = w
     {"op":"set_return_address","value":w}   _ReturnAddress = w
     {"op":"set_reservation","field":"valid"|"address"|"size","value":v}
@@ -111,6 +114,8 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
     {"op":"expect_fault","fault":e}                     _LastFault
     {"op":"expect_fault_address","value":w}             _FaultAddress
     {"op":"expect_cycle","value":w}                     _SystemRegisters.cycle
+    {"op":"expect_core_state","value":w}                _SystemRegisters.core_state
+    {"op":"expect_fp_flags","value":b5}                 ScalarFPFlags() = CORE_STATE[36:32]
     {"op":"expect_commit_argument","value":w}           _CommitArgument
     {"op":"expect_return_address","value":w}            _ReturnAddress
     {"op":"expect_acr","ring":n}                        CurrentACR()
@@ -181,7 +186,15 @@ FUNC_DECL_RE = re.compile(
     re.MULTILINE,
 )
 CONSTANTS = {"PTO_XLEN": 64}
-DIRECTORIES = ("alu", "agu", "bru", "model")
+DIRECTORIES = ("alu", "agu", "bru", "model", "fsu")
+# Steps that leave CORE_STATE alone: a known core_state value (set by
+# set_core_state) survives them, so a later bit-slice assignment can be
+# combined with it.  Every other step forgets the value.
+CORE_STATE_PRESERVING_OPS = frozenset({
+    "set_core_state", "set_gpr", "set_tpc", "set_bpc", "set_queue", "set_queue_valid", "push_t",
+    "push_u", "set_cycle", "clear_fault", "set_reservation", "set_commit_argument",
+    "set_return_address", "write_mem",
+})
 
 
 class Unsupported(Exception):
@@ -339,6 +352,7 @@ class Executor:
         self.expanded: list[str] = []
         self.problems: list[str] = []
         self.depth = 0
+        self.core_state: Bits | None = None  # last set_core_state value while still valid
 
     # -- values ---------------------------------------------------------
     def concrete(self, v):
@@ -470,6 +484,8 @@ class Executor:
         # _TrapContexts[[i]].f
         if e[0] == "field" and e[1] == ("id", "_SystemRegisters") and e[2] == "cycle":
             return Obs("expect_cycle", _key="value")
+        if e[0] == "field" and e[1] == ("id", "_SystemRegisters") and e[2] == "core_state":
+            return Obs("expect_core_state", _key="value")
         if e[0] == "index" and e[1][0] == "id" and e[1][1] in QUEUE_VARS:
             queue, valid = QUEUE_VARS[e[1][1]]
             idx = self.as_int(self.eval(e[2], env))
@@ -563,8 +579,27 @@ class Executor:
         return [self.eval(a, env) for a in args]
 
     def emit(self, step: dict) -> dict:
+        if step["op"] not in CORE_STATE_PRESERVING_OPS:
+            self.core_state = None
         self.steps.append(step)
         return step
+
+    def set_core_state(self, value: Bits):
+        self.core_state = value
+        self.emit({"op": "set_core_state", "value": fmt(value)})
+
+    def assign_core_state_slice(self, slices, value, env):
+        # _SystemRegisters.core_state[hi:lo] = v after a whole-word assignment.
+        if self.core_state is None:
+            raise Unsupported("core_state slice without a known core_state")
+        if len(slices) != 1 or slices[0][0] == "+:":
+            raise Unsupported("core_state multi-slice assignment")
+        hi = self.as_int(self.eval(slices[0][0], env))
+        lo = self.as_int(self.eval(slices[0][1], env))
+        width = hi - lo + 1
+        v = self.as_bits(value, width)
+        mask = ((1 << width) - 1) << lo
+        self.set_core_state(Bits(64, (self.core_state.value & ~mask) | (v.value << lo)))
 
     def eval_call(self, name, params, args, env, statement=False):
         # standard primitives on constants
@@ -624,6 +659,8 @@ class Executor:
             return Obs("expect_tpc", _key="value")
         if name == "CurrentACR" and not args:
             return Obs("expect_acr", _key="ring")
+        if name == "ScalarFPFlags" and not args:
+            return Obs("expect_fp_flags", _key="value")
         if name in ("ReadTemporaryQueue", "TemporaryQueueSourceAvailable") and len(args) == 2:
             queue = "t" if self.as_bool(A()[0]) else "u"
             idx = self.as_int(A()[1])
@@ -865,6 +902,13 @@ class Executor:
         # architectural state
         if lhs[0] == "field" and lhs[1] == ("id", "_SystemRegisters") and lhs[2] == "cycle":
             self.emit({"op": "set_cycle", "value": fmt(self.as_bits(value, 64))})
+            return
+        if lhs[0] == "field" and lhs[1] == ("id", "_SystemRegisters") and lhs[2] == "core_state":
+            self.set_core_state(self.as_bits(value, 64))
+            return
+        if (lhs[0] == "slice" and lhs[1][0] == "field" and lhs[1][1] == ("id", "_SystemRegisters")
+                and lhs[1][2] == "core_state"):
+            self.assign_core_state_slice(lhs[2], value, env)
             return
         if lhs[0] == "id" and lhs[1] in SIMPLE_STATE and SIMPLE_STATE[lhs[1]][2]:
             self.emit({"op": SIMPLE_STATE[lhs[1]][2], "value": fmt(self.as_bits(value, 64))})

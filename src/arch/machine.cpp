@@ -11,6 +11,38 @@ Word normalize(Word v, unsigned size) { return size >= 8 ? v : v & ((Word{1} << 
 // TrapTargetForFault (asl/arch/system-registers/access-control.asl).
 unsigned trap_target_for_fault(unsigned source) { return source == 0 ? 0 : 1; }
 
+// MemoryEventIsWrite (asl/arch/memory-model/memory-events.asl).
+bool is_write_event(const MemoryEvent& e) {
+  return e.kind == MemoryEventKind::InitialWrite || e.kind == MemoryEventKind::Store ||
+         (e.kind == MemoryEventKind::Atomic && e.write_performed);
+}
+
+// NextMemoryCoherenceRank (asl/arch/memory-model/atomicity.asl), clamped to
+// the last rank the bounded log can hold.
+std::uint8_t next_coherence_rank(const State& s, Word address, unsigned size) {
+  unsigned rank = 1;
+  for (unsigned i = 0; i < s.memory_event_count; ++i) {
+    const MemoryEvent& w = s.memory_events[i];
+    if (is_write_event(w) && w.address == address && w.size_bytes == size && w.coherence_rank >= rank) {
+      rank = w.coherence_rank + 1u;
+    }
+  }
+  return static_cast<std::uint8_t>(std::min<unsigned>(rank, kMemoryEvents - 1));
+}
+
+// ResolveCapturedReadFrom for the event about to be appended: the latest
+// earlier write of the same location and value (0 when there is none).
+std::uint8_t captured_read_from(const State& s, Word address, unsigned size, Word read_value) {
+  std::uint8_t source = 0;
+  for (unsigned i = 0; i < s.memory_event_count; ++i) {
+    const MemoryEvent& w = s.memory_events[i];
+    if (is_write_event(w) && w.address == address && w.size_bytes == size && w.write_value == read_value) {
+      source = static_cast<std::uint8_t>(i);
+    }
+  }
+  return source;
+}
+
 }  // namespace
 
 Machine::Machine(const MachineConfig& config) : memory(config.memory), config_(config) { reset(); }
@@ -74,10 +106,14 @@ void Machine::clear_fault() {
   state.trap_status[state.current_acr] = TrapStatus{};
 }
 
+bool Machine::trap_context_recoverable(unsigned ring) const {
+  const TrapContext& c = state.trap_contexts[ring];
+  return c.valid && (c.bpc & 1) == 0 && (c.tpc & 1) == 0;
+}
+
 bool Machine::recover_trap_context(unsigned ring) {
+  if (!trap_context_recoverable(ring)) return false;
   TrapContext& c = state.trap_contexts[ring];
-  // PortableTrapContextRecoverable
-  if (!c.valid || (c.bpc & 1) != 0 || (c.tpc & 1) != 0) return false;
   state.pc = c.tpc;
   state.bpc = c.bpc;
   state.sysregs.core_state = c.core_state;
@@ -124,52 +160,70 @@ void Machine::stop_memory_event_capture() {
   update_fast_access();
 }
 
+// The event log is bounded verification infrastructure (PTO_MODEL_MEMORY_EVENTS);
+// capture stops when it is full (docs/semantics-notes.md "Memory event capture").
+bool Machine::capture_slot_available() {
+  if (!state.memory_event_capture) return false;
+  if (state.memory_event_count < kMemoryEvents) return true;
+  state.memory_event_capture = false;
+  update_fast_access();
+  return false;
+}
+
 void Machine::record_event(MemoryEventKind kind, Word address, unsigned size, Word read_value, Word write_value,
                            MemoryOrder order) {
-  if (!state.memory_event_capture) return;
-  // The event log is bounded verification infrastructure (PTO_MODEL_MEMORY_EVENTS);
-  // capture stops when it is full (docs/semantics-notes.md "Memory event capture").
-  if (state.memory_event_count >= kMemoryEvents) {
-    state.memory_event_capture = false;
-    update_fast_access();
-    return;
-  }
+  if (!capture_slot_available()) return;
   MemoryEvent e;
   e.kind = kind;
   e.agent = state.current_pe;
   e.address = address;
   e.size_bytes = static_cast<std::uint8_t>(size);
   e.order = order;
-  const unsigned index = state.memory_event_count;
   if (kind == MemoryEventKind::Load) {
     e.read_value = normalize(read_value, size);
-    // ResolveCapturedReadFrom: the latest earlier write of the same location
-    // and value.
-    for (unsigned i = 0; i < index; ++i) {
-      const MemoryEvent& w = state.memory_events[i];
-      const bool is_write = w.kind == MemoryEventKind::InitialWrite || w.kind == MemoryEventKind::Store ||
-                            (w.kind == MemoryEventKind::Atomic && w.write_performed);
-      if (is_write && w.address == address && w.size_bytes == size && w.write_value == e.read_value) {
-        e.read_from = static_cast<std::uint8_t>(i);
-      }
-    }
+    e.read_from = captured_read_from(state, address, size, e.read_value);
   } else {
     e.write_value = normalize(write_value, size);
     e.write_performed = true;
-    // NextMemoryCoherenceRank
-    unsigned rank = 1;
-    for (unsigned i = 0; i < index; ++i) {
-      const MemoryEvent& w = state.memory_events[i];
-      const bool is_write = w.kind == MemoryEventKind::InitialWrite || w.kind == MemoryEventKind::Store ||
-                            (w.kind == MemoryEventKind::Atomic && w.write_performed);
-      if (is_write && w.address == address && w.size_bytes == size && w.coherence_rank >= rank) {
-        rank = w.coherence_rank + 1u;
-      }
-    }
-    e.coherence_rank = static_cast<std::uint8_t>(std::min<unsigned>(rank, kMemoryEvents - 1));
+    e.coherence_rank = next_coherence_rank(state, address, size);
   }
-  state.memory_events[index] = e;
-  state.memory_event_count = static_cast<std::uint8_t>(index + 1);
+  state.memory_events[state.memory_event_count++] = e;
+}
+
+void Machine::record_atomic(Word address, unsigned size, Word read_value, Word write_value, MemoryOrder order,
+                            bool write_performed) {
+  if (access_log_) {
+    access_log_->push_back({address, static_cast<std::uint8_t>(size), false, normalize(read_value, size)});
+    if (write_performed) {
+      access_log_->push_back({address, static_cast<std::uint8_t>(size), true, normalize(write_value, size)});
+    }
+  }
+  if (!capture_slot_available()) return;
+  // AddAtomicOutcomeEvent: a rank only when the write is performed.
+  MemoryEvent e;
+  e.kind = MemoryEventKind::Atomic;
+  e.agent = state.current_pe;
+  e.address = address;
+  e.size_bytes = static_cast<std::uint8_t>(size);
+  e.read_value = normalize(read_value, size);
+  e.write_value = normalize(write_value, size);
+  e.write_performed = write_performed;
+  e.order = order;
+  e.coherence_rank = write_performed ? next_coherence_rank(state, address, size) : 0;
+  e.read_from = captured_read_from(state, address, size, e.read_value);
+  state.memory_events[state.memory_event_count++] = e;
+}
+
+void Machine::record_fence(std::uint8_t predecessor, std::uint8_t successor) {
+  if (!capture_slot_available()) return;
+  // AddDataFenceEvent: address 0, one byte, acquire-release.
+  MemoryEvent e;
+  e.kind = MemoryEventKind::Fence;
+  e.agent = state.current_pe;
+  e.order = MemoryOrder::AcquireRelease;
+  e.fence_predecessor = predecessor;
+  e.fence_successor = successor;
+  state.memory_events[state.memory_event_count++] = e;
 }
 
 Word Machine::read_probed(Word address, unsigned size, MemoryOrder order) {

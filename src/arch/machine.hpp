@@ -14,12 +14,20 @@
 
 namespace pto::arch {
 
+// The numeric profile behind the FSU and tile arithmetic hooks
+// (src/numerics/profile.hpp): the ASL reference placeholder the spec's test
+// points observe, or IEEE 754 results (docs/numerics.md).
+enum class NumericProfileKind : std::uint8_t { Reference, Ieee };
+
 struct MachineConfig {
   MemoryConfig memory;
+  NumericProfileKind numeric_profile = NumericProfileKind::Ieee;
   // TrapVectorEntry with EVBASE = 0 sends TPC to the fault address in both
   // configurations (asl/arch/system-registers/access-control.asl).
-  static MachineConfig reference(Word model_bytes = 4096) { return {MemoryConfig::reference(model_bytes)}; }
-  static MachineConfig real() { return {MemoryConfig::real()}; }
+  static MachineConfig reference(Word model_bytes = 4096) {
+    return {MemoryConfig::reference(model_bytes), NumericProfileKind::Reference};
+  }
+  static MachineConfig real() { return {MemoryConfig::real(), NumericProfileKind::Ieee}; }
 };
 
 // A data access observed by a tracer (recorded only while an observer is
@@ -64,6 +72,11 @@ class Machine {
   bool recover_trap_context(unsigned ring);
   // SetCurrentACR: also mirrors the ring into CORE_STATE[3:0].
   void set_current_acr(unsigned ring);
+  // SaveTrapContext (asl/arch/state/trap-context.asl); also used by trap
+  // entries other than SetFaultWithCause (RaiseServiceRequest).
+  void save_trap_context(unsigned target, unsigned source);
+  // PortableTrapContextRecoverable: the saved context is valid with even TPC/BPC.
+  bool trap_context_recoverable(unsigned ring) const;
   Word trap_vector_entry(unsigned ring, Word fault_address) const;
   Word pack_trap_status(unsigned ring) const;  // PackTrapStatus
 
@@ -101,6 +114,13 @@ class Machine {
   // Memory event capture (StartMemoryEventCapture / StopMemoryEventCapture).
   void start_memory_event_capture(unsigned agent);
   void stop_memory_event_capture();
+  // RecordAtomicEvent (asl/arch/memory-model/atomicity.asl) for an atomic
+  // access already performed on probed memory: traces the read (and the
+  // write when performed) and captures one MemoryEvent_Atomic.
+  void record_atomic(Word address, unsigned size, Word read_value, Word write_value, MemoryOrder order,
+                     bool write_performed);
+  // RecordDataFenceEvent: one MemoryEvent_Fence while capture is on.
+  void record_fence(std::uint8_t predecessor, std::uint8_t successor);
 
   // Engines with their own state (tiles, GQM) attach here to follow reset.
   std::vector<std::unique_ptr<MachineExtension>> extensions;
@@ -111,7 +131,7 @@ class Machine {
   void record_event(MemoryEventKind kind, Word address, unsigned size, Word read_value, Word write_value,
                     MemoryOrder order);
   void update_fast_access();
-  void save_trap_context(unsigned target, unsigned source);
+  bool capture_slot_available();
 
   MachineConfig config_;
   std::vector<MemoryAccess>* access_log_ = nullptr;

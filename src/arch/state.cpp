@@ -47,4 +47,19 @@ std::uint8_t trap_number(FaultCode c) {
   return 0;
 }
 
+std::string_view maintenance_operation_name(MaintenanceOperation op) {
+  static constexpr std::string_view kNames[] = {
+      "Maintenance_DC_IALL", "Maintenance_DC_IVA",  "Maintenance_DC_ISW",  "Maintenance_DC_ZVA",
+      "Maintenance_DC_CVA",  "Maintenance_DC_CIVA", "Maintenance_DC_CSW",  "Maintenance_DC_CISW",
+      "Maintenance_IC_IALL", "Maintenance_IC_IVA",  "Maintenance_BC_IALL", "Maintenance_BC_IVA",
+      "Maintenance_TLB_IV",  "Maintenance_TLB_IAV", "Maintenance_TLB_IA",  "Maintenance_TLB_IALL"};
+  return kNames[static_cast<unsigned>(op)];
+}
+
+std::string_view execution_control_request_name(ExecutionControlRequest r) {
+  static constexpr std::string_view kNames[] = {"ExecutionControl_SendEvent", "ExecutionControl_WaitEvent",
+                                                "ExecutionControl_WaitInterrupt", "ExecutionControl_WaitTimeout"};
+  return kNames[static_cast<unsigned>(r)];
+}
+
 }  // namespace pto::arch

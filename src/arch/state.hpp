@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace pto::arch {
 
@@ -280,6 +281,63 @@ struct TrapStatus {  // per-ring _ACRTrap* (packed by PackTrapStatus)
   Word argument0 = 0;
 };
 
+// asl/arch/data-types/system-registers.asl (same order).
+enum class MaintenanceOperation : std::uint8_t {
+  DC_IALL, DC_IVA, DC_ISW, DC_ZVA, DC_CVA, DC_CIVA, DC_CSW, DC_CISW,
+  IC_IALL, IC_IVA, BC_IALL, BC_IVA, TLB_IV, TLB_IAV, TLB_IA, TLB_IALL,
+};
+std::string_view maintenance_operation_name(MaintenanceOperation op);  // "Maintenance_DC_IALL", ...
+
+// asl/scalar/model/types/operations.asl (same order).
+enum class ExecutionControlRequest : std::uint8_t { SendEvent, WaitEvent, WaitInterrupt, WaitTimeout };
+std::string_view execution_control_request_name(ExecutionControlRequest r);  // "ExecutionControl_SendEvent", ...
+
+// Fence, maintenance and execution-control bookkeeping
+// (asl/arch/programming-model/execution-context.asl; reset values from
+// asl/arch/profile/reset.asl).  The model's caches and TLB are coherent
+// byte arrays: these epochs are the whole architectural effect.
+struct SystemBookkeeping {
+  std::uint8_t last_fence_predecessor = 0;  // _LastFencePredecessor bits(4)
+  std::uint8_t last_fence_successor = 0;    // _LastFenceSuccessor bits(4)
+  std::uint64_t data_cache_epoch = 0;         // _DataCacheEpoch
+  std::uint64_t instruction_cache_epoch = 0;  // _InstructionCacheEpoch
+  std::uint64_t bundle_cache_epoch = 0;       // _BundleCacheEpoch
+  std::uint64_t tlb_epoch = 0;                // _TLBEpoch
+  MaintenanceOperation last_maintenance_operation = MaintenanceOperation::DC_IALL;
+  Word last_maintenance_operand = 0;
+  std::uint64_t architecture_request_epoch = 0;  // _ArchitectureRequestEpoch
+  ExecutionControlRequest last_control_request = ExecutionControlRequest::SendEvent;
+  Word control_request_operand = 0;  // _ControlRequestOperand
+};
+
+// General Queue Management (asl/arch/programming-model/general-queue-management.asl).
+inline constexpr unsigned kGqmMaxCapacity = 1023;  // PTO_GQM_MAX_CAPACITY
+struct GqmEntry {
+  Word value = 0;
+  std::uint64_t release_epoch = 0;
+};
+struct GqmQueue {  // one _GQMQueue* slot
+  bool valid = false;
+  Word address = 0;
+  std::uint16_t capacity = 0, count = 0, head = 0;
+  bool suspended = false, corrupt = false;
+  std::vector<GqmEntry> entries;  // `capacity` entries once initialized
+};
+struct GqmState {
+  // PTO_MODEL_GQM_QUEUE_SLOTS (4) sizes the ASL's verification backing, not
+  // an architectural limit: slots are added on demand beyond it
+  // (docs/semantics-notes.md "GQM queue slots").
+  std::vector<GqmQueue> queues;
+  std::uint64_t release_epoch = 0;       // _GQMReleaseEpoch
+  std::uint64_t last_acquire_epoch = 0;  // _LastGQMAcquireEpoch
+  std::uint64_t event_epoch = 0;         // _GQMEventEpoch
+  Word last_event_address = 0;           // _LastGQMEventAddress
+  // Block-control record of the last HL.QMT/QPUSH/QPOP
+  // (asl/block/model/state/control-state.asl).
+  Word last_queue_left = 0, last_queue_right = 0;  // _LastQueueLeft / _LastQueueRight
+  std::uint8_t last_queue_flags = 0;               // _LastQueueFlags bits(4)
+};
+
 // The whole architectural state of the core (reset values per
 // asl/arch/profile/reset.asl are applied by arch::reset, not here).
 struct State {
@@ -318,6 +376,9 @@ struct State {
   std::array<MemoryEvent, kMemoryEvents> memory_events{};
   std::uint8_t memory_event_count = 0;
   bool memory_event_capture = false;
+
+  SystemBookkeeping bookkeeping;  // fences, maintenance epochs, control requests
+  GqmState gqm;
 
   // ---- accessors used on hot paths ----
   Word read_gpr(unsigned index) const { return gpr[current_pe][index]; }  // [pe][0] stays 0

@@ -54,9 +54,9 @@ struct Statement {
 
 // Splits a line into statements at ';' and drops '#' and '//' comments, both
 // outside string literals.  '#' after an identifier character (t#1, T#3) is
-// part of the operand.
-std::vector<Statement> split_statements(std::string_view line) {
-  std::vector<Statement> out;
+// part of the operand.  `out` is reused across lines (no allocation per line).
+void split_statements(std::string_view line, std::vector<Statement>& out) {
+  out.clear();
   std::size_t start = 0;
   bool in_string = false;
   std::size_t i = 0;
@@ -71,13 +71,12 @@ std::vector<Statement> split_statements(std::string_view line) {
     else if (c == ';') {
       out.push_back({line.substr(start, i - start), start});
       start = i + 1;
-    } else if ((c == '#' && (i == 0 || !std::isalnum(static_cast<unsigned char>(line[i - 1])))) ||
+    } else if ((c == '#' && (i == 0 || !is_alnum(line[i - 1]))) ||
                (c == '/' && i + 1 < line.size() && line[i + 1] == '/')) {
       break;
     }
   }
   out.push_back({line.substr(start, i - start), start});
-  return out;
 }
 
 class Assembler : public ExprEnv {
@@ -173,7 +172,8 @@ class Assembler : public ExprEnv {
     cur_ = static_cast<std::size_t>(section_index(".text"));
     stmt_index_ = 0;
     for (line_no_ = 0; line_no_ < lines_.size(); ++line_no_) {
-      for (const Statement& st : split_statements(lines_[line_no_])) {
+      split_statements(lines_[line_no_], statements_);
+      for (const Statement& st : statements_) {
         ++stmt_index_;
         statement(st);
       }
@@ -181,7 +181,7 @@ class Assembler : public ExprEnv {
   }
 
   void define_label(std::string_view name, std::size_t column) {
-    if (std::all_of(name.begin(), name.end(), ::isdigit)) {
+    if (std::all_of(name.begin(), name.end(), is_digit)) {
       const unsigned n = static_cast<unsigned>(std::stoul(std::string(name)));
       auto& defs = locals_[n];
       const std::pair<std::size_t, std::uint64_t> where{cur_, offset()};
@@ -213,7 +213,7 @@ class Assembler : public ExprEnv {
       sc.skip_ws();
       const std::size_t col = sc.pos();
       std::size_t p = col;
-      while (p < view.size() && (std::isalnum(static_cast<unsigned char>(view[p])) || view[p] == '_' || view[p] == '.' ||
+      while (p < view.size() && (is_alnum(view[p]) || view[p] == '_' || view[p] == '.' ||
                                  view[p] == '$'))
         ++p;
       if (p > col && p < view.size() && view[p] == ':') {
@@ -425,6 +425,7 @@ class Assembler : public ExprEnv {
       const std::size_t acol = c.pos();
       const ExprValue v = parse_expression(c, *this);
       if (!v.resolved) c.fail_at(acol, ".org needs a constant address");
+      const std::uint8_t fill_byte = c.accept(",") ? static_cast<std::uint8_t>(expression(c)) : 0;  // .org ADDR[, FILL]
       const auto target = static_cast<std::uint64_t>(v.value);
       SectionState& s = sections_[cur_];
       if (s.size == 0 && !s.fixed_start && !placed_by_org_[cur_]) {
@@ -436,7 +437,7 @@ class Assembler : public ExprEnv {
         error(acol, fmt::format(".org {:#x} moves backwards (current address {:#x})", target, here()));
         return;
       }
-      fill(target - here(), 0, acol);
+      fill(target - here(), fill_byte, acol);
     } else if (dir == ".set" || dir == ".equ") {
       const std::string_view name = c.ident();
       if (name.empty() || !c.accept(",")) c.fail(fmt::format("expected '{} name, expression'", dir));
@@ -543,6 +544,7 @@ class Assembler : public ExprEnv {
   std::string_view file_;
   const Options& opt_;
   std::vector<std::string_view> lines_;
+  std::vector<Statement> statements_;  // of the current line
   std::vector<SectionState> sections_;
   std::vector<bool> placed_by_org_;
   std::unordered_map<std::string, SymbolState> symbols_;

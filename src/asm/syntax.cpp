@@ -7,6 +7,7 @@
 #include <cctype>
 #include <mutex>
 
+#include "asm/attributes.hpp"
 #include "isa/decoder.hpp"
 #include "isa/tile_start.hpp"
 #include "numerics/datatypes.hpp"
@@ -23,9 +24,34 @@ constexpr RawSyntax kRawSyntax[] = {
 #include "asm/generated/asm_syntax.inc"
 };
 
+// Catalog `encoding_variants`: words that decode as a carrier form but carry
+// their own spelling (BSTART.TMOV.L2S.INSERT, BSTART.TSTORE.SPART, ...).
+struct EncodingVariant {
+  const char* carrier;  // form_id
+  const char* mnemonic;
+  std::uint32_t mask, match;
+};
+
+constexpr EncodingVariant kEncodingVariants[] = {
+#include "asm/generated/asm_variants.inc"
+};
+
 constexpr std::array<std::string_view, 24> kGprNames = {
     "zero", "sp", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "ra", "s0",
     "s1",   "s2", "s3", "s4", "s5", "s6", "s7", "s8", "x0", "x1", "x2", "x3"};
+
+// Lower-case name packed into an integer, one byte per character (<= 4).
+constexpr std::uint32_t packed_lower(std::string_view s) {
+  std::uint32_t k = 0;
+  for (std::size_t i = 0; i < s.size() && i < 4; ++i) k |= std::uint32_t(static_cast<unsigned char>(ascii_lower(s[i]))) << (8 * i);
+  return k;
+}
+
+constexpr std::array<std::uint32_t, 24> kGprKeys = [] {
+  std::array<std::uint32_t, 24> k{};
+  for (std::size_t i = 0; i < k.size(); ++i) k[i] = packed_lower(kGprNames[i]);
+  return k;
+}();
 
 // PTOv0PEMaskOfPEMode: bit 3 (leftmost) is PE0.
 constexpr std::array<std::string_view, 8> kPeMasks = {"0000", "1000", "0100", "0010",
@@ -74,10 +100,10 @@ std::size_t match_type_name(const Names& names, std::string_view t, std::int64_t
       code = static_cast<std::int64_t>(i);
     }
   }
-  if (t.size() >= 2 && (t[0] == 't' || t[0] == 'T') && std::isdigit(static_cast<unsigned char>(t[1]))) {
+  if (t.size() >= 2 && (t[0] == 't' || t[0] == 'T') && is_digit(t[1])) {
     std::size_t e = 1;
     std::int64_t v = 0;
-    while (e < t.size() && e < 4 && std::isdigit(static_cast<unsigned char>(t[e]))) v = v * 10 + (t[e++] - '0');
+    while (e < t.size() && e < 4 && is_digit(t[e])) v = v * 10 + (t[e++] - '0');
     if (e > best) {
       best = e;
       code = v;
@@ -126,7 +152,7 @@ Item parse_item(const isa::FormDesc& f, std::string_view spec) {
       {"k", ItemKind::Literal},  {"e", ItemKind::Enum},       {"n", ItemKind::Named}, {"o", ItemKind::Named},
       {"dt", ItemKind::DType},
       {"tile", ItemKind::Tile},  {"dtile", ItemKind::DTile},  {"mask", ItemKind::Mask}, {"last", ItemKind::Last},
-      {"ios", ItemKind::Ios}};
+      {"ios", ItemKind::Ios},    {"a", ItemKind::Attrs}};
   const auto k = std::find_if(std::begin(kKinds), std::end(kKinds), [&](const KindName& n) { return n.name == kind; });
   if (k == std::end(kKinds)) throw std::logic_error(fmt::format("bad asm syntax item '{}' in {}", spec, f.form_id));
   it.kind = k->kind;
@@ -142,6 +168,13 @@ Item parse_item(const isa::FormDesc& f, std::string_view spec) {
       it.base = part(1) == "P4" ? LabelBase::P4 : part(1) == "P2" ? LabelBase::P2 : LabelBase::P;
       it.shift = static_cast<std::uint8_t>(part(2).empty() ? 0 : part(2)[0] - '0');
       break;
+    case ItemKind::Attrs: {
+      std::string_view list = spec.substr(colon + 1);
+      it.braces = list.starts_with('{') && list.ends_with('}');
+      if (it.braces) list = list.substr(1, list.size() - 2);
+      for (std::string_view n : split(list, ',')) it.list.push_back(field_of(f, n));
+      break;
+    }
     case ItemKind::Shifted:
       it.f0 = field_of(f, part(0));
       it.f1 = field_of(f, part(1));
@@ -202,7 +235,10 @@ FormSyntax build_syntax(const isa::FormDesc& f, std::string_view spec) {
   auto mark = [&](std::int8_t i) {
     if (i >= 0) shown[static_cast<std::size_t>(i)] = true;
   };
-  for (const Item& it : fs.items) mark(it.f0), mark(it.f1), mark(it.f2);
+  for (const Item& it : fs.items) {
+    mark(it.f0), mark(it.f1), mark(it.f2);
+    for (auto i : it.list) mark(i);
+  }
   for (const Suffix& s : fs.suffixes)
     for (auto i : s.fields) mark(i);
   for (const isa::ConstraintDesc& c : isa::constraints_of(f)) {
@@ -212,12 +248,17 @@ FormSyntax build_syntax(const isa::FormDesc& f, std::string_view spec) {
   return fs;
 }
 
+// Fields of the widest form (the parser keeps field values in fixed arrays).
+constexpr std::size_t kMaxFields = 24;
+
 const std::vector<FormSyntax>& table() {
   static const std::vector<FormSyntax> t = [] {
     std::vector<FormSyntax> v(isa::kCatalogFormCount);
     for (const RawSyntax& r : kRawSyntax) {
       const auto idx = isa::form_by_id(r.form_id);
       if (!idx) throw std::logic_error(fmt::format("asm syntax names unknown form {}", r.form_id));
+      if (isa::form(*idx).field_count > kMaxFields)
+        throw std::logic_error(fmt::format("form {} has more than {} fields", r.form_id, kMaxFields));
       v[*idx] = build_syntax(isa::form(*idx), r.spec);
     }
     return v;
@@ -234,6 +275,20 @@ std::int64_t fv(const isa::FormDesc& f, std::int8_t field, std::uint64_t bits) {
 std::string hex_or_dec(std::int64_t v) {
   if (v > -1024 && v < 1024) return fmt::format("{}", v);
   return v < 0 ? fmt::format("-{:#x}", 0 - static_cast<std::uint64_t>(v)) : fmt::format("{:#x}", v);
+}
+
+// The encoding variant a word of `f` is, when it is not the carrier's own encoding.
+const EncodingVariant* variant_of(const isa::FormDesc& f, std::uint64_t bits) {
+  if ((bits & f.mask) == f.match) return nullptr;
+  for (const EncodingVariant& v : kEncodingVariants)
+    if ((bits & v.mask) == v.match && std::string_view(v.carrier) == f.form_id) return &v;
+  return nullptr;
+}
+
+const EncodingVariant* variant_named(std::string_view upper_mnemonic) {
+  for (const EncodingVariant& v : kEncodingVariants)
+    if (upper_mnemonic == v.mnemonic) return &v;
+  return nullptr;
 }
 
 }  // namespace
@@ -404,6 +459,17 @@ void append_item(std::string& out, const isa::FormDesc& f, const Item& it, std::
       return;
     }
     case ItemKind::Range: out += '~'; return;
+    case ItemKind::Attrs: {
+      if (it.braces) out += '{';
+      for (std::size_t k = 0; k < it.list.size(); ++k) {
+        if (k) out += ", ";
+        const std::int64_t v = val(it.list[k]);
+        if (const auto name = attribute_value_name(f, it.list[k], v)) out += *name;
+        else append_int(out, v);
+      }
+      if (it.braces) out += '}';
+      return;
+    }
   }
 }
 
@@ -465,7 +531,8 @@ std::string print_instruction(const isa::FormDesc& f, std::uint64_t bits, const 
                          data_type_text(isa::tile_start_data_type(bits)));
     }
   }
-  std::string out = print_mnemonic(f, bits);
+  const EncodingVariant* variant = variant_of(f, bits);
+  std::string out = variant ? std::string(variant->mnemonic) : print_mnemonic(f, bits);
   out.reserve(48);
   const std::size_t mlen = out.size();
   out += ' ';
@@ -487,8 +554,10 @@ class FormParser {
         c_(c),
         pc_(pc),
         env_(env),
-        values_(f.field_count, 0),
-        columns_(f.field_count, c.pos()) {}
+        values_{},
+        columns_{} {
+    columns_.fill(c.pos());
+  }
 
   // Parses the suffix text and the operands; returns the field values.
   void parse(std::string_view suffix_text, std::size_t suffix_column) {
@@ -545,7 +614,7 @@ class FormParser {
     if (!c_.at_end()) c_.fail(fmt::format("unexpected '{}' after the operands of {}", c_.line().substr(c_.pos()), f_.mnemonic));
   }
 
-  std::vector<std::int64_t>& values() { return values_; }
+  std::span<const std::int64_t> values() const { return {values_.data(), f_.field_count}; }
   bool resolved() const { return resolved_; }
 
   // Range and step of every field, reported at the operand that set it.
@@ -645,7 +714,7 @@ class FormParser {
         return 2 + a + b;
       }
       case SuffixKind::Level: {
-        if (t.size() < 3 || t[0] != '.' || std::tolower(t[1]) != 'l' || t[2] < '1' || t[2] > '3') return 0;
+        if (t.size() < 3 || t[0] != '.' || ascii_lower(t[1]) != 'l' || t[2] < '1' || t[2] > '3') return 0;
         set(s.fields[0], t[2] - '1');
         return 3;
       }
@@ -653,7 +722,7 @@ class FormParser {
         if (t.size() < 2 || t[0] != '.') return 0;
         std::size_t p = 1, letter = 0;
         while (p < t.size() && t[p] != '.') {
-          const auto k = s.letters.find(static_cast<char>(std::tolower(t[p])), letter);
+          const auto k = s.letters.find(ascii_lower(t[p]), letter);
           if (k == std::string::npos) return 0;
           set(s.fields[k], 1);
           letter = k + 1;
@@ -665,19 +734,23 @@ class FormParser {
     return 0;
   }
 
-  std::optional<unsigned> reg_code(std::string_view id, bool destination) const {
-    const std::string low = to_lower(id);
+  // Register spellings, matched case-insensitively on a packed key (names are
+  // at most four characters; no allocation).
+  static std::optional<unsigned> reg_code(std::string_view id, bool destination) {
+    if (id.empty() || id.size() > 4) return std::nullopt;
+    const std::uint32_t key = packed_lower(id);
     for (unsigned i = 0; i < kGprNames.size(); ++i)
-      if (low == kGprNames[i]) return i;
-    if (low.size() >= 2 && low[0] == 'r' && std::all_of(low.begin() + 1, low.end(), ::isdigit) && low.size() <= 3) {
-      const unsigned n = static_cast<unsigned>(std::stoi(low.substr(1)));
+      if (key == kGprKeys[i]) return i;
+    const char first = ascii_lower(id[0]);
+    if (first == 'r' && id.size() >= 2 && id.size() <= 3 && std::all_of(id.begin() + 1, id.end(), is_digit)) {
+      const unsigned n = id.size() == 2 ? unsigned(id[1] - '0') : unsigned(id[1] - '0') * 10 + unsigned(id[2] - '0');
       if (n < 24 || (destination && n < 30)) return n;
+      return std::nullopt;
     }
-    if (!destination && low.size() == 3 && (low[0] == 't' || low[0] == 'u') && low[1] == '#' && low[2] >= '1' &&
-        low[2] <= '4')
-      return (low[0] == 't' ? 24u : 28u) + unsigned(low[2] - '1');
-    if (destination && low == "t") return 31;
-    if (destination && low == "u") return 30;
+    if ((first == 't' || first == 'u') && !destination && id.size() == 3 && id[1] == '#' && id[2] >= '1' && id[2] <= '4')
+      return (first == 't' ? 24u : 28u) + unsigned(id[2] - '1');
+    if (destination && id.size() == 1 && first == 't') return 31;
+    if (destination && id.size() == 1 && first == 'u') return 30;
     return std::nullopt;
   }
 
@@ -726,7 +799,7 @@ class FormParser {
     if (c_.line().substr(c_.pos(), 1) == ".") {
       const std::size_t start = c_.pos() + 1;
       std::size_t end = start;
-      while (end < c_.line().size() && std::isalpha(static_cast<unsigned char>(c_.line()[end]))) ++end;
+      while (end < c_.line().size() && is_alpha(c_.line()[end])) ++end;
       written = std::string(c_.line().substr(start, end - start));
       if (written.empty()) c_.fail(fmt::format("{}: expected a register modifier after '.'", field_label(it.f0)));
     }
@@ -838,7 +911,7 @@ class FormParser {
         }
         if (!c_.accept("->")) c_.fail("expected a destination tile '->T<size>'");
         c_.skip_ws();
-        const char h = static_cast<char>(std::toupper(static_cast<unsigned char>(c_.peek())));
+        const char h = ascii_upper(c_.peek());
         const auto hand = kHands.find(h);
         if (hand == std::string_view::npos) c_.fail("expected a destination hand T, U, M or N");
         c_.set_pos(c_.pos() + 1);
@@ -856,18 +929,147 @@ class FormParser {
       case ItemKind::Last: return;
       case ItemKind::Ios: parse_ios(it); return;
       case ItemKind::Range: return;
+      case ItemKind::Attrs: parse_attributes(it); return;
     }
+  }
+
+  // Attribute list (B.DATR, B.FPATR).  Positional when braced, or when it has
+  // one value per field and no `Field=`: each value is a name of that field
+  // or an integer.  Otherwise each entry is `Field=value` or a name that only
+  // one field has; unnamed fields encode zero.  (docs/assembly.md)
+  void parse_attributes(const Item& it) {
+    const bool braced = c_.accept("{");
+    const AttributeEntries shape = scan_attribute_entries(braced);
+    if (shape.count == 0)
+      c_.fail(fmt::format("{} needs its attribute values ({})", f_.mnemonic, field_list(it)));
+    if (braced && shape.keyword)
+      c_.fail(fmt::format("a braced {} list is positional: give the {} values in template order without 'Field='",
+                          f_.mnemonic, it.list.size()));
+    if (braced || (shape.count == it.list.size() && !shape.keyword)) {
+      if (shape.count != it.list.size())
+        c_.fail(fmt::format("{} takes {} positional values ({}), got {}", f_.mnemonic, it.list.size(),
+                            field_list(it), shape.count));
+      for (std::size_t k = 0; k < it.list.size(); ++k) {
+        if (k && !c_.accept(",")) c_.fail("expected ','");
+        parse_attribute_value(it.list[k]);
+      }
+    } else {
+      std::vector<bool> given(f_.field_count, false);
+      for (std::size_t k = 0; k < shape.count; ++k) {
+        if (k && !c_.accept(",")) c_.fail("expected ','");
+        c_.skip_ws();
+        const std::size_t col = c_.pos();
+        const int field = attribute_entry_field(it, col);
+        if (given[static_cast<std::size_t>(field)])
+          c_.fail_at(col, fmt::format("{} {} is given twice", f_.mnemonic, isa::fields_of(f_)[static_cast<std::size_t>(field)].name));
+        given[static_cast<std::size_t>(field)] = true;
+      }
+    }
+    if (braced && !c_.accept("}")) c_.fail("expected '}'");
+  }
+
+  struct AttributeEntries {
+    std::size_t count = 0;
+    bool keyword = false;  // some entry is Field=value
+  };
+
+  // Counts the comma-separated entries ahead (up to '}' or the end) without
+  // consuming them.
+  AttributeEntries scan_attribute_entries(bool braced) {
+    const std::string_view l = c_.line();
+    std::size_t p = c_.pos();
+    AttributeEntries out;
+    int depth = 0;
+    bool entry_start = true, any_text = false;
+    for (; p < l.size(); ++p) {
+      const char ch = l[p];
+      if (braced && ch == '}' && depth == 0) break;
+      if (ch == '(') ++depth;
+      if (ch == ')') --depth;
+      if (ch == ',' && depth == 0) {
+        ++out.count;
+        entry_start = true;
+        continue;
+      }
+      if (ch == ' ' || ch == '\t') continue;
+      any_text = true;
+      if (entry_start) {
+        std::size_t e = p;
+        while (e < l.size() && (is_alnum(l[e]) || l[e] == '_')) ++e;
+        while (e < l.size() && (l[e] == ' ' || l[e] == '\t')) ++e;
+        if (e > p && e < l.size() && l[e] == '=') out.keyword = true;
+        entry_start = false;
+      }
+    }
+    if (any_text) ++out.count;
+    return out;
+  }
+
+  // One unordered entry: `Field=value` or a name only one field has.
+  int attribute_entry_field(const Item& it, std::size_t col) {
+    const std::string_view id = c_.ident();
+    if (c_.accept("=")) {
+      const int field = attribute_keyword_field(f_, id);
+      if (field < 0 || std::find(it.list.begin(), it.list.end(), field) == it.list.end())
+        c_.fail_at(col, fmt::format("{} has no field '{}'; fields are {}", f_.mnemonic, id, field_list(it)));
+      parse_attribute_value(static_cast<std::int8_t>(field));
+      return field;
+    }
+    if (id.empty())
+      c_.fail_at(col, fmt::format("a bare {} value needs its position: write all {} values ({}) or Field=value",
+                                  f_.mnemonic, it.list.size(), field_list(it)));
+    std::vector<std::int8_t> owners;
+    std::int64_t code = 0;
+    for (std::int8_t field : it.list)
+      if (const auto c = attribute_value_code(f_, field, id)) owners.push_back(field), code = *c;
+    if (owners.empty())
+      c_.fail_at(col, fmt::format("'{}' is not a value of any {} field; write Field=value", id, f_.mnemonic));
+    if (owners.size() > 1) {
+      std::string which;
+      for (auto o : owners) which += (which.empty() ? "" : ", ") + std::string(isa::fields_of(f_)[static_cast<std::size_t>(o)].name);
+      c_.fail_at(col, fmt::format("'{}' is ambiguous in {} ({}); write Field={}", id, f_.mnemonic, which, id));
+    }
+    item_column_ = col;
+    set(owners[0], code);
+    return owners[0];
+  }
+
+  // A value of one attribute field: one of its names, or an integer expression.
+  void parse_attribute_value(std::int8_t field) {
+    c_.skip_ws();
+    const std::size_t col = c_.pos();
+    item_column_ = col;
+    const std::string_view id = c_.ident();
+    if (!id.empty()) {
+      if (const auto code = attribute_value_code(f_, field, id)) {
+        set(field, *code);
+        return;
+      }
+      if (attribute_has_names(f_, field) && !env_.symbol(id))
+        c_.fail_at(col, fmt::format("{}: '{}' is not a value name; expected {} or an integer", field_label(field), id,
+                                    attribute_value_list(f_, field)));
+      c_.set_pos(col);
+    }
+    const ExprValue v = parse_expression(c_, env_);
+    if (!v.resolved) resolved_ = false;
+    set(field, v.value);
+  }
+
+  std::string field_list(const Item& it) const {
+    std::string out;
+    for (auto i : it.list) out += (out.empty() ? "" : ", ") + std::string(isa::fields_of(f_)[static_cast<std::size_t>(i)].name);
+    return out;
   }
 
   std::int64_t parse_tile_source(const Item& it) {
     c_.skip_ws();
     const std::size_t col = c_.pos();
     const std::string_view id = c_.ident();
-    const auto hand = id.size() >= 3 ? kHands.find(static_cast<char>(std::toupper(static_cast<unsigned char>(id[0]))))
+    const auto hand = id.size() >= 3 ? kHands.find(ascii_upper(id[0]))
                                      : std::string_view::npos;
     if (hand != std::string_view::npos && id[1] == '#') {
       const std::string num(id.substr(2));
-      if (!num.empty() && num.size() <= 2 && std::all_of(num.begin(), num.end(), ::isdigit)) {
+      if (!num.empty() && num.size() <= 2 && std::all_of(num.begin(), num.end(), is_digit)) {
         const int k = std::stoi(num);
         if (k >= 1 && k <= 16) return static_cast<std::int64_t>(hand * 16 + static_cast<std::size_t>(k - 1));
       }
@@ -919,8 +1121,8 @@ class FormParser {
   Cursor& c_;
   std::uint64_t pc_;
   const ExprEnv& env_;
-  std::vector<std::int64_t> values_;
-  std::vector<std::size_t> columns_;
+  std::array<std::int64_t, kMaxFields> values_;
+  std::array<std::size_t, kMaxFields> columns_;
   std::size_t item_column_ = 0;
   bool resolved_ = true;
 };
@@ -953,17 +1155,7 @@ std::uint64_t encode_values(const isa::FormDesc& f, std::span<const std::int64_t
     if (check) c.fail_at(column, e->message);
     return 0;
   }
-  const std::uint64_t bits = std::get<std::uint64_t>(r);
-  if (check) {
-    const int bad = isa::first_failed_constraint(f, bits);
-    if (bad >= 0) {
-      for (const auto& con : isa::constraints_of(f))
-        if (con.field == bad)
-          c.fail_at(column, fmt::format("{}: {} (got {})", f.mnemonic, isa::describe_constraint(f, con),
-                                        values[static_cast<std::size_t>(bad)]));
-    }
-  }
-  return bits;
+  return std::get<std::uint64_t>(r);  // isa::encode has checked every field constraint
 }
 
 ParsedInstruction parse_tile_alias(std::string_view engine, Cursor& c, std::size_t mcol) {
@@ -1033,13 +1225,25 @@ ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_
     c.set_pos(mend);
     return parse_tile_alias(std::string_view(upper).substr(7), c, mcol);
   }
+  if (const EncodingVariant* v = variant_named(upper)) {  // carrier operands, variant's fixed bits
+    const isa::FormIndex fi = *isa::form_by_id(v->carrier);
+    const isa::FormDesc& f = isa::form(fi);
+    Cursor fc(line, mend);
+    FormParser p(f, fc, pc, env);
+    p.parse({}, mend);
+    const bool check = env.final_pass() || p.resolved();
+    if (check) p.check_ranges();
+    const std::uint64_t bits = encode_values(f, p.values(), check, fc, mend + 1);
+    return {fi, (bits & ~std::uint64_t{v->mask}) | v->match, f.length_bits, p.resolved()};
+  }
   // Candidate mnemonic prefixes at '.' boundaries, longest first.
   std::optional<ParseError> best;
   bool any_mnemonic = false;
-  std::vector<std::size_t> cuts{upper.size()};
-  for (std::size_t p = upper.size(); p-- > 1;)
-    if (upper[p] == '.') cuts.push_back(p);
-  for (const std::size_t cut : cuts) {
+  std::array<std::size_t, 8> cuts{upper.size()};
+  std::size_t cut_count = 1;
+  for (std::size_t p = upper.size(); p-- > 1 && cut_count < cuts.size();)
+    if (upper[p] == '.') cuts[cut_count++] = p;
+  for (const std::size_t cut : std::span(cuts.data(), cut_count)) {
     const auto m = isa::mnemonic_from_name(std::string_view(upper).substr(0, cut));
     if (!m) continue;
     any_mnemonic = true;

@@ -38,6 +38,7 @@ enum class ItemKind : std::uint8_t {
   Last,     // optional 'last' (B.IOT L)
   Ios,      // B.IOS shared tile operand list
   Range,    // '~' between two registers of a range
+  Attrs,    // attribute list: B.DATR {Layout, DataType, ...}, B.FPATR PreQuantMode, ...
 };
 
 // Address a PC-relative field counts from: the instruction address, that
@@ -54,6 +55,8 @@ struct Item {
   bool optional = false;             // may be omitted at the end (value zero)
   std::string text;                  // literal text
   std::vector<std::string> names;    // Enum names / Shifted SrcRType modifiers ("" = none) by value
+  std::vector<std::int8_t> list;     // Attrs: fields in template order
+  bool braces = false;               // Attrs: the list is written in { }
 };
 
 enum class SuffixKind : std::uint8_t { Order, FType, Cvt, Level, Flags };

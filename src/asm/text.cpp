@@ -9,28 +9,28 @@ namespace pto::as {
 
 namespace {
 
-bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '#'; }
+bool ident_start(char c) { return is_alpha(c) || c == '_' || c == '.' || c == '$'; }
+bool ident_char(char c) { return is_alnum(c) || c == '_' || c == '.' || c == '$' || c == '#'; }
 
 }  // namespace
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
   }
   return true;
 }
 
 std::string to_upper(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char& c : out) c = ascii_upper(c);
   return out;
 }
 
 std::string to_lower(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out) c = ascii_lower(c);
   return out;
 }
 
@@ -96,7 +96,7 @@ struct ExprParser {
       if (ch == '~') v.value = ~v.value;
       return v;
     }
-    if (std::isdigit(static_cast<unsigned char>(ch))) return number(start);
+    if (is_digit(ch)) return number(start);
     if (ch == '\'' && start + 2 < s.size() && s[start + 2] == '\'') {
       c.set_pos(start + 3);
       return {static_cast<unsigned char>(s[start + 1]), true};
@@ -124,8 +124,8 @@ struct ExprParser {
       const char d = s[p];
       if (d == '_') continue;
       unsigned dv;
-      if (std::isdigit(static_cast<unsigned char>(d))) dv = static_cast<unsigned>(d - '0');
-      else if (base == 16 && std::isxdigit(static_cast<unsigned char>(d))) dv = static_cast<unsigned>(std::tolower(d) - 'a' + 10);
+      if (is_digit(d)) dv = static_cast<unsigned>(d - '0');
+      else if (base == 16 && is_xdigit(d)) dv = static_cast<unsigned>(ascii_lower(d) - 'a' + 10);
       else break;
       if (dv >= base) c.fail_at(p, fmt::format("invalid digit '{}' in a base-{} number", d, base));
       if (v > (std::numeric_limits<std::uint64_t>::max() - dv) / base) overflow = true;
@@ -134,7 +134,7 @@ struct ExprParser {
     if (p == digits_begin) c.fail_at(start, "expected digits");
     // Numeric local label reference: 1b / 1f.
     if (base == 10 && p < s.size() && (s[p] == 'b' || s[p] == 'f') &&
-        (p + 1 >= s.size() || !std::isalnum(static_cast<unsigned char>(s[p + 1])))) {
+        (p + 1 >= s.size() || !is_alnum(s[p + 1]))) {
       const bool forward = s[p] == 'f';
       c.set_pos(p + 1);
       if (const auto t = env.local_label(static_cast<unsigned>(v), forward)) return {*t, true};
@@ -142,7 +142,7 @@ struct ExprParser {
         c.fail_at(start, fmt::format("undefined local label '{}{}'", v, forward ? 'f' : 'b'));
       return {0, false};
     }
-    if (p < s.size() && (std::isalpha(static_cast<unsigned char>(s[p])) || s[p] == '_'))
+    if (p < s.size() && (is_alpha(s[p]) || s[p] == '_'))
       c.fail_at(p, fmt::format("invalid character '{}' in a number", s[p]));
     if (overflow) c.fail_at(start, "number does not fit in 64 bits");
     c.set_pos(p);
@@ -159,6 +159,7 @@ struct ExprParser {
     static constexpr Op kOps[] = {{"<<", 5}, {">>", 5}, {"|", 1}, {"^", 2}, {"&", 3}, {"+", 4},
                                   {"-", 4},  {"*", 6},  {"/", 6}, {"%", 6}};
     const std::string_view rest = c.line().substr(c.pos());
+    if (rest.empty() || std::string_view("<>|^&+-*/%").find(rest[0]) == std::string_view::npos) return std::nullopt;
     for (const Op& op : kOps) {
       if (rest.substr(0, op.text.size()) != op.text) continue;
       if (op.text == "-" && rest.substr(0, 2) == "->") return std::nullopt;  // destination arrow

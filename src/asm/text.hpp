@@ -41,6 +41,15 @@ class Cursor {
   std::size_t pos_;
 };
 
+// ASCII character classes: assembly text is ASCII, and these stay inline
+// (the <cctype> functions consult the locale on every call).
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
+constexpr bool is_xdigit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+constexpr char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; }
+constexpr char ascii_upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - ('a' - 'A')) : c; }
+
 bool iequals(std::string_view a, std::string_view b);
 std::string to_upper(std::string_view s);
 std::string to_lower(std::string_view s);

@@ -402,6 +402,9 @@ ExecOutcome run_generic(Attempt& a) {
                                      a.tiles.profile};
   const tile::TileResult result = kernel->execute(context);
   if (!result.ok()) return a.fail(result.fault, result.fault_address, result.fault_address_is_data);
+  // RecordNumericStatusFlags inside the semantic handler (after its checks,
+  // with its destination publication): sticky OR into CORE_STATE[36:32].
+  m.state.sysregs.core_state |= static_cast<arch::Word>(result.flags & 0x1FU) << arch::kCoreStateFlagsShift;
   trace.elements_written = result.elements_written;
   trace.outcome = "ok";
   return ExecOutcome::Next;
@@ -412,7 +415,11 @@ ExecOutcome run_generic(Attempt& a) {
 TileMachineState& tile_state(Machine& m) {
   for (auto& e : m.extensions)
     if (auto* t = dynamic_cast<TileMachineState*>(e.get())) return *t;
-  m.extensions.push_back(std::make_unique<TileMachineState>());
+  auto state = std::make_unique<TileMachineState>();
+  // Tile arithmetic follows the machine's numeric profile (issue 5).
+  state->profile = m.config().numeric_profile == arch::NumericProfileKind::Reference ? tile::NumericProfile::Reference
+                                                                                     : tile::NumericProfile::Ieee;
+  m.extensions.push_back(std::move(state));
   return static_cast<TileMachineState&>(*m.extensions.back());
 }
 

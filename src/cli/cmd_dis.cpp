@@ -136,6 +136,51 @@ void print_identity(const elf::Image& im) {
 
 std::string line_text(const dis::Line& l) { return l.comment.empty() ? l.text : fmt::format("{}  # {}", l.text, l.comment); }
 
+// Runs of at least this many zero bytes print as `.org END` in --reassemble
+// output (`.org` fills with zeros, so the bytes are the same).
+constexpr std::size_t kOrgRunBytes = 16;
+
+void print_label_at(const std::map<std::uint64_t, std::string>& labels, std::uint64_t address) {
+  if (auto it = labels.find(address); it != labels.end()) fmt::print("{}:\n", it->second);
+}
+
+// Code: one line per instruction; a run of all-zero C.BSTOP halfwords with no
+// label inside becomes `.org`.
+void print_code_source(const std::vector<dis::Line>& lines, const std::map<std::uint64_t, std::string>& labels) {
+  auto zero_halfword = [](const dis::Line& l) { return l.size == 2 && l.raw[0] == 0 && l.raw[1] == 0; };
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    print_label_at(labels, lines[i].address);
+    std::size_t j = i;
+    while (j < lines.size() && zero_halfword(lines[j]) && (j == i || !labels.count(lines[j].address))) ++j;
+    if (2 * (j - i) >= kOrgRunBytes) {
+      fmt::print("    .org {:#x}\n", lines[j - 1].address + 2);
+      i = j - 1;
+      continue;
+    }
+    fmt::print("    {}\n", line_text(lines[i]));
+  }
+}
+
+// Data: up to 16 bytes per `.byte` line, split at labels; zero runs become `.org`.
+void print_data_source(const Region& r, const std::map<std::uint64_t, std::string>& labels) {
+  std::size_t k = 0;
+  while (k < r.bytes.size()) {
+    print_label_at(labels, r.address + k);
+    std::size_t z = k;
+    while (z < r.bytes.size() && r.bytes[z] == 0 && (z == k || !labels.count(r.address + z))) ++z;
+    if (z - k >= kOrgRunBytes) {
+      fmt::print("    .org {:#x}\n", r.address + z);
+      k = z;
+      continue;
+    }
+    std::string line = "    .byte ";
+    const std::size_t first = k, end = std::min(r.bytes.size(), k + 16);
+    for (; k < end && (k == first || !labels.count(r.address + k)); ++k)
+      fmt::format_to(std::back_inserter(line), "{}{:#04x}", k == first ? "" : ", ", r.bytes[k]);
+    fmt::print("{}\n", line);
+  }
+}
+
 int run_dis(const DisOptions& opt) {
   std::string error;
   auto in = load(opt, error);
@@ -196,17 +241,8 @@ int run_dis(const DisOptions& opt) {
       if (r.flags & elf::SHF_WRITE) flags += 'w';
       if (r.flags & elf::SHF_EXECINSTR) flags += 'x';
       fmt::print("    .section {}, \"{}\", @progbits, {:#x}\n", r.name, flags, r.address);
-      if (r.flags & elf::SHF_EXECINSTR) {
-        for (const auto& l : all[i]) {
-          if (auto it = labels.find(l.address); it != labels.end()) fmt::print("{}:\n", it->second);
-          fmt::print("    {}\n", line_text(l));
-        }
-      } else {
-        for (std::size_t k = 0; k < r.bytes.size(); ++k) {
-          if (auto it = labels.find(r.address + k); it != labels.end()) fmt::print("{}:\n", it->second);
-          fmt::print("    .byte {:#04x}\n", r.bytes[k]);
-        }
-      }
+      if (r.flags & elf::SHF_EXECINSTR) print_code_source(all[i], labels);
+      else print_data_source(r, labels);
     }
     for (const auto& s : in->nobits) {
       fmt::print("    .section {}, \"a{}\", @nobits, {:#x}\n", s.name, (s.flags & elf::SHF_WRITE) ? "w" : "", s.addr);

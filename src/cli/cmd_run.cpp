@@ -44,6 +44,7 @@ struct RunOptions {
   std::string base = "0";
   bool no_identity_check = false;
   std::string profile = "real";
+  std::string numeric_profile;  // empty: the configuration's default
   std::string memory_bytes;
   std::string memory_cap;
   std::string start_pc, start_symbol, stop_pc, stop_symbol, return_pc, result_address, result_symbol, stack_top;
@@ -123,6 +124,12 @@ arch::MachineConfig machine_config(const RunOptions& o) {
     }
   }
   if (!o.memory_cap.empty()) c.memory.host_cap_bytes = parse_number(o.memory_cap, "--memory-cap");
+  // The reference configuration computes with the reference profile, the
+  // real one with IEEE results, unless --numeric-profile says otherwise.
+  if (!o.numeric_profile.empty()) {
+    c.numeric_profile =
+        o.numeric_profile == "reference" ? arch::NumericProfileKind::Reference : arch::NumericProfileKind::Ieee;
+  }
   return c;
 }
 
@@ -146,6 +153,7 @@ nlohmann::json manifest(const RunOptions& o, const arch::Machine& m, const runne
                    {"encoding_projection_sha256", isa::kEncodingProjectionSha256}};
   j["program"] = o.program;
   j["configuration"] = {{"profile", o.profile},
+                        {"numeric_profile", runner::numeric_profile_name(m.config().numeric_profile)},
                         {"address_limit", runner::hex_word(m.memory.config().address_limit)},
                         {"max_steps", o.max_steps},
                         {"stop_after_hits", o.stop_after_hits}};
@@ -258,6 +266,10 @@ const Registrar reg{[](CLI::App& app) {
   sub->add_flag("--no-identity-check", o->no_identity_check, "Accept ELF images without a matching ISA identity note");
   sub->add_option("--profile", o->profile, "Machine configuration: real (default) or reference")
       ->check(CLI::IsMember({"real", "reference"}));
+  sub->add_option("--numeric-profile", o->numeric_profile,
+                  "Numeric profile of FSU and tile arithmetic: ieee (default) or reference (default with --profile "
+                  "reference)")
+      ->check(CLI::IsMember({"reference", "ieee"}));
   sub->add_option("--memory-bytes", o->memory_bytes,
                   "Guest address-space size (reference: PTO_MODEL_MEMORY_BYTES, 256..65536, default 4096)");
   sub->add_option("--memory-cap", o->memory_cap, "Host bytes the guest pages may use (default 1 GiB)");

@@ -51,6 +51,36 @@ void set_bytes(Line& l, std::span<const std::uint8_t> b) {
   std::copy_n(b.begin(), l.size, l.raw.begin());
 }
 
+// ADR 0064, asl/block/model/dispatch/tile-schema.asl: in a CUBE Matrix
+// bundle the B.FPATR scalar parameters take the next dense B.IOR slots after
+// the operation's own: the pre-quantization parameter
+// (BundleFPATRModeUsesScalarParameter), then the LReLU parameter (ReluMode 2,
+// BundleFPATRReluModeUsesScalarParameter).
+unsigned fpatr_scalar_parameters(const isa::FormDesc& fpatr, std::uint64_t bits) {
+  static constexpr std::int64_t kScalarQuantModes[] = {3, 5, 13, 17, 19, 24, 25, 26, 27, 32, 34, 35};
+  const std::int64_t quant = field(fpatr, "PreQuantMode", bits);
+  const bool scalar_quant = std::find(std::begin(kScalarQuantModes), std::end(kScalarQuantModes), quant) !=
+                            std::end(kScalarQuantModes);
+  return (scalar_quant ? 1u : 0u) + (field(fpatr, "ReluMode", bits) == 2 ? 1u : 0u);
+}
+
+const Line* find_command(const std::vector<Line>& lines, std::size_t begin, std::size_t end, isa::Mnemonic m) {
+  for (std::size_t i = begin; i < end; ++i)
+    if (lines[i].form && lines[i].status == isa::DecodeStatus::Accepted && isa::form(*lines[i].form).mnem == m)
+      return &lines[i];
+  return nullptr;
+}
+
+// GPR inputs of the bundle's B.IOR: the operation's schema roles, plus the
+// B.FPATR scalar parameters of a CUBE operation (ADR 0058: at most three).
+unsigned consumed_bior_inputs(const std::vector<Line>& lines, std::size_t begin, std::size_t end, isa::TileOp op) {
+  unsigned n = consumed_bior_fields(op);
+  if (isa::tile_op(op).family == isa::TileFamily::CUBE)
+    if (const Line* fpatr = find_command(lines, begin, end, isa::Mnemonic::B_FPATR))
+      n += fpatr_scalar_parameters(isa::form(*fpatr->form), line_bits(*fpatr));
+  return std::min(n, 3u);
+}
+
 // Renders the bundle's B.IOR lines with the resolved schema (ADR 0055):
 // consumed operands only; unused non-zero fields, a RegDst or a second B.IOR
 // keep the raw four-field text with a comment.
@@ -67,7 +97,7 @@ void shape_bior(std::vector<Line>& lines, std::size_t begin, std::size_t end, st
     }
     seen = true;
     if (!op) continue;  // no tile schema: raw
-    const unsigned n = consumed_bior_fields(*op);
+    const unsigned n = consumed_bior_inputs(lines, begin, end, *op);
     static constexpr std::string_view kSrc[] = {"RegSrc0", "RegSrc1", "RegSrc2"};
     bool unused_nonzero = field(f, "RegDst", bits) != 0;
     for (unsigned k = n; k < 3; ++k) unused_nonzero |= field(f, kSrc[k], bits) != 0;

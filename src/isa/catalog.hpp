@@ -64,29 +64,6 @@ struct FormDesc {
   std::uint8_t constraint_count;
 };
 
-// First-level bucket: `count` candidates from `begin`, or, when sub_width is
-// non-zero, a second level of 2^sub_width buckets from kDecodeSubBuckets[begin]
-// keyed on bits [sub_lsb + sub_width - 1 : sub_lsb].
-struct DecodeBucket {
-  std::uint32_t begin;
-  std::uint16_t count;
-  std::uint8_t sub_lsb;
-  std::uint8_t sub_width;
-};
-
-// A decode candidate, laid out so a lookup touches only this array.
-struct DecodeCandidate {
-  std::uint64_t mask;
-  std::uint64_t match;
-  std::uint16_t form;
-  std::uint8_t flags;  // DecodeCandidateFlag bits
-};
-enum DecodeCandidateFlag : std::uint8_t {
-  kCandidateHasConstraints = 1,
-  kCandidateExtensionReserved = 2,
-  kCandidateReservedInPto = 4,
-};
-
 enum class TileEngine : std::uint8_t { VEC, SFU, TLSU, CUBE };
 enum class TileFamily : std::uint8_t { TEPL, TLSU, CUBE };
 
@@ -134,12 +111,6 @@ extern const FieldDesc kFields[];
 extern const std::int64_t kConstraintValues[];
 extern const ConstraintDesc kConstraints[];
 extern const FormDesc kForms[kFormRecordCount];
-extern const DecodeCandidate kDecodeCandidates[];
-extern const DecodeBucket kDecodeSubBuckets[];
-extern const DecodeBucket kDecodeBuckets16[64];
-extern const DecodeBucket kDecodeBuckets32[1024];
-extern const DecodeBucket kDecodeBuckets48[1024];
-extern const DecodeBucket kDecodeBuckets64[1];
 extern const char* const kMnemonicNames[kMnemonicCount];
 extern const TileOperandRole kTileOperandRoles[];
 extern const TileOpDesc kTileOps[kTileOpCount];

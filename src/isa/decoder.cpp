@@ -11,18 +11,84 @@
 namespace pto::isa {
 namespace {
 
-// Dispatch keys; must match KEY_BITS in tools/gen_isa_tables.py.
-inline unsigned key32(std::uint64_t w) {
-  return static_cast<unsigned>((w & 0x7F) | (((w >> 12) & 0x7) << 7));
+using generated::kDecodeEntries;
+using generated::kDecodeSlots;
+
+constexpr std::uint64_t low_bits(unsigned width) { return (std::uint64_t{1} << width) - 1; }
+
+// A constraint on the raw field bits (Bitmap fields are at most 6 bits wide).
+bool check_holds(const ConstraintCheck& c, std::uint64_t bits) {
+  const std::uint64_t raw = (bits >> c.lsb) & low_bits(c.width);
+  switch (c.op) {
+    case CheckOp::Bitmap: return (c.arg >> raw) & 1;
+    case CheckOp::Equal: return raw == c.arg;
+    case CheckOp::NotEqual: return raw != c.arg;
+  }
+  return false;
 }
 
-inline const DecodeBucket& bucket_for(std::uint64_t bits, unsigned length_bits) {
-  switch (length_bits) {
-    case 16: return generated::kDecodeBuckets16[bits & 0x3F];
-    case 32: return generated::kDecodeBuckets32[key32(bits)];
-    case 48: return generated::kDecodeBuckets48[key32(bits >> 16)];
-    default: return generated::kDecodeBuckets64[0];
+// Field index of the first failing check in kConstraintChecks[begin +: count], or -1.
+int first_failed_check(unsigned begin, unsigned count, std::uint64_t bits) {
+  for (const ConstraintCheck& c : std::span(generated::kConstraintChecks + begin, count)) {
+    if (!check_holds(c, bits)) return c.field;
   }
+  return -1;
+}
+
+// The leaf of the decode tree (tools/gen_isa_tables.py) that holds every
+// candidate `bits` can match.  Most words reach it at the root.
+template <unsigned Length>
+DecodeEntry leaf_for(std::uint64_t bits) {
+  constexpr DecodeRoot r = generated::kDecodeRoots[Length / 16 - 1];
+  const auto key = ((bits >> r.lsb0) & low_bits(r.width0)) | (((bits >> r.lsb1) & low_bits(r.width1)) << r.width0);
+  DecodeEntry e = kDecodeEntries[r.first + key];
+  while (e.width != 0) e = kDecodeEntries[e.begin + ((bits >> e.lsb_or_count) & low_bits(e.width))];
+  return e;
+}
+
+// Field index of the first constraint of the slot's form that `bits` violate, or -1.
+int slot_failed_field(const DecodeSlot& s, std::uint64_t bits) {
+  return s.check_count != 0 ? first_failed_check(s.check_begin, s.check_count, bits) : -1;
+}
+
+Decoded accepted_form(const DecodeSlot& s, int failed_field) {
+  if (failed_field >= 0) return {DecodeStatus::ConstraintViolation, s.form, failed_field};
+  return {DecodeStatus::Accepted, s.form, -1};
+}
+
+// The first candidate of the leaf that decides: its mask matches and it is not
+// an extension reservation whose constraints fail (Fixup payloads need
+// simm17 != 0).  Extension reservations come first in decode order.
+Decoded decode_in_leaf(std::uint64_t bits, DecodeEntry leaf) {
+  for (const DecodeSlot& s : std::span(kDecodeSlots + leaf.begin, leaf.lsb_or_count)) {
+    if ((bits & s.mask) != s.match) continue;
+    const int failed = slot_failed_field(s, bits);
+    switch (s.kind) {
+      case DecodeOutcomeKind::ExtensionReserved:
+        if (failed >= 0) continue;
+        return {DecodeStatus::ExtensionReserved, s.form, -1};
+      case DecodeOutcomeKind::ReservedInPto: return {DecodeStatus::ReservedInPto, s.form, -1};
+      case DecodeOutcomeKind::TileStart:
+        // TEPL selector holes (tile-operations.json reserved.tepl_selector_ranges).
+        if (failed < 0 && !tile_op_of_start(bits)) return {DecodeStatus::ReservedTileSelector, s.form, -1};
+        return accepted_form(s, failed);
+      case DecodeOutcomeKind::Accepted: return accepted_form(s, failed);
+    }
+  }
+  return {};
+}
+
+template <unsigned Length>
+Decoded decode_length(std::uint64_t bits) {
+  bits &= generated::kDecodeRoots[Length / 16 - 1].length_mask;
+  const DecodeEntry leaf = leaf_for<Length>(bits);
+  // Fast path: the leaf's first candidate matches and is an accepted form (an
+  // empty leaf starts at a slot that matches no word).
+  const DecodeSlot& s = kDecodeSlots[leaf.begin];
+  if ((bits & s.mask) == s.match && s.kind == DecodeOutcomeKind::Accepted) [[likely]] {
+    return accepted_form(s, slot_failed_field(s, bits));
+  }
+  return decode_in_leaf(bits, leaf);
 }
 
 }  // namespace
@@ -61,46 +127,17 @@ bool constraint_holds(const ConstraintDesc& c, std::int64_t value) {
 }
 
 int first_failed_constraint(const FormDesc& f, std::uint64_t bits) {
-  const auto fields = fields_of(f);
-  for (const ConstraintDesc& c : constraints_of(f)) {
-    if (!constraint_holds(c, field_value(fields[c.field], bits))) return c.field;
-  }
-  return -1;
+  return first_failed_check(f.constraint_begin, f.constraint_count, bits);
 }
 
 Decoded decode(std::uint64_t bits, unsigned length_bits) {
-  Decoded d;
-  if (length_bits != 16 && length_bits != 32 && length_bits != 48 && length_bits != 64) return d;
-  bits &= length_mask(length_bits);
-  const DecodeBucket* b = &bucket_for(bits, length_bits);
-  if (b->sub_width != 0) {
-    b = &generated::kDecodeSubBuckets[b->begin + ((bits >> b->sub_lsb) & ((1u << b->sub_width) - 1))];
+  switch (length_bits) {
+    case 16: return decode_length<16>(bits);
+    case 32: return decode_length<32>(bits);
+    case 48: return decode_length<48>(bits);
+    case 64: return decode_length<64>(bits);
+    default: return {};
   }
-  const DecodeCandidate* cand = generated::kDecodeCandidates + b->begin;
-  for (unsigned i = 0; i < b->count; ++i) {
-    const DecodeCandidate& c = cand[i];
-    if ((bits & c.mask) != c.match) continue;
-    int failed = -1;
-    if (c.flags & kCandidateHasConstraints) failed = first_failed_constraint(generated::kForms[c.form], bits);
-    if (c.flags & kCandidateExtensionReserved) {
-      if (failed >= 0) continue;  // e.g. Fixup payloads need simm17 != 0
-      d.status = DecodeStatus::ExtensionReserved;
-    } else if (c.flags & kCandidateReservedInPto) {
-      d.status = DecodeStatus::ReservedInPto;
-    } else {
-      d.status = failed >= 0 ? DecodeStatus::ConstraintViolation : DecodeStatus::Accepted;
-      d.failed_field = static_cast<std::int16_t>(failed);
-      // TEPL selector holes (tile-operations.json reserved.tepl_selector_ranges)
-      // are rejected as reserved; TLSU/CUBE forms fix their function in the mask.
-      if (d.status == DecodeStatus::Accepted && generated::kForms[c.form].mnem == Mnemonic::BSTART_TEPL &&
-          !tile_op_of_start(bits)) {
-        d.status = DecodeStatus::ReservedTileSelector;
-      }
-    }
-    d.form = c.form;
-    return d;
-  }
-  return d;
 }
 
 FieldRange field_range(const FieldDesc& fd) {

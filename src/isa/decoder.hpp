@@ -22,7 +22,8 @@ enum class DecodeStatus : std::uint8_t {
 struct Decoded {
   DecodeStatus status = DecodeStatus::NoForm;
   FormIndex form = 0;           // meaningful unless status == NoForm
-  std::int16_t failed_field = -1;  // ConstraintViolation: index of the field
+  std::int32_t failed_field = -1;  // ConstraintViolation: index of the field (32-bit: an 8-byte
+                                   // Decoded is returned in one register)
 
   bool ok() const { return status == DecodeStatus::Accepted; }
   const FormDesc& desc() const { return isa::form(form); }

@@ -30,13 +30,18 @@ inline void enter_body_if_body_instruction(arch::BlockState& b, const scalar::De
   }
 }
 
-// One execution attempt at state.pc: BeginArchitecturalInstructionAttempt,
-// admission, the handler, then the sequential TPC advance.
-inline scalar::ExecOutcome execute(arch::Machine& m, const scalar::DecodedInsn& d) {
-  arch::State& s = m.state;
+// BeginArchitecturalInstructionAttempt: clears the fault record and
+// advances time by one unit per attempt (AdvanceArchitecturalTime).
+inline void begin_attempt(arch::State& s) {
   s.last_fault = arch::FaultCode::Fault_None;
   s.fault_address = 0;
-  ++s.sysregs.cycle;  // AdvanceArchitecturalTime: one unit per attempt
+  ++s.sysregs.cycle;
+}
+
+// Admission and the handler of one attempt at state.pc, after begin_attempt;
+// TPC is not advanced.
+inline scalar::ExecOutcome admit_and_run(arch::Machine& m, const scalar::DecodedInsn& d) {
+  arch::State& s = m.state;
   if (d.prechecks != 0 || s.block.system_block_terminal_pending) {
     if (!admit(m, d)) return scalar::ExecOutcome::Fault;
   } else {
@@ -44,7 +49,15 @@ inline scalar::ExecOutcome execute(arch::Machine& m, const scalar::DecodedInsn& 
     // is applicable (see admit): only the body entry rule remains.
     enter_body_if_body_instruction(s.block, d);
   }
-  const scalar::ExecOutcome o = d.handler(m, d);
+  return d.handler(m, d);
+}
+
+// One execution attempt at state.pc: BeginArchitecturalInstructionAttempt,
+// admission, the handler, then the sequential TPC advance.
+inline scalar::ExecOutcome execute(arch::Machine& m, const scalar::DecodedInsn& d) {
+  arch::State& s = m.state;
+  begin_attempt(s);
+  const scalar::ExecOutcome o = admit_and_run(m, d);
   if (o == scalar::ExecOutcome::Next) s.pc += d.length_bytes;
   return o;
 }

@@ -54,6 +54,7 @@ Executor::~Executor() { m_.memory.set_code_write_hook(nullptr, nullptr); }
 
 void Executor::flush_decode_cache() {
   for (Word i = 0; i <= kCacheMask; ++i) cache_[i].tag = ~Word{0};
+  for (Entry& w : watched_) w.tag = ~Word{0};
 }
 
 void Executor::on_code_write(void* self, Word address, Word size) {
@@ -66,9 +67,9 @@ void Executor::on_code_write(void* self, Word address, Word size) {
     ex->flush_decode_cache();
     return;
   }
-  for (Word pc = first; pc < last; pc += 2) {
-    Entry& e = ex->cache_[(pc >> 1) & kCacheMask];
-    if (e.tag == pc) e.tag = ~Word{0};
+  for (Word pc = first; pc < last; pc += 2) ex->evict(pc);
+  for (Entry& w : ex->watched_) {
+    if (w.tag >= first && w.tag < last) w.tag = ~Word{0};
   }
 }
 
@@ -124,7 +125,10 @@ bool Executor::stops_after(ExecOutcome o, const DecodedInsn& d, Word pc, RunResu
 }
 
 RunResult Executor::fast_loop(const RunLimits& limits) {
-  // Locals the compiler can keep in registers across the handler calls.
+  // TPC and the step count live in registers: the next lookup depends on a
+  // register add, not on a store-to-load round trip through State.  TPC is
+  // written back after every sequential step, so a handler sees exactly the
+  // state the one-step `execute` gives it.
   Machine& m = m_;
   arch::State& s = m.state;
   Entry* const cache = cache_.get();
@@ -134,27 +138,41 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
   const std::uint64_t max_steps = limits.max_steps;
   std::uint64_t hits = 0;
   std::uint64_t steps = 0;
+  // The stop and return PCs stay out of the cache for the whole run: every
+  // arrival there misses, and the miss path does the stop checks (and counts
+  // stop-PC hits), so the hit path needs no per-instruction compare.
+  evict(stop_pc);
+  evict(return_pc);
+  Word pc = s.pc;
   try {
     while (steps < max_steps) {
-      const Word pc = s.pc;
-      if (pc == stop_pc || pc == return_pc) [[unlikely]] {
-        if (pc == stop_pc && ++hits >= limits.stop_after_hits) {
-          r.reason = StopReason::StopPc;
-          break;
+      Entry* e = &cache[(pc >> 1) & kCacheMask];
+      if (e->tag != pc) [[unlikely]] {
+        if (pc == stop_pc || pc == return_pc) {
+          if (pc == stop_pc && ++hits >= limits.stop_after_hits) {
+            r.reason = StopReason::StopPc;
+            break;
+          }
+          if (pc == return_pc) {
+            r.reason = StopReason::ReturnPc;
+            break;
+          }
+          e = &watched_[pc == stop_pc ? 0 : 1];
         }
-        if (pc == return_pc) {
-          r.reason = StopReason::ReturnPc;
-          break;
-        }
+        if (e->tag != pc) fill(*e, pc);
       }
-      Entry& e = cache[(pc >> 1) & kCacheMask];
-      if (e.tag != pc) [[unlikely]] fill(e, pc);
-      const DecodedInsn& d = e.insn;
-      const ExecOutcome o = execute(m, d);
+      const DecodedInsn& d = e->insn;
+      begin_attempt(s);
+      const ExecOutcome o = admit_and_run(m, d);
       ++steps;
-      if (o >= ExecOutcome::Fault) [[unlikely]] {
-        if (stops_after(o, d, pc, r)) break;
+      if (o == ExecOutcome::Next) [[likely]] {
+        pc += d.length_bytes;
+        s.pc = pc;
+        continue;
       }
+      const Word insn_pc = pc;
+      pc = s.pc;
+      if (o >= ExecOutcome::Fault && stops_after(o, d, insn_pc, r)) break;
     }
   } catch (const arch::HostMemoryExhausted& e) {
     r.reason = StopReason::HostLimit;

@@ -3,6 +3,7 @@
 // one that reports every attempt to an observer (tracing, state capture).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -94,6 +95,12 @@ class Executor {
     return e.insn;
   }
   void fill(Entry& e, arch::Word pc);
+  // Drops the cached decode of `pc` (the fast loop keeps stop and return PCs
+  // out of the cache so that arriving there always takes the miss path).
+  void evict(arch::Word pc) {
+    Entry& e = cache_[(pc >> 1) & kCacheMask];
+    if (e.tag == pc) e.tag = ~arch::Word{0};
+  }
   scalar::DecodedInsn fetch_and_decode(arch::Word pc);
   static void on_code_write(void* self, arch::Word address, arch::Word size);
 
@@ -106,6 +113,8 @@ class Executor {
 
   arch::Machine& m_;
   std::unique_ptr<Entry[]> cache_;
+  // Decodes of the stop PC [0] and the return PC [1] during a fast run.
+  std::array<Entry, 2> watched_;
   std::uint64_t misses_ = 0;
 };
 

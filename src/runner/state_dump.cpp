@@ -110,6 +110,53 @@ json rings_json(const arch::Machine& m) {
   return rings;
 }
 
+// Fence, maintenance and execution-control bookkeeping (epochs and the last
+// operation/operand, asl/arch/programming-model/execution-context.asl).
+json bookkeeping_json(const arch::SystemBookkeeping& b) {
+  return {{"last_fence_predecessor", b.last_fence_predecessor},
+          {"last_fence_successor", b.last_fence_successor},
+          {"data_cache_epoch", b.data_cache_epoch},
+          {"instruction_cache_epoch", b.instruction_cache_epoch},
+          {"bundle_cache_epoch", b.bundle_cache_epoch},
+          {"tlb_epoch", b.tlb_epoch},
+          {"last_maintenance_operation", std::string(arch::maintenance_operation_name(b.last_maintenance_operation))},
+          {"last_maintenance_operand", hex_word(b.last_maintenance_operand)},
+          {"architecture_request_epoch", b.architecture_request_epoch},
+          {"last_control_request", std::string(arch::execution_control_request_name(b.last_control_request))},
+          {"control_request_operand", hex_word(b.control_request_operand)}};
+}
+
+// General Queue Management: initialized queues with their entries in FIFO
+// order (head first), the epochs and the last queue command's operands.
+json gqm_json(const arch::GqmState& g) {
+  json queues = json::array();
+  for (std::size_t slot = 0; slot < g.queues.size(); ++slot) {
+    const arch::GqmQueue& q = g.queues[slot];
+    if (!q.valid) continue;
+    json entries = json::array();
+    for (unsigned i = 0; i < q.count; ++i) {
+      const arch::GqmEntry& e = q.entries[(q.head + i) % q.capacity];
+      entries.push_back({{"value", hex_word(e.value)}, {"release_epoch", e.release_epoch}});
+    }
+    queues.push_back({{"slot", slot},
+                      {"address", hex_word(q.address)},
+                      {"capacity", q.capacity},
+                      {"count", q.count},
+                      {"head", q.head},
+                      {"suspended", q.suspended},
+                      {"corrupt", q.corrupt},
+                      {"entries", entries}});
+  }
+  return {{"queues", queues},
+          {"release_epoch", g.release_epoch},
+          {"last_acquire_epoch", g.last_acquire_epoch},
+          {"event_epoch", g.event_epoch},
+          {"last_event_address", hex_word(g.last_event_address)},
+          {"last_queue_left", hex_word(g.last_queue_left)},
+          {"last_queue_right", hex_word(g.last_queue_right)},
+          {"last_queue_flags", g.last_queue_flags}};
+}
+
 json memory_json(const arch::Memory& mem, std::uint64_t content_limit) {
   const bool with_content = mem.resident_bytes() <= content_limit;
   json pages = json::array();
@@ -133,11 +180,16 @@ json memory_json(const arch::Memory& mem, std::uint64_t content_limit) {
 
 std::string hex_word(Word v) { return fmt::format("{:#018x}", v); }
 
+std::string numeric_profile_name(arch::NumericProfileKind p) {
+  return p == arch::NumericProfileKind::Reference ? "reference" : "ieee";
+}
+
 json dump_state(const arch::Machine& m, std::uint64_t memory_content_limit) {
   const arch::State& s = m.state;
   json j;
   j["schema"] = "pto-state-dump/1";
   j["release"] = isa::kRelease;
+  j["numeric_profile"] = numeric_profile_name(m.config().numeric_profile);
   j["pc"] = hex_word(s.pc);
   j["bpc"] = hex_word(s.bpc);
   j["current_pe"] = s.current_pe;
@@ -173,9 +225,17 @@ json dump_state(const arch::Machine& m, std::uint64_t memory_content_limit) {
                       {"address", hex_word(e.address)},
                       {"size", e.size_bytes},
                       {"read_value", hex_word(e.read_value)},
-                      {"write_value", hex_word(e.write_value)}});
+                      {"write_value", hex_word(e.write_value)},
+                      {"write_performed", e.write_performed},
+                      {"order", static_cast<unsigned>(e.order)},
+                      {"read_from", e.read_from},
+                      {"coherence_rank", e.coherence_rank},
+                      {"fence_predecessor", e.fence_predecessor},
+                      {"fence_successor", e.fence_successor}});
   }
   j["memory_events"] = events;
+  j["bookkeeping"] = bookkeeping_json(s.bookkeeping);
+  j["gqm"] = gqm_json(s.gqm);
   j["memory"] = memory_json(m.memory, memory_content_limit);
   return j;
 }

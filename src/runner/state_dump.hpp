@@ -13,4 +13,7 @@ nlohmann::json dump_state(const arch::Machine& m, std::uint64_t memory_content_l
 
 std::string hex_word(arch::Word v);
 
+// "reference" or "ieee" (the `pto run --numeric-profile` spelling).
+std::string numeric_profile_name(arch::NumericProfileKind p);
+
 }  // namespace pto::runner

@@ -60,42 +60,6 @@ constexpr Word atomic_value_sized(Word old_value, Word operand) {
   return 0;
 }
 
-bool is_write_event(const arch::MemoryEvent& e) {
-  return e.kind == arch::MemoryEventKind::InitialWrite || e.kind == arch::MemoryEventKind::Store ||
-         (e.kind == arch::MemoryEventKind::Atomic && e.write_performed);
-}
-
-// RecordAtomicEvent (AddAtomicOutcomeEvent, NextMemoryCoherenceRank,
-// ResolveCapturedReadFrom).  Machine records loads and stores itself but has
-// no entry point for the Atomic kind yet, so this fills the same event log
-// with the same rules; a full log ends capture as Machine::record_event does.
-void record_atomic_event(arch::State& st, Word address, unsigned size, Word read_value, Word write_value,
-                         MemoryOrder order, bool write_performed) {
-  if (!st.memory_event_capture) return;
-  if (st.memory_event_count >= arch::kMemoryEvents) {
-    st.memory_event_capture = false;
-    return;
-  }
-  arch::MemoryEvent e;
-  e.kind = arch::MemoryEventKind::Atomic;
-  e.agent = st.current_pe;
-  e.address = address;
-  e.size_bytes = static_cast<std::uint8_t>(size);
-  e.read_value = zero_extend(read_value, 8 * size);
-  e.write_value = zero_extend(write_value, 8 * size);
-  e.write_performed = write_performed;
-  e.order = order;
-  unsigned rank = write_performed ? 1 : 0;
-  for (unsigned i = 0; i < st.memory_event_count; ++i) {
-    const arch::MemoryEvent& w = st.memory_events[i];
-    if (!is_write_event(w) || w.address != address || w.size_bytes != size) continue;
-    if (write_performed && w.coherence_rank >= rank) rank = w.coherence_rank + 1u;
-    if (w.write_value == e.read_value) e.read_from = static_cast<std::uint8_t>(i);
-  }
-  e.coherence_rank = static_cast<std::uint8_t>(std::min<unsigned>(rank, arch::kMemoryEvents - 1));
-  st.memory_events[st.memory_event_count++] = e;
-}
-
 // Probe for an access that reads and writes the same location (the read and
 // write probes of AtomicReadModifyWrite/CompareAndSwap check the same range
 // with the same alignment; translation is the identity).
@@ -106,7 +70,9 @@ bool probe_or_fault(arch::Machine& m, Word address, Word size, unsigned alignmen
   return false;
 }
 
-// StoreTranslated without an event: raw write plus the reservation rule
+// StoreTranslated without a store event (the atomic records one
+// MemoryEvent_Atomic through Machine::record_atomic): raw write plus the
+// reservation rule
 // (a store overlapping the reservation granule clears it).
 void store_translated(arch::Machine& m, Word address, unsigned size, Word value) {
   m.memory.write(address, size, value);
@@ -163,7 +129,7 @@ ExecOutcome execute_atomic_rmw(arch::Machine& m, const DecodedInsn& d) {
   const Word old_value = m.memory.read(address, Size);
   const Word new_value = atomic_value_sized<Op, Size>(old_value, operand);
   store_translated(m, address, Size, new_value);
-  record_atomic_event(st, address, Size, old_value, new_value, decoded_memory_order<Mn>(d), true);
+  m.record_atomic(address, Size, old_value, new_value, decoded_memory_order<Mn>(d), true);
   if constexpr (s.reg_dst >= 0) write_destination<s.reg_dst>(st, d, normalize_atomic_return<Size>(old_value));
   return ExecOutcome::Next;
 }
@@ -181,7 +147,7 @@ ExecOutcome execute_compare_and_swap(arch::Machine& m, const DecodedInsn& d) {
   const Word old_value = m.memory.read(address, Size);
   const bool succeeds = old_value == zero_extend(expected, 8 * Size);
   if (succeeds) store_translated(m, address, Size, desired);
-  record_atomic_event(st, address, Size, old_value, desired, decoded_memory_order<Mn>(d), succeeds);
+  m.record_atomic(address, Size, old_value, desired, decoded_memory_order<Mn>(d), succeeds);
   write_destination<s.reg_dst>(st, d, normalize_atomic_return<Size>(old_value));
   return ExecOutcome::Next;
 }

@@ -15,12 +15,12 @@ namespace {
 using M = isa::Mnemonic;
 using num::DataType;
 
-// The profile behind the hooks.  The reference configuration reproduces the
-// ASL reference profile the spec's tests observe; the default configuration
-// computes IEEE results (docs/semantics-notes.md "Scalar FSU numeric profile").
+// The profile behind the hooks, chosen by the machine configuration: the
+// ASL reference profile the spec's tests observe, or IEEE results
+// (docs/semantics-notes.md "Scalar FSU numeric profile", docs/numerics.md).
 const num::NumericProfile& numeric_profile(const arch::Machine& m) {
-  return m.config().memory.profile == arch::MemoryProfile::Reference ? num::reference_profile()
-                                                                     : num::ieee_profile();
+  return m.config().numeric_profile == arch::NumericProfileKind::Reference ? num::reference_profile()
+                                                                            : num::ieee_profile();
 }
 
 // ScalarFPActiveRoundingMode: CORE_STATE[39:37].

@@ -24,6 +24,7 @@ std::span<const HandlerEntry> bru_handlers();
 std::span<const HandlerEntry> amo_handlers();
 std::span<const HandlerEntry> sys_handlers();
 std::span<const HandlerEntry> fsu_handlers();
+std::span<const HandlerEntry> gqm_handlers();  // HL.QMT/QPUSH/QPOP commands (gqm.cpp)
 
 // ReadDecodedScalarRegister for a field known at compile time.  The
 // dispatcher has already checked queue validity (execute.hpp step 5).

@@ -1,14 +1,16 @@
-// SYS family handlers that need no block state of their own: system-register
-// get/set/swap, software breakpoints and ASSERT (asl/scalar/model/dispatch/sys.asl,
-// asl/scalar/model/sys/{registers,semantics}.asl).  The dispatcher applies the
-// SYS-block applicability rule before any of them runs.  The epoch-keeping
-// forms (FENCE.*, cache/TLB maintenance, BSE/BWE/BWI/BWT) and ACRC/ACRE are
-// not registered here (see docs/semantics-notes.md "Scalar SYS forms").
+// SYS family handlers (asl/scalar/model/dispatch/sys.asl,
+// asl/scalar/model/sys/{registers,semantics}.asl): system-register
+// get/set/swap, software breakpoints, ASSERT, the data/instruction fences,
+// cache/TLB maintenance, the execution-control requests BSE/BWE/BWI/BWT and
+// the architecture requests ACRC/ACRE.  The dispatcher applies the SYS-block
+// applicability rule (and the SYS-terminal-pending rule) before any of them
+// runs.
 #include "scalar/system_registers.hpp"
 
 #include <algorithm>
 #include <bit>
 
+#include "block/control.hpp"
 #include "scalar/handler_support.hpp"
 
 namespace pto::scalar {
@@ -191,7 +193,206 @@ ExecOutcome execute_assert(arch::Machine& m, const DecodedInsn& d) {
   return ExecOutcome::Fault;
 }
 
+// ---- fences (FenceData, FenceInstruction) ----
+
+// The FENCE.D mask bit that names instruction visibility (MemoryEventClass).
+constexpr unsigned kFenceInstructionBit = 0x8;
+
+// FenceData: FENCE.D PRED_IMM, SUCC_IMM.
+ExecOutcome execute_fence_data(arch::Machine& m, const DecodedInsn& d) {
+  static const int kPredecessor = field_slot(M::FENCE_D, "PRED_IMM");
+  static const int kSuccessor = field_slot(M::FENCE_D, "SUCC_IMM");
+  const auto predecessor = static_cast<std::uint8_t>(d.u(kPredecessor) & 0xF);
+  const auto successor = static_cast<std::uint8_t>(d.u(kSuccessor) & 0xF);
+  arch::SystemBookkeeping& b = m.state.bookkeeping;
+  m.state.reservation_valid = false;
+  b.last_fence_predecessor = predecessor;
+  b.last_fence_successor = successor;
+  if (((predecessor | successor) & kFenceInstructionBit) != 0) ++b.instruction_cache_epoch;
+  m.record_fence(predecessor, successor);
+  return ExecOutcome::Next;
+}
+
+// FenceInstruction: the model's instruction and data storage are coherent
+// (the decode cache follows code writes); the epoch is the visible effect.
+ExecOutcome execute_fence_instruction(arch::Machine& m, const DecodedInsn&) {
+  m.state.reservation_valid = false;
+  ++m.state.bookkeeping.instruction_cache_epoch;
+  return ExecOutcome::Next;
+}
+
+// ---- cache and TLB maintenance (ExecuteMaintenance) ----
+
+using Maintenance = arch::MaintenanceOperation;
+
+constexpr bool is_tlb_maintenance(Maintenance op) {
+  return op == Maintenance::TLB_IV || op == Maintenance::TLB_IAV || op == Maintenance::TLB_IA ||
+         op == Maintenance::TLB_IALL;
+}
+
+// The epoch a successful operation advances (one per family).
+std::uint64_t& maintenance_epoch(arch::SystemBookkeeping& b, Maintenance op) {
+  if (is_tlb_maintenance(op)) return b.tlb_epoch;
+  if (op == Maintenance::IC_IALL || op == Maintenance::IC_IVA) return b.instruction_cache_epoch;
+  if (op == Maintenance::BC_IALL || op == Maintenance::BC_IVA) return b.bundle_cache_epoch;
+  return b.data_cache_epoch;
+}
+
+// IsCanonicalAddress48: bits 63:48 repeat bit 47.
+constexpr bool is_canonical_address48(Word address) { return sign_extend(address, 48) == address; }
+
+// Operand legality after the privilege check: TLB.IV/TLB.IAV take a
+// canonical 48-bit address (Fault_DataPage at the operand), TLB.IA an ASID
+// token in bits 15:0 (Fault_IllegalInstruction).  Cache operands are opaque
+// scope tokens (ADR 0031).
+bool maintenance_operand_legal(arch::Machine& m, Maintenance op, Word operand) {
+  if ((op == Maintenance::TLB_IV || op == Maintenance::TLB_IAV) && !is_canonical_address48(operand)) {
+    m.set_fault(FaultCode::Fault_DataPage, operand);
+    return false;
+  }
+  if (op == Maintenance::TLB_IA && (operand >> 16) != 0) return illegal(m);
+  return true;
+}
+
+// ExecuteMaintenance: forms without SrcL (*.IALL) pass operand zero.  Cache
+// maintenance is permitted at every ACR, TLB maintenance at ACR0 only
+// (MaintenanceAccessPermitted).  No memory is accessed: DC.ZVA too only
+// records its scope token (docs/semantics-notes.md "Scalar SYS forms").
+template <M Mn, Maintenance Op>
+ExecOutcome execute_maintenance(arch::Machine& m, const DecodedInsn& d) {
+  constexpr ScalarFormSlots s = slots_of(Mn);
+  Word operand = 0;
+  if constexpr (s.src_l >= 0) operand = read_source<s.src_l>(m.state, d);
+  if (is_tlb_maintenance(Op) && m.state.current_acr != 0) {
+    illegal(m);
+    return ExecOutcome::Fault;
+  }
+  if (!maintenance_operand_legal(m, Op, operand)) return ExecOutcome::Fault;
+  arch::SystemBookkeeping& b = m.state.bookkeeping;
+  ++maintenance_epoch(b, Op);
+  b.last_maintenance_operation = Op;
+  b.last_maintenance_operand = operand;
+  return ExecOutcome::Next;
+}
+
+// ---- execution control (ExecuteControlRequest) ----
+
+// BSE/BWE/BWI/BWT: a nonblocking handoff that publishes the request and its
+// operand (ADR 0031: no sleep or wake state).
+template <M Mn, arch::ExecutionControlRequest Request>
+ExecOutcome execute_control_request(arch::Machine& m, const DecodedInsn& d) {
+  arch::SystemBookkeeping& b = m.state.bookkeeping;
+  b.last_control_request = Request;
+  b.control_request_operand = read_source<slots_of(Mn).src_l>(m.state, d);
+  ++b.architecture_request_epoch;
+  return ExecOutcome::Next;
+}
+
+// ---- architecture requests (ArchitectureCloseRequest, ArchitectureEnterRequest) ----
+
+// ServiceRequestPermitted (asl/arch/system-registers/access-control.asl).
+constexpr bool service_request_permitted(unsigned source, unsigned request_type) {
+  if (source == 1) return request_type == 0 || request_type == 2;
+  return source >= 2 && request_type <= 2;
+}
+
+// ServiceRequestTarget: request 1 goes to ACR1, the others to ACR0.
+constexpr unsigned service_request_target(unsigned request_type) { return request_type == 1 ? 1 : 0; }
+
+// Records a completed request: _ArchitectureRequestEpoch and
+// _ControlRequestOperand[3:0].
+void publish_architecture_request(arch::SystemBookkeeping& b, unsigned request_type) {
+  ++b.architecture_request_epoch;
+  b.control_request_operand = (b.control_request_operand & ~Word{0xF}) | request_type;
+}
+
+// RaiseServiceRequest (asl/arch/memory-model/fault-precision.asl) after the
+// permission check: the saved context resumes after the instruction (TPC+4,
+// also in EBARG_TPC), the trap enters the request's target ring.
+void raise_service_request(arch::Machine& m, unsigned request_type) {
+  arch::State& st = m.state;
+  const unsigned source = st.current_acr;
+  const Word source_tpc = st.pc;
+  const Word resume_tpc = source_tpc + 4;
+  const unsigned target = service_request_target(request_type);
+  m.save_trap_context(target, source);
+  st.trap_contexts[target].tpc = resume_tpc;
+  st.banked_reg(target, arch::kEbargTpcLow) = resume_tpc;
+  st.last_fault = FaultCode::Fault_ServiceRequest;
+  st.fault_address = source_tpc;
+  arch::TrapStatus& t = st.trap_status[target];
+  t.asynchronous = false;
+  t.argument_valid = true;
+  t.cause = request_type;
+  t.number = arch::trap_number(FaultCode::Fault_ServiceRequest);
+  t.argument0 = source_tpc;
+  m.set_current_acr(target);
+  st.pc = m.trap_vector_entry(target, source_tpc);
+}
+
+// ArchitectureCloseRequest (ACRC RST_Type): marks the SYS block's final
+// scalar position, then traps with Fault_ServiceRequest; the recovered
+// context resumes with the terminal marker set, so only BSTOP or a BSTART
+// may follow.
+ExecOutcome execute_architecture_close_request(arch::Machine& m, const DecodedInsn& d) {
+  const auto request_type = static_cast<unsigned>(d.u(0) & 0xF);
+  if (!service_request_permitted(m.state.current_acr, request_type)) {
+    illegal(m);
+    return ExecOutcome::Fault;
+  }
+  m.state.block.system_block_terminal_pending = true;
+  raise_service_request(m, request_type);
+  publish_architecture_request(m.state.bookkeeping, request_type);
+  return ExecOutcome::Fault;
+}
+
+// ArchitectureEnterRequest (ACRE RRA_Type 0 or 1, aliases in PTO v0; the
+// catalog's one-of constraint rejects 2..15 before the handler runs):
+// validate the current ring's saved context, commit the SYS block at its
+// sequential continuation, then recover the context.  A fault on the way
+// keeps the saved context as it was (the fault's own save is undone).
+ExecOutcome execute_architecture_enter_request(arch::Machine& m, const DecodedInsn& d) {
+  const auto request_type = static_cast<unsigned>(d.u(0) & 0xF);
+  arch::State& st = m.state;
+  const unsigned target = st.current_acr;
+  const arch::TrapContext recovery_context = st.trap_contexts[target];
+  if (!m.trap_context_recoverable(target)) {
+    m.set_fault(FaultCode::Fault_ExecutionStateCheck, st.pc);
+    if (recovery_context.valid) st.trap_contexts[target] = recovery_context;
+    return ExecOutcome::Fault;
+  }
+  const ExecOutcome committed = block::complete_bundle(m, st.block.sequential_pc);
+  if (committed != ExecOutcome::PcWritten) {
+    st.trap_contexts[target] = recovery_context;
+    return committed;
+  }
+  m.recover_trap_context(target);  // recoverable: checked above, untouched by the commit
+  publish_architecture_request(st.bookkeeping, request_type);
+  return ExecOutcome::PcWritten;
+}
+
+template <M Mn, Maintenance Op>
+constexpr HandlerEntry maintenance = {Mn, &execute_maintenance<Mn, Op>};
+template <M Mn, arch::ExecutionControlRequest Request>
+constexpr HandlerEntry control = {Mn, &execute_control_request<Mn, Request>};
+
+using Control = arch::ExecutionControlRequest;
+
 constexpr HandlerEntry kSysHandlers[] = {
+    {M::FENCE_D, &execute_fence_data},
+    {M::FENCE_I, &execute_fence_instruction},
+    {M::ACRC, &execute_architecture_close_request},
+    {M::ACRE, &execute_architecture_enter_request},
+    maintenance<M::DC_IALL, Maintenance::DC_IALL>, maintenance<M::DC_IVA, Maintenance::DC_IVA>,
+    maintenance<M::DC_ISW, Maintenance::DC_ISW>,   maintenance<M::DC_ZVA, Maintenance::DC_ZVA>,
+    maintenance<M::DC_CVA, Maintenance::DC_CVA>,   maintenance<M::DC_CIVA, Maintenance::DC_CIVA>,
+    maintenance<M::DC_CSW, Maintenance::DC_CSW>,   maintenance<M::DC_CISW, Maintenance::DC_CISW>,
+    maintenance<M::IC_IALL, Maintenance::IC_IALL>, maintenance<M::IC_IVA, Maintenance::IC_IVA>,
+    maintenance<M::BC_IALL, Maintenance::BC_IALL>, maintenance<M::BC_IVA, Maintenance::BC_IVA>,
+    maintenance<M::TLB_IV, Maintenance::TLB_IV>,   maintenance<M::TLB_IAV, Maintenance::TLB_IAV>,
+    maintenance<M::TLB_IA, Maintenance::TLB_IA>,   maintenance<M::TLB_IALL, Maintenance::TLB_IALL>,
+    control<M::BSE, Control::SendEvent>,           control<M::BWE, Control::WaitEvent>,
+    control<M::BWI, Control::WaitInterrupt>,       control<M::BWT, Control::WaitTimeout>,
     {M::SSRGET, &execute_system_register_get<M::SSRGET>},
     {M::HL_SSRGET, &execute_system_register_get<M::HL_SSRGET>},
     {M::C_SSRGET, &execute_system_register_get<M::C_SSRGET>},

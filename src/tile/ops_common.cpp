@@ -99,6 +99,11 @@ bool bundle_shape_matches(const arch::BlockState& b, const Tile& t) noexcept {
   return d.valid_rows == valid_rows && d.valid_columns == valid_columns && d.columns == columns;
 }
 
+bool bundle_source_legal(const TileFile& f, TileIndex s, DataType t, const arch::BlockState& b) noexcept {
+  return numeric_row_major(f, s) && f.tile(s).data_type() == t && bundle_shape_matches(b, f.tile(s)) &&
+         source_encodings_valid(f, s);
+}
+
 bool single_binding_schema(const arch::BlockState& b, bool source0, bool source1) noexcept {
   if (!closed_loop_dimensions_legal(b)) return false;
   const arch::BundleTileBinding& t = b.tile_bindings[0];

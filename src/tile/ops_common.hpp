@@ -102,6 +102,9 @@ inline bool integer_element_zero(std::uint64_t raw, DataType t) noexcept {
 // (SelectedBundleComparisonShapeMatches): ValidCol = LB0, ValidRow = LB1
 // (default 1), Col = LB2 (default ValidCol).
 bool bundle_shape_matches(const arch::BlockState& b, const Tile& t) noexcept;
+// SelectedBundleTileScalarSourceLegal: a numeric RowMajor source of type t,
+// completely defined with valid encodings, matching the loop shape.
+bool bundle_source_legal(const TileFile& f, TileIndex source, DataType t, const arch::BlockState& b) noexcept;
 
 // ---- schema helpers (asl/block/model/dispatch/*-schema.asl) ----
 // One binding, one new local destination, sources as given, LB0..LB2 legal,

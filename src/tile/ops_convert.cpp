@@ -203,8 +203,9 @@ TileResult tcvt_execute(TileExecutionContext& c) {
   Tile& d = c.tiles.tile(c.operands.destination[0]);
   const Tile& s = c.tiles.tile(c.operands.source[0]);
   const NumericSelection& n = c.operands.numeric_control;
-  tile_convert(d, s, tcvt_rounding(n, s.data_type(), d.data_type()), n.saturating, c.pad_value, c.profile);
-  return TileResult::written(d.valid_element_count());  // flags: ops_kernels.hpp
+  const num::Flags flags =
+      tile_convert(d, s, tcvt_rounding(n, s.data_type(), d.data_type()), n.saturating, c.pad_value, c.profile);
+  return TileResult::written(d.valid_element_count(), flags);  // TileCommitConversionResult
 }
 
 constexpr TileKernel kTcvtKernel{tcvt_schema, tcvt_destinations, false, tcvt_operands, tcvt_execute};
@@ -304,7 +305,7 @@ TileResult quant_execute(TileExecutionContext& c) {
   const Tile& s = &s0 == &d ? copy : s0;
   const NumericSelection& n = c.operands.numeric_control;
   const num::RoundingMode mode = n.use_operation_default ? num::RoundingMode::RNE : n.rounding_mode;
-  [[maybe_unused]] num::Flags flags = 0;  // recorded by the ASL; not yet stored (TileResult has no flags)
+  num::Flags flags = 0;  // TileCommitConversionResult records them
   const TileDescriptor& dd = d.descriptor();
   for (std::uint32_t r = 0; r < dd.valid_rows; ++r)
     for (std::uint32_t col = 0; col < dd.valid_columns; ++col) {
@@ -316,7 +317,7 @@ TileResult quant_execute(TileExecutionContext& c) {
       flags |= out.flags;
     }
   publish(d, PadValue::Null);
-  return TileResult::written(d.valid_element_count());
+  return TileResult::written(d.valid_element_count(), flags);
 }
 
 constexpr TileKernel kTquantKernel{quant_schema<true>, closed_loop_destinations, false, quant_operands<true>,

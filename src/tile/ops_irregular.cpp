@@ -89,7 +89,7 @@ TileResult partial_execute(TileExecutionContext& c) {
   const TileDescriptor& ld = l.descriptor();
   const TileDescriptor& rd = r.descriptor();
   const DataType t = dd.data_type;
-  [[maybe_unused]] num::Flags flags = 0;  // recorded by the ASL; not yet stored (TileResult has no flags)
+  num::Flags flags = 0;  // ExecuteTilePartial records them
   for (std::uint32_t row = 0; row < dd.valid_rows; ++row)
     for (std::uint32_t col = 0; col < dd.valid_columns; ++col) {
       const bool lv = row < ld.valid_rows && col < ld.valid_columns;
@@ -107,7 +107,7 @@ TileResult partial_execute(TileExecutionContext& c) {
       d.store_raw(d.linear_index(row, col), value);
     }
   publish(d, PadValue::Null);
-  return TileResult::written(d.valid_element_count());
+  return TileResult::written(d.valid_element_count(), flags);
 }
 
 template <Binary Op>

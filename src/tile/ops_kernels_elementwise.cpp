@@ -18,7 +18,7 @@ bool operation_type_is(const arch::BlockState& b, bool (*supported)(DataType)) {
 
 // ---- ExecuteTileBinary ----
 
-bool closed_binary(Binary op) noexcept {  // TileOperationUsesClosedBinarySchema
+constexpr bool closed_binary(Binary op) noexcept {  // TileOperationUsesClosedBinarySchema
   return op == Binary::ADD || op == Binary::SUB || op == Binary::MUL || op == Binary::DIV || op == Binary::REM ||
          op == Binary::MAX || op == Binary::MIN;
 }
@@ -47,10 +47,13 @@ bool binary_operands(const TileFile& f, const TileOperands& o, const arch::Block
   return true;
 }
 
+// The span fast path (tile_elementwise.hpp) where it exists, else the
+// element semantics; both publish the destination (ADR 0014).
 template <Binary Op>
 TileResult binary_execute(TileExecutionContext& c) {
   Tile& d = dst(c);
-  tile_binary(Op, d, src(c, 0), src(c, 1), c.pad_value, c.profile);
+  if (span_binary(Op, d, src(c, 0), src(c, 1), c.profile)) publish(d, c.pad_value);
+  else tile_binary(Op, d, src(c, 0), src(c, 1), c.pad_value, c.profile);
   return TileResult::written(d.valid_element_count());
 }
 
@@ -85,8 +88,8 @@ bool unary_operands(const TileFile& f, const TileOperands& o, const arch::BlockS
 template <Unary Op>
 TileResult unary_execute(TileExecutionContext& c) {
   Tile& d = dst(c);
-  tile_unary(Op, d, src(c, 0), c.pad_value, c.profile);  // flags: see ops_kernels.hpp
-  return TileResult::written(d.valid_element_count());
+  const num::Flags flags = tile_unary(Op, d, src(c, 0), c.pad_value, c.profile);  // ScalarFPRecordFlags
+  return TileResult::written(d.valid_element_count(), flags);
 }
 
 template <Unary Op>
@@ -123,8 +126,8 @@ bool scalar_operands(const TileFile& f, const TileOperands& o, const arch::Block
 template <Binary Op>
 TileResult scalar_execute(TileExecutionContext& c) {
   Tile& d = dst(c);
-  tile_scalar(Op, d, src(c, 0), c.operands.scalar0, c.pad_value, c.profile);  // flags: see ops_kernels.hpp
-  return TileResult::written(d.valid_element_count());
+  const num::Flags flags = tile_scalar(Op, d, src(c, 0), c.operands.scalar0, c.pad_value, c.profile);
+  return TileResult::written(d.valid_element_count(), flags);  // RecordNumericStatusFlags
 }
 
 template <Binary Op>
@@ -174,8 +177,8 @@ bool tfma_operands(const TileFile& f, const TileOperands& o, const arch::BlockSt
 
 TileResult tfma_execute(TileExecutionContext& c) {
   Tile& d = dst(c);
-  tile_fma(d, src(c, 0), src(c, 1), src(c, 2), c.pad_value, c.profile);  // flags: see ops_kernels.hpp
-  return TileResult::written(d.valid_element_count());
+  const num::Flags flags = tile_fma(d, src(c, 0), src(c, 1), src(c, 2), c.pad_value, c.profile);  // ScalarFPRecordFlags
+  return TileResult::written(d.valid_element_count(), flags);
 }
 
 constexpr TileKernel kFillKernel{fill_schema, closed_loop_destinations, false, fill_operands, fill_execute};
@@ -185,7 +188,7 @@ constexpr TileKernel kTfmaKernel{tfma_schema, closed_loop_destinations, false, t
 
 void register_elementwise_kernels(TileKernelTable& t) {
   using isa::TileOp;
-  t.set(TileOp::TADD, binary_kernel<Binary::ADD>());  // kept only when registered before kTaddKernel
+  t.set(TileOp::TADD, kTaddKernel);
   t.set(TileOp::TSUB, binary_kernel<Binary::SUB>());
   t.set(TileOp::TMUL, binary_kernel<Binary::MUL>());
   t.set(TileOp::TDIV, binary_kernel<Binary::DIV>());
@@ -223,3 +226,9 @@ void register_elementwise_kernels(TileKernelTable& t) {
 }
 
 }  // namespace pto::tile::ops
+
+namespace pto::tile {
+
+constinit const TileKernel kTaddKernel = ops::binary_kernel<ops::Binary::ADD>();  // the one TADD kernel
+
+}  // namespace pto::tile

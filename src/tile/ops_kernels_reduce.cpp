@@ -9,11 +9,6 @@
 namespace pto::tile::ops {
 namespace {
 
-bool source_encodings_and_shape(const TileFile& f, TileIndex s, DataType t, const arch::BlockState& b) {
-  return numeric_row_major(f, s) && f.tile(s).data_type() == t && bundle_shape_matches(b, f.tile(s)) &&
-         source_encodings_valid(f, s);
-}
-
 // ---- ExecuteTileReduction ----
 
 bool returns_index(Reduction op) noexcept { return op == Reduction::ARGMAX || op == Reduction::ARGMIN; }
@@ -32,7 +27,7 @@ template <Reduction Op, TileAxis Axis>
 DestinationPlan reduction_destinations(const arch::BlockState& b, const TileFile& f) {
   const TileIndex s = b.tile_bindings[0].source0;
   const auto t = operation_data_type(b);
-  if (!t || !source_encodings_and_shape(f, s, *t, b)) return DestinationPlan::failed(Fault::TileLegality);
+  if (!t || !bundle_source_legal(f, s, *t, b)) return DestinationPlan::failed(Fault::TileLegality);
   const TileDescriptor& sd = f.tile(s).descriptor();
   DestinationPlan p;
   p.explicit_shape = true;
@@ -62,8 +57,8 @@ bool reduction_operands(const TileFile& f, const TileOperands& o, const arch::Bl
 template <Reduction Op, TileAxis Axis>
 TileResult reduction_execute(TileExecutionContext& c) {
   Tile& d = c.tiles.tile(c.operands.destination[0]);
-  tile_reduce(Op, Axis, d, c.tiles.tile(c.operands.source[0]), c.pad_value, c.profile);  // flags: ops_kernels.hpp
-  return TileResult::written(d.valid_element_count());
+  const num::Flags flags = tile_reduce(Op, Axis, d, c.tiles.tile(c.operands.source[0]), c.pad_value, c.profile);
+  return TileResult::written(d.valid_element_count(), flags);  // RecordNumericStatusFlags
 }
 
 template <Reduction Op, TileAxis Axis>
@@ -137,14 +132,14 @@ DestinationPlan expand_destinations(const arch::BlockState& b, const TileFile& f
   const ExpandTypes types = expand_types<Op>(b);
   const arch::BundleTileBinding& binding = b.tile_bindings[0];
   const TileIndex broadcast = Op == Expand::COPY ? binding.source0 : binding.source1;
-  if (!types.legal || !source_encodings_and_shape(f, broadcast, types.source, b) ||
+  if (!types.legal || !bundle_source_legal(f, broadcast, types.source, b) ||
       !broadcast_matches_bundle<Axis>(b, f.tile(broadcast).descriptor()))
     return DestinationPlan::failed(Fault::TileLegality);
-  // source_encodings_and_shape checks the full-tile shape against the loop; a
+  // bundle_source_legal checks the full-tile shape against the loop; a
   // broadcast is re-checked above with its own shape rule.
   if (Op != Expand::COPY) {
     const TileIndex s = binding.source0;
-    if (!source_encodings_and_shape(f, s, types.source, b)) return DestinationPlan::failed(Fault::TileLegality);
+    if (!bundle_source_legal(f, s, types.source, b)) return DestinationPlan::failed(Fault::TileLegality);
     if (Op == Expand::DIV && num::is_integer(types.destination) && !broadcast_nonzero<Axis>(f.tile(s), f.tile(broadcast)))
       return DestinationPlan::failed(Fault::TileLegality);
   }
@@ -186,8 +181,8 @@ TileResult expand_execute(TileExecutionContext& c) {
   Tile& d = c.tiles.tile(c.operands.destination[0]);
   const Tile& s = c.tiles.tile(c.operands.source[0]);
   const Tile& bc = c.tiles.tile(Op == Expand::COPY ? c.operands.source[0] : c.operands.source[1]);
-  tile_expand(Op, Axis, d, s, bc, c.pad_value, c.profile);  // flags: ops_kernels.hpp
-  return TileResult::written(d.valid_element_count());
+  const num::Flags flags = tile_expand(Op, Axis, d, s, bc, c.pad_value, c.profile);
+  return TileResult::written(d.valid_element_count(), flags);  // RecordNumericStatusFlags
 }
 
 template <Expand Op, TileAxis Axis>

@@ -11,6 +11,9 @@ void register_vec_sfu_tile_kernels(TileKernelTable& table) {
   ops::register_layout_kernels(table);
   ops::register_irregular_kernels(table);
   ops::register_sort_kernels(table);
+  ops::register_compare_kernels(table);
+  ops::register_histogram_kernels(table);
+  ops::register_img2col_kernels(table);
 }
 
 }  // namespace pto::tile

@@ -35,6 +35,16 @@ bool left_before(DataType t, std::uint64_t l, std::uint64_t r, bool descending) 
   return descending ? order_key(t, l) > order_key(t, r) : order_key(t, l) < order_key(t, r);
 }
 
+// TileSortSourceHasSignalingNaN: the sticky NV both sorts record (a
+// signalling NaN stays a sortable value, asl/tile/model/execution/sorting.asl).
+num::Flags signaling_nan_flags(const Tile& t) {
+  const TileDescriptor& d = t.descriptor();
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r)
+    for (std::uint32_t c = 0; c < d.valid_columns; ++c)
+      if (num::classify(d.data_type, t.read_raw(t.linear_index(r, c))) == num::ValueClass::SignalingNaN) return num::kNV;
+  return 0;
+}
+
 // TileSortSequenceOrdered on row 0.
 bool sequence_ordered(const Tile& t, bool descending) {
   const TileDescriptor& d = t.descriptor();
@@ -132,6 +142,7 @@ TileResult tsort_execute(TileExecutionContext& c) {
   const DataType t = s.data_type();
   const bool descending = c.operands.flag0;
   const std::uint32_t width = c.operands.sort_width;
+  const num::Flags flags = signaling_nan_flags(s);  // before any write: the destinations never alias s
   std::vector<std::uint32_t> order;
   for (std::uint32_t r = 0; r < sd.valid_rows; ++r)
     for (std::uint32_t begin = 0; begin < sd.valid_columns; begin += width) {
@@ -149,7 +160,7 @@ TileResult tsort_execute(TileExecutionContext& c) {
     }
   publish(values, PadValue::Null);
   publish(indices, PadValue::Null);
-  return TileResult::written(2 * values.valid_element_count());
+  return TileResult::written(2 * values.valid_element_count(), flags);
 }
 
 // ---- TMRGSORT ----
@@ -174,6 +185,7 @@ TileResult tmrgsort_execute(TileExecutionContext& c) {
   const Tile& r = c.tiles.tile(c.operands.source[1]);
   const std::uint32_t ln = l.descriptor().valid_columns, rn = r.descriptor().valid_columns;
   const DataType t = l.data_type();
+  const num::Flags flags = static_cast<num::Flags>(signaling_nan_flags(l) | signaling_nan_flags(r));
   std::uint32_t li = 0, ri = 0;
   for (std::uint32_t out = 0; out < ln + rn; ++out) {
     bool take_left = ri >= rn;
@@ -183,7 +195,7 @@ TileResult tmrgsort_execute(TileExecutionContext& c) {
     d.store_raw(d.linear_index(0, out), v);
   }
   publish(d, PadValue::Null);
-  return TileResult::written(d.valid_element_count());
+  return TileResult::written(d.valid_element_count(), flags);
 }
 
 constexpr TileKernel kTsort{sort_schema<true>, sort_destinations<true>, false, tsort_operands, tsort_execute};

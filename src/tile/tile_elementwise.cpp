@@ -1,41 +1,283 @@
 #include "tile/tile_elementwise.hpp"
 
-#include "numerics/arith.hpp"
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cfenv>
+#include <cstring>
+#include <span>
+#include <type_traits>
+
+#include "numerics/convert_span.hpp"
+#include "numerics/format.hpp"
+#include "tile/ops_elementwise.hpp"
 
 namespace pto::tile {
 namespace {
 
-// One row loop for every element type: `op` sees carriers of type T.
-template <typename T, typename Op>
-void binary_rows(Tile& destination, const Tile& left, const Tile& right, Op op) {
-  const TileDescriptor& d = destination.descriptor();
-  for (std::uint32_t r = 0; r < d.valid_rows; ++r) {
-    const T* a = left.row_data<T>(r);
-    const T* b = right.row_data<T>(r);
-    T* out = destination.row_data<T>(r);
-    for (std::uint32_t c = 0; c < d.valid_columns; ++c) out[c] = op(a[c], b[c]);
+using ops::Binary;
+
+// The valid region of a RowMajor tile as contiguous element runs: one run
+// when the valid columns fill every row, else one per valid row.
+template <typename F>
+void for_each_valid_run(const TileDescriptor& d, F f) {
+  if (d.valid_columns == d.columns) {
+    f(std::size_t{0}, std::size_t{d.valid_rows} * d.columns);
+    return;
+  }
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r) f(std::size_t{r} * d.columns, std::size_t{d.valid_columns});
+}
+
+// Calls f(a, b, out, n) for each run of the (equally shaped) operands.
+template <typename T, typename F>
+void for_each_span(Tile& destination, const Tile& left, const Tile& right, F f) {
+  const T* a = left.row_data<T>(0);
+  const T* b = right.row_data<T>(0);
+  T* out = destination.row_data<T>(0);
+  for_each_valid_run(destination.descriptor(),
+                     [&](std::size_t first, std::size_t n) { f(a + first, b + first, out + first, n); });
+}
+
+// ---- raw carrier ADD/SUB/MUL: integer types and the reference profile ----
+
+// Wraps at the element width like ops::integer_value / the reference
+// profile's raw carrier arithmetic.  Plain loops with local bounds: the
+// compiler vectorises them (the destination may alias a source element for
+// element, which its runtime overlap check allows).
+template <Binary Op, typename T>
+PTO_NUM_CLONES void carrier_span(const T* a, const T* b, T* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (Op == Binary::ADD) out[i] = ops::wrap_add(a[i], b[i]);
+    else if constexpr (Op == Binary::SUB) out[i] = ops::wrap_sub(a[i], b[i]);
+    else out[i] = ops::wrap_mul(a[i], b[i]);
   }
 }
 
-// Integer types and the reference profile's raw-carrier FloatingBinary_ADD
-// both wrap at the element width (NormalizeTileInteger).
-template <typename T>
-void carrier_add(Tile& destination, const Tile& left, const Tile& right) {
-  binary_rows<T>(destination, left, right, [](T a, T b) { return static_cast<T>(a + b); });
+// ---- checked fast paths ----
+
+// Results are produced a chunk at a time into a local buffer, so the
+// operands stay intact (even when the destination is a source) for the
+// exact recomputation of the chunk's flagged elements.
+constexpr std::size_t kChunk = 512;
+
+template <Binary Op, typename F>
+F host_op(F a, F b) noexcept {
+  if constexpr (Op == Binary::ADD) return a + b;
+  else if constexpr (Op == Binary::SUB) return a - b;
+  else if constexpr (Op == Binary::MUL) return a * b;
+  else return a / b;
 }
 
-template <typename T>
-void ieee_add(Tile& destination, const Tile& left, const Tile& right) {
-  const DataType t = destination.data_type();
-  binary_rows<T>(destination, left, right, [t](T a, T b) {
-    return static_cast<T>(num::ieee_binary(num::BinaryOp::ADD, t, a, b, num::RoundingMode::RNE).bits);
-  });
+struct ElementContext {
+  Binary op;
+  DataType type;
+  NumericProfile profile;
+  template <typename T>
+  T exact(T a, T b) const {
+    return static_cast<T>(ops::binary_element(op, type, a, b, profile).bits);
+  }
+};
+
+// The +infinity encoding of the IEEE interchange-style formats the fast
+// paths take, whose NaNs are exactly the encodings above it; 0 otherwise.
+std::uint64_t infinity_bits(DataType t) noexcept {
+  if (t != DataType::FP64 && t != DataType::FP32 && t != DataType::FP16 && t != DataType::BF16) return 0;
+  const num::FormatInfo& f = num::format_info(t);
+  return ((std::uint64_t{1} << f.exp_bits) - 1) << f.frac_bits;
 }
 
+// A NaN encoding of such a format: magnitude above the infinity encoding.
+// Both sides are below the sign bit, so the comparison is a signed one
+// (one vector instruction on x86).
 template <typename T>
-void add_for_width(Tile& destination, const Tile& left, const Tile& right, bool ieee) {
-  if (ieee) ieee_add<T>(destination, left, right);
-  else carrier_add<T>(destination, left, right);
+constexpr bool is_nan_bits(T v, T inf) noexcept {
+  using S = std::make_signed_t<T>;
+  constexpr T magnitude = static_cast<T>(~(T{1} << (sizeof(T) * 8 - 1)));
+  return static_cast<S>(v & magnitude) > static_cast<S>(inf);
+}
+
+// ieee FP32/FP64 ADD/SUB/MUL/DIV on the host: binary32/binary64 arithmetic
+// in the default environment (round to nearest even, no flush to zero) is
+// the IEEE 754 operation, bit for bit, except that NaN results carry host
+// payloads where PTO returns the canonical NaN; those are recomputed.
+template <Binary Op, typename T>
+PTO_NUM_CLONES void host_float_span(const ElementContext& e, const T* a, const T* b, T* out, std::size_t n) {
+  using F = std::conditional_t<sizeof(T) == 4, float, double>;
+  const T inf = static_cast<T>(infinity_bits(e.type));
+  std::array<T, kChunk> z;
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t m = std::min(kChunk, n - i);
+    T nan = 0;  // an integer OR-reduction, so the loop vectorises
+    for (std::size_t j = 0; j < m; ++j) {
+      z[j] = std::bit_cast<T>(host_op<Op>(std::bit_cast<F>(a[i + j]), std::bit_cast<F>(b[i + j])));
+      nan |= static_cast<T>(is_nan_bits(z[j], inf));
+    }
+    if (nan)
+      for (std::size_t j = 0; j < m; ++j)
+        if (is_nan_bits(z[j], inf)) z[j] = e.exact(a[i + j], b[i + j]);
+    std::memcpy(out + i, z.data(), m * sizeof(T));
+  }
+}
+
+// ieee FP16/BF16 ADD/SUB/MUL/DIV through binary32.
+//
+// Why one binary32 operation then one RNE narrowing is the correctly
+// rounded FP16/BF16 result.  Widening is exact.  For the exact real result
+// x of a +, -, * or / of two p-bit values, rounding x to p' bits and then to
+// p bits equals rounding x to p bits once whenever p' >= 2p + 2 (Figueroa,
+// "When is double rounding innocuous?", 1995, for +, -, *, / and sqrt);
+// binary32 has p' = 24, FP16 p = 11 (24 >= 24), BF16 p = 8.  The theorem
+// assumes the binary32 step rounds at full
+// precision, i.e. x is not in the binary32 subnormal range:
+//  - FP16: every nonzero exact sum is a multiple of 2^-24 (>= 2^-24), every
+//    product of nonzero values >= 2^-48, every quotient >= 2^-40, and all
+//    magnitudes are below 2^41: always inside the binary32 normal range,
+//    never overflowing binary32.  (A product is even exact: 22 significant
+//    bits.  A sum is not always exact, e.g. 65504 + 2^-24, hence the theorem.)
+//  - BF16 shares the binary32 exponent range, so a BF16 + BF16 sum is not
+//    always exact (2^100 + 1) and products and quotients can underflow or
+//    overflow binary32.  Overflow is harmless (binary32 overflows only above
+//    the BF16 overflow threshold, and both then give infinity); results that
+//    are zero or subnormal in binary32 are recomputed exactly.
+// The narrowing rounds to nearest even with an unbounded exponent and then
+// overflows to infinity, so the overflow decision agrees too.  NaN results
+// (including every NaN operand) are recomputed: PTO returns the canonical NaN.
+
+// A binary32 result the FP16/BF16 narrowing may not take as is.
+constexpr bool needs_exact_half(std::uint32_t wide, bool bf16) noexcept {
+  return is_nan_bits(wide, std::uint32_t{0x7f800000}) || (bf16 && (wide & 0x7f800000U) == 0);
+}
+
+template <Binary Op>
+PTO_NUM_CLONES void fp16_span(const ElementContext& e, const std::uint16_t* a, const std::uint16_t* b,
+                              std::uint16_t* out, std::size_t n) {
+  std::array<std::uint32_t, kChunk> wide;
+  std::array<std::uint16_t, kChunk> z;
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t m = std::min(kChunk, n - i);
+    std::uint32_t flagged = 0;  // an integer OR-reduction, so the loop vectorises
+    for (std::size_t j = 0; j < m; ++j) {
+      const float x = std::bit_cast<float>(num::lane::fp16_bits_to_fp32(a[i + j]));
+      const float y = std::bit_cast<float>(num::lane::fp16_bits_to_fp32(b[i + j]));
+      const std::uint32_t w = std::bit_cast<std::uint32_t>(host_op<Op>(x, y));
+      wide[j] = w;
+      flagged |= static_cast<std::uint32_t>(needs_exact_half(w, false));
+      z[j] = static_cast<std::uint16_t>(num::lane::fp32_bits_to_fp16_rne(w));  // flags (high bits) unused
+    }
+    if (flagged)
+      for (std::size_t j = 0; j < m; ++j)
+        if (needs_exact_half(wide[j], false)) z[j] = e.exact(a[i + j], b[i + j]);
+    std::memcpy(out + i, z.data(), m * sizeof(std::uint16_t));
+  }
+}
+
+// BF16 is the top half of binary32: widening is a shift and RNE narrowing a
+// carry-add (exact for every result not recomputed), fused in one loop.
+template <Binary Op>
+PTO_NUM_CLONES void bf16_span(const ElementContext& e, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
+               std::size_t n) {
+  std::array<std::uint32_t, kChunk> wide;
+  std::array<std::uint16_t, kChunk> z;
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t m = std::min(kChunk, n - i);
+    std::uint32_t flagged = 0;
+    for (std::size_t j = 0; j < m; ++j) {
+      const float x = std::bit_cast<float>(std::uint32_t{a[i + j]} << 16);
+      const float y = std::bit_cast<float>(std::uint32_t{b[i + j]} << 16);
+      const std::uint32_t w = std::bit_cast<std::uint32_t>(host_op<Op>(x, y));
+      wide[j] = w;
+      flagged |= static_cast<std::uint32_t>(needs_exact_half(w, true));
+      z[j] = static_cast<std::uint16_t>((w + 0x7FFFU + ((w >> 16) & 1U)) >> 16);
+    }
+    if (flagged)
+      for (std::size_t j = 0; j < m; ++j)
+        if (needs_exact_half(wide[j], true)) z[j] = e.exact(a[i + j], b[i + j]);
+    std::memcpy(out + i, z.data(), m * sizeof(std::uint16_t));
+  }
+}
+
+// TileFloatingOrderKey on a carrier, as a signed integer: monotonic in
+// value with -0 (key -1) below +0 (key 0), so ADR 0050 MAX/MIN of non-NaN
+// operands (ties: MAX +0, MIN -0, else equal bits) is a signed key
+// comparison that keeps the left operand on ties.  Negative encodings flip
+// their magnitude bits.
+template <typename T>
+constexpr std::make_signed_t<T> order_key(T v) noexcept {
+  using S = std::make_signed_t<T>;
+  constexpr unsigned shift = sizeof(T) * 8 - 1;
+  const T flip = static_cast<T>(static_cast<T>(0 - static_cast<T>(v >> shift)) >> 1);
+  return static_cast<S>(static_cast<T>(v ^ flip));
+}
+
+// MAX/MIN, both profiles (num::ieee_min_max); NaN operands are recomputed.
+template <Binary Op, typename T>
+PTO_NUM_CLONES void min_max_span(const ElementContext& e, const T* a, const T* b, T* out, std::size_t n) {
+  const T inf = static_cast<T>(infinity_bits(e.type));
+  std::array<T, kChunk> z;
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t m = std::min(kChunk, n - i);
+    T nan = 0;
+    for (std::size_t j = 0; j < m; ++j) {
+      const T x = a[i + j], y = b[i + j];
+      const bool left = Op == Binary::MAX ? order_key(x) >= order_key(y) : order_key(x) <= order_key(y);
+      nan |= static_cast<T>(static_cast<T>(is_nan_bits(x, inf)) | static_cast<T>(is_nan_bits(y, inf)));
+      z[j] = left ? x : y;
+    }
+    if (nan)
+      for (std::size_t j = 0; j < m; ++j)
+        if (is_nan_bits(a[i + j], inf) || is_nan_bits(b[i + j], inf)) z[j] = e.exact(a[i + j], b[i + j]);
+    std::memcpy(out + i, z.data(), m * sizeof(T));
+  }
+}
+
+// ---- dispatch ----
+
+template <Binary Op>
+bool span_binary_op(Tile& d, const Tile& l, const Tile& r, NumericProfile p) {
+  const DataType t = d.data_type();
+  const ElementContext e{Op, t, p};
+  constexpr bool arithmetic = Op == Binary::ADD || Op == Binary::SUB || Op == Binary::MUL || Op == Binary::DIV;
+  const auto run = [&]<typename T>(auto kernel) {
+    for_each_span<T>(d, l, r, kernel);
+    return true;
+  };
+  if constexpr (Op == Binary::MAX || Op == Binary::MIN) {
+    if (infinity_bits(t) == 0) return false;
+    const auto kernel = [&](const auto* a, const auto* b, auto* out, std::size_t n) { min_max_span<Op>(e, a, b, out, n); };
+    switch (element_bits(t)) {
+      case 16: return run.template operator()<std::uint16_t>(kernel);
+      case 32: return run.template operator()<std::uint32_t>(kernel);
+      default: return run.template operator()<std::uint64_t>(kernel);
+    }
+  } else if constexpr (arithmetic) {
+    if (Op != Binary::DIV && (num::is_integer(t) || p == NumericProfile::Reference)) {
+      const auto kernel = [](const auto* a, const auto* b, auto* out, std::size_t n) { carrier_span<Op>(a, b, out, n); };
+      switch (element_bits(t)) {
+        case 8: return run.template operator()<std::uint8_t>(kernel);
+        case 16: return run.template operator()<std::uint16_t>(kernel);
+        case 32: return run.template operator()<std::uint32_t>(kernel);
+        default: return run.template operator()<std::uint64_t>(kernel);
+      }
+    }
+    // The host arithmetic below is IEEE 754 only in the default rounding mode.
+    if (p != NumericProfile::Ieee || std::fegetround() != FE_TONEAREST) return false;
+    const auto host = [&](const auto* a, const auto* b, auto* out, std::size_t n) { host_float_span<Op>(e, a, b, out, n); };
+    if (t == DataType::FP32) return run.template operator()<std::uint32_t>(host);
+    if (t == DataType::FP64) return run.template operator()<std::uint64_t>(host);
+    if (t == DataType::FP16)
+      return run.template operator()<std::uint16_t>(
+          [&](const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) {
+            fp16_span<Op>(e, a, b, out, n);
+          });
+    if (t == DataType::BF16)
+      return run.template operator()<std::uint16_t>(
+          [&](const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) {
+            bf16_span<Op>(e, a, b, out, n);
+          });
+    return false;
+  } else {
+    return false;
+  }
 }
 
 }  // namespace
@@ -50,17 +292,17 @@ bool vec_arithmetic_data_type_supported(DataType t) noexcept {
   }
 }
 
-void tadd(Tile& destination, const Tile& left, const Tile& right, PadValue pad, NumericProfile profile) {
-  const DataType t = destination.data_type();
-  const bool ieee = profile == NumericProfile::Ieee && num::is_float(t);
-  switch (element_bits(t)) {
-    case 8: add_for_width<std::uint8_t>(destination, left, right, ieee); break;
-    case 16: add_for_width<std::uint16_t>(destination, left, right, ieee); break;
-    case 32: add_for_width<std::uint32_t>(destination, left, right, ieee); break;
-    default: add_for_width<std::uint64_t>(destination, left, right, ieee); break;
+bool span_binary(Binary op, Tile& destination, const Tile& left, const Tile& right, NumericProfile profile) {
+  if (destination.descriptor().layout != TileLayout::RowMajor || num::is_packed4(destination.data_type())) return false;
+  switch (op) {
+    case Binary::ADD: return span_binary_op<Binary::ADD>(destination, left, right, profile);
+    case Binary::SUB: return span_binary_op<Binary::SUB>(destination, left, right, profile);
+    case Binary::MUL: return span_binary_op<Binary::MUL>(destination, left, right, profile);
+    case Binary::DIV: return span_binary_op<Binary::DIV>(destination, left, right, profile);
+    case Binary::MAX: return span_binary_op<Binary::MAX>(destination, left, right, profile);
+    case Binary::MIN: return span_binary_op<Binary::MIN>(destination, left, right, profile);
+    default: return false;
   }
-  destination.mark_valid_region_defined();
-  destination.apply_padding(pad);  // TileBinaryUsesClosedElementwiseContract(ADD)
 }
 
 }  // namespace pto::tile

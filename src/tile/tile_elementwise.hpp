@@ -1,6 +1,14 @@
-// Elementwise tile-tile kernels (asl/tile/model/execution/elementwise.asl
-// ExecuteTileBinary).  Each kernel is one template over contiguous typed rows;
-// definedness is published at word granularity after all payload effects.
+// Elementwise vocabulary shared by every tile kernel (numeric profile, the
+// VEC arithmetic type set) and the contiguous-span fast paths of the
+// elementwise tile-tile kernels (asl/tile/model/execution/elementwise.asl
+// ExecuteTileBinary).
+//
+// The fast paths run typed loops over the valid region as a few contiguous
+// spans (one span when the valid columns fill every row) that the compiler
+// vectorises; any element whose fast result is not provably the element
+// semantics (NaN operands or results, BF16 results below the binary32 normal
+// range) is recomputed with ops::binary_element.  Results are therefore
+// bit-identical to the per-element semantics.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +16,10 @@
 #include "tile/tile_state.hpp"
 
 namespace pto::tile {
+
+namespace ops {
+enum class Binary : std::uint8_t;  // ops_common.hpp
+}
 
 // Floating-point interpretation of TEPL arithmetic.
 //  Reference: asl/arch/profile/reference-profile.asl ScalarFPBinaryProfile
@@ -19,11 +31,11 @@ enum class NumericProfile : std::uint8_t { Reference, Ieee };
 // TileVecArithmeticDataTypeSupported: the data types TADD accepts.
 bool vec_arithmetic_data_type_supported(DataType t) noexcept;
 
-// ExecuteTileBinary(TileBinary_ADD): destination valid region = left + right,
-// then the valid region is marked defined and padding (CurrentBundlePadValue)
-// is applied outside it.  Preconditions (checked by the caller's legality):
-// matching shapes and types, RowMajor layout, both sources completely
-// defined, a supported data type.
-void tadd(Tile& destination, const Tile& left, const Tile& right, PadValue pad, NumericProfile profile);
+// ExecuteTileBinary payload step for the operations and types with a span
+// fast path: destination valid region = left op right.  Returns false, with
+// no effect, when (op, type, profile) has none.  Preconditions as for
+// ops::tile_binary (legal, same shape and type, RowMajor, sources defined);
+// the destination may be a source.  The caller publishes the destination.
+bool span_binary(ops::Binary op, Tile& destination, const Tile& left, const Tile& right, NumericProfile profile);
 
 }  // namespace pto::tile

@@ -2,24 +2,46 @@
 
 #include <array>
 #include <cstring>
-#include <vector>
 #include <limits>
+#include <vector>
 
 namespace pto::tile {
 namespace {
 
-struct RowSpan {
-  std::uint64_t base;   // address of the row's first accessed byte
-  std::uint64_t bytes;  // bytes touched by the valid columns of the row
-  bool wraps;           // the row crosses the top of the 64-bit address space
+// The guest bytes of `rows` consecutive rows starting at `row`, when they
+// form one range (a single row, or back-to-back rows of a dense stride).
+struct RowRun {
+  std::uint32_t row = 0;
+  std::uint32_t rows = 1;
+  std::uint64_t base = 0;   // address of the first accessed byte
+  std::uint64_t bytes = 0;  // bytes touched by the valid columns of these rows
+  bool wraps = false;       // the range crosses the top of the 64-bit address space
 };
 
-RowSpan row_span(const TileDescriptor& d, std::uint64_t base, std::uint64_t stride, std::uint32_t row) {
-  const std::uint64_t row_base = strided_byte_address(base, row, 0, stride, d.data_type);
-  const std::uint64_t bytes = num::is_packed4(d.data_type)
-                                  ? (std::uint64_t{d.valid_columns} + 1) / 2
-                                  : std::uint64_t{d.valid_columns} * memory_element_bytes(d.data_type);
-  return {row_base, bytes, bytes != 0 && row_base > std::numeric_limits<std::uint64_t>::max() - (bytes - 1)};
+std::uint64_t valid_row_bytes(const TileDescriptor& d) {
+  return num::is_packed4(d.data_type) ? (std::uint64_t{d.valid_columns} + 1) / 2
+                                      : std::uint64_t{d.valid_columns} * memory_element_bytes(d.data_type);
+}
+
+RowRun row_run(const TileDescriptor& d, std::uint64_t base, std::uint64_t stride, std::uint32_t row,
+               std::uint32_t rows) {
+  const std::uint64_t first = strided_byte_address(base, row, 0, stride, d.data_type);
+  const std::uint64_t bytes = valid_row_bytes(d) * rows;
+  return {row, rows, first, bytes, bytes != 0 && first > std::numeric_limits<std::uint64_t>::max() - (bytes - 1)};
+}
+
+// Calls f(RowRun) over the valid rows: one run for the whole region when the
+// stride equals the accessed row bytes and the region does not wrap (the
+// rows are back to back), else one run per row.
+template <typename F>
+void for_each_row_run(const TileDescriptor& d, std::uint64_t base, std::uint64_t stride, F f) {
+  if (d.valid_rows == 0) return;
+  const RowRun whole = row_run(d, base, stride, 0, d.valid_rows);
+  if (stride == valid_row_bytes(d) && !whole.wraps) {
+    f(whole);
+    return;
+  }
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r) f(row_run(d, base, stride, r, 1));
 }
 
 // Element-granular ProbeDataAccess in row-major order: the first failing
@@ -37,21 +59,19 @@ MemoryOutcome probe_elements(const TileDescriptor& d, const TileMemoryPort& memo
   return {};
 }
 
-// Complete-footprint preflight: one permission check per row on the fast
-// path, element probing only when something may fail.
+// Complete-footprint preflight: one permission check per run of rows on the
+// fast path (a permitted range has only permitted bytes, TileMemoryPort),
+// element probing only when something may fail.
 MemoryOutcome preflight(const TileDescriptor& d, const TileMemoryPort& memory, std::uint64_t base,
                         std::uint64_t stride, bool write) {
   const unsigned size = memory_element_bytes(d.data_type);
-  const bool aligned = base % size == 0 && (d.valid_rows <= 1 || stride % size == 0);
-  bool rows_permitted = aligned;
-  for (std::uint32_t r = 0; rows_permitted && r < d.valid_rows; ++r) {
-    const RowSpan s = row_span(d, base, stride, r);
-    rows_permitted = !s.wraps && memory.check(s.base, s.bytes, write) == Fault::None;
-  }
-  return rows_permitted ? MemoryOutcome{} : probe_elements(d, memory, base, stride, write);
+  bool permitted = base % size == 0 && (d.valid_rows <= 1 || stride % size == 0);
+  if (permitted)
+    for_each_row_run(d, base, stride, [&](const RowRun& run) {
+      permitted = permitted && !run.wraps && memory.check(run.base, run.bytes, write) == Fault::None;
+    });
+  return permitted ? MemoryOutcome{} : probe_elements(d, memory, base, stride, write);
 }
-
-bool row_contiguous(const TileDescriptor& d, const RowSpan& s) { return d.layout == TileLayout::RowMajor && !s.wraps; }
 
 void load_packed_row(Tile& t, const std::byte* src, std::uint32_t row) {
   const TileDescriptor& d = t.descriptor();
@@ -109,50 +129,65 @@ void store_element(const Tile& t, TileMemoryPort& memory, std::uint64_t base, st
   memory.write(address, {buffer.data(), size});
 }
 
-}  // namespace
-
-MemoryOutcome tload(Tile& destination, TileMemoryPort& memory, std::uint64_t base, std::uint64_t row_stride_bytes) {
-  const TileDescriptor& d = destination.descriptor();
-  if (const MemoryOutcome o = preflight(d, memory, base, row_stride_bytes, false); !o.ok()) return o;
+// One TLOAD (Store false, TileRef Tile) or TSTORE (Store true, const Tile):
+// the complete-footprint preflight, then the payload effects in as few host
+// copies as the layout allows: one per run of unpacked RowMajor rows whose
+// valid columns are contiguous in the payload too (whole rows, or a single
+// row), a row buffer per packed four-bit row, element by element for other
+// layouts and for rows that wrap.
+template <bool Store, typename TileRef>
+MemoryOutcome move_tile(TileRef& t, TileMemoryPort& memory, std::uint64_t base, std::uint64_t stride) {
+  const TileDescriptor& d = t.descriptor();
+  if (const MemoryOutcome o = preflight(d, memory, base, stride, Store); !o.ok()) return o;
+  const bool row_major = d.layout == TileLayout::RowMajor;
   const bool packed = num::is_packed4(d.data_type);
-  const unsigned size = memory_element_bytes(d.data_type);
+  const std::uint64_t payload_row_bytes = std::uint64_t{d.columns} * element_bits(d.data_type) / 8;
+  const auto copy = [&](std::uint64_t address, std::uint64_t offset, std::uint64_t bytes) {
+    if constexpr (Store) memory.write(address, t.payload().subspan(offset, bytes));
+    else memory.read(address, t.payload().subspan(offset, bytes));
+  };
   std::vector<std::byte> row_buffer;
-  for (std::uint32_t r = 0; r < d.valid_rows; ++r) {
-    const RowSpan s = row_span(d, base, row_stride_bytes, r);
-    if (!row_contiguous(d, s)) {
-      for (std::uint32_t c = 0; c < d.valid_columns; ++c) load_element(destination, memory, base, row_stride_bytes, r, c);
-    } else if (packed) {
-      row_buffer.resize(s.bytes);
-      memory.read(s.base, row_buffer);
-      load_packed_row(destination, row_buffer.data(), r);
+  const auto packed_row = [&](const RowRun& row) {
+    row_buffer.resize(row.bytes);
+    memory.read(row.base, row_buffer);
+    if constexpr (Store) {
+      store_packed_row(t, row_buffer.data(), row.row);
+      memory.write(row.base, row_buffer);
     } else {
-      memory.read(s.base, destination.payload().subspan(std::size_t{r} * d.columns * size, s.bytes));
+      load_packed_row(t, row_buffer.data(), row.row);
     }
-  }
-  destination.mark_valid_region_defined();  // full-destination writer (ADR 0014)
+  };
+  for_each_row_run(d, base, stride, [&](const RowRun& run) {
+    if (row_major && !packed && !run.wraps && (run.rows == 1 || d.valid_columns == d.columns)) {
+      copy(run.base, run.row * payload_row_bytes, run.bytes);
+      return;
+    }
+    for (std::uint32_t r = run.row; r < run.row + run.rows; ++r) {
+      const RowRun row = row_run(d, base, stride, r, 1);
+      if (!row_major || row.wraps) {
+        for (std::uint32_t c = 0; c < d.valid_columns; ++c) {
+          if constexpr (Store) store_element(t, memory, base, stride, r, c);
+          else load_element(t, memory, base, stride, r, c);
+        }
+      } else if (packed) {
+        packed_row(row);
+      } else {
+        copy(row.base, r * payload_row_bytes, row.bytes);
+      }
+    }
+  });
+  if constexpr (!Store) t.mark_valid_region_defined();  // full-destination writer (ADR 0014)
   return {};
 }
 
+}  // namespace
+
+MemoryOutcome tload(Tile& destination, TileMemoryPort& memory, std::uint64_t base, std::uint64_t row_stride_bytes) {
+  return move_tile<false>(destination, memory, base, row_stride_bytes);
+}
+
 MemoryOutcome tstore(const Tile& source, TileMemoryPort& memory, std::uint64_t base, std::uint64_t row_stride_bytes) {
-  const TileDescriptor& d = source.descriptor();
-  if (const MemoryOutcome o = preflight(d, memory, base, row_stride_bytes, true); !o.ok()) return o;
-  const bool packed = num::is_packed4(d.data_type);
-  const unsigned size = memory_element_bytes(d.data_type);
-  std::vector<std::byte> row_buffer;
-  for (std::uint32_t r = 0; r < d.valid_rows; ++r) {
-    const RowSpan s = row_span(d, base, row_stride_bytes, r);
-    if (!row_contiguous(d, s)) {
-      for (std::uint32_t c = 0; c < d.valid_columns; ++c) store_element(source, memory, base, row_stride_bytes, r, c);
-    } else if (packed) {
-      row_buffer.resize(s.bytes);
-      memory.read(s.base, row_buffer);
-      store_packed_row(source, row_buffer.data(), r);
-      memory.write(s.base, row_buffer);
-    } else {
-      memory.write(s.base, source.payload().subspan(std::size_t{r} * d.columns * size, s.bytes));
-    }
-  }
-  return {};
+  return move_tile<true>(source, memory, base, row_stride_bytes);
 }
 
 }  // namespace pto::tile

@@ -19,6 +19,8 @@ class TileMemoryPort {
   virtual ~TileMemoryPort() = default;
   // DataAccessPermitted plus model bounds for [address, address+size):
   // Fault::None or Fault::DataPage.  Alignment is the caller's check.
+  // Permission is a property of each byte: a permitted range has only
+  // permitted sub-ranges (the kernels check a run of rows at once).
   virtual Fault check(std::uint64_t address, std::uint64_t size, bool write) const = 0;
   // Raw copies of a range for which check() returned Fault::None.
   virtual void read(std::uint64_t address, std::span<std::byte> out) = 0;

@@ -11,30 +11,6 @@ std::uint32_t dimension_value(const arch::BlockState& b, unsigned i) noexcept {
   return static_cast<std::uint32_t>(b.dimensions[i]);
 }
 
-// ---- TADD: ExecuteTileBinary(TileBinary_ADD), the reference kernel ----
-
-// SelectedBundleClosedBinarySchemaLegal (asl/block/model/dispatch/tile-schema.asl).
-bool closed_binary_schema_legal(const arch::BlockState& b) {
-  const auto t = operation_data_type(b);
-  return closed_loop_dimensions_legal(b) && b.tile_bindings[0].source0_valid && b.tile_bindings[0].source1_valid &&
-         t && vec_arithmetic_data_type_supported(*t) && (!b.data_attributes_present || b.data_attributes.data_layout == 0);
-}
-
-// TileOperandsLegal_ExecuteTileBinary for a closed elementwise op
-// (asl/tile/model/legality/operand-schema.asl).
-bool closed_binary_operands_legal(const TileFile& f, const TileOperands& o, const arch::BlockState&) {
-  const TileIndex d = o.destination[0], l = o.source[0], r = o.source[1];
-  return same_shape_and_type(f, l, r) && same_shape_and_type(f, d, l) && f.source_contents_defined(l) &&
-         f.source_contents_defined(r) && vec_arithmetic_data_type_supported(f.tile(l).data_type()) &&
-         f.tile(l).descriptor().layout == TileLayout::RowMajor;
-}
-
-TileResult tadd_execute(TileExecutionContext& c) {
-  Tile& d = c.tiles.tile(c.operands.destination[0]);
-  tadd(d, c.tiles.tile(c.operands.source[0]), c.tiles.tile(c.operands.source[1]), c.pad_value, c.profile);
-  return TileResult::written(d.valid_element_count());
-}
-
 // ---- TLOAD / TSTORE (asl/tile/model/memory/load-store.asl, ADR 0074) ----
 
 // TileRegularTLSUDataTypeSupported = TileTeplRawCarrierTypeSupported: every
@@ -144,13 +120,10 @@ const TileKernelTable& tile_kernel_table() {
   return table;
 }
 
-const TileKernel kTaddKernel{closed_binary_schema_legal, closed_loop_destinations, false, closed_binary_operands_legal,
-                             tadd_execute};
 const TileKernel kTloadKernel{nullptr, nullptr, false, tload_operands_legal, tload_execute};
 const TileKernel kTstoreKernel{nullptr, nullptr, false, tstore_operands_legal, tstore_execute};
 
 void register_builtin_tile_kernels(TileKernelTable& t) {
-  t.set(isa::TileOp::TADD, kTaddKernel);
   t.set(isa::TileOp::TLOAD, kTloadKernel);
   t.set(isa::TileOp::TSTORE, kTstoreKernel);
   register_vec_sfu_tile_kernels(t);  // src/tile/ops_registry.cpp

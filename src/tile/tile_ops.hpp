@@ -118,17 +118,24 @@ struct TileExecutionContext {
 
 // Outcome of one kernel step.  Memory faults carry the element address
 // (fault_address_is_data); all other faults are raised at the terminator PC.
+// `flags` are the NV/DZ/OF/UF/NX bits the semantic handler records
+// (RecordNumericStatusFlags / ScalarFPRecordFlags); the engine ORs them into
+// the sticky CORE_STATE[36:32] after a successful step.  Handlers the ASL
+// records nothing for (ExecuteTileBinary, TSEL, ...) leave them zero.
 struct TileResult {
   Fault fault = Fault::None;
   bool fault_address_is_data = false;
   std::uint64_t fault_address = 0;
   std::uint64_t elements_written = 0;  // observability (--trace)
+  num::Flags flags = 0;
 
   bool ok() const noexcept { return fault == Fault::None; }
-  static TileResult written(std::uint64_t elements) noexcept { return {Fault::None, false, 0, elements}; }
-  static TileResult faulted(Fault f) noexcept { return {f, false, 0, 0}; }
+  static TileResult written(std::uint64_t elements, num::Flags flags = 0) noexcept {
+    return {Fault::None, false, 0, elements, flags};
+  }
+  static TileResult faulted(Fault f) noexcept { return {f, false, 0, 0, 0}; }
   static TileResult from_memory(const MemoryOutcome& m, std::uint64_t elements) noexcept {
-    return m.ok() ? written(elements) : TileResult{m.fault, true, m.address, 0};
+    return m.ok() ? written(elements) : TileResult{m.fault, true, m.address, 0, 0};
   }
 };
 

@@ -114,7 +114,7 @@ void Tile::reserve_payload(std::uint32_t bytes) {
   if (bytes <= payload_size_) return;
   // Zero on first growth only: later reconfiguration reuses the bytes, whose
   // old contents are unobservable because definedness is cleared.
-  payload_.reset(new std::byte[bytes]());
+  payload_.reset(new (std::align_val_t{kPayloadAlignment}) std::byte[bytes]());
   payload_size_ = bytes;
 }
 

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <span>
 #include <vector>
 
@@ -130,8 +131,16 @@ class Tile {
 
   void reserve_payload(std::uint32_t bytes);
 
+  // Payloads start on a host page: every tile's element i sits at the same
+  // page offset, so elementwise loops over two sources and a destination
+  // never stall on false (4 KiB-aliased) store-to-load dependencies.
+  static constexpr std::size_t kPayloadAlignment = 4096;
+  struct PayloadDelete {
+    void operator()(std::byte* p) const noexcept { ::operator delete[](p, std::align_val_t{kPayloadAlignment}); }
+  };
+
   TileDescriptor d_;
-  std::unique_ptr<std::byte[]> payload_;
+  std::unique_ptr<std::byte[], PayloadDelete> payload_;
   std::uint32_t payload_size_ = 0;  // allocated bytes (>= capacity_bytes)
   std::vector<std::uint64_t> defined_;
   std::uint64_t defined_valid_ = 0;

@@ -1,7 +1,8 @@
 // The tile bundle engine driven by encoded instruction sequences.  Spec test
 // points keep their AVS ids; the helper calls of the ASL tests
 // (SetBundleDimension, ExecuteBundleTileOperation) are rewritten as encoded
-// B.DIM words and BSTOP.  ADR 0055/0058/0074 bullets each have a named test.
+// B.DIM words and BSTOP.  The ADR 0055/0058/0074/0096 bullets are in
+// adr0055_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -15,22 +16,6 @@ namespace {
 
 using arch::FaultCode;
 using tile::Fault;
-
-constexpr unsigned kU32 = 25, kFP32 = 1, kU8 = 27, kU4X2 = 28;
-
-// BSTART.TLOAD U32; LB0=2; LB1=2; [LB2=cols]; B.IOT SizeCode=1 mask=1111 L ->T
-std::vector<std::uint64_t> two_by_two_tload(std::optional<unsigned> lb2) {
-  std::vector<std::uint64_t> w{tload_start(kU32), bdim(0, 2), bdim(1, 2)};
-  if (lb2) w.push_back(bdim(2, *lb2));
-  w.push_back(encode_form(kBIotDst, {{"SizeCode", 1}, {"PEMode", 7}, {"L", 1}, {"DstTile", 0}}));
-  return w;
-}
-
-std::uint64_t read(const BundleTestHost& h, tile::TileIndex t, unsigned r, unsigned c) {
-  const tile::Tile& x = h.file.tile(t);
-  EXPECT_TRUE(x.element_defined_at(r, c));
-  return x.read_word(x.linear_index(r, c));
-}
 
 // PTO-AVS-BLOCK-TLOAD-STRIDE-001 (tests/asl/block/execution/BSTART.TLOAD/block-exec-bstart-tload-stride-001.asl)
 TEST(AvsBlockTload, Stride001ExplicitOmittedAndEncodedZero) {
@@ -47,10 +32,10 @@ TEST(AvsBlockTload, Stride001ExplicitOmittedAndEncodedZero) {
     w.push_back(kBstop);
     ASSERT_TRUE(h.run(w).ok());
     const auto t = h.destination();
-    EXPECT_EQ(read(h, t, 0, 0), 1U);
-    EXPECT_EQ(read(h, t, 0, 1), 2U);
-    EXPECT_EQ(read(h, t, 1, 0), 3U);
-    EXPECT_EQ(read(h, t, 1, 1), 4U);
+    EXPECT_EQ(element_at(h, t, 0, 0), 1U);
+    EXPECT_EQ(element_at(h, t, 0, 1), 2U);
+    EXPECT_EQ(element_at(h, t, 1, 0), 3U);
+    EXPECT_EQ(element_at(h, t, 1, 1), 4U);
   }
   {
     BundleTestHost h;  // omitted B.IOR: base 0, dense stride 2 x 4 bytes
@@ -62,10 +47,10 @@ TEST(AvsBlockTload, Stride001ExplicitOmittedAndEncodedZero) {
     w.push_back(kBstop);
     ASSERT_TRUE(h.run(w).ok());
     const auto t = h.destination();
-    EXPECT_EQ(read(h, t, 0, 0), 5U);
-    EXPECT_EQ(read(h, t, 0, 1), 6U);
-    EXPECT_EQ(read(h, t, 1, 0), 7U);
-    EXPECT_EQ(read(h, t, 1, 1), 8U);
+    EXPECT_EQ(element_at(h, t, 0, 0), 5U);
+    EXPECT_EQ(element_at(h, t, 0, 1), 6U);
+    EXPECT_EQ(element_at(h, t, 1, 0), 7U);
+    EXPECT_EQ(element_at(h, t, 1, 1), 8U);
   }
   {
     BundleTestHost h;  // encoded zero selectors: base zero, stride zero (rows alias)
@@ -76,185 +61,11 @@ TEST(AvsBlockTload, Stride001ExplicitOmittedAndEncodedZero) {
     w.push_back(kBstop);
     ASSERT_TRUE(h.run(w).ok());
     const auto t = h.destination();
-    EXPECT_EQ(read(h, t, 0, 0), 9U);
-    EXPECT_EQ(read(h, t, 0, 1), 10U);
-    EXPECT_EQ(read(h, t, 1, 0), 9U);
-    EXPECT_EQ(read(h, t, 1, 1), 10U);
+    EXPECT_EQ(element_at(h, t, 0, 0), 9U);
+    EXPECT_EQ(element_at(h, t, 0, 1), 10U);
+    EXPECT_EQ(element_at(h, t, 1, 0), 9U);
+    EXPECT_EQ(element_at(h, t, 1, 1), 10U);
   }
-}
-
-TEST(Adr0074, DenseDefaultUsesPhysicalColumnsInBytesForPackedTypes) {
-  // U4X2, ValidCol 3, Col 4: dense pitch ceil(4*4/8) = 2 bytes; row 1 starts at byte 2.
-  BundleTestHost h;
-  h.poke(0, 0x21);
-  h.poke(1, 0x03);
-  h.poke(2, 0x54);
-  h.poke(3, 0x06);
-  std::vector<std::uint64_t> w{tload_start(kU4X2), bdim(0, 3), bdim(1, 2), bdim(2, 4),
-                               encode_form(kBIotDst, {{"SizeCode", 1}, {"PEMode", 7}, {"L", 1}}), kBstop};
-  ASSERT_TRUE(h.run(w).ok());
-  const auto t = h.destination();
-  EXPECT_EQ(read(h, t, 0, 0), 1U);
-  EXPECT_EQ(read(h, t, 0, 1), 2U);
-  EXPECT_EQ(read(h, t, 0, 2), 3U);
-  EXPECT_EQ(read(h, t, 1, 0), 4U);
-  EXPECT_EQ(read(h, t, 1, 2), 6U);
-}
-
-TEST(Adr0074, TstorePackedPreservesSiblingNibble) {
-  BundleTestHost h;
-  h.poke(0, 0x21);
-  h.poke(1, 0x03);
-  ASSERT_TRUE(h.run({tload_start(kU4X2), bdim(0, 3), bdim(1, 1), bdim(2, 4),
-                     encode_form(kBIotDst, {{"SizeCode", 1}, {"PEMode", 7}, {"L", 1}}), kBstop})
-                  .ok());
-  const auto src = h.destination();
-  h.poke(0x20, 0xEE);
-  h.poke(0x21, 0xEE);
-  h.gpr[4] = 0x20;
-  ASSERT_TRUE(h.run({tstore_start(kU4X2), bdim(0, 3), bdim(1, 1),
-                     encode_form(kBIotSrc, {{"SrcTile0", src}, {"PEMode", 7}, {"L", 1}}), bior(4, 0), kBstop})
-                  .ok());
-  EXPECT_EQ(h.byte(0x20), 0x21U);
-  EXPECT_EQ(h.byte(0x21), 0xE3U);  // high nibble of the final byte kept
-}
-
-TEST(Adr0074, WholeFootprintCheckedBeforeAnyEffect) {
-  // Row 1 leaves the 48-bit address space: DataPage at its first element,
-  // and the destination allocated by this bundle is rolled back.
-  BundleTestHost h;
-  h.gpr[2] = (arch::Word{1} << 48) - 0x10;
-  h.gpr[3] = 0x10;
-  auto w = two_by_two_tload(2);
-  w.push_back(bior(2, 3));
-  w.push_back(kBstop);
-  const auto o = h.run(w);
-  EXPECT_EQ(o.fault, FaultCode::Fault_DataPage);
-  EXPECT_EQ(o.fault_address, arch::Word{1} << 48);
-  EXPECT_EQ(h.file.core_capacity_in_use(), 0U);
-  EXPECT_FALSE(h.state().tile_bindings[0].destination_allocated_by_bundle);
-  // RecoverTrapContext restores the pending block; with a legal base the
-  // same terminator re-executes and commits.
-  h.gpr[2] = 0x100;
-  ASSERT_TRUE(h.m.recover_trap_context(0));
-  EXPECT_TRUE(h.run({kBstop}).ok());
-  EXPECT_TRUE(h.file.tile(h.destination()).contents_defined());
-  EXPECT_FALSE(h.state().bundle_active);
-}
-
-TEST(Adr0074, NaturalAlignmentFaultNamesTheElement) {
-  BundleTestHost h;
-  h.gpr[2] = 0x100;
-  h.gpr[3] = 0x0E;  // row 1 misaligned for U32
-  auto w = two_by_two_tload(2);
-  w.push_back(bior(2, 3));
-  w.push_back(kBstop);
-  const auto o = h.run(w);
-  EXPECT_EQ(o.fault, FaultCode::Fault_DataAlignment);
-  EXPECT_EQ(o.fault_address, 0x10EU);
-}
-
-TEST(Adr0055, SecondBiorIsBundleControlFaultKeepingTheFirst) {
-  BundleTestHost h;
-  auto w = two_by_two_tload(2);
-  w.push_back(bior(2, 3));
-  ASSERT_TRUE(h.run(w).ok());
-  const auto o = h.run({bior(4, 5)});
-  EXPECT_EQ(o.fault, FaultCode::Fault_BundleControl);
-  EXPECT_EQ(h.state().scalar_bindings[0].source0, 2U);
-  EXPECT_EQ(h.state().scalar_bindings[0].source1, 3U);
-}
-
-TEST(Adr0055, SelectorsAbove23RejectDuringDecodeBeforeStateChange) {
-  const std::uint64_t word = 0x00000013ULL | (24ULL << 15);  // RegSrc0 = 24
-  const isa::Decoded d = isa::decode(word, 32);
-  EXPECT_EQ(d.status, isa::DecodeStatus::ConstraintViolation);
-  BundleTestHost h;
-  ASSERT_TRUE(h.run(two_by_two_tload(2)).ok());
-  EXPECT_EQ(h.run({word}).fault, FaultCode::Fault_IllegalInstruction);
-  EXPECT_FALSE(h.state().scalar_bindings[0].valid);
-}
-
-TEST(Adr0055, UnconsumedFieldsAndRegDstMustBeZero) {
-  for (const auto ior : {bior(2, 3, 4), bior(2, 3, 0, 5)}) {
-    BundleTestHost h;
-    auto w = two_by_two_tload(2);
-    w.push_back(ior);
-    w.push_back(kBstop);
-    EXPECT_EQ(h.run(w).fault, FaultCode::Fault_BundleControl);
-    EXPECT_EQ(h.file.core_capacity_in_use(), 0U);
-  }
-}
-
-TEST(Adr0055, TaddAcceptsAllZeroBiorAndRejectsNonzero) {
-  // TADD consumes no GPR: an encoded all-zero B.IOR is legal (ASL
-  // BundleOperationScalarBindingSchemaLegal), any nonzero field is not.
-  for (const bool nonzero : {false, true}) {
-    BundleTestHost h;
-    ASSERT_TRUE(h.run({tload_start(kU32), bdim(0, 2), encode_form(kBIotDst, {{"SizeCode", 1}, {"PEMode", 7}, {"L", 1}, {"DstTile", 1}}), kBstop}).ok());
-    const auto a = h.destination();
-    const auto o = h.run({tepl_start(0, kU32), bdim(0, 2),
-                          encode_form(kBIotSrcSrcDst, {{"SrcTile0", a}, {"SrcTile1", a}, {"SizeCode", 1}, {"PEMode", 7}, {"L", 1}}),
-                          bior(nonzero ? 1 : 0, 0), kBstop});
-    EXPECT_EQ(o.ok(), !nonzero);
-    if (nonzero) {
-      EXPECT_EQ(o.fault, FaultCode::Fault_BundleControl);
-    }
-  }
-}
-
-TEST(Adr0055, RepeatedInputsAreLegal) {
-  BundleTestHost h;
-  h.poke(0x40, 0x7);
-  h.gpr[2] = 0x40;
-  auto w = two_by_two_tload(2);
-  w.push_back(bior(2, 0));  // stride = zero register
-  w.push_back(kBstop);
-  ASSERT_TRUE(h.run(w).ok());
-  EXPECT_EQ(read(h, h.destination(), 1, 0), 7U);
-  BundleTestHost g;
-  g.gpr[2] = 0x40;  // base and stride from the same register
-  g.poke(0x40, 1);
-  g.poke(0x80, 2);
-  auto v = two_by_two_tload(2);
-  v.push_back(bior(2, 2));
-  v.push_back(kBstop);
-  ASSERT_TRUE(g.run(v).ok());
-  EXPECT_EQ(read(g, g.destination(), 1, 0), 2U);
-}
-
-TEST(Adr0055, ZeroPeMaskIsStrictNoEffect) {
-  // PE_MASK=0000: no register read, memory access, allocation, rename,
-  // fault, consume or descriptor update, even with a faulting base.
-  BundleTestHost h;
-  h.gpr[2] = 0xFFFFFFF0;
-  const std::vector<std::uint64_t> w{tload_start(kU32), bdim(0, 2),
-                                     encode_form(kBIotDst, {{"SizeCode", 1}, {"PEMode", 0}, {"L", 1}}), bior(2, 3)};
-  ASSERT_TRUE(h.run(w).ok());
-  const auto o = h.run({kBstop});
-  EXPECT_TRUE(o.ok());
-  EXPECT_TRUE(o.trace.zero_mask_no_op);
-  EXPECT_EQ(h.file.core_capacity_in_use(), 0U);
-  EXPECT_EQ(tile::tile_binding_count(h.state()), 0U);
-}
-
-TEST(Adr0058, OmittedBiorDefaultsAndEncodedZeroIsRealZero) {
-  // Omitted: base 0 + dense stride; encoded zero: base 0 + stride 0 (rows alias).
-  BundleTestHost h;
-  h.store32(0, 11);
-  h.store32(8, 22);
-  auto w = two_by_two_tload(2);
-  w.push_back(kBstop);
-  ASSERT_TRUE(h.run(w).ok());
-  EXPECT_EQ(read(h, h.destination(), 1, 0), 22U);
-  BundleTestHost z;
-  z.store32(0, 11);
-  z.store32(8, 22);
-  auto v = two_by_two_tload(2);
-  v.push_back(bior(0, 0));
-  v.push_back(kBstop);
-  ASSERT_TRUE(z.run(v).ok());
-  EXPECT_EQ(read(z, z.destination(), 1, 0), 11U);
 }
 
 TEST(BundleHeaders, PlacementMultiplicityAndOrder) {
@@ -352,6 +163,7 @@ TEST(BundleCommit, TaddMissingLb0IsTileLegality) {
 // arithmetic.
 void end_to_end(unsigned dt, bool fp) {
   BundleTestHost h;
+  block::tile_state(h.m).profile = tile::NumericProfile::Reference;  // real() defaults to ieee
   constexpr unsigned n = 64, stride = 320;  // 256 dense + 64 bytes of gap
   std::mt19937 rng(7);
   std::vector<std::uint32_t> a(n * n), b(n * n);
@@ -415,9 +227,17 @@ TEST(EndToEnd, Fp32IeeeProfileMatchesHostFloat) {
     const float expect = xs[c] + ys[c];
     std::uint32_t bits;
     std::memcpy(&bits, &expect, 4);
-    EXPECT_EQ(read(h, h.destination(), 0, c), bits) << c;
+    EXPECT_EQ(element_at(h, h.destination(), 0, c), bits) << c;
   }
 }
 
 }  // namespace
 }  // namespace pto::test
+
+// The tile engine takes its numeric profile from the machine configuration.
+TEST(TileProfile, FollowsMachineConfiguration) {
+  arch::Machine real(arch::MachineConfig::real());
+  arch::Machine reference(arch::MachineConfig::reference());
+  EXPECT_EQ(block::tile_state(real).profile, tile::NumericProfile::Ieee);
+  EXPECT_EQ(block::tile_state(reference).profile, tile::NumericProfile::Reference);
+}

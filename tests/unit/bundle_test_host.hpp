@@ -10,6 +10,7 @@
 #include <array>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -125,5 +126,23 @@ class BundleTestHost {
   std::array<arch::Word, arch::kAbsoluteGprCount>& gpr;
   tile::TileFile& file;
 };
+
+// Data type codes (asl/arch/data-types/tile-data-types.asl).
+inline constexpr unsigned kU32 = 25, kFP32 = 1, kU8 = 27, kU4X2 = 28, kU16 = 26, kS32 = 21;
+
+// BSTART.TLOAD U32; LB0=2; LB1=2; [LB2=cols]; B.IOT SizeCode=1 mask=1111 L ->T
+inline std::vector<std::uint64_t> two_by_two_tload(std::optional<unsigned> lb2) {
+  std::vector<std::uint64_t> w{tload_start(kU32), bdim(0, 2), bdim(1, 2)};
+  if (lb2) w.push_back(bdim(2, *lb2));
+  w.push_back(encode_form(kBIotDst, {{"SizeCode", 1}, {"PEMode", 7}, {"L", 1}, {"DstTile", 0}}));
+  return w;
+}
+
+// The element (r, c) of tile t; it must be defined (ReadTileElement asserts it).
+inline std::uint64_t element_at(const BundleTestHost& h, tile::TileIndex t, unsigned r, unsigned c) {
+  const tile::Tile& x = h.file.tile(t);
+  EXPECT_TRUE(x.element_defined_at(r, c));
+  return x.read_word(x.linear_index(r, c));
+}
 
 }  // namespace pto::test

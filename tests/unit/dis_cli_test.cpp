@@ -3,6 +3,7 @@
 // a precise error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -67,6 +68,49 @@ v:  .dword v
     EXPECT_EQ(a.segments[i].data, b.segments[i].data);
   }
   EXPECT_EQ(a.entry, b.entry);
+}
+
+// `.org` takes an absolute address (and an optional fill byte); --reassemble
+// prints zero runs of 16 bytes or more as `.org` and still round-trips.
+TEST(AsDisCli, OrgGapsRoundTripThroughReassemble) {
+  const std::string src = R"(
+    .section .text, "ax", @progbits, 0x1000
+    .globl _start
+_start: BSTART.STD FALL
+    BSTOP
+    .org 0x1040
+far: BSTART.TMOV.L2S.INSERT U8
+    BSTOP
+    .org 0x1050, 0xff
+    .data
+tab: .word 1
+    .org 0x2000
+    .byte 7
+)";
+  const auto s1 = temp("org.s"), e1 = temp("org.elf"), s2 = temp("org2.s"), e2 = temp("org2.elf");
+  write(s1, src);
+  const std::string pto = PTO_CLI_PATH;
+  ASSERT_EQ(sh(pto + " as " + s1.string() + " -o " + e1.string()), 0);
+  const elf::Image a = image_of(e1);
+  // .text: 8 bytes of code, zeros to 0x1040, 8 bytes, 0xff to 0x1050.
+  const auto text_section = std::find_if(a.sections.begin(), a.sections.end(), [](const elf::Section& s) { return s.name == ".text"; });
+  ASSERT_NE(text_section, a.sections.end());
+  EXPECT_EQ(text_section->addr, 0x1000u);
+  ASSERT_EQ(text_section->data.size(), 0x50u);
+  EXPECT_EQ(text_section->data[0x20], 0x00);
+  EXPECT_EQ(text_section->data[0x4f], 0xff);
+  ASSERT_EQ(sh(pto + " dis --reassemble " + e1.string() + " > " + s2.string()), 0);
+  std::ifstream in(s2);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(text.find("    .org 0x1040\nfar:\n    BSTART.TMOV.L2S.INSERT U8\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("    .org 0x2000\n    .byte 0x07\n"), std::string::npos) << text;
+  ASSERT_EQ(sh(pto + " as " + s2.string() + " -o " + e2.string()), 0);
+  const elf::Image b = image_of(e2);
+  ASSERT_EQ(a.segments.size(), b.segments.size());
+  for (std::size_t i = 0; i < a.segments.size(); ++i) {
+    EXPECT_EQ(a.segments[i].vaddr, b.segments[i].vaddr);
+    EXPECT_EQ(a.segments[i].data, b.segments[i].data);
+  }
 }
 
 TEST(AsDisCli, FailedAssemblyWritesNoFile) {

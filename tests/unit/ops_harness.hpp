@@ -59,15 +59,56 @@ struct OpsHarness {
 
   // ConfigureTile(index, capacity, columns, ..., valid_rows, valid_columns, type).
   void configure(TileIndex i, DataType t, std::uint32_t columns, std::uint32_t valid_rows,
-                 std::uint32_t valid_columns, std::uint32_t capacity = 128) {
+                 std::uint32_t valid_columns, std::uint32_t capacity = 128, TileLayout layout = TileLayout::RowMajor,
+                 TileLocation location = TileLocation::Any) {
     ConfigureRequest r;
     r.capacity_bytes = capacity;
     r.columns = columns;
     r.valid_rows = valid_rows;
     r.valid_columns = valid_columns;
     r.data_type = t;
+    r.layout = layout;
+    r.location = location;
     r.mask = 0b1000;  // one PE: TILE_CAPACITY covers several 32 KiB tiles
     ASSERT_EQ(tiles.configure(i, r), Fault::None) << "tile " << unsigned{i};
+  }
+
+  // ConfigurePredicateTile(index, capacity, rows, columns, valid_rows,
+  // valid_columns) (asl/tile/model/state/allocation.asl): a U8 RowMajor
+  // predicate-kind descriptor with the given (not capacity-derived) rows.
+  // TileFile::configure installs Numeric storage only, so the descriptor is
+  // installed on the register directly (its allocation mask is unused here).
+  void configure_predicate(TileIndex i, std::uint32_t capacity, std::uint32_t rows, std::uint32_t columns,
+                           std::uint32_t valid_rows, std::uint32_t valid_columns) {
+    TileDescriptor d;
+    d.allocated = true;
+    d.storage_kind = TileStorageKind::Predicate;
+    d.capacity_bytes = capacity;
+    d.rows = rows;
+    d.columns = columns;
+    d.valid_rows = valid_rows;
+    d.valid_columns = valid_columns;
+    d.data_type = DataType::U8;
+    tiles.tile(i).configure(d);
+  }
+  // WriteTilePredicateBit: payload bit row*Col+column, defined and counted.
+  // Tile::write_element defines and counts logical element `bit` (the U8
+  // byte at that index is written back unchanged); then the bit is set.
+  void set_predicate_bit(TileIndex i, std::uint32_t row, std::uint32_t column, bool value) {
+    Tile& t = tiles.tile(i);
+    const std::uint32_t bit = row * t.descriptor().columns + column;
+    t.write_element(row, column, t.read_raw(bit));
+    std::byte& byte = t.payload()[bit / 8];
+    const auto mask = static_cast<std::byte>(1U << (bit % 8));
+    byte = value ? (byte | mask) : (byte & ~mask);
+  }
+  // ReadTilePredicateByte / TilePredicateBitDefined.
+  unsigned predicate_byte(TileIndex i, std::uint32_t n) const {
+    return static_cast<unsigned>(tiles.tile(i).payload()[n]);
+  }
+  bool predicate_bit_defined(TileIndex i, std::uint32_t row, std::uint32_t column) const {
+    const Tile& t = tiles.tile(i);
+    return t.element_defined(row * t.descriptor().columns + column);
   }
   void set(TileIndex i, std::uint32_t row, std::uint32_t column, std::uint64_t v) {
     tiles.tile(i).write_element(row, column, v);
@@ -129,8 +170,10 @@ struct OpsHarness {
     TileExecutionContext c{tiles, memory, bundle, o, pad, false, profile};
     const TileResult r = k->execute(c);
     EXPECT_TRUE(r.ok());
+    last_flags = r.flags;
     return r.ok();
   }
+  num::Flags last_flags = 0;  // TileResult::flags of the last run
 };
 
 }  // namespace pto::tile::test

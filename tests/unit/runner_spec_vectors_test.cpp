@@ -1,7 +1,7 @@
 // Runs the execution vectors extracted from the spec's ASL test points through
 // the public execution API: state setters, runner::execute_instruction, state
 // getters.  tests/data/spec_scalar_exec.json (tools/extract_exec_vectors.py)
-// holds the scalar ALU/AGU/BRU/model points, tests/data/spec_block_exec.json
+// holds the scalar ALU/AGU/BRU/model/FSU points (reference numeric profile), tests/data/spec_block_exec.json
 // (tools/extract_block_vectors.py) the block-control and architectural-state
 // points; one record per AVS id.  Expected values come from the ASL tests.
 #include <gtest/gtest.h>
@@ -361,6 +361,11 @@ std::string run_step(Machine& m, const json& s) {
     m.set_fault(fault_code(s["fault"]), num(s["address"]));
   } else if (op == "write_reg5") {
     st.write_reg5(static_cast<unsigned>(num(s["sel"])), num(s["value"]));
+  } else if (op == "expect_fp_flags") {  // ScalarFPFlags(): CORE_STATE[36:32]
+    const Word flags = (st.sysregs.core_state >> pto::arch::kCoreStateFlagsShift) & 0x1F;
+    if (flags != num(s["value"])) return fmt::format("fp flags {:#x}", flags);
+  } else if (op == "expect_core_state") {
+    if (st.sysregs.core_state != num(s["value"])) return fmt::format("core state {}", hex(st.sysregs.core_state));
   } else if (op.starts_with("set_") || op.starts_with("expect_")) {
     return bookkeeping_step(st, op, s);
   } else {
@@ -375,7 +380,11 @@ void check_vector(const json& v) {
   Machine m(pto::arch::MachineConfig::reference());
   const auto& steps = v.at("steps");
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    const std::string failure = run_step(m, steps[i]);
+    std::string failure = run_step(m, steps[i]);
+    // "negate": the test asserts the observed value differs from "value".
+    if (steps[i].value("negate", false) && !failure.starts_with("SKIP: ")) {
+      failure = failure.empty() ? "holds the value the test asserts it differs from" : "";
+    }
     if (failure.starts_with("SKIP: ")) GTEST_SKIP() << v["avs_id"].get<std::string>() << ": " << failure.substr(6);
     ASSERT_EQ(failure, "") << v["avs_id"].get<std::string>() << " step " << i << ": " << steps[i].dump()
                            << " (source " << v["source"].get<std::string>() << ")";

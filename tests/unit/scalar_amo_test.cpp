@@ -3,6 +3,8 @@
 // derived from asl/scalar/model/amo/semantics.asl.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "scalar_harness.hpp"
 
 namespace pto::test {
@@ -138,6 +140,69 @@ TEST_F(AmoHandlers, AtomicEventsAreCaptured) {
   EXPECT_TRUE(e.write_performed);
   EXPECT_EQ(e.order, arch::MemoryOrder::AcquireRelease);
   EXPECT_EQ(e.coherence_rank, 1);
+}
+
+// RecordAtomicEvent: a failed CAS records write_performed = FALSE and no
+// coherence rank; read_from names the latest earlier write of the value it
+// read (ResolveCapturedReadFrom); ranks follow the location's earlier writes.
+TEST_F(AmoHandlers, AtomicEventsResolveReadFromAndRanks) {
+  h.machine.start_memory_event_capture(1);
+  set(1, 0x200);
+  set(2, 7);
+  ASSERT_TRUE(h.machine.store(0x200, 8, 5));  // event 0: store 5, rank 1
+  ok(M::LD_ADD, {3, 1, 2, 0, 0, 0});          // event 1: reads 5 (from 0), writes 12, rank 2
+  set(2, 99);                                 // expected value that does not match 12
+  set(4, 1);
+  ok(M::CASD, {3, 4, 1, 2, 0, 0});            // event 2: reads 12 (from 1), no write
+  ASSERT_EQ(st.memory_event_count, 3);
+  const arch::MemoryEvent& add = st.memory_events[1];
+  EXPECT_EQ(add.read_from, 0);
+  EXPECT_EQ(add.coherence_rank, 2);
+  const arch::MemoryEvent& cas = st.memory_events[2];
+  EXPECT_EQ(cas.kind, arch::MemoryEventKind::Atomic);
+  EXPECT_FALSE(cas.write_performed);
+  EXPECT_EQ(cas.coherence_rank, 0);
+  EXPECT_EQ(cas.read_value, 12u);
+  EXPECT_EQ(cas.write_value, 1u);
+  EXPECT_EQ(cas.read_from, 1);
+}
+
+// A full event log ends capture for atomics as for loads and stores.
+TEST_F(AmoHandlers, AtomicEventsStopAtAFullLog) {
+  h.machine.start_memory_event_capture(0);
+  set(1, 0x200);
+  set(2, 1);
+  for (unsigned i = 0; i < arch::kMemoryEvents; ++i) ok(M::SD_ADD, {1, 2, 0, 0});
+  EXPECT_EQ(st.memory_event_count, arch::kMemoryEvents);
+  EXPECT_TRUE(st.memory_event_capture);
+  ok(M::SD_ADD, {1, 2, 0, 0});
+  EXPECT_FALSE(st.memory_event_capture);
+  EXPECT_EQ(st.memory_event_count, arch::kMemoryEvents);
+  EXPECT_EQ(h.machine.memory.read(0x200, 8), arch::kMemoryEvents + 1u);
+}
+
+// Atomic accesses reach an attached access log (the tracer's view): the
+// read, and the write when it is performed.
+TEST_F(AmoHandlers, AtomicAccessesAreTraced) {
+  std::vector<arch::MemoryAccess> log;
+  h.machine.set_access_log(&log);
+  h.machine.memory.write(0x300, 4, 0x10);
+  set(1, 0x300);
+  set(2, 0x3);
+  ok(M::LW_OR, {3, 1, 2, 0, 0, 0});
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_FALSE(log[0].write);
+  EXPECT_EQ(log[0].address, 0x300u);
+  EXPECT_EQ(log[0].size, 4);
+  EXPECT_EQ(log[0].value, 0x10u);
+  EXPECT_TRUE(log[1].write);
+  EXPECT_EQ(log[1].value, 0x13u);
+  log.clear();
+  set(4, 0x99);
+  ok(M::CASW, {3, 4, 1, 2, 0, 0});  // 0x13 != 3: no write
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_FALSE(log[0].write);
+  h.machine.set_access_log(nullptr);
 }
 
 TEST_F(AmoHandlers, DmaCopiesWithMemmoveSemanticsAndFaultsBeforeWriting) {

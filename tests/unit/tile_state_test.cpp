@@ -1,13 +1,12 @@
-// Tile register state and ADR 0014 per-element definedness.  One named test
-// per ADR 0014 bullet; expected values are hand-derived from the ASL named in
-// each comment.
+// Tile register state: geometry, capacity, padding, layouts, rendering
+// (ADR 0014 definedness bullets are in adr0014_test.cpp).  Expected values
+// are hand-derived from the ASL named in each comment.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
 #include "tile/tile_elementwise.hpp"
-#include "tile/tile_memory.hpp"
 #include "tile/tile_render.hpp"
 #include "tile/tile_state.hpp"
 
@@ -88,128 +87,6 @@ TEST(TileState, CapacityBudgetSharedByLocalAndShared) {  // CoreTileCapacityInUs
   r.mask = 0b1100;  // two PEs: 1024 bytes
   EXPECT_EQ(f.configure(2, r), Fault::None);
   EXPECT_EQ(f.configure(3, u32_request(128, 1, 1, 1)), Fault::TileAllocation);
-}
-
-// ---------------------------------------------------------------- ADR 0014
-
-TEST(Adr0014, OneDefinednessBitPerPayloadElementIncludingPacked) {
-  TileFile f;
-  ConfigureRequest r = u32_request(128, 16, 16, 16);
-  r.data_type = DataType::S4X2;
-  ASSERT_EQ(f.configure(0, r), Fault::None);
-  f.tile(0).write_element(0, 0, 3);
-  EXPECT_TRUE(f.tile(0).element_defined_at(0, 0));
-  EXPECT_FALSE(f.tile(0).element_defined_at(0, 1));  // sibling nibble in the same byte
-  EXPECT_EQ(f.tile(0).defined_element_count(), 1U);
-}
-
-TEST(Adr0014, ValidRegionCountAndDerivedSummary) {
-  TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 2)), Fault::None);
-  Tile& t = f.tile(0);
-  EXPECT_EQ(t.defined_valid_elements(), 0U);
-  t.write_element(0, 0, 1);
-  t.write_element(0, 1, 2);
-  t.write_element(1, 0, 3);
-  EXPECT_FALSE(t.contents_defined());
-  t.write_element(1, 1, 4);
-  EXPECT_EQ(t.defined_valid_elements(), 4U);
-  EXPECT_TRUE(t.contents_defined());  // derived: count == ValidRow x ValidCol
-}
-
-TEST(Adr0014, ElementWriteDefinesOnlyThatElementAndRewriteDoesNotRecount) {
-  TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 2)), Fault::None);
-  Tile& t = f.tile(0);
-  t.write_element(1, 1, 7);
-  t.write_element(1, 1, 8);
-  EXPECT_EQ(t.defined_valid_elements(), 1U);
-  EXPECT_FALSE(t.element_defined_at(0, 0));
-  EXPECT_EQ(t.read_raw(t.linear_index(1, 1)), 8U);
-}
-
-TEST(Adr0014, ElementReadNeedsItsOwnBit) {  // ReadTileElement asserts the element's bit
-  TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 2)), Fault::None);
-  f.tile(0).write_element(0, 0, 1);
-  EXPECT_TRUE(f.tile(0).element_defined_at(0, 0));
-  EXPECT_FALSE(f.tile(0).element_defined_at(0, 1));
-  EXPECT_FALSE(f.source_contents_defined(0));
-}
-
-TEST(Adr0014, WholeRegionConsumerRejectsIncompleteSourceBeforeEffects) {
-  // TSTORE of a partly defined source: the consumer check (TileSourceContentsDefined)
-  // fails and memory is untouched.
-  TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 2)), Fault::None);
-  f.tile(0).write_element(0, 0, 0x11223344);
-  EXPECT_FALSE(f.source_contents_defined(0));
-  f.tile(0).write_element(0, 1, 0x55667788);
-  EXPECT_TRUE(f.source_contents_defined(0));
-}
-
-TEST(Adr0014, FullDestinationWriterMarksRegionDefinedAfterEffects) {
-  TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 4)), Fault::None);
-  std::vector<std::byte> mem(64);
-  for (unsigned i = 0; i < 64; ++i) mem[i] = static_cast<std::byte>(i);
-  FlatTileMemory port(mem);
-  ASSERT_TRUE(tload(f.tile(0), port, 0, 16).ok());
-  EXPECT_TRUE(f.tile(0).contents_defined());
-  EXPECT_EQ(f.tile(0).read_raw(f.tile(0).linear_index(1, 0)), 0x13121110U);
-  EXPECT_FALSE(f.tile(0).element_defined_at(2, 0));  // outside the valid region stays undefined
-}
-
-TEST(Adr0014, PartialUpdaterNeedsUntouchedRegionDefined) {
-  // The model's partial-update primitive is the element write: a tile with one
-  // element rewritten keeps every other bit, so a later whole-region consumer
-  // still sees exactly the bits that producers set.
-  TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 4)), Fault::None);
-  for (unsigned c = 0; c < 3; ++c) f.tile(0).write_element(0, c, c);
-  EXPECT_FALSE(f.tile(0).contents_defined());  // column 3 untouched -> not defined
-  f.tile(0).write_element(0, 3, 3);
-  EXPECT_TRUE(f.tile(0).contents_defined());
-}
-
-TEST(Adr0014, AllocationReconfigurationReleaseAndResetClear) {
-  TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 1)), Fault::None);
-  f.tile(0).write_element(0, 0, 9);
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 1)), Fault::None);  // reconfiguration
-  EXPECT_EQ(f.tile(0).defined_element_count(), 0U);
-  EXPECT_EQ(f.tile(0).defined_valid_elements(), 0U);
-  f.tile(0).write_element(0, 0, 9);
-  f.release(0);
-  EXPECT_EQ(f.tile(0).defined_element_count(), 0U);
-  EXPECT_FALSE(f.tile(0).allocated());
-  ASSERT_EQ(f.configure(1, u32_request(128, 4, 1, 1)), Fault::None);
-  f.tile(1).write_element(0, 0, 9);
-  f.reset();
-  EXPECT_EQ(f.tile(1).defined_element_count(), 0U);
-  EXPECT_EQ(f.core_capacity_in_use(), 0U);
-}
-
-TEST(Adr0014, DescriptorAndPayloadCopyCarriesDefinedness) {
-  TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 2)), Fault::None);
-  f.tile(0).write_element(0, 1, 5);
-  f.tile(0).write_element(3, 3, 6);  // outside the valid region
-  f.copy_tile(20, 0, 0b1111);
-  EXPECT_TRUE(f.tile(20).element_defined_at(0, 1));
-  EXPECT_TRUE(f.tile(20).element_defined_at(3, 3));
-  EXPECT_FALSE(f.tile(20).element_defined_at(0, 0));
-  EXPECT_EQ(f.tile(20).defined_valid_elements(), 1U);
-  EXPECT_EQ(f.tile(20).read_raw(f.tile(20).linear_index(0, 1)), 5U);
-}
-
-TEST(Adr0014, WriteOutsideValidRegionSetsBitButDoesNotCount) {
-  TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 1)), Fault::None);
-  f.tile(0).write_element(5, 3, 1);
-  EXPECT_TRUE(f.tile(0).element_defined_at(5, 3));
-  EXPECT_EQ(f.tile(0).defined_valid_elements(), 0U);
-  EXPECT_FALSE(f.tile(0).contents_defined());
 }
 
 // ---------------------------------------------------------------- padding

@@ -657,4 +657,52 @@ inline constexpr const char* kRelease = "0.58.3";
 inline constexpr const char* kEncodingAbi = "pto-isa-0.58.3-mode-function-v1";
 inline constexpr const char* kEncodingProjectionSha256 = "8a48b80e04484c70870f155bf9efc79d2a805cf99e809f4e4e8a7e6a7eb34172";
 
+// ---- Decode tables (tools/gen_isa_tables.py, "decode tree"; walked by isa/decoder.cpp).
+// A node (width != 0) continues at kDecodeEntries[begin + bits[lsb +: width]]; a leaf (width == 0)
+// holds `count` candidates at kDecodeSlots[begin] in decode order (empty: slot 0, which matches no word).
+struct DecodeEntry {
+  std::uint16_t begin;
+  std::uint8_t lsb_or_count;
+  std::uint8_t width;
+};
+// Dispatch key of one instruction length: bits [lsb0 +: width0], then bits
+// [lsb1 +: width1] above them; the walk starts at kDecodeEntries[first + key].
+struct DecodeRoot {
+  std::uint64_t length_mask;
+  std::uint8_t lsb0, width0, lsb1, width1;
+  std::uint16_t first;
+};
+// TileStart: an accepted BSTART.TEPL, whose Mode:Function selector may be a reserved hole.
+enum class DecodeOutcomeKind : std::uint8_t { Accepted, ReservedInPto, ExtensionReserved, TileStart };
+// A decode candidate: its mask/match and what a match means.
+struct DecodeSlot {
+  std::uint64_t mask;
+  std::uint64_t match;
+  std::uint16_t form;
+  DecodeOutcomeKind kind;
+  std::uint8_t check_count;   // the form's constraints:
+  std::uint16_t check_begin;  // kConstraintChecks[check_begin +: check_count]
+};
+// kConstraints[i] as a test on the raw bits [lsb +: width] of its field:
+// Bitmap: bit `raw` of arg is set (fields of at most 6 bits); Equal / NotEqual: raw == / != arg.
+enum class CheckOp : std::uint8_t { Bitmap, Equal, NotEqual };
+struct ConstraintCheck {
+  std::uint8_t field;  // index within the form's fields
+  std::uint8_t lsb;
+  std::uint8_t width;
+  CheckOp op;
+  std::uint64_t arg;
+};
+namespace generated {
+inline constexpr DecodeRoot kDecodeRoots[4] = {  // 16-, 32-, 48-, 64-bit
+    {0xffffull, 0, 6, 0, 0, 560},
+    {0xffffffffull, 0, 7, 12, 3, 1820},
+    {0xffffffffffffull, 16, 7, 28, 3, 3004},
+    {0xffffffffffffffffull, 0, 0, 0, 0, 4156},
+};
+extern const DecodeEntry kDecodeEntries[4157];
+extern const DecodeSlot kDecodeSlots[678];
+extern const ConstraintCheck kConstraintChecks[131];
+}  // namespace generated
+
 }  // namespace pto::isa

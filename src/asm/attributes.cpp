@@ -1,0 +1,130 @@
+#include "asm/attributes.hpp"
+
+#include <span>
+
+#include "asm/syntax.hpp"
+#include "asm/text.hpp"
+
+namespace pto::as {
+namespace {
+
+struct ValueName {
+  std::int64_t code;
+  std::string_view name;
+  bool canonical = true;  // false: accepted as input only
+};
+
+// B.DATR Layout: TileDataLayoutOfCode (asl/block/model/state/control-state.asl);
+// codes 21..26 also in ADR 0070.
+constexpr ValueName kDatrLayout[] = {
+    {0, "NORM"},    {1, "ND2DN"},   {3, "ND2ZN"},   {4, "ND2NZ"},   {6, "DN2ND"},   {8, "DN2ZN"},   {9, "DN2NZ"},
+    {17, "ZN2ND"},  {18, "ZN2DN"},  {20, "ZN2NZ"},  {21, "ND2M32"}, {22, "ND2M16"}, {23, "ND2N8"}, {24, "M322ND"},
+    {25, "M162ND"}, {26, "N82ND"},  {27, "NZ2ND"},  {28, "NZ2DN"},  {30, "NZ2ZN"}};
+// PTO-FIELD-BLOCK-PADVALUE-OR-BYTEID: Zero, Max, Min, Null (or ByteId 0..3).
+constexpr ValueName kDatrPad[] = {{0, "Zero"}, {1, "Max"}, {2, "Min"}, {3, "Null"}};
+// PTO-FIELD-BLOCK-CMODE.  The B.DATR page examples write `None` in the CMode
+// position ({NORM, FP32, Zero, None, RNE, 0, 0}); it is accepted as code 0.
+constexpr ValueName kDatrCMode[] = {{0, "EQ"}, {1, "NE"}, {2, "LT"}, {3, "GT"},
+                                    {4, "LE"}, {5, "GE"}, {0, "None", false}};
+// B.DATR RMode: 0 is the operation default (`Default` in the TLOAD/TSTORE
+// examples, `NONE` in the B.FPATR legality text).
+constexpr ValueName kDatrRMode[] = {{0, "Default"}, {1, "RNE"}, {2, "RTZ"}, {3, "RTM"}, {4, "RTP"},
+                                    {5, "RNA"},     {6, "RTO"}, {7, "RHB"}, {0, "NONE", false}};
+// B.FPATR PreQuantMode: ADR 0085 decision 179.  Code 0 prints `None` as in the
+// B.FPATR examples and ADR 0064 ("canonical None word"); the ADR 0085 name
+// NoQuant is accepted.
+constexpr ValueName kFpatrPreQuant[] = {
+    {0, "None"},           {0, "NoQuant", false},  {1, "F322F16"},         {2, "VREQ8"},
+    {3, "REQ8"},           {4, "VDEQF16"},         {5, "DEQF16"},          {12, "VSHIFTS322S16"},
+    {13, "SHIFTS322S16"},  {16, "F322BF16"},       {17, "REQ4"},           {18, "VREQ4"},
+    {19, "DEQS16"},        {20, "VDEQS16"},        {23, "VQF322B8_PRE"},   {24, "QF322B8_PRE"},
+    {25, "QF322HIF8_PRE"}, {26, "QF322FP8_PRE"},   {27, "QF322F32_PRE"},   {28, "VQF322HIF8_PRE"},
+    {32, "QF322F16_PRE"},  {33, "VQF322F16_PRE"},  {34, "QF322BF16_PRE"},  {35, "QS322BF16_PRE"},
+    {36, "VQF322BF16_PRE"}, {37, "VQF322FP8_PRE"}, {38, "VQF322F32_PRE"},  {39, "VQS322BF16_PRE"}};
+// B.FPATR ReluMode 0..3: None, ReLU, scalar LReLU/PReLU, vector PReLU
+// (B.FPATR legality; the example spells code 2 `LReLU`).
+constexpr ValueName kFpatrRelu[] = {{0, "None"}, {1, "ReLU"}, {2, "LReLU"}, {3, "PReLU"}};
+
+struct FieldNames {
+  isa::Mnemonic mnem;
+  std::string_view field;
+  std::span<const ValueName> names;
+};
+
+constexpr FieldNames kFieldNames[] = {
+    {isa::Mnemonic::B_DATR, "Layout", kDatrLayout},          {isa::Mnemonic::B_DATR, "PadValueOrByteId", kDatrPad},
+    {isa::Mnemonic::B_DATR, "CMode", kDatrCMode},            {isa::Mnemonic::B_DATR, "RMode", kDatrRMode},
+    {isa::Mnemonic::B_FPATR, "PreQuantMode", kFpatrPreQuant}, {isa::Mnemonic::B_FPATR, "ReluMode", kFpatrRelu}};
+
+struct KeywordAlias {
+  isa::Mnemonic mnem;
+  std::string_view keyword, field;
+};
+
+// Keywords the spec examples use for B.DATR fields (THISTOGRAM `ByteId=0`,
+// `DstDataType=U32`; pad-valued operations `PadValue`).
+constexpr KeywordAlias kKeywordAliases[] = {{isa::Mnemonic::B_DATR, "ByteId", "PadValueOrByteId"},
+                                            {isa::Mnemonic::B_DATR, "PadValue", "PadValueOrByteId"},
+                                            {isa::Mnemonic::B_DATR, "DstDataType", "DataType"}};
+
+std::string_view field_name(const isa::FormDesc& f, int field) {
+  return isa::fields_of(f)[static_cast<std::size_t>(field)].name;
+}
+
+bool is_data_type(const isa::FormDesc& f, int field) { return field_name(f, field) == "DataType"; }
+
+std::span<const ValueName> names_of(const isa::FormDesc& f, int field) {
+  const std::string_view name = field_name(f, field);
+  for (const FieldNames& n : kFieldNames)
+    if (n.mnem == f.mnem && n.field == name) return n.names;
+  return {};
+}
+
+}  // namespace
+
+bool attribute_has_names(const isa::FormDesc& f, int field) {
+  return is_data_type(f, field) || !names_of(f, field).empty();
+}
+
+std::optional<std::string> attribute_value_name(const isa::FormDesc& f, int field, std::int64_t code) {
+  if (is_data_type(f, field)) {
+    if (code >= 0 && code < 32 && data_type_code(data_type_text(static_cast<unsigned>(code))))
+      return data_type_text(static_cast<unsigned>(code));
+    return std::nullopt;
+  }
+  for (const ValueName& v : names_of(f, field))
+    if (v.canonical && v.code == code) return std::string(v.name);
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> attribute_value_code(const isa::FormDesc& f, int field, std::string_view name) {
+  if (is_data_type(f, field)) {
+    if (const auto code = data_type_code(name)) return *code;
+    return std::nullopt;
+  }
+  for (const ValueName& v : names_of(f, field))
+    if (iequals(v.name, name)) return v.code;
+  return std::nullopt;
+}
+
+std::string attribute_value_list(const isa::FormDesc& f, int field) {
+  if (is_data_type(f, field)) return "a data type name (FP32, U8, ..., DTYPE_NONE)";
+  std::string out;
+  for (const ValueName& v : names_of(f, field)) {
+    if (!v.canonical) continue;
+    if (!out.empty()) out += ", ";
+    out += v.name;
+  }
+  return out;
+}
+
+int attribute_keyword_field(const isa::FormDesc& f, std::string_view keyword) {
+  const auto fields = isa::fields_of(f);
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    if (iequals(fields[i].name, keyword)) return static_cast<int>(i);
+  for (const KeywordAlias& a : kKeywordAliases)
+    if (a.mnem == f.mnem && iequals(a.keyword, keyword)) return isa::field_index(f, a.field);
+  return -1;
+}
+
+}  // namespace pto::as

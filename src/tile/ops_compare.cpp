@@ -1,0 +1,363 @@
+// TCMP, TCMPS, TSEL, TSELS: schema (asl/block/model/dispatch/
+// {comparison,tile-scalar}-schema.asl), predicate destination
+// (destination-shape.asl ResolveBundlePredicateDestination), operand
+// legality (asl/tile/model/legality/operand-schema.asl) and semantics
+// (asl/tile/model/execution/comparison.asl).
+#include "tile/ops_compare.hpp"
+
+#include "numerics/arith.hpp"
+#include "numerics/format.hpp"
+#include "tile/ops_kernels.hpp"
+
+namespace pto::tile::ops {
+
+// ---- predicate storage ----
+
+bool descriptor_legal_any_storage(const TileFile& f, TileIndex i) noexcept {
+  const TileDescriptor& d = f.tile(i).descriptor();
+  if (d.storage_kind == TileStorageKind::Numeric) return f.descriptor_legal(i);
+  // TileDescriptorConfigured, predicate branch (TileDescriptorLegal needs no
+  // generic-indexing check for predicate storage).
+  return d.allocated && f.local_capacity_legal(d.capacity_bytes) && d.rows > 0 && d.columns > 0 &&
+         predicate_storage_bytes(d.rows, d.columns) <= d.capacity_bytes && d.valid_rows <= d.rows &&
+         d.valid_columns <= d.columns &&
+         std::uint64_t{d.rows} * d.columns <= logical_element_capacity(d.capacity_bytes, d.data_type);
+}
+
+bool logical_shape_match_any_storage(const TileFile& f, TileIndex a, TileIndex b) noexcept {
+  if (!descriptor_legal_any_storage(f, a) || !descriptor_legal_any_storage(f, b)) return false;
+  const TileDescriptor& x = f.tile(a).descriptor();
+  const TileDescriptor& y = f.tile(b).descriptor();
+  return x.rows == y.rows && x.columns == y.columns && x.valid_rows == y.valid_rows &&
+         x.valid_columns == y.valid_columns && x.layout == y.layout;
+}
+
+bool predicate_values_legal(const TileFile& f, TileIndex i) noexcept {
+  const Tile& t = f.tile(i);
+  return descriptor_legal_any_storage(f, i) && t.contents_defined() &&
+         t.descriptor().storage_kind == TileStorageKind::Predicate;
+}
+
+namespace {
+
+std::uint32_t predicate_logical_index(const Tile& t, std::uint32_t row, std::uint32_t column) noexcept {
+  return row * t.descriptor().columns + column;  // TilePredicateLogicalIndex
+}
+
+void store_predicate_bit(Tile& t, std::uint32_t logical, bool value) noexcept {
+  std::byte& byte = t.payload()[logical / 8];
+  const auto bit = static_cast<std::byte>(1U << (logical % 8));
+  byte = value ? (byte | bit) : (byte & ~bit);
+}
+
+// PredicateTileWithPadding after the valid region was written and defined:
+// every other bit of the Row x Col grid takes the padding bit, defined unless
+// the padding is Null.
+void pad_predicate(Tile& t, PadValue pad) noexcept {
+  const TileDescriptor& d = t.descriptor();
+  const bool one = pad == PadValue::Max;
+  for (std::uint32_t r = 0; r < d.rows; ++r) {
+    const std::uint32_t first = r < d.valid_rows ? d.valid_columns : 0;
+    for (std::uint32_t c = first; c < d.columns; ++c) store_predicate_bit(t, r * d.columns + c, one);
+    if (pad != PadValue::Null && first < d.columns) t.define_range(r * d.columns + first, d.columns - first);
+  }
+}
+
+// TileFloatingOrderKey on the element's carrier width: monotonic in value
+// for non-NaN encodings, -0 below +0.
+std::uint64_t floating_order_key(DataType t, std::uint64_t value) noexcept {
+  const unsigned bits = element_bits(t);
+  const std::uint64_t width = bits >= 64 ? ~0ULL : (std::uint64_t{1} << bits) - 1;
+  const std::uint64_t sign = std::uint64_t{1} << (bits - 1);
+  const std::uint64_t carrier = value & width;
+  return (carrier & sign) ? (~carrier & width) : (carrier | sign);
+}
+
+// TileProfileFloatingCompare (asl/arch/profile/reference-profile.asl).
+CompareOutcome reference_floating_compare(TileComparison comparison, DataType t, std::uint64_t left,
+                                          std::uint64_t right) noexcept {
+  const num::ValueClass lc = num::classify(t, left), rc = num::classify(t, right);
+  if (num::is_nan(lc) || num::is_nan(rc)) {
+    const bool signaling = lc == num::ValueClass::SignalingNaN || rc == num::ValueClass::SignalingNaN;
+    return {comparison == TileComparison::NE, signaling ? num::kNV : num::Flags{0}};
+  }
+  const bool both_zero = num::is_zero(lc) && num::is_zero(rc);
+  const bool equal = both_zero || left == right;
+  const bool left_less = !both_zero && floating_order_key(t, left) < floating_order_key(t, right);
+  return {compare_boolean(comparison, left_less, equal), 0};
+}
+
+num::CompareOp numerics_compare(TileComparison c) noexcept {
+  switch (c) {
+    case TileComparison::EQ: return num::CompareOp::EQ;
+    case TileComparison::NE: return num::CompareOp::NE;
+    case TileComparison::LT: return num::CompareOp::LT;
+    case TileComparison::GT: return num::CompareOp::GT;
+    case TileComparison::LE: return num::CompareOp::LE;
+    case TileComparison::GE: return num::CompareOp::GE;
+  }
+  return num::CompareOp::EQ;
+}
+
+// TileIntegerOperandValue: signed types sign-extend their element bits.
+std::int64_t signed_value(std::uint64_t raw, DataType t) noexcept {
+  const unsigned shift = 64 - element_bits(t);
+  return static_cast<std::int64_t>(raw << shift) >> shift;
+}
+
+}  // namespace
+
+bool predicate_bit(const Tile& t, std::uint32_t row, std::uint32_t column) noexcept {
+  const std::uint32_t logical = predicate_logical_index(t, row, column);
+  return (static_cast<unsigned>(t.payload()[logical / 8]) >> (logical % 8)) & 1U;
+}
+
+bool compare_boolean(TileComparison comparison, bool left_less, bool equal) noexcept {
+  switch (comparison) {
+    case TileComparison::EQ: return equal;
+    case TileComparison::NE: return !equal;
+    case TileComparison::LT: return left_less;
+    case TileComparison::LE: return left_less || equal;
+    case TileComparison::GT: return !left_less && !equal;
+    case TileComparison::GE: return !left_less || equal;
+  }
+  return false;
+}
+
+CompareOutcome compare_element(TileComparison comparison, DataType t, std::uint64_t left, std::uint64_t right,
+                               NumericProfile profile) {
+  if (num::is_float(t)) {
+    if (profile == NumericProfile::Reference) return reference_floating_compare(comparison, t, left, right);
+    const num::CompareResult r = num::ieee_compare(numerics_compare(comparison), t, left, right);
+    return {r.value, r.flags};
+  }
+  const std::uint64_t l = raw_element_value(left, t), r = raw_element_value(right, t);
+  const bool left_less = data_type_is_signed_integer(t) ? signed_value(l, t) < signed_value(r, t) : l < r;
+  return {compare_boolean(comparison, left_less, l == r), 0};
+}
+
+num::Flags tile_compare(TileComparison comparison, Tile& predicate, const Tile& left, const Tile* right,
+                        std::uint64_t scalar, PadValue pad, NumericProfile profile) {
+  // Predicate and numeric storage never alias, so the sources are read as
+  // they are.  Restarting the destination's definedness (it is the newly
+  // resolved predicate destination) leaves Null padding undefined as
+  // PredicateTileWithPadding requires.
+  const TileDescriptor descriptor = predicate.descriptor();
+  predicate.configure(descriptor);
+  const TileDescriptor& ld = left.descriptor();
+  const DataType t = ld.data_type;
+  const std::uint64_t normalized_scalar = raw_element_value(scalar, t);
+  num::Flags flags = 0;
+  for (std::uint32_t r = 0; r < ld.valid_rows; ++r)
+    for (std::uint32_t c = 0; c < ld.valid_columns; ++c) {
+      const std::uint32_t element = left.linear_index(r, c);
+      const std::uint64_t rhs = right != nullptr ? right->read_raw(element) : normalized_scalar;
+      const CompareOutcome o = compare_element(comparison, t, left.read_raw(element), rhs, profile);
+      store_predicate_bit(predicate, predicate_logical_index(predicate, r, c), o.value);
+      flags |= o.flags;
+    }
+  predicate.mark_valid_region_defined();  // RowMajor: element index == logical predicate index
+  pad_predicate(predicate, pad);
+  return flags;
+}
+
+void tile_select(Tile& destination, const Tile& mask, const Tile& on_true, const Tile* on_false,
+                 std::uint64_t scalar_false, PadValue pad) {
+  const TileDescriptor& d = on_true.descriptor();
+  visit_carrier(d.data_type, [&]<typename T>() {
+    const auto false_scalar = static_cast<T>(raw_element_value(scalar_false, d.data_type));
+    for (std::uint32_t r = 0; r < d.valid_rows; ++r) {
+      const T* a = on_true.row_data<T>(r);
+      const T* b = on_false != nullptr ? on_false->row_data<T>(r) : nullptr;
+      T* out = destination.row_data<T>(r);  // may alias a or b: same index, read first
+      for (std::uint32_t c = 0; c < d.valid_columns; ++c)
+        out[c] = predicate_bit(mask, r, c) ? a[c] : (b != nullptr ? b[c] : false_scalar);
+    }
+  });
+  publish(destination, pad);
+}
+
+namespace {
+
+// ---- kernels ----
+
+bool compare_type_supported(DataType t) noexcept { return vec_arithmetic_data_type_supported(t); }  // TileCompareDataTypeSupported
+bool select_type_supported(DataType t) noexcept { return vec_arithmetic_data_type_supported(t); }   // TileSelectDataTypeSupported
+
+bool operation_type_is(const arch::BlockState& b, bool (*supported)(DataType) noexcept) {
+  const auto t = operation_data_type(b);
+  return t && supported(*t);
+}
+
+bool comparison_mode_legal(const arch::BlockState& b) noexcept { return b.data_attributes.comparison_mode <= 5; }
+
+bool numeric_kind(const TileFile& f, TileIndex i) noexcept {
+  return f.tile(i).descriptor().storage_kind == TileStorageKind::Numeric;
+}
+bool predicate_kind(const TileFile& f, TileIndex i) noexcept {
+  return f.tile(i).descriptor().storage_kind == TileStorageKind::Predicate;
+}
+
+// The storage checks of ResolveBundlePredicateDestination: a numeric source
+// whose Row x Col grid fits its own capacity and whose packed bits fit the
+// destination SizeCode.  All three raise Fault_TileAllocation, like the
+// capacity budget and the hand rename the engine performs for plan.predicate
+// (their relative order is unobservable).
+DestinationPlan predicate_destination(const arch::BlockState& b, const TileFile& f, TileIndex source) {
+  const TileDescriptor& s = f.tile(source).descriptor();
+  if (s.storage_kind != TileStorageKind::Numeric ||
+      std::uint64_t{s.rows} * s.columns > logical_element_capacity(s.capacity_bytes, s.data_type) ||
+      predicate_storage_bytes(s.rows, s.columns) > size_code_bytes(b.tile_bindings[0].destination_size))
+    return DestinationPlan::failed(Fault::TileAllocation);
+  DestinationPlan p;
+  p.predicate = true;
+  return p;
+}
+
+// ---- TCMP ----
+
+// SelectedBundleClosedTCMPSchemaLegal, bundle part.
+bool tcmp_schema(const arch::BlockState& b) {
+  return single_binding_schema(b, true, true) && !b.scalar_bindings[0].valid && comparison_mode_legal(b) &&
+         operation_type_is(b, compare_type_supported);
+}
+
+// Its tile part (Fault_TileLegality before allocation), then the predicate destination.
+DestinationPlan tcmp_destinations(const arch::BlockState& b, const TileFile& f) {
+  const TileIndex l = b.tile_bindings[0].source0, r = b.tile_bindings[0].source1;
+  if (!bundle_source_legal(f, l, *operation_data_type(b), b) || !same_shape_and_type(f, l, r) ||
+      !source_encodings_valid(f, r))
+    return DestinationPlan::failed(Fault::TileLegality);
+  return predicate_destination(b, f, l);
+}
+
+// TileOperandsLegal_ExecuteTileCompare.
+bool tcmp_operands(const TileFile& f, const TileOperands& o, const arch::BlockState&) {
+  const TileIndex d = o.destination[0], l = o.source[0], r = o.source[1];
+  return same_shape_and_type(f, l, r) && numeric_row_major(f, l) && compare_type_supported(f.tile(l).data_type()) &&
+         source_encodings_valid(f, l) && source_encodings_valid(f, r) && logical_shape_match_any_storage(f, d, l) &&
+         predicate_kind(f, d);
+}
+
+TileResult tcmp_execute(TileExecutionContext& c) {
+  Tile& d = c.tiles.tile(c.operands.destination[0]);
+  const num::Flags flags = tile_compare(c.operands.comparison, d, c.tiles.tile(c.operands.source[0]),
+                                        &c.tiles.tile(c.operands.source[1]), 0, c.pad_value, c.profile);
+  return TileResult::written(d.valid_element_count(), flags);  // RecordNumericStatusFlags
+}
+
+// ---- TCMPS ----
+
+// SelectedBundleClosedTCMPSSchemaLegal, bundle part (the scalar's encoding
+// check needs the GPR value and runs in operands_legal).
+bool tcmps_schema(const arch::BlockState& b) {
+  return single_binding_schema(b, true, false) && comparison_mode_legal(b) &&
+         operation_type_is(b, compare_type_supported);
+}
+
+DestinationPlan tcmps_destinations(const arch::BlockState& b, const TileFile& f) {
+  const TileIndex s = b.tile_bindings[0].source0;
+  if (!bundle_source_legal(f, s, *operation_data_type(b), b)) return DestinationPlan::failed(Fault::TileLegality);
+  return predicate_destination(b, f, s);
+}
+
+// TileOperandsLegal_ExecuteTileCompareScalar.
+bool tcmps_operands(const TileFile& f, const TileOperands& o, const arch::BlockState&) {
+  const TileIndex d = o.destination[0], s = o.source[0];
+  if (!numeric_row_major(f, s)) return false;
+  const DataType t = f.tile(s).data_type();
+  return compare_type_supported(t) && source_encodings_valid(f, s) &&
+         num::encoding_valid(t, raw_element_value(o.scalar0, t)) && logical_shape_match_any_storage(f, d, s) &&
+         predicate_kind(f, d);
+}
+
+TileResult tcmps_execute(TileExecutionContext& c) {
+  Tile& d = c.tiles.tile(c.operands.destination[0]);
+  const num::Flags flags = tile_compare(c.operands.comparison, d, c.tiles.tile(c.operands.source[0]), nullptr,
+                                        c.operands.scalar0, c.pad_value, c.profile);
+  return TileResult::written(d.valid_element_count(), flags);  // RecordNumericStatusFlags
+}
+
+// ---- TSEL: bindings (Predicate, SrcTrue) then (SrcFalse ->Dst) ----
+
+// SelectedBundleClosedTSELSchemaLegal, bundle part.
+bool tsel_schema(const arch::BlockState& b) {
+  return paired_binding_schema(b) && !b.scalar_bindings[0].valid && operation_type_is(b, select_type_supported);
+}
+
+// Its tile part (no encoding validity: selection copies carriers), then the
+// closed loop shape.
+DestinationPlan tsel_destinations(const arch::BlockState& b, const TileFile& f) {
+  const TileIndex mask = b.tile_bindings[0].source0, on_true = b.tile_bindings[0].source1,
+                  on_false = b.tile_bindings[1].source0;
+  if (!predicate_values_legal(f, mask) || !same_shape_and_type(f, on_true, on_false) ||
+      !numeric_row_major(f, on_true) || f.tile(on_true).data_type() != *operation_data_type(b) ||
+      !f.source_contents_defined(on_true) || !f.source_contents_defined(on_false) ||
+      !logical_shape_match_any_storage(f, mask, on_true) || !bundle_shape_matches(b, f.tile(on_true)))
+    return DestinationPlan::failed(Fault::TileLegality);
+  return closed_loop_destinations(b, f);
+}
+
+// TileOperandsLegal_ExecuteTileSelect: operands are mask, true, false.
+bool tsel_operands(const TileFile& f, const TileOperands& o, const arch::BlockState&) {
+  const TileIndex d = o.destination[0], mask = o.source[0], on_true = o.source[1], on_false = o.source[2];
+  return same_shape_and_type(f, on_true, on_false) && numeric_row_major(f, on_true) &&
+         select_type_supported(f.tile(on_true).data_type()) && f.source_contents_defined(on_true) &&
+         f.source_contents_defined(on_false) && predicate_values_legal(f, mask) &&
+         logical_shape_match_any_storage(f, mask, on_true) && same_shape_and_type(f, d, on_true) && numeric_kind(f, d);
+}
+
+TileResult tsel_execute(TileExecutionContext& c) {
+  Tile& d = c.tiles.tile(c.operands.destination[0]);
+  tile_select(d, c.tiles.tile(c.operands.source[0]), c.tiles.tile(c.operands.source[1]),
+              &c.tiles.tile(c.operands.source[2]), 0, c.pad_value);
+  return TileResult::written(d.valid_element_count());  // no numeric status
+}
+
+// ---- TSELS: binding (Predicate, SrcTrue ->Dst), B.IOR false scalar ----
+
+// SelectedBundleClosedTSELSSchemaLegal, bundle part.
+bool tsels_schema(const arch::BlockState& b) {
+  return single_binding_schema(b, true, true) && operation_type_is(b, select_type_supported);
+}
+
+// Its tile part: SelectedBundleTileScalarSourceLegal includes
+// TileSourceEncodingsValid for the true source (the ASL, unlike TSEL).
+DestinationPlan tsels_destinations(const arch::BlockState& b, const TileFile& f) {
+  const TileIndex mask = b.tile_bindings[0].source0, on_true = b.tile_bindings[0].source1;
+  if (!predicate_values_legal(f, mask) || !bundle_source_legal(f, on_true, *operation_data_type(b), b) ||
+      !logical_shape_match_any_storage(f, mask, on_true))
+    return DestinationPlan::failed(Fault::TileLegality);
+  return closed_loop_destinations(b, f);
+}
+
+// TileOperandsLegal_ExecuteTileSelectScalar.
+bool tsels_operands(const TileFile& f, const TileOperands& o, const arch::BlockState&) {
+  const TileIndex d = o.destination[0], mask = o.source[0], on_true = o.source[1];
+  return numeric_row_major(f, on_true) && select_type_supported(f.tile(on_true).data_type()) &&
+         f.source_contents_defined(on_true) && predicate_values_legal(f, mask) &&
+         logical_shape_match_any_storage(f, mask, on_true) && same_shape_and_type(f, d, on_true) && numeric_kind(f, d);
+}
+
+TileResult tsels_execute(TileExecutionContext& c) {
+  Tile& d = c.tiles.tile(c.operands.destination[0]);
+  tile_select(d, c.tiles.tile(c.operands.source[0]), c.tiles.tile(c.operands.source[1]), nullptr,
+              c.operands.scalar0, c.pad_value);
+  return TileResult::written(d.valid_element_count());  // no numeric status
+}
+
+constexpr TileKernel kTcmp{tcmp_schema, tcmp_destinations, false, tcmp_operands, tcmp_execute};
+constexpr TileKernel kTcmps{tcmps_schema, tcmps_destinations, false, tcmps_operands, tcmps_execute};
+constexpr TileKernel kTsel{tsel_schema, tsel_destinations, false, tsel_operands, tsel_execute};
+constexpr TileKernel kTsels{tsels_schema, tsels_destinations, false, tsels_operands, tsels_execute};
+
+}  // namespace
+
+void register_compare_kernels(TileKernelTable& t) {
+  t.set(isa::TileOp::TCMP, kTcmp);
+  t.set(isa::TileOp::TCMPS, kTcmps);
+  t.set(isa::TileOp::TSEL, kTsel);
+  t.set(isa::TileOp::TSELS, kTsels);
+}
+
+}  // namespace pto::tile::ops

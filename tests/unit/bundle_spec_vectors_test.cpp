@@ -1,0 +1,400 @@
+// Runs the tile-bundle and tile-state vectors extracted from the spec's ASL
+// test points (tests/data/spec_bundle_exec.json, tools/extract_bundle_vectors.py)
+// through the public execution API: state set-up, encoded instructions
+// executed with runner::execute_instruction (test-only helpers such as
+// SetBundleDimension / AddBundleTileBinding / ExecuteBundleTileOperation are
+// already rewritten to B.DIM / B.IOT / BSTOP words by the extractor), and
+// observations of tile and pending-bundle state.  One test per AVS id;
+// expected values come from the ASL assertions.
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include "arch/machine.hpp"
+#include "block/bundle_engine.hpp"
+#include "block/control.hpp"
+#include "isa/decoder.hpp"
+#include "numerics/datatypes.hpp"
+#include "runner/dispatch.hpp"
+
+namespace {
+
+using nlohmann::json;
+using pto::arch::Machine;
+using pto::arch::Word;
+
+const json& bundle_vectors() {
+  static const json v = [] {
+    std::ifstream in(std::string(PTO_TEST_DATA_DIR) + "/spec_bundle_exec.json");
+    return in ? json::parse(in) : json::array();
+  }();
+  return v;
+}
+
+Word num(const json& v) {
+  if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
+  if (v.is_number_integer()) return static_cast<Word>(v.get<std::int64_t>());
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+  return std::stoull(v.get<std::string>(), nullptr, 0);
+}
+unsigned u(const json& v) { return static_cast<unsigned>(num(v)); }
+std::string hex(Word v) { return fmt::format("{:#x}", v); }
+
+// Expected value as text: enumerations keep their ASL name, numbers print in hex.
+std::string expected(const json& v) {
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_string() && !v.get<std::string>().starts_with("0x")) return v.get<std::string>();
+  return hex(num(v));
+}
+std::string flag(bool b) { return b ? "true" : "false"; }
+
+template <typename E, std::size_t N>
+E enum_named(const std::string& name, const char* const (&names)[N]) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (name == names[i]) return static_cast<E>(i);
+  }
+  throw std::runtime_error("unknown enumeration value " + name);
+}
+constexpr const char* kLayouts[] = {"RowMajor", "ColumnMajor", "ZN", "NZ", "CUBE_M16", "CUBE_M32", "CUBE_N8"};
+constexpr const char* kLocations[] = {"Any", "Vector", "Matrix"};
+constexpr const char* kKinds[] = {"BundleKind_Standard",    "BundleKind_Floating",   "BundleKind_System",
+                                  "BundleKind_TileElement", "BundleKind_TileMemory", "BundleKind_TileMatrix",
+                                  "BundleKind_FrameTemplate"};
+constexpr const char* kTransfers[] = {"BundleTransfer_Fallthrough", "BundleTransfer_Direct",
+                                      "BundleTransfer_Conditional", "BundleTransfer_Call",
+                                      "BundleTransfer_Return",      "BundleTransfer_Indirect",
+                                      "BundleTransfer_IndirectCall"};
+constexpr const char* kEventKinds[] = {"MemoryEvent_InitialWrite", "MemoryEvent_Load", "MemoryEvent_Store",
+                                       "MemoryEvent_Atomic", "MemoryEvent_Fence"};
+constexpr const char* kOrders[] = {"MemoryOrder_Relaxed", "MemoryOrder_Acquire", "MemoryOrder_Release",
+                                   "MemoryOrder_AcquireRelease"};
+
+pto::tile::TileFile& tiles(Machine& m) { return pto::block::tile_state(m).file; }
+
+// A tile named by index, or by the renamed destination of binding i (read
+// after the commit: the pending binding, else the commit's trace).
+unsigned tile_index(Machine& m, const json& s) {
+  if (s.contains("index")) return u(s["index"]);
+  const unsigned b = u(s["binding"]);
+  const auto& binding = m.state.block.tile_bindings[b];
+  if (binding.valid) return binding.destination;
+  const auto& d = pto::block::tile_state(m).trace.destinations;
+  return b < d.size() ? d[b] : 0;
+}
+
+std::string tile_field(const pto::tile::TileFile& f, unsigned i, const std::string& field) {
+  const pto::tile::Tile& t = f.tile(static_cast<pto::tile::TileIndex>(i));
+  const auto& d = t.descriptor();
+  if (field == "allocated") return flag(d.allocated);
+  if (field == "contents_defined") return flag(t.contents_defined());
+  if (field == "defined_valid_elements") return hex(t.defined_valid_elements());
+  if (field == "defined_element_count") return hex(t.defined_element_count());
+  if (field == "capacity_bytes") return hex(d.capacity_bytes);
+  if (field == "rows") return hex(d.rows);
+  if (field == "columns") return hex(d.columns);
+  if (field == "valid_rows") return hex(d.valid_rows);
+  if (field == "valid_columns") return hex(d.valid_columns);
+  if (field == "allocation_mask") return hex(f.allocation_mask(static_cast<pto::tile::TileIndex>(i)));
+  if (field == "data_type") return "TileDataType_" + std::string(pto::num::info(d.data_type).name);
+  if (field == "layout") return "TileLayout_" + std::string(pto::tile::layout_name(d.layout));
+  if (field == "location") return "TileLocation_" + std::string(pto::tile::location_name(d.location));
+  return "<unknown tile field " + field + ">";
+}
+
+std::string shared_field(const pto::tile::SharedTile& s, const std::string& field) {
+  if (field == "descriptor_valid") return flag(s.descriptor_valid);
+  if (field == "allocation_mask") return hex(s.allocation_mask);
+  if (field == "initialized_mask") return hex(s.initialized_mask);
+  if (field == "published") return flag(s.published);
+  return "<unknown shared tile field " + field + ">";
+}
+
+std::string binding_field(const pto::arch::BlockState& b, const std::string& op, unsigned i, const std::string& f) {
+  if (op == "expect_scalar_binding") {
+    const auto& s = b.scalar_bindings[i];
+    if (f == "valid") return flag(s.valid);
+    if (f == "destination") return hex(s.destination);
+    if (f == "source0") return hex(s.source0);
+    if (f == "source1") return hex(s.source1);
+    if (f == "source2") return hex(s.source2);
+  } else if (op == "expect_tile_binding") {
+    const auto& t = b.tile_bindings[i];
+    if (f == "valid") return flag(t.valid);
+    if (f == "destination_valid") return flag(t.destination_valid);
+    if (f == "destination") return hex(t.destination);
+    if (f == "destination_hand") return hex(t.destination_hand);
+    if (f == "destination_allocated_by_bundle") return flag(t.destination_allocated_by_bundle);
+    if (f == "destination_size") return hex(t.destination_size);
+    if (f == "pe_mask") return hex(t.pe_mask);
+    if (f == "source0_valid") return flag(t.source0_valid);
+    if (f == "source1_valid") return flag(t.source1_valid);
+    if (f == "source0") return hex(t.source0);
+    if (f == "source1") return hex(t.source1);
+    if (f == "last") return flag(t.last);
+  } else {
+    const auto& s = b.shared_bindings[i];
+    if (f == "valid") return flag(s.valid);
+    if (f == "shared_id") return hex(s.shared_id);
+    if (f == "size_code") return hex(s.size_code);
+    if (f == "pe_mask") return hex(s.pe_mask);
+    if (f == "consumed") return flag(s.consumed);
+  }
+  return "<unknown binding field " + f + ">";
+}
+
+constexpr const char* kOperationClasses[] = {"BundleOperation_Control", "BundleOperation_TileElement",
+                                            "BundleOperation_TileMemory", "BundleOperation_TileMatrix",
+                                            "BundleOperation_FixedPoint"};
+
+// _BundleControlAttributes.f / _BundleDataAttributes.f (+ present) / _BundleOperation.f
+std::string block_record_field(const pto::arch::BlockState& b, const std::string& record, const std::string& f) {
+  if (record == "control") {
+    const auto& c = b.control_attributes;
+    const std::pair<const char*, bool> fields[] = {{"present", c.present},   {"trap_enabled", c.trap_enabled},
+                                                   {"atomic", c.atomic},     {"acquire", c.acquire},
+                                                   {"release", c.release},   {"far", c.far},
+                                                   {"dimension_reduction", c.dimension_reduction}};
+    for (const auto& [name, value] : fields) {
+      if (f == name) return flag(value);
+    }
+  } else if (record == "data") {
+    const auto& d = b.data_attributes;
+    if (f == "present") return flag(b.data_attributes_present);
+    if (f == "data_type_present") return flag(d.data_type_present);
+    if (f == "data_type") return hex(d.data_type);
+    if (f == "data_layout") return hex(d.data_layout);
+    if (f == "pad_value") return hex(d.pad_value);
+    if (f == "comparison_mode") return hex(d.comparison_mode);
+    if (f == "rounding_mode") return hex(d.rounding_mode);
+    if (f == "saturating") return flag(d.saturating);
+    if (f == "canonicalize") return flag(d.canonicalize);
+  } else {
+    const auto& o = b.operation;
+    if (f == "valid") return flag(o.valid);
+    if (f == "form_identity") return hex(o.form_identity);
+    if (f == "operation_class") return kOperationClasses[static_cast<unsigned>(o.operation_class)];
+    if (f == "selector_valid") return flag(o.selector_valid);
+    if (f == "selector") return hex(o.selector);
+    if (f == "data_type_valid") return flag(o.data_type_valid);
+    if (f == "data_type") return hex(o.data_type);
+    if (f == "mode_valid") return flag(o.mode_valid);
+    if (f == "mode") return hex(o.mode);
+    if (f == "branch_type_valid") return flag(o.branch_type_valid);
+    if (f == "branch_type") return hex(o.branch_type);
+  }
+  return "<unknown " + record + " field " + f + ">";
+}
+
+std::string event_field(const pto::arch::MemoryEvent& e, const std::string& f) {
+  if (f == "kind") return kEventKinds[static_cast<unsigned>(e.kind)];
+  if (f == "order") return kOrders[static_cast<unsigned>(e.order)];
+  if (f == "agent") return hex(e.agent);
+  if (f == "size_bytes") return hex(e.size_bytes);
+  if (f == "write_performed") return flag(e.write_performed);
+  if (f == "address") return hex(e.address);
+  if (f == "read_value") return hex(e.read_value);
+  if (f == "write_value") return hex(e.write_value);
+  return "<unknown event field " + f + ">";
+}
+
+// "" when the observed text matches the step's expected value (or its
+// negation when the test asserted inequality).
+std::string compare(const json& s, const std::string& what, const std::string& got) {
+  const bool equal = got == expected(s["value"]);
+  const bool negate = s.value("negate", false);
+  return equal != negate ? "" : fmt::format("{} = {}", what, got);
+}
+
+unsigned binding_count(const pto::arch::BlockState& b) {
+  unsigned n = 0;
+  for (const auto& t : b.tile_bindings) n += t.valid ? 1U : 0U;
+  return n;
+}
+
+// Executes one step; returns a failure description, "SKIP: ..." or "".
+std::string run_step(Machine& m, const json& s) {
+  auto& st = m.state;
+  const std::string op = s.at("op");
+  if (op == "reset") {
+    m.reset();
+  } else if (op == "clear_fault") {
+    m.clear_fault();
+  } else if (op == "set_tpc") {
+    st.pc = num(s["value"]);
+  } else if (op == "set_bpc") {
+    st.bpc = num(s["value"]);
+  } else if (op == "set_gpr") {
+    st.write_gpr(u(s["reg"]), num(s["value"]));
+  } else if (op == "set_pe_gpr") {
+    if (u(s["reg"]) != 0) st.gpr[u(s["pe"])][u(s["reg"])] = num(s["value"]);  // WritePEGPR ignores R0
+  } else if (op == "store") {
+    if (!m.store(num(s["addr"]), u(s["size"]), num(s["value"]))) return "setup store faulted";
+  } else if (op == "load") {
+    Word v = 0;
+    if (!m.load(num(s["addr"]), u(s["size"]), v)) return "load faulted";
+    if (s.contains("expect_value") && v != num(s["expect_value"])) return "load got " + hex(v);
+  } else if (op == "write_mem") {
+    m.memory.write(num(s["addr"]), u(s["size"]), num(s["value"]));
+  } else if (op == "begin_bundle") {
+    const Word start = s["start_pc"].is_null() ? st.pc : num(s["start_pc"]);
+    pto::block::begin_bundle_at(m, start, enum_named<pto::arch::BundleKind>(s["kind"], kKinds),
+                                enum_named<pto::arch::BundleTransfer>(s["transfer"], kTransfers), num(s["target"]),
+                                num(s["sequential"]), num(s["return_target"]), s["taken"].get<bool>());
+  } else if (op == "mem_events_start") {
+    m.start_memory_event_capture(u(s["agent"]));
+  } else if (op == "mem_events_stop") {
+    m.stop_memory_event_capture();
+  } else if (op == "mem_events_reset") {
+    st.memory_event_count = 0;
+  } else if (op == "exec") {
+    const auto bits = num(s["bits"]);
+    const auto len = u(s["length_bits"]);
+    const auto o = pto::runner::execute_instruction(m, bits, len);
+    if (o == pto::scalar::ExecOutcome::NotImplemented) {
+      const std::string detail = pto::block::tile_not_implemented_detail(m);
+      return "SKIP: " + (detail.empty() ? "not implemented in this model: " +
+                                              std::string(pto::isa::decode(bits, len).desc().mnemonic)
+                                        : detail);
+    }
+    if (s.contains("expect_status") && !s["expect_status"].is_null()) {
+      const bool executed = o == pto::scalar::ExecOutcome::Next || o == pto::scalar::ExecOutcome::PcWritten;
+      if (executed != s["expect_status"].get<std::string>().ends_with("_Executed")) {
+        return fmt::format("status {} (fault {})", executed ? "Executed" : "Rejected",
+                           pto::arch::fault_name(st.last_fault));
+      }
+    }
+  } else if (op == "configure_tile") {
+    pto::tile::ConfigureRequest r;
+    r.capacity_bytes = u(s["capacity"]);
+    r.columns = u(s["columns"]);
+    r.valid_rows = u(s["valid_rows"]);
+    r.valid_columns = u(s["valid_columns"]);
+    const auto dt = pto::num::data_type_from_name(s["data_type"].get<std::string>());
+    if (!dt) return "unknown data type";
+    r.data_type = *dt;
+    r.layout = enum_named<pto::tile::TileLayout>(s["layout"], kLayouts);
+    r.location = enum_named<pto::tile::TileLocation>(s["location"], kLocations);
+    r.mask = static_cast<pto::tile::PeMask>(u(s["mask"]));
+    // The register file derives the physical rows from capacity, columns and
+    // type (DerivedTileRows); the helper's explicit "rows" is not installed.
+    if (tiles(m).configure(static_cast<pto::tile::TileIndex>(u(s["index"])), r) != pto::tile::Fault::None) {
+      return "ConfigureTile rejected";
+    }
+  } else if (op == "write_tile_element") {
+    tiles(m).tile(static_cast<pto::tile::TileIndex>(u(s["index"]))).write_element(u(s["row"]), u(s["column"]),
+                                                                                  num(s["value"]));
+  } else if (op == "mark_tile_defined") {
+    tiles(m).tile(static_cast<pto::tile::TileIndex>(u(s["index"]))).mark_valid_region_defined();
+  } else if (op == "release_tile") {
+    tiles(m).release(static_cast<pto::tile::TileIndex>(u(s["index"])));
+  } else if (op == "expect_tile_element" || op == "expect_tile_element_defined") {
+    const auto& t = tiles(m).tile(static_cast<pto::tile::TileIndex>(tile_index(m, s)));
+    const std::uint32_t e = t.linear_index(u(s["row"]), u(s["column"]));
+    const bool defined = t.allocated() && e < t.logical_capacity() && t.element_defined(e);
+    if (op == "expect_tile_element_defined") return compare(s, "element definedness", flag(defined));
+    if (!defined) return "element is not defined";  // ReadTileElement asserts the element's bit
+    return compare(s, "element", hex(t.read_word(e)));
+  } else if (op == "expect_tile") {
+    return compare(s, "tile " + s["field"].get<std::string>(), tile_field(tiles(m), tile_index(m, s), s["field"]));
+  } else if (op == "expect_shared_tile") {
+    return compare(s, "shared tile " + s["field"].get<std::string>(), shared_field(tiles(m).shared(u(s["index"])), s["field"]));
+  } else if (op == "expect_core_capacity") {
+    return compare(s, "core capacity in use", hex(tiles(m).core_capacity_in_use()));
+  } else if (op == "expect_tile_binding_count") {
+    return compare(s, "tile binding count", hex(binding_count(st.block)));
+  } else if (op == "expect_shared_binding_count") {
+    unsigned n = 0;
+    for (const auto& b : st.block.shared_bindings) n += b.valid ? 1U : 0U;
+    return compare(s, "shared binding count", hex(n));
+  } else if (op == "expect_tile_stream_terminated") {
+    bool closed = false;
+    for (const auto& b : st.block.tile_bindings) closed = closed || (b.valid && b.last);
+    return compare(s, "binding stream terminated", flag(closed));
+  } else if (op == "expect_scalar_binding" || op == "expect_tile_binding" || op == "expect_shared_binding") {
+    return compare(s, op.substr(7) + " " + s["field"].get<std::string>(),
+                   binding_field(st.block, op, u(s["index"]), s["field"]));
+  } else if (op == "expect_block_record") {
+    return compare(s, s["record"].get<std::string>() + " " + s["field"].get<std::string>(),
+                   block_record_field(st.block, s["record"], s["field"]));
+  } else if (op == "expect_dimension") {
+    return compare(s, "dimension", hex(st.block.dimensions[u(s["index"])]));
+  } else if (op == "expect_dimension_present") {
+    return compare(s, "dimension present", flag(st.block.dimension_present[u(s["index"])]));
+  } else if (op == "expect_mem") {
+    return compare(s, "memory", hex(m.memory.read(num(s["addr"]), u(s["size"]))));
+  } else if (op == "expect_fault") {
+    const bool equal = pto::arch::fault_name(st.last_fault) == s["fault"].get<std::string>();
+    if (equal == s.value("negate", false)) return fmt::format("fault {}", pto::arch::fault_name(st.last_fault));
+  } else if (op == "expect_fault_address") {
+    return compare(s, "fault address", hex(st.fault_address));
+  } else if (op == "expect_tpc") {
+    return compare(s, "tpc", hex(st.pc));
+  } else if (op == "expect_bpc") {
+    return compare(s, "bpc", hex(st.bpc));
+  } else if (op == "expect_gpr") {
+    return compare(s, "gpr", hex(st.read_gpr(u(s["reg"]))));
+  } else if (op == "expect_pe_gpr") {
+    return compare(s, "pe gpr", hex(st.gpr[u(s["pe"])][u(s["reg"])]));
+  } else if (op == "expect_bundle_state") {
+    const std::string f = s["field"];
+    const bool got = f == "active"              ? st.block.bundle_active
+                     : f == "body_active"       ? st.block.bundle_body_active
+                     : f == "commit_target_set" ? st.block.commit_target_set
+                                                : st.block.condition_set;
+    return compare(s, "bundle " + f, flag(got));
+  } else if (op == "expect_mem_event_count") {
+    if (st.memory_event_count != num(s["count"])) return fmt::format("event count {}", st.memory_event_count);
+  } else if (op == "expect_mem_event") {
+    const json& v = s["value"];
+    const std::string want = v.is_string() && !v.get<std::string>().starts_with("0x") ? v.get<std::string>()
+                             : v.is_boolean()                                        ? flag(v.get<bool>())
+                                                                                     : hex(num(v));
+    const std::string got = event_field(st.memory_events[u(s["index"])], s["field"]);
+    if (got != want && !(want == "True" && got == "true") && !(want == "False" && got == "false")) {
+      return fmt::format("event {} {} = {}", u(s["index"]), s["field"].get<std::string>(), got);
+    }
+  } else {
+    return "unknown step op " + op;
+  }
+  return "";
+}
+
+class SpecBundleVector : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(SpecBundleVector, Matches) {
+  const json& v = bundle_vectors()[GetParam()];
+  if (v.contains("known_divergence")) {
+    GTEST_SKIP() << v["avs_id"].get<std::string>() << ": known model divergence: " << v["known_divergence"].get<std::string>();
+  }
+  Machine m(pto::arch::MachineConfig::reference());
+  const auto& steps = v.at("steps");
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const std::string failure = run_step(m, steps[i]);
+    if (failure.starts_with("SKIP: ")) GTEST_SKIP() << v["avs_id"].get<std::string>() << ": " << failure.substr(6);
+    ASSERT_EQ(failure, "") << v["avs_id"].get<std::string>() << " step " << i << ": " << steps[i].dump()
+                           << " (source " << v["source"].get<std::string>() << ")";
+  }
+}
+
+std::vector<std::size_t> indices() {
+  std::vector<std::size_t> idx(bundle_vectors().size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  return idx;
+}
+
+std::string vector_name(const ::testing::TestParamInfo<std::size_t>& info) {
+  std::string n = bundle_vectors()[info.param]["avs_id"].get<std::string>();
+  for (char& c : n) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return n + "_" + std::to_string(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(AVS, SpecBundleVector, ::testing::ValuesIn(indices()), vector_name);
+TEST(SpecBundleVectors, FilePresent) { EXPECT_GE(bundle_vectors().size(), 60U); }
+
+}  // namespace
