@@ -231,9 +231,6 @@ TEST(EndToEnd, Fp32IeeeProfileMatchesHostFloat) {
   }
 }
 
-}  // namespace
-}  // namespace pto::test
-
 // The tile engine takes its numeric profile from the machine configuration.
 TEST(TileProfile, FollowsMachineConfiguration) {
   arch::Machine real(arch::MachineConfig::real());
@@ -241,3 +238,6 @@ TEST(TileProfile, FollowsMachineConfiguration) {
   EXPECT_EQ(block::tile_state(real).profile, tile::NumericProfile::Ieee);
   EXPECT_EQ(block::tile_state(reference).profile, tile::NumericProfile::Reference);
 }
+
+}  // namespace
+}  // namespace pto::test
