@@ -202,13 +202,38 @@ Shape derived_shape(const BlockState& b, const tile::TileFile& f, std::optional<
   return {valid_rows, valid_columns, columns};
 }
 
+// ResolveBundlePredicateDestination (TCMP/TCMPS): the first destination
+// binding gets a predicate tile shaped like its source0; the storage checks
+// were made by the kernel's plan (tile::ops::predicate_destination).
+Fault resolve_predicate_destination(BlockState& b, tile::TileFile& f, std::vector<std::uint8_t>& allocated) {
+  arch::BundleTileBinding* binding = nullptr;
+  for (arch::BundleTileBinding& t : b.tile_bindings)
+    if (binding == nullptr && t.valid && t.destination_valid) binding = &t;
+  if (binding == nullptr) return Fault::BundleControl;
+  const std::uint32_t capacity = tile::size_code_bytes(binding->destination_size);
+  if (f.core_capacity_in_use() + tile::core_allocation_bytes(binding->pe_mask, capacity) > f.capacity_limit())
+    return Fault::TileAllocation;
+  std::optional<TileIndex> resolved;
+  for (unsigned offset = 0; offset < tile::kTilesPerHand && !resolved; ++offset) {
+    const auto index = static_cast<TileIndex>(binding->destination_hand * tile::kTilesPerHand + offset);
+    if (!f.tile(index).allocated()) resolved = index;
+  }
+  if (!resolved) return Fault::TileAllocation;
+  const tile::TileDescriptor& s = f.tile(binding->source0).descriptor();
+  f.configure_predicate(*resolved, capacity, s.rows, s.columns, s.valid_rows, s.valid_columns, binding->pe_mask);
+  binding->destination = *resolved;
+  binding->destination_allocated_by_bundle = true;
+  allocated.push_back(*resolved);
+  return Fault::None;
+}
+
 // ResolveBundleTileDestinationsWithShapeAndType (non-matrix): rename each
 // destination hand to its first free index, check the capacity budget and
 // every derived descriptor, then allocate all or nothing.
 Fault resolve_destinations(BlockState& b, tile::TileFile& f, const tile::DestinationPlan& plan,
                            std::vector<std::uint8_t>& allocated) {
   if (plan.fault != Fault::None) return plan.fault;
-  if (plan.predicate) return Fault::IllegalInstruction;  // no predicate kernel registers this yet
+  if (plan.predicate) return resolve_predicate_destination(b, f, allocated);
   const auto effective = tile::effective_data_type(b);
   if (!effective) return Fault::TileLegality;
   std::array<bool, tile::kTileRegisterCount> reserved{};
@@ -379,10 +404,8 @@ ExecOutcome run_generic(Attempt& a) {
     return a.not_implemented(fmt::format("{} with B.DATR Layout {}", isa::tile_op(op).name, b.data_attributes.data_layout));
   if (!masks_legal(b)) return a.fail(Fault::TileLegality);
   const tile::DestinationPlan plan = (kernel->destinations ? kernel->destinations : tile::default_destinations)(b, f);
-  if (const Fault fault = resolve_destinations(b, f, plan, trace.destinations); fault != Fault::None) {
-    if (fault == Fault::IllegalInstruction) return a.not_implemented(fmt::format("{} predicate destination", isa::tile_op(op).name));
+  if (const Fault fault = resolve_destinations(b, f, plan, trace.destinations); fault != Fault::None)
     return a.fail(fault);
-  }
   const tile::TileOperands operands = bundle_operands(m, op, f);
   const std::uint8_t defined = tile::generic_defined_sources(op);
   for (unsigned i = 0; i < operands.source.size(); ++i) {

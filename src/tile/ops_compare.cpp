@@ -13,19 +13,8 @@ namespace pto::tile::ops {
 
 // ---- predicate storage ----
 
-bool descriptor_legal_any_storage(const TileFile& f, TileIndex i) noexcept {
-  const TileDescriptor& d = f.tile(i).descriptor();
-  if (d.storage_kind == TileStorageKind::Numeric) return f.descriptor_legal(i);
-  // TileDescriptorConfigured, predicate branch (TileDescriptorLegal needs no
-  // generic-indexing check for predicate storage).
-  return d.allocated && f.local_capacity_legal(d.capacity_bytes) && d.rows > 0 && d.columns > 0 &&
-         predicate_storage_bytes(d.rows, d.columns) <= d.capacity_bytes && d.valid_rows <= d.rows &&
-         d.valid_columns <= d.columns &&
-         std::uint64_t{d.rows} * d.columns <= logical_element_capacity(d.capacity_bytes, d.data_type);
-}
-
 bool logical_shape_match_any_storage(const TileFile& f, TileIndex a, TileIndex b) noexcept {
-  if (!descriptor_legal_any_storage(f, a) || !descriptor_legal_any_storage(f, b)) return false;
+  if (!f.descriptor_legal(a) || !f.descriptor_legal(b)) return false;
   const TileDescriptor& x = f.tile(a).descriptor();
   const TileDescriptor& y = f.tile(b).descriptor();
   return x.rows == y.rows && x.columns == y.columns && x.valid_rows == y.valid_rows &&
@@ -34,7 +23,7 @@ bool logical_shape_match_any_storage(const TileFile& f, TileIndex a, TileIndex b
 
 bool predicate_values_legal(const TileFile& f, TileIndex i) noexcept {
   const Tile& t = f.tile(i);
-  return descriptor_legal_any_storage(f, i) && t.contents_defined() &&
+  return f.descriptor_legal(i) && t.contents_defined() &&
          t.descriptor().storage_kind == TileStorageKind::Predicate;
 }
 

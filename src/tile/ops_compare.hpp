@@ -15,15 +15,6 @@
 
 namespace pto::tile::ops {
 
-// PredicateTileStorageBytes.
-constexpr std::uint64_t predicate_storage_bytes(std::uint32_t rows, std::uint32_t columns) noexcept {
-  return (std::uint64_t{rows} * columns + 7) / 8;
-}
-
-// TileDescriptorLegal for both storage kinds.  TileFile::descriptor_legal
-// derives the physical rows from the capacity, which is the Numeric branch
-// only; a predicate descriptor keeps its source's rows.
-bool descriptor_legal_any_storage(const TileFile& f, TileIndex i) noexcept;
 // TileLogicalShapeMatch over both storage kinds.
 bool logical_shape_match_any_storage(const TileFile& f, TileIndex a, TileIndex b) noexcept;
 // TilePredicateValuesLegal: a legal, completely defined predicate-kind tile.

@@ -317,6 +317,22 @@ Fault TileFile::configure(TileIndex i, const ConfigureRequest& r) {
   return Fault::None;
 }
 
+void TileFile::configure_predicate(TileIndex i, std::uint32_t capacity_bytes, std::uint32_t rows,
+                                   std::uint32_t columns, std::uint32_t valid_rows, std::uint32_t valid_columns,
+                                   PeMask mask) {
+  TileDescriptor d;
+  d.allocated = true;
+  d.storage_kind = TileStorageKind::Predicate;
+  d.capacity_bytes = capacity_bytes;
+  d.rows = rows;
+  d.columns = columns;
+  d.valid_rows = valid_rows;
+  d.valid_columns = valid_columns;
+  d.data_type = DataType::U8;
+  tiles_[i].configure(d);  // allocation clears every definedness bit (ADR 0014)
+  masks_[i] = mask;
+}
+
 void TileFile::release(TileIndex i) noexcept {
   tiles_[i].release();
   masks_[i] = 0;
@@ -334,16 +350,22 @@ void TileFile::reset() noexcept {
   capacity_limit_ = kTileCapacityBytes;
 }
 
+// TileDescriptorConfigured (asl/tile/model/legality/descriptor-shape.asl):
+// a predicate descriptor keeps its source's rows; a numeric one derives them.
 bool TileFile::descriptor_configured(TileIndex i) const noexcept {
   const TileDescriptor& d = tiles_[i].descriptor();
-  return d.allocated && local_capacity_legal(d.capacity_bytes) &&
-         derived_tile_rows(d.capacity_bytes, d.columns, d.data_type) == d.rows && d.rows != 0 &&
-         d.valid_rows <= d.rows && d.valid_columns <= d.columns &&
+  const bool shape = d.storage_kind == TileStorageKind::Predicate
+                         ? d.rows > 0 && d.columns > 0 && predicate_storage_bytes(d.rows, d.columns) <= d.capacity_bytes
+                         : derived_tile_rows(d.capacity_bytes, d.columns, d.data_type) == d.rows && d.rows != 0;
+  return d.allocated && local_capacity_legal(d.capacity_bytes) && shape && d.valid_rows <= d.rows &&
+         d.valid_columns <= d.columns &&
          std::uint64_t{d.rows} * d.columns <= logical_element_capacity(d.capacity_bytes, d.data_type);
 }
 
+// TileDescriptorLegal: predicate storage needs no generic-indexing check.
 bool TileFile::descriptor_legal(TileIndex i) const noexcept {
-  return descriptor_configured(i) && tiles_[i].generic_indexing_permitted();
+  return descriptor_configured(i) &&
+         (tiles_[i].descriptor().storage_kind == TileStorageKind::Predicate || tiles_[i].generic_indexing_permitted());
 }
 
 void TileFile::copy_tile(TileIndex destination, TileIndex source, PeMask mask) {

@@ -160,6 +160,11 @@ struct SharedTile {
   }
 };
 
+// PredicateTileStorageBytes: one bit per logical element.
+constexpr std::uint64_t predicate_storage_bytes(std::uint32_t rows, std::uint32_t columns) noexcept {
+  return (std::uint64_t{rows} * columns + 7) / 8;
+}
+
 struct ConfigureRequest {
   std::uint32_t capacity_bytes = 0;
   std::uint32_t columns = 0;
@@ -198,6 +203,11 @@ class TileFile {
   Fault check_configure(TileIndex i, const ConfigureRequest& r) const noexcept;
   // ConfigureTileForMask: rows are derived, definedness cleared.
   Fault configure(TileIndex i, const ConfigureRequest& r);
+  // ConfigurePredicateTileForMask (asl/tile/model/state/allocation.asl): a U8
+  // RowMajor predicate-kind descriptor with the given (not derived) rows; the
+  // caller has checked capacity and budget (ResolveBundlePredicateDestination).
+  void configure_predicate(TileIndex i, std::uint32_t capacity_bytes, std::uint32_t rows, std::uint32_t columns,
+                           std::uint32_t valid_rows, std::uint32_t valid_columns, PeMask mask);
   void release(TileIndex i) noexcept;
   // Reset: every Local and Shared register released, capacity limit restored.
   void reset() noexcept;

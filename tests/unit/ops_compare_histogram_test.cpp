@@ -265,9 +265,11 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TCMP_PADDING_001) {
   }
 }
 
-// The engine has no predicate allocation yet: a TCMP bundle stops loudly
-// after its legality checks instead of executing (docs/semantics-notes.md).
-TEST(OpsCompareEngine, TcmpStopsAsNotImplementedAtThePredicateDestination) {
+// A TCMP bundle allocates its predicate destination in the destination's
+// hand (ResolveBundlePredicateDestination): U8 predicate storage shaped like
+// source0, one defined bit per compared element.  B.DATR is omitted, so the
+// comparison is CMode 0 = EQ; 7 == 7 and 9 != 8 (hand derivation).
+TEST(OpsCompareEngine, TcmpAllocatesAPredicateDestination) {
   pto::test::BundleTestHost h;
   ConfigureRequest r;
   r.capacity_bytes = 128;
@@ -276,18 +278,30 @@ TEST(OpsCompareEngine, TcmpStopsAsNotImplementedAtThePredicateDestination) {
   r.valid_columns = 2;
   r.data_type = DataType::U64;
   r.mask = 0b1111;
-  for (const TileIndex i : {TileIndex{17}, TileIndex{18}}) {
-    ASSERT_EQ(h.file.configure(i, r), Fault::None);
-    h.file.tile(i).write_element(0, 0, 7);
-    h.file.tile(i).write_element(0, 1, 9);
-  }
+  ASSERT_EQ(h.file.configure(17, r), Fault::None);
+  ASSERT_EQ(h.file.configure(18, r), Fault::None);
+  h.file.tile(17).write_element(0, 0, 7);
+  h.file.tile(17).write_element(0, 1, 9);
+  h.file.tile(18).write_element(0, 0, 7);
+  h.file.tile(18).write_element(0, 1, 8);
   const auto o = h.run({0xc0d19181, pto::test::bdim(0, 2),
                         pto::test::encode_form(pto::test::kBIotSrcSrcDst,
                                                {{"SrcTile0", 17}, {"SrcTile1", 18}, {"SizeCode", 1}, {"PEMode", 7}, {"L", 1}}),
                         pto::test::kBstop});
-  EXPECT_EQ(o.status, pto::test::BundleStatus::NotImplemented);
-  EXPECT_NE(o.message.find("TCMP predicate destination"), std::string::npos) << o.message;
-  for (unsigned i = 0; i < 16; ++i) EXPECT_FALSE(h.file.tile(static_cast<TileIndex>(i)).allocated());
+  ASSERT_TRUE(o.ok()) << o.message;
+  const TileIndex p = h.destination();
+  EXPECT_EQ(p, 0U);  // first free index of hand T
+  const TileDescriptor& d = h.file.tile(p).descriptor();
+  EXPECT_EQ(d.storage_kind, TileStorageKind::Predicate);
+  EXPECT_EQ(d.data_type, DataType::U8);
+  EXPECT_EQ(d.rows, h.file.tile(17).descriptor().rows);
+  EXPECT_EQ(d.columns, 2U);
+  EXPECT_EQ(d.valid_columns, 2U);
+  EXPECT_EQ(h.file.allocation_mask(p), 0b1111);
+  EXPECT_EQ(static_cast<unsigned>(h.file.tile(p).payload()[0]) & 0b11U, 0b01U);
+  EXPECT_TRUE(h.file.tile(p).element_defined(0));
+  EXPECT_TRUE(h.file.tile(p).element_defined(1));
+  EXPECT_TRUE(h.file.descriptor_legal(p));
 }
 
 // ================================================================ TCMPS
