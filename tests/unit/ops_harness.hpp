@@ -74,22 +74,10 @@ struct OpsHarness {
   }
 
   // ConfigurePredicateTile(index, capacity, rows, columns, valid_rows,
-  // valid_columns) (asl/tile/model/state/allocation.asl): a U8 RowMajor
-  // predicate-kind descriptor with the given (not capacity-derived) rows.
-  // TileFile::configure installs Numeric storage only, so the descriptor is
-  // installed on the register directly (its allocation mask is unused here).
+  // valid_columns) (asl/tile/model/state/allocation.asl), on every PE.
   void configure_predicate(TileIndex i, std::uint32_t capacity, std::uint32_t rows, std::uint32_t columns,
                            std::uint32_t valid_rows, std::uint32_t valid_columns) {
-    TileDescriptor d;
-    d.allocated = true;
-    d.storage_kind = TileStorageKind::Predicate;
-    d.capacity_bytes = capacity;
-    d.rows = rows;
-    d.columns = columns;
-    d.valid_rows = valid_rows;
-    d.valid_columns = valid_columns;
-    d.data_type = DataType::U8;
-    tiles.tile(i).configure(d);
+    tiles.configure_predicate(i, capacity, rows, columns, valid_rows, valid_columns, 0b1111);
   }
   // WriteTilePredicateBit: payload bit row*Col+column, defined and counted.
   // Tile::write_element defines and counts logical element `bit` (the U8
