@@ -269,7 +269,7 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TCMP_PADDING_001) {
 // hand (ResolveBundlePredicateDestination): U8 predicate storage shaped like
 // source0, one defined bit per compared element.  B.DATR is omitted, so the
 // comparison is CMode 0 = EQ; 7 == 7 and 9 != 8 (hand derivation).
-TEST(OpsCompareEngine, TcmpAllocatesAPredicateDestination) {
+TEST(OpsCompareEngine, TcmpAllocatesAPredicateDestinationThatTselConsumes) {
   pto::test::BundleTestHost h;
   ConfigureRequest r;
   r.capacity_bytes = 128;
@@ -302,6 +302,20 @@ TEST(OpsCompareEngine, TcmpAllocatesAPredicateDestination) {
   EXPECT_TRUE(h.file.tile(p).element_defined(0));
   EXPECT_TRUE(h.file.tile(p).element_defined(1));
   EXPECT_TRUE(h.file.descriptor_legal(p));
+
+  // The predicate then drives a TSEL U64 bundle (selector 0x01A, DataType 24, LB0 = 2):
+  // mask T0, true T17, false T18 -> a destination renamed to T1 holding
+  // {7 (bit set: true), 8 (bit clear: false)}.
+  const auto sel = h.run({0xc1a19181, pto::test::bdim(0, 2),
+                          pto::test::encode_form(pto::test::kBIotSrcSrc, {{"SrcTile0", p}, {"SrcTile1", 17}, {"PEMode", 7}}),
+                          pto::test::encode_form(pto::test::kBIotSrcDst,
+                                                 {{"SrcTile0", 18}, {"SizeCode", 1}, {"PEMode", 7}, {"L", 1}}),
+                          pto::test::kBstop});
+  ASSERT_TRUE(sel.ok()) << sel.message << sel.trace.outcome;
+  const TileIndex out = h.destination();
+  EXPECT_EQ(out, 1U);
+  EXPECT_EQ(h.file.tile(out).read_raw(0), 7U);
+  EXPECT_EQ(h.file.tile(out).read_raw(1), 8U);
 }
 
 // ================================================================ TCMPS
