@@ -216,14 +216,15 @@ def write_points(points, out: Path):
         fh.write("]\n")
 
 
-def main(argv=None) -> int:
-    root = _HERE.parent
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def run_extraction(argv, description: str, default_out: Path, directories, translate_point) -> int:
+    """Translate every test point below `directories` with `translate_point`
+    and write them to --out (shared by the block and bundle extractors)."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--spec", type=Path, default=Path("/work/spec"))
     ap.add_argument("--generated", type=Path, default=None,
                     help="output of `generate-asl-decoders --kind monolithic` (default: run it)")
     ap.add_argument("--catalog-dir", type=Path, default=None)
-    ap.add_argument("--out", type=Path, default=root / "tests/data/spec_block_exec.json")
+    ap.add_argument("--out", type=Path, default=default_out)
     ap.add_argument("--verbose", action="store_true", help="list every skipped test with its reason")
     args = ap.parse_args(argv)
 
@@ -235,13 +236,13 @@ def main(argv=None) -> int:
     index = base.FunctionIndex(args.spec, generated)
 
     points, skipped = [], []
-    per_dir: dict[str, Counter] = {d: Counter() for d in DIRECTORIES}
+    per_dir: dict[str, Counter] = {d: Counter() for d in directories}
     reasons: Counter = Counter()
-    for d in DIRECTORIES:
+    for d in directories:
         for path in sorted((args.spec / "tests/asl" / d).rglob("*.asl")):
             rel = path.relative_to(args.spec).as_posix()
             per_dir[d]["total"] += 1
-            point, reason = translate(path, rel, index, scalar_forms)
+            point, reason = translate_point(path, rel, index, scalar_forms)
             if point is None:
                 skipped.append((d, rel, reason))
                 per_dir[d]["skipped"] += 1
@@ -249,15 +250,17 @@ def main(argv=None) -> int:
                 continue
             points.append(point)
             per_dir[d]["translated"] += 1
-            per_dir[d]["complete" if point["complete"] else "partial"] += 1
+            if "complete" in point:
+                per_dir[d]["complete" if point["complete"] else "partial"] += 1
 
     points.sort(key=lambda p: p["source"])
     write_points(points, args.out)
     print(f"translated test points: {len(points)}")
-    for d in DIRECTORIES:
+    for d in directories:
         c = per_dir[d]
-        print(f"  {d:32s} total {c['total']:3d}  translated {c['translated']:3d} "
-              f"(complete {c['complete']}, partial {c['partial']})  skipped {c['skipped']}")
+        if c["total"]:
+            print(f"  {d:40s} total {c['total']:3d}  translated {c['translated']:3d} "
+                  f"(complete {c['complete']}, partial {c['partial']})  skipped {c['skipped']}")
     print("skip reasons:")
     for r, n in reasons.most_common():
         print(f"  {n:4d}  {r}")
@@ -270,6 +273,10 @@ def main(argv=None) -> int:
     print(f"wrote {args.out}")
     return 1 if problems else 0
 
+
+def main(argv=None) -> int:
+    return run_extraction(argv, __doc__.split("\n")[0], _HERE.parent / "tests/data/spec_block_exec.json",
+                          DIRECTORIES, translate)
 
 if __name__ == "__main__":
     sys.exit(main())

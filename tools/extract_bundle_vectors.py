@@ -57,12 +57,9 @@ the rewritten helpers; every expected value comes from an assertion.
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import json
-import re
 import sys
-from collections import Counter
 from pathlib import Path
 
 sys.dont_write_bytecode = True
@@ -341,58 +338,8 @@ def translate(path: Path, rel: str, index, scalar_forms):
 
 
 def main(argv=None) -> int:
-    root = _HERE.parent
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--spec", type=Path, default=Path("/work/spec"))
-    ap.add_argument("--generated", type=Path, default=None,
-                    help="output of `generate-asl-decoders --kind monolithic` (default: run it)")
-    ap.add_argument("--catalog-dir", type=Path, default=None)
-    ap.add_argument("--out", type=Path, default=root / "tests/data/spec_bundle_exec.json")
-    ap.add_argument("--verbose", action="store_true", help="list every skipped test with its reason")
-    args = ap.parse_args(argv)
-
-    if args.catalog_dir is None:
-        shared = Path("/work/shared/pto-spec-0.58.3/catalog")
-        args.catalog_dir = shared if shared.is_dir() else args.spec / "spec/catalog"
-    scalar_forms = json.loads((args.catalog_dir / "scalar-forms.json").read_text())["forms"]
-    generated = args.generated.read_text() if args.generated else base.run_generator(args.spec)
-    index = base.FunctionIndex(args.spec, generated)
-
-    points, skipped = [], []
-    per_dir: dict[str, Counter] = {d: Counter() for d in DIRECTORIES}
-    reasons: Counter = Counter()
-    for d in DIRECTORIES:
-        for path in sorted((args.spec / "tests/asl" / d).rglob("*.asl")):
-            rel = path.relative_to(args.spec).as_posix()
-            per_dir[d]["total"] += 1
-            point, reason = translate(path, rel, index, scalar_forms)
-            if point is None:
-                skipped.append((d, rel, reason))
-                per_dir[d]["skipped"] += 1
-                reasons[re.sub(r"\b0x[0-9a-f]+\b|\d+", "N", reason)] += 1
-                continue
-            points.append(point)
-            per_dir[d]["translated"] += 1
-
-    points.sort(key=lambda p: p["source"])
-    blk.write_points(points, args.out)
-    print(f"translated test points: {len(points)}")
-    for d in DIRECTORIES:
-        c = per_dir[d]
-        if c["total"]:
-            print(f"  {d:40s} total {c['total']:3d}  translated {c['translated']:3d}  skipped {c['skipped']}")
-    print("skip reasons:")
-    for r, n in reasons.most_common():
-        print(f"  {n:4d}  {r}")
-    if args.verbose:
-        for d, rel, reason in skipped:
-            print(f"SKIPPED {rel}: {reason}")
-    problems = [f"{p['source']}: {x}" for p in points for x in p.get("problems", [])]
-    for p in problems:
-        print(f"PROBLEM: {p}")
-    print(f"wrote {args.out}")
-    return 1 if problems else 0
-
+    return blk.run_extraction(argv, __doc__.split("\n")[0], _HERE.parent / "tests/data/spec_bundle_exec.json",
+                              DIRECTORIES, translate)
 
 if __name__ == "__main__":
     sys.exit(main())
