@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <limits>
 #include <cctype>
 #include <unordered_map>
 
@@ -182,7 +184,13 @@ class Assembler : public ExprEnv {
 
   void define_label(std::string_view name, std::size_t column) {
     if (std::all_of(name.begin(), name.end(), is_digit)) {
-      const unsigned n = static_cast<unsigned>(std::stoul(std::string(name)));
+      unsigned n = 0;
+      const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), n);
+      if (ec != std::errc{} || end != name.data() + name.size()) {
+        error(column, fmt::format("local label number '{}' is too large (at most {})", name,
+                                  std::numeric_limits<unsigned>::max()));
+        return;
+      }
       auto& defs = locals_[n];
       const std::pair<std::size_t, std::uint64_t> where{cur_, offset()};
       auto it = std::find_if(defs.begin(), defs.end(), [&](const auto& d) { return d.first == stmt_index_; });

@@ -136,6 +136,8 @@ struct ExprParser {
     if (base == 10 && p < s.size() && (s[p] == 'b' || s[p] == 'f') &&
         (p + 1 >= s.size() || !is_alnum(s[p + 1]))) {
       const bool forward = s[p] == 'f';
+      if (overflow || v > std::numeric_limits<unsigned>::max())
+        c.fail_at(start, fmt::format("local label number is too large (at most {})", std::numeric_limits<unsigned>::max()));
       c.set_pos(p + 1);
       if (const auto t = env.local_label(static_cast<unsigned>(v), forward)) return {*t, true};
       if (env.final_pass() || !forward)

@@ -188,6 +188,10 @@ TEST(AsmErrors, ExactMessages) {
   EXPECT_EQ(first_error(".frob 1"), "1:1: unknown directive '.frob'");
   EXPECT_EQ(first_error(".byte 256"), "1:7: value 256 does not fit in 1 byte");
   EXPECT_EQ(first_error("BSTART DIRECT, 3"), "1:16: BSTART simm25: target 0x3 is not a multiple of 2 bytes from 0x0");
+  // Numeric local labels are unsigned 32-bit numbers (a fuzz_asm finding).
+  EXPECT_EQ(first_error("666666000000000742377524:"),
+            "1:1: local label number '666666000000000742377524' is too large (at most 4294967295)");
+  EXPECT_EQ(first_error("j 4294967297b"), "1:3: local label number is too large (at most 4294967295)");
 }
 
 TEST(AsmErrors, AllErrorsReportedAndNoImage) {
