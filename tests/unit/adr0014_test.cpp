@@ -11,20 +11,12 @@
 #include "bundle_test_host.hpp"
 #include "tile/tile_memory.hpp"
 #include "tile/tile_state.hpp"
+#include "tile_request.hpp"
 
 namespace pto::tile {
 namespace {
 
-ConfigureRequest u32_request(std::uint32_t capacity, std::uint32_t columns, std::uint32_t vr, std::uint32_t vc) {
-  ConfigureRequest r;
-  r.capacity_bytes = capacity;
-  r.columns = columns;
-  r.valid_rows = vr;
-  r.valid_columns = vc;
-  r.data_type = DataType::U32;
-  r.mask = 0b1111;
-  return r;
-}
+using test::u32_request;
 
 // Bullet: one definedness bit per payload element (packed 4-bit included).
 TEST(Adr0014, OneDefinednessBitPerPayloadElementIncludingPacked) {

@@ -9,20 +9,12 @@
 #include "tile/tile_elementwise.hpp"
 #include "tile/tile_render.hpp"
 #include "tile/tile_state.hpp"
+#include "tile_request.hpp"
 
 namespace pto::tile {
 namespace {
 
-ConfigureRequest u32_request(std::uint32_t capacity, std::uint32_t columns, std::uint32_t vr, std::uint32_t vc) {
-  ConfigureRequest r;
-  r.capacity_bytes = capacity;
-  r.columns = columns;
-  r.valid_rows = vr;
-  r.valid_columns = vc;
-  r.data_type = DataType::U32;
-  r.mask = 0b1111;
-  return r;
-}
+using test::u32_request;
 
 // ---------------------------------------------------------------- geometry
 
