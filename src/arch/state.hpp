@@ -218,6 +218,10 @@ struct BlockState {
   BundleFixedPointAttributes fixed_point_attributes;
   MemoryCopyTemplateState memory_copy_template;
   FrameTemplateState frame_template;
+  // Not architectural: set when a header field other than `operation` may
+  // differ from its ClearBundleHeaderState value, so the clear at each block
+  // start/stop can skip the binding arrays (src/block/start_stop.cpp).
+  bool header_dirty = false;
 };
 
 // T/U temporary queues: index 0 is the newest entry (t#1 / u#1).

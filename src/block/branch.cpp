@@ -2,6 +2,10 @@
 // (commit target), J, JR, SETRET, ADDTPC and LSRGET.  Sources:
 // asl/scalar/model/bru/semantics.asl, asl/scalar/model/dispatch/bru.asl,
 // asl/scalar/model/sys/semantics.asl, asl/block/model/state/barg.asl.
+#include <array>
+#include <iterator>
+#include <utility>
+
 #include "block/control.hpp"
 #include "block/handlers.hpp"
 
@@ -75,13 +79,6 @@ constexpr SetcForm kSetcForms[] = {
     {Mnemonic::C_SETC_NE, SetcOperand::Register, Condition::NE, false},
 };
 
-const SetcForm& setc_form(Mnemonic m) {
-  for (const SetcForm& f : kSetcForms) {
-    if (f.mnemonic == m) return f;
-  }
-  return kSetcForms[0];  // unreachable: only registered mnemonics dispatch here
-}
-
 // The right operand of a SETC form.  Field order (catalog): register forms
 // SrcL, SrcR[, SrcRType]; immediate forms SrcL, shamt, imm.
 Word setc_right(const State& s, const DecodedInsn& d, const SetcForm& f) {
@@ -99,11 +96,13 @@ Word setc_right(const State& s, const DecodedInsn& d, const SetcForm& f) {
   return 0;
 }
 
-// ExecuteSetCommit / ExecuteSetCommitLogical.  Applicability (active COND
-// block body, condition not yet set) is checked by the dispatcher.
+// ExecuteSetCommit / ExecuteSetCommitLogical, one instance per row of
+// kSetcForms.  Applicability (active COND block body, condition not yet
+// set) is checked by the dispatcher.
+template <std::size_t Row>
 ExecOutcome SETC(Machine& m, const DecodedInsn& d) {
+  constexpr SetcForm f = kSetcForms[Row];
   State& s = m.state;
-  const SetcForm& f = setc_form(d.mnemonic);
   const Word left = s.read_reg5(d.reg(0));
   const Word right = setc_right(s, d, f);
   bool holds;
@@ -114,6 +113,17 @@ ExecOutcome SETC(Machine& m, const DecodedInsn& d) {
   }
   set_commit_condition(s, holds);
   return ExecOutcome::Next;
+}
+
+// SETC with its applicability checked here instead of by the dispatcher
+// (the record has no other pre-check): the same order, the fault first.
+template <std::size_t Row>
+ExecOutcome SETC_self_admitting(Machine& m, const DecodedInsn& d) {
+  if (!commit_condition_setter_applicable(m.state.block)) {
+    m.set_fault(FaultCode::Fault_BundleControl, m.state.pc);
+    return ExecOutcome::Fault;
+  }
+  return SETC<Row>(m, d);
 }
 
 // SetCommitTarget / SetCompressedCommitTarget: BARG.BPCN = SrcL.
@@ -196,10 +206,31 @@ ExecOutcome LSRGET(Machine& m, const DecodedInsn& d) {
   return ExecOutcome::Next;
 }
 
+template <std::size_t... Rows>
+void register_setc_handlers(scalar::HandlerTable& t, std::index_sequence<Rows...>) {
+  (t.set(kSetcForms[Rows].mnemonic, SETC<Rows>), ...);
+}
+
+template <std::size_t... Rows>
+constexpr std::array<scalar::Handler, sizeof...(Rows)> make_self_admitting_setc(std::index_sequence<Rows...>) {
+  return {SETC_self_admitting<Rows>...};
+}
+
+// Row i: the self-admitting SETC of kSetcForms[i].
+constexpr auto kSelfAdmittingSetc = make_self_admitting_setc(std::make_index_sequence<std::size(kSetcForms)>{});
+
 }  // namespace
 
+scalar::Handler self_admitting_variant(const DecodedInsn& d) {
+  if (d.applicability != scalar::Applicability::CommitConditionSetter) return nullptr;
+  for (std::size_t i = 0; i < std::size(kSetcForms); ++i) {
+    if (kSetcForms[i].mnemonic == d.mnemonic) return kSelfAdmittingSetc[i];
+  }
+  return nullptr;
+}
+
 void register_branch_handlers(scalar::HandlerTable& t) {
-  for (const SetcForm& f : kSetcForms) t.set(f.mnemonic, SETC);
+  register_setc_handlers(t, std::make_index_sequence<std::size(kSetcForms)>{});
   t.set(Mnemonic::SETC_TGT, SETC_TGT);
   t.set(Mnemonic::C_SETC_TGT, SETC_TGT);
   t.set(Mnemonic::J, J);

@@ -75,10 +75,40 @@ void reset_bundle_control(arch::State& s);
 
 // ConditionHolds (asl/scalar/model/bru/semantics.asl).
 enum class Condition : std::uint8_t { EQ, NE, LT, GE, LTU, GEU };
-bool condition_holds(Condition c, arch::Word left, arch::Word right);
+// Inline so a handler with a fixed condition folds the switch.
+constexpr bool condition_holds(Condition c, arch::Word left, arch::Word right) {
+  const auto sl = static_cast<std::int64_t>(left);
+  const auto sr = static_cast<std::int64_t>(right);
+  switch (c) {
+    case Condition::EQ: return left == right;
+    case Condition::NE: return left != right;
+    case Condition::LT: return sl < sr;
+    case Condition::GE: return sl >= sr;
+    case Condition::LTU: return left < right;
+    case Condition::GEU: return left >= right;
+  }
+  return false;
+}
+
+// ScalarOperationApplicable for a commit-condition setter (SETC.*): the body
+// of an active COND block whose condition is not yet set.
+inline bool commit_condition_setter_applicable(const arch::BlockState& b) {
+  return b.bundle_active && b.bundle_body_active && b.barg.transfer_type == arch::BundleTransfer::Conditional &&
+         !b.condition_set;
+}
+
+// A handler for this fully decoded record that checks the record's
+// applicability itself (Fault_BundleControl before any effect), or nullptr.
+// Predecode installs it when applicability is the only pre-check, so the
+// dispatcher can skip the generic admission.  Defined in src/block/branch.cpp.
+scalar::Handler self_admitting_variant(const scalar::DecodedInsn& d);
 
 // ExecuteSetCommit's effect: _CommitArgument, BARG.taken, condition marker.
-void set_commit_condition(arch::State& s, bool holds);
+inline void set_commit_condition(arch::State& s, bool holds) {
+  s.commit_argument = holds ? 1 : 0;
+  if (s.block.bundle_active) s.block.barg.taken = holds;
+  s.block.condition_set = true;
+}
 
 // The tile engine's name for a tile-start selector (for messages).
 const char* tile_operation_name(isa::TileOp op);

@@ -5,9 +5,9 @@
 #include <array>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <string_view>
 #include <type_traits>
-#include <vector>
 
 #include "block/control.hpp"
 #include "block/handlers.hpp"
@@ -99,16 +99,17 @@ StartForm start_form_of(const isa::FormDesc& f) {
   return s;
 }
 
-const StartForm& start_form(isa::FormIndex form) {
-  static const std::vector<StartForm> table = [] {
-    std::vector<StartForm> t(isa::kFormRecordCount);
-    for (const isa::FormDesc& f : isa::catalog_forms()) {
-      if (std::string_view(f.semantic_handler) == "ExecuteBundleStart") t[isa::index_of(f)] = start_form_of(f);
-    }
-    return t;
-  }();
-  return table[form];
-}
+// Indexed by form.  A namespace-scope table (the catalog it reads is
+// constant data) so BSTART reads it with no initialisation guard.
+const std::array<StartForm, isa::kFormRecordCount> kStartForms = [] {
+  std::array<StartForm, isa::kFormRecordCount> t{};
+  for (const isa::FormDesc& f : isa::catalog_forms()) {
+    if (std::string_view(f.semantic_handler) == "ExecuteBundleStart") t[isa::index_of(f)] = start_form_of(f);
+  }
+  return t;
+}();
+
+const StartForm& start_form(isa::FormIndex form) { return kStartForms[form]; }
 
 // BundleBranchTypeLegal / BundleTransferOfBranchType.
 std::optional<BundleTransfer> transfer_of_branch_type(unsigned bt) {
@@ -198,7 +199,10 @@ void clear_tile_binding_flags(TileBindings& bindings) {
 
 // ClearBundleHeaderState (asl/block/model/state/descriptor-state.asl).  Like
 // the ASL it clears only the binding flags, so a block start does not rewrite
-// the whole binding arrays (the dominant cost of a tight block loop).
+// the whole binding arrays.  Dimensions, bindings and attributes are written
+// only by header commands and tile blocks, which set `header_dirty` (dispatch
+// admission, BSTART of a tile start, B.CATR, B.HINT): a scalar block loop
+// skips them entirely.
 void clear_header(BlockState& b) {
   b.commit_target_set = false;
   b.condition_set = false;
@@ -206,6 +210,8 @@ void clear_header(BlockState& b) {
   b.bundle_argument = 0;
   b.bundle_argument_kind = 0;
   b.operation = {};
+  if (!b.header_dirty) return;
+  b.header_dirty = false;
   b.dimensions = {};
   b.dimension_present = {};
   // B.IOR is the only writer of scalar bindings and uses slot 0
@@ -236,14 +242,20 @@ Word commit_pc(const arch::BundleArgumentRegister& barg, Word continuation) {
   return continuation;
 }
 
-// StopBundleAt.
-ExecOutcome stop_bundle(Machine& m, Word continuation) {
-  State& s = m.state;
-  const Word next_pc = commit_pc(s.block.barg, continuation);
+// The commit PC (BARGCommitPC) of `continuation`; nullopt after raising
+// Fault_InstructionPC when either is odd.
+std::optional<Word> legal_commit_pc(Machine& m, Word continuation) {
+  const Word next_pc = commit_pc(m.state.block.barg, continuation);
   if ((continuation & 1) || (next_pc & 1)) {
     m.set_fault(FaultCode::Fault_InstructionPC, next_pc);
-    return ExecOutcome::Fault;
+    return std::nullopt;
   }
+  return next_pc;
+}
+
+// StopBundleAt's effects, once `next_pc` = legal_commit_pc(continuation).
+ExecOutcome stop_bundle(Machine& m, Word next_pc) {
+  State& s = m.state;
   const bool post_commit_trap = s.block.control_attributes.trap_enabled;
   BlockState& b = s.block;
   b.bundle_active = false;
@@ -292,14 +304,24 @@ void begin_bundle(State& s, Word start_pc, BundleKind kind, BundleTransfer trans
 }
 
 // ExecuteDecodedBundleStartWithAcceptedApplicabilityRules.
+// `Scalar`: every form of the mnemonic is a Control-class start without a
+// tile selector or BrType, whose descriptor is always legal
+// (BundleOperationDescriptorLegal) and depends only on the form.
+template <bool Scalar>
 ExecOutcome BSTART(Machine& m, const DecodedInsn& d) {
   State& s = m.state;
   const StartForm& sf = start_form(d.form);
   const Word pc = s.pc;
-  const arch::BundleOperationDescriptor desc = descriptor_of(d, sf);
-  if (!descriptor_legal(desc, d.bits)) {
-    m.set_fault(FaultCode::Fault_IllegalInstruction, pc);
-    return ExecOutcome::Fault;
+  arch::BundleOperationDescriptor desc;
+  if constexpr (Scalar) {
+    desc.valid = true;
+    desc.form_identity = static_cast<std::uint8_t>((d.form - isa::kScalarFormCount) & 0x7F);
+  } else {
+    desc = descriptor_of(d, sf);
+    if (!descriptor_legal(desc, d.bits)) {
+      m.set_fault(FaultCode::Fault_IllegalInstruction, pc);
+      return ExecOutcome::Fault;
+    }
   }
   const BundleTransfer transfer = desc.branch_type_valid ? *transfer_of_branch_type(desc.branch_type) : sf.transfer;
   const Word fallthrough = pc + d.length_bytes;
@@ -336,8 +358,10 @@ ExecOutcome BSTART(Machine& m, const DecodedInsn& d) {
   }
   begin_bundle(s, pc, sf.kind, transfer, target, fallthrough, return_target,
                transfer != BundleTransfer::Conditional);
-  // InstallBundleOperationDescriptor
+  // InstallBundleOperationDescriptor; a tile block's commit writes its
+  // bindings and its data type may set the B.DATR default.
   s.block.operation = desc;
+  if (sf.tile_start) s.block.header_dirty = true;
   if (desc.data_type_valid && !s.block.data_attributes_present) s.block.data_attributes.data_type = desc.data_type;
   return ExecOutcome::PcWritten;
 }
@@ -359,6 +383,7 @@ ExecOutcome B_CATR(Machine& m, const DecodedInsn& d) {
   static const int kAq = scalar::field_slot(isa::Mnemonic::B_CATR, "aq");
   static const int kRl = scalar::field_slot(isa::Mnemonic::B_CATR, "rl");
   auto& a = b.control_attributes;
+  b.header_dirty = true;
   a.present = true;
   a.trap_enabled = d.field[kTrap] & 1;
   a.atomic = d.field[kAtom] & 1;
@@ -392,6 +417,7 @@ ExecOutcome B_HINT(Machine& m, const DecodedInsn& d) {
     return ExecOutcome::Fault;
   }
   s.last_bundle_hint_payload = d.bits;
+  s.block.header_dirty = true;
   auto& h = s.block.hint;
   h.present = true;
   h.trace = trace;
@@ -439,12 +465,10 @@ ExecOutcome complete_bundle(Machine& m, Word continuation) {
     m.set_fault(FaultCode::Fault_BundleControl, s.pc);
     return ExecOutcome::Fault;
   }
-  // SETC.TGT may have replaced BPCN: validate before any effect.
-  const Word next_pc = commit_pc(s.block.barg, continuation);
-  if ((continuation & 1) || (next_pc & 1)) {
-    m.set_fault(FaultCode::Fault_InstructionPC, next_pc);
-    return ExecOutcome::Fault;
-  }
+  // SETC.TGT may have replaced BPCN: validate before any effect.  The tile
+  // operation below does not touch BARG, so the commit PC stays valid.
+  const std::optional<Word> next_pc = legal_commit_pc(m, continuation);
+  if (!next_pc) return ExecOutcome::Fault;
   // DR (dimension reduction) applies to VEC/SFU/TLSU blocks only.
   if (s.block.control_attributes.dimension_reduction && s.block.barg.block_type != BundleKind::TileElement &&
       s.block.barg.block_type != BundleKind::TileMemory) {
@@ -461,14 +485,29 @@ ExecOutcome complete_bundle(Machine& m, Word continuation) {
     const ExecOutcome o = (e ? e : tile_operation_not_registered)(m, *tile_op);
     if (o != ExecOutcome::Next) return o;
   }
-  return stop_bundle(m, continuation);
+  return stop_bundle(m, *next_pc);
 }
+
+namespace {
+
+bool scalar_start(const StartForm& sf) {
+  return sf.operation_class == BundleOperationClass::Control && !sf.tile_start && sf.branch_type_field < 0;
+}
+
+bool every_form_scalar_start(isa::Mnemonic m) {
+  for (const isa::FormIndex i : isa::forms_of_mnemonic(m)) {
+    if (!scalar_start(start_form(i))) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 void register_start_stop_handlers(scalar::HandlerTable& t) {
   for (const isa::FormDesc& f : isa::catalog_forms()) {
     const std::string_view h = f.semantic_handler;
     if (f.status != isa::FormStatus::Accepted) continue;
-    if (h == "ExecuteBundleStart") t.set(f.mnem, BSTART);
+    if (h == "ExecuteBundleStart") t.set(f.mnem, every_form_scalar_start(f.mnem) ? BSTART<true> : BSTART<false>);
     if (h == "ExecuteBundleStop") t.set(f.mnem, BSTOP);
   }
   t.set(isa::Mnemonic::B_CATR, B_CATR);
@@ -491,7 +530,8 @@ ExecOutcome stop_bundle_at(Machine& m, Word continuation) {
     m.set_fault(FaultCode::Fault_BundleControl, m.state.pc);
     return ExecOutcome::Fault;
   }
-  return stop_bundle(m, continuation);
+  const std::optional<Word> next_pc = legal_commit_pc(m, continuation);
+  return next_pc ? stop_bundle(m, *next_pc) : ExecOutcome::Fault;
 }
 
 void enter_bundle_body(Machine& m) {

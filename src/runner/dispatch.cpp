@@ -83,9 +83,7 @@ bool applicable(const arch::State& s, const DecodedInsn& d) {
                                                           b.barg.block_type == arch::BundleKind::Floating);
   switch (d.applicability) {
     case Applicability::Always: return true;
-    case Applicability::CommitConditionSetter:
-      return b.bundle_active && b.bundle_body_active &&
-             b.barg.transfer_type == arch::BundleTransfer::Conditional && !b.condition_set;
+    case Applicability::CommitConditionSetter: return block::commit_condition_setter_applicable(b);
     case Applicability::CommitTarget: return commit_target_writable;
     case Applicability::CompressedCommitTarget: return commit_target_writable && !b.commit_target_set;
     case Applicability::BlockBody: return b.bundle_active && b.bundle_body_active;
@@ -123,6 +121,8 @@ DecodedInsn predecode(std::uint64_t bits, unsigned length_bits) {
   if (is_command(f)) d.traits |= scalar::kTraitCommand;
   if (contains(kHeaderCommands, f.mnem) && !is_block_boundary(f)) d.traits |= scalar::kTraitBlockHeader;
   if (is_block_boundary(f)) d.traits |= scalar::kTraitBlockBoundary;
+  if (std::string_view(f.semantic_handler) == "ExecuteBundleStop") d.traits |= scalar::kTraitBlockStop;
+  if (d.traits & scalar::kTraitBlockHeader) d.prechecks |= scalar::kCheckHeaderCommand;
 
   const auto fields = isa::fields_of(f);
   d.field_count = static_cast<std::uint8_t>(std::min<std::size_t>(fields.size(), scalar::kMaxDecodedFields));
@@ -150,11 +150,22 @@ DecodedInsn predecode(std::uint64_t bits, unsigned length_bits) {
   }
   const scalar::Handler h = scalar::handler_table().get(f.mnem);
   d.handler = h ? h : not_implemented;
+  if (const scalar::Handler fast = scalar::alu_register_only_variant(d)) d.handler = fast;
+  if (const scalar::Handler fast = scalar::agu_register_only_variant(d)) d.handler = fast;
+  if (d.prechecks == scalar::kCheckApplicability) {
+    if (const scalar::Handler self_admitting = block::self_admitting_variant(d)) {
+      d.handler = self_admitting;
+      d.prechecks = 0;
+    }
+  }
   return d;
 }
 
 bool admit(arch::Machine& m, const DecodedInsn& d) {
   arch::State& s = m.state;
+  // Header commands write header state (bundle_headers.cpp): the next
+  // ClearBundleHeaderState must clear it all.
+  if (d.prechecks & scalar::kCheckHeaderCommand) s.block.header_dirty = true;
   enter_body_if_body_instruction(s.block, d);
   if ((d.traits & scalar::kTraitDecoded) && !applicable(s, d)) {
     m.set_fault(FaultCode::Fault_BundleControl, s.pc);

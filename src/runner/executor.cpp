@@ -46,31 +46,65 @@ std::string_view stop_reason_name(StopReason r) {
   return "?";
 }
 
-Executor::Executor(Machine& m) : m_(m), cache_(new Entry[kCacheMask + 1]) {
+Executor::Executor(Machine& m)
+    : m_(m), cache_(new Entry[kCacheMask + 1]), runs_(new Run[kRunMask + 1]) {
+  flush_decode_cache();
   m_.memory.set_code_write_hook(&Executor::on_code_write, this);
 }
 
 Executor::~Executor() { m_.memory.set_code_write_hook(nullptr, nullptr); }
 
 void Executor::flush_decode_cache() {
-  for (Word i = 0; i <= kCacheMask; ++i) cache_[i].tag = ~Word{0};
-  for (Entry& w : watched_) w.tag = ~Word{0};
+  for (Word i = 0; i <= kCacheMask; ++i) cache_[i].tag = empty_tag(i);
+  watched_valid_ = {};
+  flush_runs();
+}
+
+void Executor::forget_runs() {
+  for (Word i = 0; i <= kRunMask; ++i) runs_[i].start = empty_run_tag(i);
+}
+
+void Executor::flush_runs() {
+  forget_runs();
+  run_pool_.clear();
+}
+
+void Executor::invalidate_runs(Word address, Word last) {
+  // A run starts at most kMaxRunSpan + 8 bytes (its last step and the
+  // lookahead halfword) before the last byte it covers; odd starts are
+  // single fetch-fault steps, probed too.
+  const Word reach = kMaxRunSpan + 8;
+  const Word first = address >= reach ? address - reach : 0;
+  if (last - first >= 2 * (kRunMask + 1)) {
+    forget_runs();  // the pool stays: a run may be executing from it
+    return;
+  }
+  for (Word n = last - first + 1, pc = first; n > 0; --n, ++pc) {
+    const Word i = run_index(pc);
+    Run& run = runs_[i];
+    if (run.start == pc && run.start <= last && address <= run.last) run.start = empty_run_tag(i);
+  }
 }
 
 void Executor::on_code_write(void* self, Word address, Word size) {
-  // An instruction starting up to 6 bytes before the write may cover it (or
-  // look ahead into it for the fused-call length rule).
   auto* ex = static_cast<Executor*>(self);
+  if (size == 0) return;
+  const Word last = address + (size - 1) < address ? ~Word{0} : address + (size - 1);
+  if (ex->run_stop_ != 0 && ex->active_start_ <= last && address <= ex->active_last_) ex->run_stop_ = 0;
+  ex->invalidate_runs(address, last);
+  // An instruction starting up to 6 bytes before the write may cover it (or
+  // look ahead into it for the fused-call length rule); decodes at odd PCs
+  // are fetch faults that read nothing.
   const Word first = address >= 6 ? (address - 6) & ~Word{1} : 0;
-  const Word last = address + size;
-  if (last - first > 2 * (kCacheMask + 1)) {
-    ex->flush_decode_cache();
+  for (unsigned i = 0; i < ex->watched_.size(); ++i) {
+    const Word tag = ex->watched_[i].tag;
+    if (tag >= first && tag <= last) ex->watched_valid_[i] = false;
+  }
+  if (last - first >= 2 * (kCacheMask + 1)) {
+    for (Word i = 0; i <= kCacheMask; ++i) ex->cache_[i].tag = empty_tag(i);
     return;
   }
-  for (Word pc = first; pc < last; pc += 2) ex->evict(pc);
-  for (Entry& w : ex->watched_) {
-    if (w.tag >= first && w.tag < last) w.tag = ~Word{0};
-  }
+  for (Word n = (last - first) / 2 + 1, pc = first; n > 0; --n, pc += 2) ex->evict(pc);
 }
 
 DecodedInsn Executor::fetch_and_decode(Word pc) {
@@ -103,6 +137,61 @@ const DecodedInsn& Executor::decoded_at(Word pc) { return lookup(pc); }
 
 ExecOutcome Executor::step() { return execute(m_, lookup(m_.state.pc)); }
 
+namespace {
+
+bool is_body_instruction(const DecodedInsn& d) {
+  return (d.traits & scalar::kTraitDecoded) &&
+         !(d.traits & (scalar::kTraitBlockHeader | scalar::kTraitBlockBoundary));
+}
+
+// A body instruction of these families never changes _BundleActive or
+// _BundleBodyActive, so after it succeeded the body entry rule is settled
+// for the next step (only block commands and SYS trap returns change them).
+bool settles_body_entry(const DecodedInsn& d) {
+  if (!is_body_instruction(d) || (d.traits & scalar::kTraitCommand)) return false;
+  const isa::Family f = d.desc().family;
+  return f == isa::Family::ALU || f == isa::Family::AGU || f == isa::Family::BRU || f == isa::Family::FSU ||
+         f == isa::Family::AMO;
+}
+
+// A step after which the run cannot continue sequentially: a fetch fault or
+// an illegal / unimplemented word, the commit of a block, a jump.
+bool ends_run(const DecodedInsn& d) {
+  if (d.length_bytes == 0 || !(d.traits & scalar::kTraitDecoded) || d.handler == not_implemented) return true;
+  return (d.traits & scalar::kTraitBlockStop) || d.mnemonic == isa::Mnemonic::J || d.mnemonic == isa::Mnemonic::JR;
+}
+
+}  // namespace
+
+void Executor::build_run(Run& run, Word pc, const Watch& watch) {
+  if (run_pool_.size() + kMaxRunLength > kRunPoolCapacity) {
+    flush_runs();  // `run` is a directory slot: still valid, now empty
+  }
+  const auto first = static_cast<std::uint32_t>(run_pool_.size());
+  Word at = pc;
+  Word last = pc;
+  for (unsigned n = 0; n < kMaxRunLength; ++n) {
+    if (n > 0 && (watch.watched(at) || at - pc >= kMaxRunSpan)) break;
+    const DecodedInsn& d = lookup(at);
+    const bool settled = n > 0 && settles_body_entry(run_pool_.back().insn);
+    RunStep& step = run_pool_.emplace_back();
+    step.pc = at;
+    step.next_pc = at + d.length_bytes;
+    if (d.prechecks != 0) step.admission |= kAdmitFully;
+    if (is_body_instruction(d) && !settled) step.admission |= kAdmitBodyEntry;
+    step.insn = d;
+    // The lookahead halfword of the length rule ends at pc + length + 1.
+    const Word step_last = at + d.length_bytes + 1;
+    last = step_last < at ? ~Word{0} : step_last;
+    if (ends_run(d)) break;
+    at = step.next_pc;
+  }
+  run.start = pc;
+  run.last = last;
+  run.first = first;
+  run.count = static_cast<std::uint32_t>(run_pool_.size()) - first;
+}
+
 bool Executor::stops_after(ExecOutcome o, const DecodedInsn& d, Word pc, RunResult& r) const {
   if (o == ExecOutcome::NotImplemented) {
     r.reason = StopReason::NotImplemented;
@@ -125,56 +214,111 @@ bool Executor::stops_after(ExecOutcome o, const DecodedInsn& d, Word pc, RunResu
 }
 
 RunResult Executor::fast_loop(const RunLimits& limits) {
-  // TPC and the step count live in registers: the next lookup depends on a
-  // register add, not on a store-to-load round trip through State.  TPC is
-  // written back after every sequential step, so a handler sees exactly the
-  // state the one-step `execute` gives it.
+  // Each iteration executes one run: a straight line of pre-decoded steps
+  // starting at TPC.  Per attempt the loop does exactly what `execute` does
+  // (BeginArchitecturalInstructionAttempt, admission, the handler, TPC), with
+  // TPC stored before the handler so it sees the one-step state.
   Machine& m = m_;
   arch::State& s = m.state;
-  Entry* const cache = cache_.get();
   RunResult r;
-  const Word stop_pc = limits.stop_pc.value_or(~Word{0});
-  const Word return_pc = limits.return_pc.value_or(~Word{0});
+  Watch watch;
+  watch.stop = limits.stop_pc.has_value();
+  watch.stop_pc = limits.stop_pc.value_or(0);
+  watch.ret = limits.return_pc.has_value();
+  watch.return_pc = limits.return_pc.value_or(0);
   const std::uint64_t max_steps = limits.max_steps;
   std::uint64_t hits = 0;
   std::uint64_t steps = 0;
-  // The stop and return PCs stay out of the cache for the whole run: every
-  // arrival there misses, and the miss path does the stop checks (and counts
-  // stop-PC hits), so the hit path needs no per-instruction compare.
-  evict(stop_pc);
-  evict(return_pc);
-  Word pc = s.pc;
+  // The stop and return PCs stay out of every cache for the whole run: each
+  // arrival there takes the miss path, which does the stop checks (and
+  // counts stop-PC hits), so runs need no per-instruction compare.
+  if (watch.stop) {
+    evict(watch.stop_pc);
+    invalidate_runs(watch.stop_pc, watch.stop_pc);
+  }
+  if (watch.ret) {
+    evict(watch.return_pc);
+    invalidate_runs(watch.return_pc, watch.return_pc);
+  }
+  const RunStep* current = nullptr;
+  const RunStep* run_begin = nullptr;
   try {
     while (steps < max_steps) {
-      Entry* e = &cache[(pc >> 1) & kCacheMask];
-      if (e->tag != pc) [[unlikely]] {
-        if (pc == stop_pc || pc == return_pc) {
-          if (pc == stop_pc && ++hits >= limits.stop_after_hits) {
+      const Word pc = s.pc;
+      Run* run = &runs_[run_index(pc)];
+      if (run->start != pc) [[unlikely]] {
+        if (watch.watched(pc)) {
+          if (watch.stop && pc == watch.stop_pc && ++hits >= limits.stop_after_hits) {
             r.reason = StopReason::StopPc;
             break;
           }
-          if (pc == return_pc) {
+          if (watch.ret && pc == watch.return_pc) {
             r.reason = StopReason::ReturnPc;
             break;
           }
-          e = &watched_[pc == stop_pc ? 0 : 1];
+          // A stop PC before its last hit executes uncached, as one step.
+          const unsigned w = watch.stop && pc == watch.stop_pc ? 0 : 1;
+          if (!watched_valid_[w] || watched_[w].tag != pc) {
+            fill(watched_[w], pc);
+            watched_valid_[w] = true;
+          }
+          const DecodedInsn& d = watched_[w].insn;
+          const ExecOutcome o = execute(m, d);
+          ++steps;
+          if (o >= ExecOutcome::Fault && stops_after(o, d, pc, r)) break;
+          continue;
         }
-        if (e->tag != pc) fill(*e, pc);
+        build_run(*run, pc, watch);
       }
-      const DecodedInsn& d = e->insn;
-      begin_attempt(s);
-      const ExecOutcome o = admit_and_run(m, d);
-      ++steps;
-      if (o == ExecOutcome::Next) [[likely]] {
-        pc += d.length_bytes;
-        s.pc = pc;
-        continue;
+      // Attempts left in the budget bound this pass through the run.
+      const std::uint64_t budget = max_steps - steps;
+      run_begin = &run_pool_[run->first];
+      const RunStep* const end = run_begin + (budget < run->count ? budget : run->count);
+      active_start_ = run->start;
+      active_last_ = run->last;
+      run_stop_ = reinterpret_cast<std::uintptr_t>(end);
+      ExecOutcome o;
+      current = run_begin;
+      for (;;) {
+        const DecodedInsn& d = current->insn;
+        s.pc = current->pc;
+        begin_attempt(s);
+        if ((current->admission | s.block.system_block_terminal_pending) != 0) [[unlikely]] {
+          if ((current->admission & kAdmitFully) || s.block.system_block_terminal_pending) {
+            o = admit(m, d) ? d.handler(m, d) : ExecOutcome::Fault;
+          } else {
+            enter_body_if_body_instruction(s.block, d);
+            o = d.handler(m, d);
+          }
+        } else {
+          o = d.handler(m, d);
+        }
+        ++current;
+        if (o == ExecOutcome::Next) [[likely]] {
+          if (reinterpret_cast<std::uintptr_t>(current) >= run_stop_) break;
+          continue;
+        }
+        // BSTART writes TPC to its own successor: the run goes on.
+        if (o == ExecOutcome::PcWritten && s.pc == current[-1].next_pc &&
+            reinterpret_cast<std::uintptr_t>(current) < run_stop_) {
+          continue;
+        }
+        break;
       }
-      const Word insn_pc = pc;
-      pc = s.pc;
-      if (o >= ExecOutcome::Fault && stops_after(o, d, insn_pc, r)) break;
+      const RunStep& last = current[-1];
+      steps += static_cast<std::uint64_t>(current - run_begin);
+      current = nullptr;
+      run_stop_ = 0;
+      if (o == ExecOutcome::Next) {
+        s.pc = last.next_pc;
+      } else if (o >= ExecOutcome::Fault && stops_after(o, last.insn, last.pc, r)) {
+        break;
+      }
     }
   } catch (const arch::HostMemoryExhausted& e) {
+    // The throwing attempt is not counted (as in the one-step loop).
+    if (current != nullptr) steps += static_cast<std::uint64_t>(current - run_begin);
+    run_stop_ = 0;
     r.reason = StopReason::HostLimit;
     r.detail = e.what();
   }
@@ -186,19 +330,17 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
 RunResult Executor::observed_loop(const RunLimits& limits, Observer& observer) {
   arch::State& s = m_.state;
   RunResult r;
-  const Word stop_pc = limits.stop_pc.value_or(~Word{0});
-  const Word return_pc = limits.return_pc.value_or(~Word{0});
   std::uint64_t hits = 0;
   std::vector<arch::MemoryAccess> accesses;
   m_.set_access_log(&accesses);
   try {
     while (r.steps < limits.max_steps) {
       const Word pc = s.pc;
-      if (pc == stop_pc && ++hits >= limits.stop_after_hits) {
+      if (limits.stop_pc && pc == *limits.stop_pc && ++hits >= limits.stop_after_hits) {
         r.reason = StopReason::StopPc;
         break;
       }
-      if (pc == return_pc) {
+      if (limits.return_pc && pc == *limits.return_pc) {
         r.reason = StopReason::ReturnPc;
         break;
       }

@@ -1,6 +1,8 @@
 // The run loop: fetch with the length rule, a decode cache keyed by PC, and
-// two loops chosen once per run — a fast one with no observation, and a slow
-// one that reports every attempt to an observer (tracing, state capture).
+// two loops chosen once per run — a fast one with no observation that
+// executes cached straight-line runs of pre-decoded steps, and a slow one that
+// reports every attempt to an observer (tracing, state capture).  Design and
+// exactness rules: docs/architecture.md "Execution".
 #pragma once
 
 #include <array>
@@ -83,28 +85,74 @@ class Executor {
 
  private:
   struct Entry {
-    arch::Word tag = ~arch::Word{0};
+    arch::Word tag = 0;  // set to empty_tag(index) by flush_decode_cache
     scalar::DecodedInsn insn;
   };
   static constexpr unsigned kCacheBits = 13;
   static constexpr arch::Word kCacheMask = (arch::Word{1} << kCacheBits) - 1;
+  static arch::Word cache_index(arch::Word pc) { return (pc >> 1) & kCacheMask; }
+  // The tag of an empty slot is a PC that maps to a different slot, so no
+  // PC (every 64-bit value is reachable: odd ones through fetch faults) can
+  // ever match an empty slot.
+  static arch::Word empty_tag(arch::Word index) { return ((index + 1) & kCacheMask) << 1; }
 
   const scalar::DecodedInsn& lookup(arch::Word pc) {
-    Entry& e = cache_[(pc >> 1) & kCacheMask];
+    Entry& e = cache_[cache_index(pc)];
     if (e.tag != pc) fill(e, pc);
     return e.insn;
   }
   void fill(Entry& e, arch::Word pc);
-  // Drops the cached decode of `pc` (the fast loop keeps stop and return PCs
-  // out of the cache so that arriving there always takes the miss path).
   void evict(arch::Word pc) {
-    Entry& e = cache_[(pc >> 1) & kCacheMask];
-    if (e.tag == pc) e.tag = ~arch::Word{0};
+    const arch::Word i = cache_index(pc);
+    if (cache_[i].tag == pc) cache_[i].tag = empty_tag(i);
   }
   scalar::DecodedInsn fetch_and_decode(arch::Word pc);
   static void on_code_write(void* self, arch::Word address, arch::Word size);
 
-  // The hot loop: no observer, stop checks on locals, the cache inline.
+  // ---- straight-line runs (docs/architecture.md "Execution") ----
+  // One attempt of a run: the cached decode copied with its PC, so a run
+  // executes from contiguous memory with no per-instruction tag check.
+  struct RunStep {
+    arch::Word pc = 0;
+    arch::Word next_pc = 0;  // pc + length: the sequential successor
+    std::uint8_t admission = 0;  // Admission bits: what runs before the handler
+    scalar::DecodedInsn insn;
+  };
+  enum Admission : std::uint8_t {
+    kAdmitFully = 1u << 0,   // pre-checks: the whole `admit`
+    kAdmitBodyEntry = 1u << 1,  // the body entry rule may change state here
+  };
+  // A run starting at `start`: pool steps [first, first + count).  Its
+  // decodes read only bytes in [start, last] (the fused-call lookahead
+  // included; `last` saturates at the top of the address space).
+  struct Run {
+    arch::Word start = 0;  // set to empty_run_tag(index) by forget_runs
+    arch::Word last = 0;
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;
+  };
+  static constexpr unsigned kRunBits = 12;
+  static constexpr arch::Word kRunMask = (arch::Word{1} << kRunBits) - 1;
+  static constexpr unsigned kMaxRunLength = 32;
+  static constexpr arch::Word kMaxRunSpan = 128;  // bytes from the start to the last step
+  static constexpr std::size_t kRunPoolCapacity = std::size_t{1} << 15;
+  static arch::Word run_index(arch::Word pc) { return (pc >> 1) & kRunMask; }
+  static arch::Word empty_run_tag(arch::Word index) { return ((index + 1) & kRunMask) << 1; }
+
+  // The PCs a fast run must reach through the miss path (stop and return PC).
+  struct Watch {
+    bool stop = false, ret = false;
+    arch::Word stop_pc = 0, return_pc = 0;
+    bool watched(arch::Word pc) const { return (stop && pc == stop_pc) || (ret && pc == return_pc); }
+  };
+  void build_run(Run& run, arch::Word pc, const Watch& watch);
+  void forget_runs();  // empties the directory
+  void flush_runs();   // and the step pool (never while a run executes)
+  // Drops every run whose bytes overlap [address, last] (inclusive, so no
+  // range wraps past the top of the address space).
+  void invalidate_runs(arch::Word address, arch::Word last);
+
+  // The hot loop: no observer, runs of pre-decoded steps.
   RunResult fast_loop(const RunLimits& limits);
   // Reports every attempt (registers, queues, memory accesses) to `observer`.
   RunResult observed_loop(const RunLimits& limits, Observer& observer);
@@ -115,6 +163,15 @@ class Executor {
   std::unique_ptr<Entry[]> cache_;
   // Decodes of the stop PC [0] and the return PC [1] during a fast run.
   std::array<Entry, 2> watched_;
+  std::array<bool, 2> watched_valid_{};
+  std::unique_ptr<Run[]> runs_;
+  std::vector<RunStep> run_pool_;
+  // The bytes of the run being executed: a store into them stops the run
+  // after the storing attempt, and the next fetch re-decodes.
+  arch::Word active_start_ = 0, active_last_ = 0;  // meaningful while run_stop_ != 0
+  // Address of the step the executing run stops before; the code-write hook
+  // sets it to 0 to stop the run after the current attempt.
+  std::uintptr_t run_stop_ = 0;
   std::uint64_t misses_ = 0;
 };
 

@@ -8,6 +8,7 @@
 // which probe (alignment before page) and raise the fault before anything is
 // written; pair forms probe both accesses before either is performed; the
 // update (.pr/.po) write happens only after the access succeeded.
+#include <array>
 #include <utility>
 
 #include "scalar/handler_support.hpp"
@@ -176,8 +177,61 @@ constexpr auto make_agu_handlers(std::index_sequence<I...>) {
 
 constexpr auto kAguHandlers = make_agu_handlers(std::make_index_sequence<std::size(generated::kAguForms)>{});
 
+// ---- register-only fast variant (predecode installs it through
+// agu_register_only_variant when SrcL and RegDst are GPRs and RegDst is not
+// R0): a load with an immediate offset and no address update, without the
+// Reg5 queue cases.  Machine::load raises the same alignment/page faults
+// before RegDst is written. ----
+
+constexpr bool is_plain_immediate_load(const AguForm& a) {
+  return a.action == AguAction::Load && a.address_kind == AguAddressKind::Immediate && a.update == AddressUpdate::None;
+}
+
+template <M Mn>
+ExecOutcome load_immediate_gprs(arch::Machine& m, const DecodedInsn& d) {
+  constexpr AguForm a = agu_form_of(Mn);
+  constexpr ScalarFormSlots s = slots_of(Mn);
+  auto& gpr = m.state.gpr[m.state.current_pe];
+  const Word address = gpr[d.reg(s.src_l)] + (field_word<s.imm>(d) << a.offset_scale);
+  Word raw;
+  if (!m.load(address, a.size_bytes, raw)) return ExecOutcome::Fault;
+  gpr[d.reg(s.reg_dst)] = normalize_load<a.size_bytes, a.signed_load>(raw);
+  return ExecOutcome::Next;
+}
+
+template <M Mn>
+constexpr Handler register_only_load() {
+  if constexpr (is_plain_immediate_load(agu_form_of(Mn))) {
+    return &load_immediate_gprs<Mn>;
+  } else {
+    return nullptr;
+  }
+}
+
+// Row i: the variant of generated::kAguForms[i], or nullptr.
+template <std::size_t... I>
+constexpr auto make_register_only_loads(std::index_sequence<I...>) {
+  return std::array<Handler, sizeof...(I)>{register_only_load<generated::kAguForms[I].mnemonic>()...};
+}
+
+constexpr auto kRegisterOnlyLoads =
+    make_register_only_loads(std::make_index_sequence<std::size(generated::kAguForms)>{});
+
 }  // namespace
 
 std::span<const HandlerEntry> agu_handlers() { return kAguHandlers; }
+
+Handler agu_register_only_variant(const DecodedInsn& d) {
+  for (std::size_t i = 0; i < std::size(generated::kAguForms); ++i) {
+    if (generated::kAguForms[i].mnemonic != d.mnemonic) continue;
+    if (kRegisterOnlyLoads[i] == nullptr) return nullptr;
+    const ScalarFormSlots s = slots_of(d.mnemonic);
+    const unsigned dst = d.reg(static_cast<unsigned>(s.reg_dst));
+    const bool gprs = d.reg(static_cast<unsigned>(s.src_l)) < arch::kAbsoluteGprCount &&
+                      dst < arch::kAbsoluteGprCount && dst != 0;
+    return gprs ? kRegisterOnlyLoads[i] : nullptr;
+  }
+  return nullptr;
+}
 
 }  // namespace pto::scalar

@@ -262,6 +262,72 @@ ExecOutcome execute_c_setret(arch::Machine& m, const DecodedInsn& d) {
   return ExecOutcome::Next;
 }
 
+// ---- register-only fast variants (predecode installs them through
+// alu_register_only_variant when every operand is a GPR and the destination
+// is not R0): the same results without the Reg5 queue cases. ----
+
+// execute_binary with SrcRType 11 (no modifier): right = SrcR << shamt.
+template <M Mn, BinaryOp Op, bool WordOperation>
+ExecOutcome execute_binary_gprs(arch::Machine& m, const DecodedInsn& d) {
+  constexpr ScalarFormSlots s = slots_of(Mn);
+  auto& gpr = m.state.gpr[m.state.current_pe];
+  const Word right = gpr[d.reg(s.src_r)] << (d.u(s.shamt) & 63u);
+  gpr[d.reg(s.reg_dst)] = binary_operation<Op, WordOperation>(gpr[d.reg(s.src_l)], right);
+  return ExecOutcome::Next;
+}
+
+template <M Mn, BinaryOp Op, bool WordOperation>
+ExecOutcome execute_immediate_binary_gprs(arch::Machine& m, const DecodedInsn& d) {
+  constexpr ScalarFormSlots s = slots_of(Mn);
+  constexpr int kRight = s.imm >= 0 ? s.imm : s.shamt;
+  auto& gpr = m.state.gpr[m.state.current_pe];
+  gpr[d.reg(s.reg_dst)] = binary_operation<Op, WordOperation>(gpr[d.reg(s.src_l)], field_word<kRight>(d));
+  return ExecOutcome::Next;
+}
+
+struct RegisterOnlyVariant {
+  M mnemonic;
+  ScalarFormSlots slots;
+  Handler handler;
+};
+
+template <M Mn, BinaryOp Op, bool W>
+constexpr RegisterOnlyVariant binary_gprs = {Mn, slots_of(Mn), &execute_binary_gprs<Mn, Op, W>};
+template <M Mn, BinaryOp Op, bool W>
+constexpr RegisterOnlyVariant immediate_gprs = {Mn, slots_of(Mn), &execute_immediate_binary_gprs<Mn, Op, W>};
+
+constexpr RegisterOnlyVariant kRegisterOnlyVariants[] = {
+    binary_gprs<M::ADD, BinaryOp::ADD, false>,       binary_gprs<M::ADDW, BinaryOp::ADD, true>,
+    binary_gprs<M::SUB, BinaryOp::SUB, false>,       binary_gprs<M::SUBW, BinaryOp::SUB, true>,
+    binary_gprs<M::AND, BinaryOp::AND, false>,       binary_gprs<M::ANDW, BinaryOp::AND, true>,
+    binary_gprs<M::OR, BinaryOp::OR, false>,         binary_gprs<M::ORW, BinaryOp::OR, true>,
+    binary_gprs<M::XOR, BinaryOp::XOR, false>,       binary_gprs<M::XORW, BinaryOp::XOR, true>,
+    immediate_gprs<M::ADDI, BinaryOp::ADD, false>,   immediate_gprs<M::ADDIW, BinaryOp::ADD, true>,
+    immediate_gprs<M::SUBI, BinaryOp::SUB, false>,   immediate_gprs<M::SUBIW, BinaryOp::SUB, true>,
+    immediate_gprs<M::ANDI, BinaryOp::AND, false>,   immediate_gprs<M::ANDIW, BinaryOp::AND, true>,
+    immediate_gprs<M::ORI, BinaryOp::OR, false>,     immediate_gprs<M::ORIW, BinaryOp::OR, true>,
+    immediate_gprs<M::XORI, BinaryOp::XOR, false>,   immediate_gprs<M::XORIW, BinaryOp::XOR, true>,
+    immediate_gprs<M::HL_ADDI, BinaryOp::ADD, false>, immediate_gprs<M::HL_ADDIW, BinaryOp::ADD, true>,
+    immediate_gprs<M::HL_SUBI, BinaryOp::SUB, false>, immediate_gprs<M::HL_SUBIW, BinaryOp::SUB, true>,
+    immediate_gprs<M::HL_ANDI, BinaryOp::AND, false>, immediate_gprs<M::HL_ANDIW, BinaryOp::AND, true>,
+    immediate_gprs<M::HL_ORI, BinaryOp::OR, false>,  immediate_gprs<M::HL_ORIW, BinaryOp::OR, true>,
+    immediate_gprs<M::HL_XORI, BinaryOp::XOR, false>, immediate_gprs<M::HL_XORIW, BinaryOp::XOR, true>,
+    immediate_gprs<M::SLLI, BinaryOp::SLL, false>,   immediate_gprs<M::SLLIW, BinaryOp::SLL, true>,
+    immediate_gprs<M::SRLI, BinaryOp::SRL, false>,   immediate_gprs<M::SRLIW, BinaryOp::SRL, true>,
+    immediate_gprs<M::SRAI, BinaryOp::SRA, false>,   immediate_gprs<M::SRAIW, BinaryOp::SRA, true>,
+};
+
+// The variant's precondition: sources are GPRs (never t#/u#), the
+// destination a GPR other than R0 (writes to R0 and 24..29 are discarded,
+// 30/31 push), and a register right operand has no modifier.
+bool register_only_operands(const ScalarFormSlots& s, const DecodedInsn& d) {
+  auto gpr = [&d](int slot) { return slot < 0 || d.reg(static_cast<unsigned>(slot)) < arch::kAbsoluteGprCount; };
+  const bool unmodified = s.src_r_type < 0 || kBinaryRightModifier[d.u(static_cast<unsigned>(s.src_r_type)) & 3] ==
+                                                  RightModifier::None;
+  return gpr(s.src_l) && gpr(s.src_r) && s.reg_dst >= 0 && gpr(s.reg_dst) &&
+         d.reg(static_cast<unsigned>(s.reg_dst)) != 0 && unmodified;
+}
+
 template <M Mn, BinaryOp Op, bool Logical, bool W>
 constexpr HandlerEntry binary = {Mn, &execute_binary<Mn, Op, Logical, W>};
 template <M Mn, BinaryOp Op, bool W>
@@ -363,5 +429,12 @@ constexpr HandlerEntry kAluHandlers[] = {
 }  // namespace
 
 std::span<const HandlerEntry> alu_handlers() { return kAluHandlers; }
+
+Handler alu_register_only_variant(const DecodedInsn& d) {
+  for (const RegisterOnlyVariant& v : kRegisterOnlyVariants) {
+    if (v.mnemonic == d.mnemonic) return register_only_operands(v.slots, d) ? v.handler : nullptr;
+  }
+  return nullptr;
+}
 
 }  // namespace pto::scalar

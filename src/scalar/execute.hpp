@@ -89,6 +89,7 @@ enum PreCheck : std::uint8_t {
   kCheckQueueSources = 1u << 0,   // a Reg5 source field names t#/u#
   kCheckImplicitT1 = 1u << 1,     // C.SDI/C.SLLI/C.SRLI/C.SWI read t#1
   kCheckApplicability = 1u << 2,  // block-state dependent (see Applicability)
+  kCheckHeaderCommand = 1u << 3,  // a header command: marks the block header dirty
 };
 
 // ScalarOperationApplicable classes (asl/scalar/model/sys/semantics.asl).
@@ -108,6 +109,7 @@ enum Trait : std::uint8_t {
   kTraitBlockHeader = 1u << 2,       // B.CATR/B.DATR/B.DIM/C.B.DIMI/B.IOR/B.IOT/B.IOS/B.FPATR/B.HINT
   kTraitBlockBoundary = 1u << 3,     // BSTART*/BSTOP*/B.HINT TRACE
   kTraitConstraintFailed = 1u << 4,  // a catalog field constraint fails
+  kTraitBlockStop = 1u << 5,         // BSTOP/C.BSTOP/L.BSTOP (ExecuteBundleStop)
 };
 
 // One decoded instruction, produced once per PC and cached.
@@ -158,5 +160,14 @@ void register_scalar_family_handlers(HandlerTable& table);
 // The process-wide table: scalar families, then block handlers, then tile
 // (built once, on first use).
 const HandlerTable& handler_table();
+
+// A handler equal in effect to the table's handler for this fully decoded
+// ALU record but specialised for its operands (every source a GPR, the
+// destination a GPR other than R0, no right modifier), or nullptr.
+// Predecode installs it; defined in src/scalar/alu.cpp.
+Handler alu_register_only_variant(const DecodedInsn& d);
+// The same for AGU loads with an immediate offset and no address update
+// (SrcL and RegDst GPRs, RegDst not R0); defined in src/scalar/agu.cpp.
+Handler agu_register_only_variant(const DecodedInsn& d);
 
 }  // namespace pto::scalar

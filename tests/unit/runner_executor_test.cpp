@@ -173,4 +173,185 @@ TEST(RunnerExecutor, StoreIntoCachedCodeIsSeenByTheNextFetch) {
   EXPECT_EQ(ex.decode_misses(), misses + 1);  // only the overwritten word was decoded again
 }
 
+// ---- straight-line runs (docs/architecture.md "Execution") ----
+
+// Budgets ending at every position of the run, with the runs already built
+// by a first pass: after k attempts the loop has executed BSTART (attempt
+// 1 mod 8), ADDI (2 mod 8), ..., BSTOP (0 mod 8), so TPC is kCode + 4*(k mod 8)
+// and a0 counts the attempts that were ADDIs.
+TEST(RunnerExecutor, MaxStepsLandsExactlyAtEveryPositionOfACachedRun) {
+  for (std::uint64_t k = 1; k <= 3 * kKernelLength; ++k) {
+    pto::arch::Machine m;
+    load_checksum_kernel(m, 100);
+    Executor ex(m);
+    RunLimits warm;
+    warm.max_steps = kKernelLength;  // one full iteration builds the run
+    ASSERT_EQ(ex.run(warm).steps, kKernelLength);
+    m.state.pc = kCode;  // registers back to the start; the code stays cached
+    m.state.sysregs.cycle = 0;
+    m.state.write_gpr(a0, 0);
+    m.state.write_gpr(a4, 0);
+    RunLimits limits;
+    limits.max_steps = k;
+    const auto r = ex.run(limits);
+    EXPECT_EQ(r.reason, StopReason::MaxSteps) << k;
+    EXPECT_EQ(r.steps, k);
+    EXPECT_EQ(r.pc, kCode + 4 * (k % kKernelLength)) << k;
+    EXPECT_EQ(m.state.pc, r.pc);
+    EXPECT_EQ(m.state.sysregs.cycle, k);
+    EXPECT_EQ(m.state.read_gpr(a0), (k + 6) / kKernelLength) << k;
+    EXPECT_EQ(m.state.block.bundle_active, k % kKernelLength != 0) << k;
+  }
+}
+
+// A stop PC in the middle of a run built by an earlier, unlimited run: the
+// third arrival at the first ADD (attempt 4 of each iteration) stops before it.
+TEST(RunnerExecutor, StopPcInsideAnAlreadyBuiltRun) {
+  pto::arch::Machine m;
+  const Word exit = load_checksum_kernel(m, 5);
+  Executor ex(m);
+  RunLimits warm;
+  warm.stop_pc = exit;
+  ASSERT_EQ(ex.run(warm).steps, 5u * kKernelLength);
+  m.state.pc = kCode;  // registers back to the start; the code stays cached
+  m.state.write_gpr(a0, 0);
+  m.state.write_gpr(a4, 0);
+  RunLimits limits;
+  limits.stop_pc = kCode + 12;
+  limits.stop_after_hits = 3;
+  const auto r = ex.run(limits);
+  EXPECT_EQ(r.reason, StopReason::StopPc);
+  EXPECT_EQ(r.steps, 2u * kKernelLength + 3);
+  EXPECT_EQ(r.pc, kCode + 12);
+  EXPECT_EQ(m.state.read_gpr(a0), 3u);
+  EXPECT_EQ(m.state.read_gpr(a4), reference_checksum(2));
+}
+
+// A data-alignment fault at the LDI (attempt 5) of a cached run: the run
+// stops there with exactly the state before the LDI, plus the fault record;
+// with EVBASE 0 TPC is the fault address (SetFaultWithCause / TrapVectorEntry).
+TEST(RunnerExecutor, FaultInTheMiddleOfACachedRunLeavesExactState) {
+  pto::arch::Machine m;
+  load_checksum_kernel(m, 100);
+  Executor ex(m);
+  RunLimits warm;
+  warm.max_steps = 2 * kKernelLength;
+  ASSERT_EQ(ex.run(warm).steps, 2u * kKernelLength);
+  const Word sum_before = m.state.read_gpr(a4);
+  const Word loaded_before = m.state.read_gpr(a2);
+  m.state.write_gpr(a3, kData + 1);  // every LDI address is now odd
+  const auto r = ex.run(RunLimits{});
+  EXPECT_EQ(r.reason, StopReason::UnhandledFault);
+  EXPECT_EQ(r.steps, 5u);
+  EXPECT_EQ(r.fault, pto::arch::FaultCode::Fault_DataAlignment);
+  EXPECT_EQ(r.fault_pc, kCode + 16);
+  const Word address = kData + 1 + (3 << 3);  // a0 = 3 after the third ADDI
+  EXPECT_EQ(r.fault_address, address);
+  EXPECT_EQ(r.pc, address);
+  EXPECT_EQ(m.state.sysregs.cycle, 3u * kKernelLength - 3);
+  EXPECT_EQ(m.state.read_gpr(a0), 3u);
+  EXPECT_EQ(m.state.read_gpr(a6), address);
+  EXPECT_EQ(m.state.read_gpr(a2), loaded_before);  // the faulting load wrote nothing
+  EXPECT_EQ(m.state.read_gpr(a4), sum_before);
+}
+
+// loop: BSTART.STD COND loop ; ADDI a0, 1 -> a0 ; SWI a1 -> [a3, 0] ;
+//       SETC.NE a0, a2 ; BSTOP.  The SWI overwrites the already executed
+// ADDI (a3 = its address) with ADDI a0, 5: a0 goes 1, 6, 11 and the loop
+// leaves after three iterations when a0 = a2 = 11.
+TEST(RunnerExecutor, StoreIntoAnEarlierStepOfTheRunningRunIsSeenNextIteration) {
+  pto::arch::Machine m;
+  store_words(m, kCode,
+              {0x00003001, enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+               enc("SWI", {{"SrcL", a1}, {"SrcR", a3}, {"simm12", 0}}),
+               enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a2}, {"SrcRType", 0}}), enc("BSTOP", {})});
+  m.state.pc = kCode;
+  m.state.write_gpr(a1, enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 5}}));
+  m.state.write_gpr(a2, 11);
+  m.state.write_gpr(a3, kCode + 4);
+  Executor ex(m);
+  RunLimits limits;
+  limits.stop_pc = kCode + 20;
+  limits.max_steps = 100;
+  const auto r = ex.run(limits);
+  EXPECT_EQ(r.reason, StopReason::StopPc);
+  EXPECT_EQ(r.steps, 15u);
+  EXPECT_EQ(m.state.read_gpr(a0), 11u);
+}
+
+// Every 64-bit PC is reachable (odd ones raise Fault_InstructionPC): no PC
+// may alias an empty decode slot or an unset stop PC.
+TEST(RunnerExecutor, AllOnesPcIsAnOrdinaryPc) {
+  pto::arch::Machine m;
+  Executor ex(m);
+  for (const Word pc : {Word{0}, Word{2}, ~Word{0}, ~Word{1}, Word{0x4000}}) {
+    const auto misses = ex.decode_misses();
+    ex.decoded_at(pc);
+    EXPECT_EQ(ex.decode_misses(), misses + 1) << pc;  // never an empty slot's tag
+  }
+  m.state.pc = ~Word{0};
+  auto r = ex.run(RunLimits{});
+  EXPECT_EQ(r.reason, StopReason::UnhandledFault);
+  EXPECT_EQ(r.steps, 1u);
+  EXPECT_EQ(r.fault, pto::arch::FaultCode::Fault_InstructionPC);
+  EXPECT_EQ(r.fault_address, ~Word{0});
+
+  m.state.pc = ~Word{0};
+  RunLimits at_all_ones;
+  at_all_ones.stop_pc = ~Word{0};
+  r = ex.run(at_all_ones);
+  EXPECT_EQ(r.reason, StopReason::StopPc);
+  EXPECT_EQ(r.steps, 0u);
+}
+
+// B.CATR atomic in one block must not leak into the next: LSRGET 2 packs the
+// BARG control word (kind STD = 0, transfer FALL = 0 << 4, taken << 7,
+// atomic << 8; PackCurrentBARGControlWord), and BSTART clears the header
+// (ClearBundleHeaderState).
+TEST(RunnerExecutor, BlockHeaderIsClearedAfterABlockWithAttributes) {
+  pto::arch::Machine m;
+  constexpr Word kFall = 0x00001001;  // BSTART.STD FALL
+  constexpr Word kCatrAtomic = 0x00000023 | (1u << 17);
+  store_words(m, kCode,
+              {kFall, kCatrAtomic, enc("LSRGET", {{"LSR_ID", 2}, {"RegDst", a1}}), enc("BSTOP", {}), kFall,
+               enc("LSRGET", {{"LSR_ID", 2}, {"RegDst", a2}}), enc("BSTOP", {})});
+  for (int pass = 0; pass < 2; ++pass) {  // the second pass runs from built runs
+    m.state.pc = kCode;
+    m.state.write_gpr(a1, 0);
+    m.state.write_gpr(a2, 0);
+    Executor ex(m);
+    RunLimits limits;
+    limits.stop_pc = kCode + 28;
+    const auto r = ex.run(limits);
+    EXPECT_EQ(r.reason, StopReason::StopPc);
+    EXPECT_EQ(r.steps, 7u);
+    EXPECT_EQ(m.state.read_gpr(a1), 0x180u);
+    EXPECT_EQ(m.state.read_gpr(a2), 0x80u);
+    EXPECT_FALSE(m.state.block.control_attributes.atomic);
+  }
+}
+
+// Register-only ALU variants apply only to GPR operands: a ->t destination
+// (31, WriteScalarDestination pushes T), an R0 destination (discarded) and a
+// t#1 source (24) keep their Reg5 meaning inside a run.
+TEST(RunnerExecutor, QueueAndZeroOperandsKeepTheirReg5Meaning) {
+  pto::arch::Machine m;
+  store_words(m, kCode,
+              {enc("ADDI", {{"RegDst", 31}, {"SrcL", 0}, {"uimm12", 7}}),
+               enc("ADD", {{"RegDst", 0}, {"SrcL", a0}, {"SrcR", a0}, {"SrcRType", 3}, {"shamt", 0}}),
+               enc("ADD", {{"RegDst", a4}, {"SrcL", 24}, {"SrcR", a0}, {"SrcRType", 3}, {"shamt", 1}})});
+  m.state.pc = kCode;
+  m.state.write_gpr(a0, 3);
+  Executor ex(m);
+  RunLimits limits;
+  limits.stop_pc = kCode + 12;
+  const auto r = ex.run(limits);
+  EXPECT_EQ(r.reason, StopReason::StopPc);
+  EXPECT_EQ(r.steps, 3u);
+  EXPECT_EQ(m.state.read_gpr(0), 0u);
+  EXPECT_EQ(m.state.t_queue.value[0], 7u);
+  EXPECT_TRUE(m.state.t_queue.valid[0]);
+  EXPECT_EQ(m.state.read_gpr(a4), 7u + (3u << 1));
+}
+
 }  // namespace
