@@ -3,7 +3,9 @@
 #include <benchmark/benchmark.h>
 
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "asm/assembler.hpp"
 #include "asm/syntax.hpp"
@@ -84,5 +86,19 @@ void BM_Disassemble(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * p.instructions));
 }
 BENCHMARK(BM_Disassemble)->Unit(benchmark::kMillisecond);
+
+// The `pto dis` listing path: disassembly plus objdump-style lines (address,
+// bytes, text) rendered into one buffer.
+void BM_DisassembleListing(benchmark::State& state) {
+  const Program& p = program();
+  pto::as::TextBuffer out;
+  for (auto _ : state) {
+    out.clear();
+    for (const auto& l : pto::dis::disassemble(p.text, 0, {})) pto::dis::append_listing_line(out, l, true);
+    benchmark::DoNotOptimize(out.view().data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * p.instructions));
+}
+BENCHMARK(BM_DisassembleListing)->Unit(benchmark::kMillisecond);
 
 }  // namespace

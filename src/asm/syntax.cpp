@@ -84,10 +84,21 @@ TypeNames type_names(const isa::FormDesc& f) {
   return {&kFpSource, &kFpDestination};
 }
 
-std::string type_name(const Names& names, std::int64_t code) {
+// Small magnitudes in decimal, others in hex.
+void append_hex_or_dec(TextBuffer& out, std::int64_t v) {
+  if (v > -1024 && v < 1024) return append_dec(out, v);
+  if (v < 0) out += '-';
+  append_hex(out, v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v));
+}
+
+void append_type_name(TextBuffer& out, const Names& names, std::int64_t code) {
   const auto i = static_cast<std::size_t>(code);
-  if (i < names.size() && !names[i].empty()) return std::string(names[i]);
-  return fmt::format("t{}", code);
+  if (i < names.size() && !names[i].empty()) {
+    out += names[i];
+    return;
+  }
+  out += 't';
+  append_dec(out, code);
 }
 
 // Longest name (or t<code>) at the start of `t`; returns its length.
@@ -272,9 +283,16 @@ std::int64_t fv(const isa::FormDesc& f, std::int8_t field, std::uint64_t bits) {
   return isa::field_value(isa::fields_of(f)[static_cast<std::size_t>(field)], bits);
 }
 
-std::string hex_or_dec(std::int64_t v) {
-  if (v > -1024 && v < 1024) return fmt::format("{}", v);
-  return v < 0 ? fmt::format("-{:#x}", 0 - static_cast<std::uint64_t>(v)) : fmt::format("{:#x}", v);
+void append_tile_source(TextBuffer& out, unsigned selector) {
+  out += kHands[(selector >> 4) & 3];
+  out += '#';
+  append_dec(out, (selector & 15) + 1);
+}
+
+void append_data_type(TextBuffer& out, unsigned code) {
+  if (code == num::kDataTypeNoneCode) out += "DTYPE_NONE";
+  else if (const auto t = num::data_type_from_code(static_cast<std::uint8_t>(code))) out += num::name(*t);
+  else append_dec(out, code);
 }
 
 // The encoding variant a word of `f` is, when it is not the carrier's own encoding.
@@ -306,13 +324,15 @@ std::optional<unsigned> pe_mode_of_mask(std::string_view mask) {
 }
 
 std::string tile_source_name(unsigned selector) {
-  return fmt::format("{}#{}", kHands[(selector >> 4) & 3], (selector & 15) + 1);
+  TextBuffer out;
+  append_tile_source(out, selector);
+  return std::string(out.view());
 }
 
 std::string data_type_text(unsigned code) {
-  if (code == num::kDataTypeNoneCode) return "DTYPE_NONE";
-  if (const auto t = num::data_type_from_code(static_cast<std::uint8_t>(code))) return std::string(num::name(*t));
-  return fmt::format("{}", code);
+  TextBuffer out;
+  append_data_type(out, code);
+  return std::string(out.view());
 }
 
 std::optional<unsigned> data_type_code(std::string_view name) {
@@ -335,58 +355,74 @@ std::uint64_t label_target(const Item& it, std::int64_t value, std::uint64_t pc)
 }
 
 // ----------------------------------------------------------------------------
-// Printing.
+// Printing.  Every piece appends to one TextBuffer, so a disassembled line
+// costs no temporary strings (the `pto dis` throughput target, issue 3).
 
 namespace {
 
-std::string order_suffix(const isa::FormDesc& f, const Suffix& s, std::uint64_t bits) {
-  std::string out;
-  static constexpr std::string_view kText[] = {"aq", "rl", "f"};
-  for (std::size_t i = 0; i < 3; ++i)
-    if (s.fields[i] >= 0 && fv(f, s.fields[i], bits)) out += kText[i];
-  return out.empty() ? out : "." + out;
-}
-
-std::string print_suffix(const isa::FormDesc& f, const Suffix& s, std::uint64_t bits) {
+void append_suffix(TextBuffer& out, const isa::FormDesc& f, const Suffix& s, std::uint64_t bits) {
+  const std::size_t dot = out.size();
   switch (s.kind) {
-    case SuffixKind::Order: return order_suffix(f, s, bits);
-    case SuffixKind::FType: return "." + type_name(*type_names(f).source, fv(f, s.fields[0], bits));
-    case SuffixKind::Cvt:
-      return fmt::format(".{}2{}", type_name(*type_names(f).source, fv(f, s.fields[0], bits)),
-                         type_name(*type_names(f).destination, fv(f, s.fields[1], bits)));
-    case SuffixKind::Level: return fmt::format(".l{}", fv(f, s.fields[0], bits) + 1);
-    case SuffixKind::Flags: {
-      std::string out;
+    case SuffixKind::Order: {
+      static constexpr std::string_view kText[] = {"aq", "rl", "f"};
+      out += '.';
+      for (std::size_t i = 0; i < 3; ++i)
+        if (s.fields[i] >= 0 && fv(f, s.fields[i], bits)) out += kText[i];
+      break;
+    }
+    case SuffixKind::FType:
+      out += '.';
+      append_type_name(out, *type_names(f).source, fv(f, s.fields[0], bits));
+      return;
+    case SuffixKind::Cvt: {
+      const TypeNames names = type_names(f);
+      out += '.';
+      append_type_name(out, *names.source, fv(f, s.fields[0], bits));
+      out += '2';
+      append_type_name(out, *names.destination, fv(f, s.fields[1], bits));
+      return;
+    }
+    case SuffixKind::Level:
+      out += ".l";
+      append_dec(out, fv(f, s.fields[0], bits) + 1);
+      return;
+    case SuffixKind::Flags:
+      out += '.';
       for (std::size_t i = 0; i < s.letters.size(); ++i)
         if (fv(f, s.fields[i], bits)) out += s.letters[i];
-      return out.empty() ? out : "." + out;
-    }
+      break;
   }
-  return {};
+  if (out.size() == dot + 1) out.truncate(dot);  // no order / flag letter set: no suffix
 }
 
-std::string print_label(const Item& it, std::int64_t v, const PrintContext& ctx) {
+void append_label(TextBuffer& out, const Item& it, std::int64_t v, const PrintContext& ctx) {
   if (!ctx.pc) {
     const auto off = static_cast<std::int64_t>(static_cast<std::uint64_t>(v) << it.shift);
     static constexpr std::string_view kBase[] = {".", "(.&~3)", "(.+2)"};  // by LabelBase
-    const std::string_view base = kBase[static_cast<std::size_t>(it.base)];
-    return off < 0 ? fmt::format("{}-{}", base, hex_or_dec(-off)) : fmt::format("{}+{}", base, hex_or_dec(off));
+    out += kBase[static_cast<std::size_t>(it.base)];
+    out += off < 0 ? '-' : '+';
+    append_hex_or_dec(out, off < 0 ? -off : off);
+    return;
   }
   const std::uint64_t target = label_target(it, v, *ctx.pc);
   if (ctx.symbolize)
-    if (auto name = ctx.symbolize(target)) return *name;
-  return fmt::format("{:#x}", target);
+    if (auto name = ctx.symbolize(target)) {
+      out += *name;
+      return;
+    }
+  append_hex(out, target);
 }
 
-void append_int(std::string& out, std::int64_t v) {
-  if (v >= 0 && v < 10) {
-    out += static_cast<char>('0' + v);
+void append_gpr(TextBuffer& out, unsigned code) {
+  if (code < 24) {
+    out += kGprNames[code];
     return;
   }
-  out += hex_or_dec(v);
+  out += 'R';
+  append_dec(out, code);
 }
 
-void append_source(std::string& out, unsigned code) {
+void append_source(TextBuffer& out, unsigned code) {
   if (code < 24) {
     out += kGprNames[code];
     return;
@@ -395,11 +431,15 @@ void append_source(std::string& out, unsigned code) {
   out += static_cast<char>('1' + (code - 24) % 4);
 }
 
-void append_destination(std::string& out, unsigned code) {
-  if (code < 24) out += kGprNames[code];
-  else if (code == 31) out += 't';
+void append_destination(TextBuffer& out, unsigned code) {
+  if (code == 31) out += 't';
   else if (code == 30) out += 'u';
-  else fmt::format_to(std::back_inserter(out), "R{}", code);
+  else append_gpr(out, code);
+}
+
+void append_pe_mask(TextBuffer& out, std::int64_t pe_mode) {
+  out += "mask=";
+  out += pe_mask_text(static_cast<unsigned>(pe_mode));
 }
 
 // Whether an item prints anything (optional keywords are absent when zero).
@@ -409,53 +449,64 @@ bool item_present(const isa::FormDesc& f, const Item& it, std::uint64_t bits) {
   return true;
 }
 
-void append_item(std::string& out, const isa::FormDesc& f, const Item& it, std::uint64_t bits, const PrintContext& ctx) {
+void append_item(TextBuffer& out, const isa::FormDesc& f, const Item& it, std::uint64_t bits, const PrintContext& ctx) {
   auto val = [&](std::int8_t i) { return fv(f, i, bits); };
-  auto inserter = std::back_inserter(out);
   switch (it.kind) {
     case ItemKind::Reg: append_source(out, static_cast<unsigned>(val(it.f0))); return;
-    case ItemKind::Gpr:
-    case ItemKind::DstGpr: {
-      if (it.kind == ItemKind::DstGpr) out += "->";
-      const auto v = static_cast<unsigned>(val(it.f0));
-      if (v < 24) out += kGprNames[v];
-      else fmt::format_to(inserter, "R{}", v);
+    case ItemKind::Gpr: append_gpr(out, static_cast<unsigned>(val(it.f0))); return;
+    case ItemKind::DstGpr:
+      out += "->";
+      append_gpr(out, static_cast<unsigned>(val(it.f0)));
       return;
-    }
-    case ItemKind::Dst: out += "->"; append_destination(out, static_cast<unsigned>(val(it.f0))); return;
+    case ItemKind::Dst:
+      out += "->";
+      append_destination(out, static_cast<unsigned>(val(it.f0)));
+      return;
     case ItemKind::Dst2: append_destination(out, static_cast<unsigned>(val(it.f0))); return;
-    case ItemKind::Imm: append_int(out, val(it.f0)); return;
-    case ItemKind::Label: out += print_label(it, val(it.f0), ctx); return;
+    case ItemKind::Imm: append_hex_or_dec(out, val(it.f0)); return;
+    case ItemKind::Label: append_label(out, it, val(it.f0), ctx); return;
     case ItemKind::Shifted: {
       append_source(out, static_cast<unsigned>(val(it.f0)));
       if (it.f1 >= 0) {
         const std::string& modifier = it.names[static_cast<std::size_t>(val(it.f1) & 3)];
         if (!modifier.empty()) out += '.', out += modifier;
       }
-      if (it.f2 >= 0 && val(it.f2)) fmt::format_to(inserter, "<<{}", val(it.f2));
-      if (it.shift) fmt::format_to(inserter, "<<{}", it.shift);
+      if (it.f2 >= 0 && val(it.f2)) out += "<<", append_dec(out, val(it.f2));
+      if (it.shift) out += "<<", append_dec(out, unsigned{it.shift});
       return;
     }
     case ItemKind::Literal: out += it.text; return;
     case ItemKind::Enum: {
       const auto v = static_cast<std::size_t>(val(it.f0));
       if (v < it.names.size() && !it.names[v].empty()) out += it.names[v];
-      else fmt::format_to(inserter, "{}", v);
+      else append_dec(out, v);
       return;
     }
     case ItemKind::Named:
-      fmt::format_to(inserter, "{}={}", isa::fields_of(f)[static_cast<std::size_t>(it.f0)].name, hex_or_dec(val(it.f0)));
+      out += isa::fields_of(f)[static_cast<std::size_t>(it.f0)].name;
+      out += '=';
+      append_hex_or_dec(out, val(it.f0));
       return;
-    case ItemKind::DType: out += data_type_text(static_cast<unsigned>(val(it.f0))); return;
-    case ItemKind::Tile: out += tile_source_name(static_cast<unsigned>(val(it.f0))); return;
-    case ItemKind::DTile: fmt::format_to(inserter, "->{}<{}>", kHands[val(it.f0) & 3], val(it.f1)); return;
-    case ItemKind::Mask: out += "mask="; out += pe_mask_text(static_cast<unsigned>(val(it.f0))); return;
+    case ItemKind::DType: append_data_type(out, static_cast<unsigned>(val(it.f0))); return;
+    case ItemKind::Tile: append_tile_source(out, static_cast<unsigned>(val(it.f0))); return;
+    case ItemKind::DTile:
+      out += "->";
+      out += kHands[val(it.f0) & 3];
+      out += '<';
+      append_dec(out, val(it.f1));
+      out += '>';
+      return;
+    case ItemKind::Mask: append_pe_mask(out, val(it.f0)); return;
     case ItemKind::Last: out += "last"; return;
     case ItemKind::Ios: {
       const auto tid = val(it.f0), size = val(it.f1);
-      const auto mask = pe_mask_text(static_cast<unsigned>(val(it.f2)));
-      if (size == 0) fmt::format_to(inserter, "S{}, mask={}", tid, mask);
-      else fmt::format_to(inserter, "mask={}, ->S{}<{}>", mask, tid, size);
+      if (size == 0) {
+        out += 'S', append_dec(out, tid), out += ", ";
+        append_pe_mask(out, val(it.f2));
+      } else {
+        append_pe_mask(out, val(it.f2));
+        out += ", ->S", append_dec(out, tid), out += '<', append_dec(out, size), out += '>';
+      }
       return;
     }
     case ItemKind::Range: out += '~'; return;
@@ -465,7 +516,7 @@ void append_item(std::string& out, const isa::FormDesc& f, const Item& it, std::
         if (k) out += ", ";
         const std::int64_t v = val(it.list[k]);
         if (const auto name = attribute_value_name(f, it.list[k], v)) out += *name;
-        else append_int(out, v);
+        else append_hex_or_dec(out, v);
       }
       if (it.braces) out += '}';
       return;
@@ -484,22 +535,16 @@ const std::string& display_mnemonic(const isa::FormDesc& f) {
   return names[isa::index_of(f)];
 }
 
-}  // namespace
-
-std::string print_mnemonic(const isa::FormDesc& f, std::uint64_t bits) {
-  std::string m = display_mnemonic(f);
-  if (f.status == isa::FormStatus::ExtensionReserved) return m;
-  for (const Suffix& s : syntax_of(isa::index_of(f)).suffixes) m += print_suffix(f, s, bits);
-  return m;
+void append_mnemonic(TextBuffer& out, const isa::FormDesc& f, const FormSyntax& fs, std::uint64_t bits) {
+  out += display_mnemonic(f);
+  if (f.status == isa::FormStatus::ExtensionReserved) return;
+  for (const Suffix& s : fs.suffixes) append_suffix(out, f, s, bits);
 }
 
-namespace {
-
-void append_operands(std::string& out, const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx) {
-  const FormSyntax& fs = syntax_of(isa::index_of(f));
+void append_operands(TextBuffer& out, const isa::FormDesc& f, const FormSyntax& fs, std::uint64_t bits,
+                     const PrintContext& ctx) {
   bool need_sep = false;
-  for (std::size_t i = 0; i < fs.items.size(); ++i) {
-    const Item& it = fs.items[i];
+  for (const Item& it : fs.items) {
     if (it.kind == ItemKind::Range) {
       out += " ~ ";
       need_sep = false;
@@ -516,29 +561,45 @@ void append_operands(std::string& out, const isa::FormDesc& f, std::uint64_t bit
 
 }  // namespace
 
-std::string print_operands(const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx) {
-  std::string out;
-  append_operands(out, f, bits, ctx);
-  return out;
+std::string print_mnemonic(const isa::FormDesc& f, std::uint64_t bits) {
+  TextBuffer out;
+  append_mnemonic(out, f, syntax_of(isa::index_of(f)), bits);
+  return std::string(out.view());
 }
 
-std::string print_instruction(const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx) {
+std::string print_operands(const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx) {
+  TextBuffer out;
+  append_operands(out, f, syntax_of(isa::index_of(f)), bits, ctx);
+  return std::string(out.view());
+}
+
+void append_instruction(TextBuffer& out, const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx) {
   // Canonical tile-start spelling: BSTART.VEC/BSTART.SFU <Op>, <DType>.
   if (f.mnem == isa::Mnemonic::BSTART_TEPL) {
     if (const auto op = isa::tile_op_of_start(bits)) {
       const auto& t = isa::tile_op(*op);
-      return fmt::format("BSTART.{} {}, {}", isa::engine_name(t.engine), t.name,
-                         data_type_text(isa::tile_start_data_type(bits)));
+      out += "BSTART.";
+      out += isa::engine_name(t.engine);
+      out += ' ';
+      out += t.name;
+      out += ", ";
+      append_data_type(out, isa::tile_start_data_type(bits));
+      return;
     }
   }
-  const EncodingVariant* variant = variant_of(f, bits);
-  std::string out = variant ? std::string(variant->mnemonic) : print_mnemonic(f, bits);
-  out.reserve(48);
+  const FormSyntax& fs = syntax_of(isa::index_of(f));
+  if (const EncodingVariant* variant = variant_of(f, bits)) out += variant->mnemonic;
+  else append_mnemonic(out, f, fs, bits);
   const std::size_t mlen = out.size();
   out += ' ';
-  append_operands(out, f, bits, ctx);
-  if (out.size() == mlen + 1) out.resize(mlen);
-  return out;
+  append_operands(out, f, fs, bits, ctx);
+  if (out.size() == mlen + 1) out.truncate(mlen);
+}
+
+std::string print_instruction(const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx) {
+  TextBuffer out;
+  append_instruction(out, f, bits, ctx);
+  return std::string(out.view());
 }
 
 // ----------------------------------------------------------------------------
@@ -1187,6 +1248,87 @@ ParsedInstruction parse_tile_alias(std::string_view engine, Cursor& c, std::size
 
 }  // namespace
 
+namespace {
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool starts_with_nocase(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
+}
+
+// Whether one comma-free operand `t` can start item `it`: a necessary
+// condition of FormParser::parse_item for that item (true when unsure).
+bool operand_may_be(const isa::FormDesc& f, const Item& it, std::string_view t) {
+  if (it.open) {
+    if (t.empty() || t.front() != '[') return false;
+    t = trimmed(t.substr(1));
+  }
+  switch (it.kind) {
+    case ItemKind::Reg: case ItemKind::Gpr: case ItemKind::Dst2: case ItemKind::Shifted:
+      return !t.empty() && is_alpha(t.front());  // every register spelling starts with a letter
+    case ItemKind::Dst: case ItemKind::DstGpr: case ItemKind::DTile:
+      return starts_with_nocase(t, "->");
+    case ItemKind::Literal: return starts_with_nocase(t, it.text);
+    case ItemKind::Mask: return starts_with_nocase(t, "mask");
+    case ItemKind::Named: return starts_with_nocase(t, isa::fields_of(f)[static_cast<std::size_t>(it.f0)].name);
+    case ItemKind::Tile: return t.size() >= 3 && kHands.find(ascii_upper(t[0])) != std::string_view::npos && t[1] == '#';
+    case ItemKind::Enum:
+      return std::any_of(it.names.begin(), it.names.end(),
+                         [t](const std::string& n) { return !n.empty() && starts_with_nocase(t, n); });
+    default: return true;  // expressions, data types
+  }
+}
+
+// Items whose text may contain a comma of its own or whose presence depends
+// on the text after them: the shape walk stops there.
+bool shape_walk_stops(const Item& it, std::string_view t) {
+  if (it.optional && it.kind != ItemKind::Last) return true;
+  switch (it.kind) {
+    case ItemKind::Ios: case ItemKind::Attrs: case ItemKind::Range: return true;
+    case ItemKind::DTile: return starts_with_nocase(t, "size");  // size=N, ->T
+    case ItemKind::Literal: return it.text.find(',') != std::string::npos;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+bool operand_shape_fits(isa::FormIndex form, std::string_view operands) {
+  // FormParser takes exactly one comma between two items, and the items
+  // checked here contain none (expressions have no comma), so when it accepts
+  // the text, the i-th comma-separated operand is the text of the i-th item.
+  std::string_view rest = operands;  // after the operands walked so far: "" or ",..."
+  bool first = true, has_last = false;
+  for (const Item& it : syntax_of(form).items) {
+    if (!first && rest.empty() && it.kind == ItemKind::Last) continue;
+    if (!first && rest.empty()) return it.optional;  // a required item needs ", <operand>"
+    const std::string_view from = first ? rest : rest.substr(1);
+    const std::size_t end = std::min(from.find(','), from.size());
+    const std::string_view t = trimmed(from.substr(0, end));
+    if (shape_walk_stops(it, t)) return true;
+    if (it.kind == ItemKind::Last) {  // optional 'last' keyword (B.IOT)
+      has_last = true;
+      if (first) return true;
+      const bool is_last = iequals(t, "last") || iequals(t, "<last>");
+      if (!is_last && (starts_with_nocase(t, "last") || starts_with_nocase(t, "<last>"))) return true;
+      if (!is_last) continue;
+    } else if (!operand_may_be(isa::form(form), it, t)) {
+      return false;
+    }
+    first = false;
+    rest = from.substr(end);
+  }
+  if (first) return trimmed(operands).empty();  // a form without operands
+  if (rest.empty()) return true;
+  // B.IOT also takes 'last' after the destination.
+  const std::string_view after = trimmed(rest.substr(1));
+  return has_last && (starts_with_nocase(after, "last") || starts_with_nocase(after, "<last>"));
+}
+
 std::optional<unsigned> fixed_length_of(std::string_view word) {
   const std::string upper = to_upper(word);
   if (upper == "BSTART.VEC" || upper == "BSTART.SFU") return 32;
@@ -1202,6 +1344,41 @@ std::optional<unsigned> fixed_length_of(std::string_view word) {
   }
   return len;
 }
+
+namespace {
+
+// The first of `forms` (in catalog order) that parses the instruction whose
+// mnemonic word `word` (at column `mcol`) has its mnemonic end at `cut`;
+// `best` collects the failure reached furthest.  With `shape_filter`, forms
+// operand_shape_fits rejects are skipped without parsing.
+std::optional<ParsedInstruction> parse_first_form(std::span<const isa::FormIndex> forms, std::string_view line,
+                                                  std::size_t mcol, std::string_view word, std::size_t cut,
+                                                  std::uint64_t pc, const ExprEnv& env, bool shape_filter,
+                                                  std::optional<ParseError>& best) {
+  const std::size_t operands_pos = mcol + word.size();
+  for (isa::FormIndex fi : forms) {
+    const isa::FormDesc& f = isa::form(fi);
+    if (f.status != isa::FormStatus::Accepted) {
+      best = ParseError{mcol, why_reserved(f)};
+      continue;
+    }
+    if (shape_filter && !operand_shape_fits(fi, line.substr(operands_pos))) continue;
+    Cursor fc(line, operands_pos);
+    try {
+      FormParser p(f, fc, pc, env);
+      p.parse(word.substr(cut), mcol + cut);
+      const bool check = env.final_pass() || p.resolved();
+      if (check) p.check_ranges();
+      const std::uint64_t bits = encode_values(f, p.values(), check, fc, operands_pos + 1);
+      return ParsedInstruction{fi, bits, f.length_bits, p.resolved()};
+    } catch (ParseFailure& e) {
+      if (!best || e.error.column > best->column) best = e.error;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_pos, std::uint64_t pc,
                                     const ExprEnv& env) {
@@ -1247,24 +1424,14 @@ ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_
     const auto m = isa::mnemonic_from_name(std::string_view(upper).substr(0, cut));
     if (!m) continue;
     any_mnemonic = true;
-    for (isa::FormIndex fi : isa::forms_of_mnemonic(*m)) {
-      const isa::FormDesc& f = isa::form(fi);
-      if (f.status != isa::FormStatus::Accepted) {
-        best = ParseError{mcol, why_reserved(f)};
-        continue;
-      }
-      Cursor fc(line, mend);
-      try {
-        FormParser p(f, fc, pc, env);
-        p.parse(word.substr(cut), mcol + cut);
-        const bool check = env.final_pass() || p.resolved();
-        if (check) p.check_ranges();
-        const std::uint64_t bits = encode_values(f, p.values(), check, fc, mend + 1);
-        return {fi, bits, f.length_bits, p.resolved()};
-      } catch (ParseFailure& e) {
-        if (!best || e.error.column > best->column) best = e.error;
-      }
-    }
+    const auto forms = isa::forms_of_mnemonic(*m);
+    // Skipping the forms whose operand shape cannot match keeps common input
+    // free of exceptions; the chosen form is the same (the skipped ones fail).
+    if (forms.size() > 1)
+      if (auto r = parse_first_form(forms, line, mcol, word, cut, pc, env, true, best)) return *r;
+    // Every candidate in full: the error is the one reached furthest.
+    best.reset();
+    if (auto r = parse_first_form(forms, line, mcol, word, cut, pc, env, false, best)) return *r;
     break;  // the longest mnemonic prefix decides; no fallback to a shorter mnemonic
   }
   if (!any_mnemonic) {

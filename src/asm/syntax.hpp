@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "asm/text.hpp"
+#include "asm/text_buffer.hpp"
 #include "isa/catalog.hpp"
 
 namespace pto::as {
@@ -103,6 +104,8 @@ std::string print_mnemonic(const isa::FormDesc& f, std::uint64_t bits);
 // Operand text of an accepted or constraint-violating word of a catalog form.
 std::string print_operands(const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx);
 std::string print_instruction(const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx);
+// print_instruction appended to `out` (lets a caller reuse one buffer).
+void append_instruction(TextBuffer& out, const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx);
 // Address a label item's displacement is relative to, for an instruction at `pc`.
 std::uint64_t label_base(const Item& it, std::uint64_t pc);
 // Label target of a PC-relative field value.
@@ -123,6 +126,11 @@ struct ParsedInstruction {
 // expressions select the form and size but are not range-checked.
 ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_pos, std::uint64_t pc,
                                     const ExprEnv& env);
+
+// False only when `form` cannot accept the operand text `operands` (the text
+// after the mnemonic word): a cheap check on the operand shape that
+// parse_instruction uses to skip candidate forms without parsing them.
+bool operand_shape_fits(isa::FormIndex form, std::string_view operands);
 
 // Length in bits every spelling of this mnemonic encodes to, when all its
 // forms share one length (lets the assembler's sizing pass skip operands).

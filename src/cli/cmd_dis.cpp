@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -116,10 +117,9 @@ std::optional<Input> load(const DisOptions& opt, std::string& error) {
 }
 
 std::string bytes_text(std::span<const std::uint8_t> b) {
-  std::string out;
-  for (auto x : b) out += fmt::format("{:02x} ", x);
-  if (!out.empty()) out.pop_back();
-  return out;
+  as::TextBuffer out;
+  dis::append_bytes_text(out, b);
+  return std::string(out.view());
 }
 
 void print_identity(const elf::Image& im) {
@@ -135,6 +135,33 @@ void print_identity(const elf::Image& im) {
 }
 
 std::string line_text(const dis::Line& l) { return l.comment.empty() ? l.text : fmt::format("{}  # {}", l.text, l.comment); }
+
+void write_stdout(as::TextBuffer& out) {
+  std::fwrite(out.view().data(), 1, out.size(), stdout);
+  out.clear();
+}
+
+// Objdump-style listing of one code region: symbol headers and one line per
+// instruction, rendered into one buffer that is written in large blocks.
+void print_listing(const std::vector<dis::Line>& lines, const std::map<std::uint64_t, std::string>& labels,
+                   bool with_bytes) {
+  constexpr std::size_t kBlockBytes = std::size_t{1} << 16;
+  as::TextBuffer out;
+  auto label = labels.lower_bound(lines.empty() ? 0 : lines.front().address);
+  for (const dis::Line& l : lines) {
+    while (label != labels.end() && label->first < l.address) ++label;
+    if (label != labels.end() && label->first == l.address) {
+      out += '\n';
+      as::append_hex_digits(out, l.address, 16);
+      out += " <";
+      out += label->second;
+      out += ">:\n";
+    }
+    dis::append_listing_line(out, l, with_bytes);
+    if (out.size() >= kBlockBytes) write_stdout(out);
+  }
+  write_stdout(out);
+}
 
 // Runs of at least this many zero bytes print as `.org END` in --reassemble
 // output (`.org` fills with zeros, so the bytes are the same).
@@ -196,14 +223,17 @@ int run_dis(const DisOptions& opt) {
     if (it == labels.end()) return std::nullopt;
     return it->second;
   };
-  // First pass: label targets become local labels (for --reassemble and display).
+  // First pass (decode only): label targets become local labels (for
+  // --reassemble and display).
+  dis::Options decode_only = dopt;
+  decode_only.text = false;
   std::vector<std::vector<dis::Line>> all;
   for (const Region& r : in->regions) {
     if (!(r.flags & elf::SHF_EXECINSTR)) {
       all.emplace_back();
       continue;
     }
-    auto lines = dis::disassemble(r.bytes, r.address, dopt);
+    auto lines = dis::disassemble(r.bytes, r.address, decode_only);
     std::map<std::uint64_t, bool> boundaries;
     for (const auto& l : lines) boundaries[l.address] = true;
     for (std::uint64_t t : dis::label_targets(lines))
@@ -263,11 +293,7 @@ int run_dis(const DisOptions& opt) {
   for (std::size_t i = 0; i < in->regions.size(); ++i) {
     if (!(in->regions[i].flags & elf::SHF_EXECINSTR)) continue;
     fmt::print("\nDisassembly of section {}:\n", in->regions[i].name);
-    for (const auto& l : all[i]) {
-      if (auto it = labels.find(l.address); it != labels.end()) fmt::print("\n{:016x} <{}>:\n", l.address, it->second);
-      if (opt.no_bytes) fmt::print("{:>8x}:  {}\n", l.address, line_text(l));
-      else fmt::print("{:>8x}:  {:<24} {}\n", l.address, bytes_text(l.bytes()), line_text(l));
-    }
+    print_listing(all[i], labels, !opt.no_bytes);
   }
   return kExitOk;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <set>
 
 #include "asm/syntax.hpp"
@@ -16,9 +17,22 @@ std::uint16_t halfword_at(std::span<const std::uint8_t> b, std::size_t off) {
   return static_cast<std::uint16_t>(b[off] | (b[off + 1] << 8));
 }
 
+// Whether each form (by index) is a BSTART.* / C.BSTART.* header; computed
+// once instead of comparing mnemonic text per line.
+const std::vector<bool>& bstart_forms() {
+  static const std::vector<bool> table = [] {
+    std::vector<bool> v;
+    for (const isa::FormDesc& f : isa::all_forms()) {
+      const std::string_view m = f.mnemonic;
+      v.push_back(m.starts_with("BSTART") || m.starts_with("C.BSTART"));
+    }
+    return v;
+  }();
+  return table;
+}
+
 bool starts_bundle(const isa::FormDesc& f, std::uint64_t bits) {
-  const std::string_view m = f.mnemonic;
-  if (m.starts_with("BSTART") || m.starts_with("C.BSTART")) return true;
+  if (bstart_forms()[isa::index_of(f)]) return true;
   // B.HINT TRACE opens a block.
   return f.mnem == isa::Mnemonic::B_HINT && isa::field_index(f, "B/E") >= 0 && (bits & 0x7fff) == 0x1033;
 }
@@ -189,14 +203,14 @@ std::vector<Line> disassemble(std::span<const std::uint8_t> bytes, std::uint64_t
   lines.reserve(bytes.size() / 4 + 1);
   as::PrintContext ctx;
   ctx.symbolize = options.symbolize;
+  as::TextBuffer text;  // reused by every line: one exact-size copy per line
   std::size_t off = 0;
   while (off < bytes.size()) {
-    Line l;
+    Line& l = lines.emplace_back();
     l.address = base + off;
     if (bytes.size() - off < 2) {
       set_bytes(l, bytes.subspan(off, 1));
       l.text = data_directive(l.bytes());
-      lines.push_back(std::move(l));
       break;
     }
     const unsigned len = isa::instruction_length_bits([&](unsigned i) -> std::optional<std::uint16_t> {
@@ -210,7 +224,6 @@ std::vector<Line> disassemble(std::span<const std::uint8_t> bytes, std::uint64_t
       l.text = data_directive(l.bytes());
       l.comment = fmt::format("truncated {}-bit instruction", len);
       off += l.size;
-      lines.push_back(std::move(l));
       continue;
     }
     std::uint64_t bits = 0;
@@ -221,17 +234,48 @@ std::vector<Line> disassemble(std::span<const std::uint8_t> bytes, std::uint64_t
     l.status = d.status;
     if (d.status != isa::DecodeStatus::NoForm) l.form = d.form;
     if (d.ok()) {
-      ctx.pc = l.address;
-      l.text = as::print_instruction(d.desc(), bits, ctx);
+      if (options.text) {
+        ctx.pc = l.address;
+        text.clear();
+        as::append_instruction(text, d.desc(), bits, ctx);
+        l.text = text.view();
+      }
     } else {
       l.text = data_directive(l.bytes());
       l.comment = status_comment(d, bits);
     }
     off += nbytes;
-    lines.push_back(std::move(l));
   }
-  if (options.bundle_aware) shape_bundles(lines);
+  if (options.bundle_aware && options.text) shape_bundles(lines);
   return lines;
+}
+
+void append_bytes_text(as::TextBuffer& out, std::span<const std::uint8_t> bytes) {
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (i) out += ' ';
+    as::append_hex_digits(out, bytes[i], 2);
+  }
+}
+
+void append_listing_line(as::TextBuffer& out, const Line& l, bool with_bytes) {
+  constexpr int kAddressWidth = 8;
+  constexpr std::size_t kBytesWidth = 24;
+  const int digits = (std::max(static_cast<int>(std::bit_width(l.address)), 1) + 3) / 4;
+  for (int pad = kAddressWidth - digits; pad > 0; --pad) out += ' ';
+  as::append_hex_digits(out, l.address);
+  out += ":  ";
+  if (with_bytes) {
+    const std::size_t start = out.size();
+    append_bytes_text(out, l.bytes());
+    for (auto width = out.size() - start; width < kBytesWidth; ++width) out += ' ';
+    out += ' ';
+  }
+  out += l.text;
+  if (!l.comment.empty()) {
+    out += "  # ";
+    out += l.comment;
+  }
+  out += '\n';
 }
 
 std::vector<std::uint64_t> label_targets(const std::vector<Line>& lines) {

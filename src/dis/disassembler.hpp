@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "asm/text_buffer.hpp"
 #include "isa/decoder.hpp"
 
 namespace pto::dis {
@@ -32,6 +33,9 @@ struct Line {
 
 struct Options {
   bool bundle_aware = true;
+  // false: accepted instructions get no text and bundles are not shaped (a
+  // decode-only pass for addresses, forms and bytes, e.g. for label_targets).
+  bool text = true;
   // Names for addresses (symbols); label operands print these.
   std::function<std::optional<std::string>(std::uint64_t)> symbolize;
 };
@@ -44,6 +48,14 @@ std::vector<std::uint64_t> label_targets(const std::vector<Line>& lines);
 // Data directive for undecodable or reserved bytes: .half/.word lists that
 // reassemble to the same bytes.
 std::string data_directive(std::span<const std::uint8_t> bytes);
+
+// Instruction bytes as space-separated hex pairs ("13 00 a0 02").
+void append_bytes_text(as::TextBuffer& out, std::span<const std::uint8_t> bytes);
+
+// One objdump-style listing line: address (hex, right-aligned to 8), bytes
+// (left-aligned to 24) when `with_bytes`, text and "  # comment"; appended to
+// `out` without temporaries (the `pto dis` output path).
+void append_listing_line(as::TextBuffer& out, const Line& l, bool with_bytes);
 
 // Why a non-accepted word is not an instruction ("reserved: ...", "illegal: ...").
 std::string status_comment(const isa::Decoded& d, std::uint64_t bits);
