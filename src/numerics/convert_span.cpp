@@ -1,10 +1,12 @@
 #include "numerics/convert_span.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cfenv>
 #include <cstring>
 
+#include "numerics/f16c_span.hpp"
 #include "numerics/format.hpp"
 
 namespace pto::num {
@@ -21,27 +23,37 @@ const std::array<std::uint32_t, 256>& e4m3_table() {
   return t;
 }
 
-// Hot loops: integer-only, branch-free; the AVX2 clone (PTO_NUM_CLONES)
-// provides variable vector shifts where the CPU supports them.
-PTO_NUM_CLONES std::uint32_t h2f_loop(const std::uint16_t* src, std::uint32_t* dst, std::size_t n) {
-  std::uint32_t snan = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t h = src[i];
-    dst[i] = lane::fp16_bits_to_fp32(h);
-    snan |= lane::mask_if((h & 0x7E00U) == 0x7C00U) & lane::mask_if((h & 0x1FFU) != 0);
-  }
-  return snan;
-}
-
-// FP32 -> FP16 or BF16 over a span with one of the lane narrowings;
-// returns the OR of the element flags.
-template <std::uint32_t (*Narrow)(std::uint32_t)>
-PTO_NUM_CLONES std::uint32_t narrow_loop(const std::uint32_t* src, std::uint16_t* dst, std::size_t n) {
+// FP32 -> BF16 RNE over a span; returns the OR of the element flags.
+// Integer-only and branch-free per element (the AVX2 clone, PTO_NUM_CLONES,
+// provides variable vector shifts).  In the common case, every |x| in
+// [(1 - 2^-9) 2^-126, 0x7F7F8000) (no NaN, infinity, overflow or
+// underflow), the RNE carry-add is the result and the only flag is NX, set
+// when some dropped low half is nonzero; a chunk holding any other value is
+// redone with the full lane converter for its flags.  (FP16 <-> FP32
+// spans: f16c_span.hpp.)
+PTO_NUM_CLONES std::uint32_t bf16_narrow_loop(const std::uint32_t* src, std::uint16_t* dst, std::size_t n) {
+  constexpr std::size_t kChunk = 256;
+  constexpr std::uint32_t kLow = 0x007FC000U, kHigh = 0x7F7F8000U;
   std::uint32_t flags = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t r = Narrow(src[i]);
-    dst[i] = static_cast<std::uint16_t>(r);
-    flags |= r >> 16;
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t m = std::min(kChunk, n - i);
+    std::uint32_t bits = 0, smallest = 0xFFFFFFFFU, largest = 0;  // reductions: the loop vectorises
+    for (std::size_t j = 0; j < m; ++j) {
+      const std::uint32_t x = src[i + j];
+      dst[i + j] = static_cast<std::uint16_t>((x + 0x7FFFU + ((x >> 16) & 1U)) >> 16);
+      bits |= x;
+      smallest = std::min(smallest, x & 0x7FFFFFFFU);
+      largest = std::max(largest, x & 0x7FFFFFFFU);
+    }
+    if (smallest < kLow || largest >= kHigh) {
+      for (std::size_t j = 0; j < m; ++j) {
+        const std::uint32_t r = lane::fp32_bits_to_bf16_rne(src[i + j]);
+        dst[i + j] = static_cast<std::uint16_t>(r);
+        flags |= r >> 16;
+      }
+    } else if ((bits & 0xFFFFU) != 0) {  // some dropped low half nonzero
+      flags |= kNX;
+    }
   }
   return flags;
 }
@@ -65,7 +77,7 @@ void store(DataType t, std::uint8_t* p, std::size_t i, std::uint64_t v) {
 }  // namespace
 
 Flags convert_span(std::span<const std::uint16_t> in, std::span<std::uint32_t> out) {
-  return h2f_loop(in.data(), out.data(), in.size()) ? kNV : Flags{0};
+  return f16c::widen(in.data(), out.data(), in.size()) ? kNV : Flags{0};
 }
 
 Flags convert_span_bf16(std::span<const std::uint16_t> in, std::span<std::uint32_t> out) {
@@ -91,7 +103,7 @@ Flags convert_span_to_fp16(std::span<const std::uint32_t> in, std::span<std::uin
   const std::size_t n = in.size();
   std::uint32_t flags = 0;
   if (mode == RoundingMode::RNE && std::fegetround() == FE_TONEAREST)
-    return static_cast<Flags>(narrow_loop<lane::fp32_bits_to_fp16_rne>(in.data(), out.data(), n));
+    return f16c::narrow_rne(in.data(), out.data(), n);
   for (std::size_t i = 0; i < n; ++i) {
     const Result r = convert(DataType::FP32, DataType::FP16, in[i], mode);
     out[i] = static_cast<std::uint16_t>(r.bits);
@@ -103,7 +115,7 @@ Flags convert_span_to_fp16(std::span<const std::uint32_t> in, std::span<std::uin
 Flags convert_span_to_bf16(std::span<const std::uint32_t> in, std::span<std::uint16_t> out, RoundingMode mode) {
   const std::size_t n = in.size();
   std::uint32_t flags = 0;
-  if (mode == RoundingMode::RNE) return static_cast<Flags>(narrow_loop<lane::fp32_bits_to_bf16_rne>(in.data(), out.data(), n));
+  if (mode == RoundingMode::RNE) return static_cast<Flags>(bf16_narrow_loop(in.data(), out.data(), n));
   for (std::size_t i = 0; i < n; ++i) {
     const Result r = convert(DataType::FP32, DataType::BF16, in[i], mode);
     out[i] = static_cast<std::uint16_t>(r.bits);

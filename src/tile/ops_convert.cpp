@@ -69,9 +69,13 @@ bool fast_narrowing(Tile& d, const Tile& s, num::RoundingMode mode, bool saturat
       (d.data_type() != DataType::BF16 && d.data_type() != DataType::FP16) ||
       s.descriptor().layout != TileLayout::RowMajor || dd.layout != TileLayout::RowMajor)
     return false;
-  for (std::uint32_t r = 0; r < dd.valid_rows; ++r) {
-    const std::span<const std::uint32_t> in(s.row_data<std::uint32_t>(r), dd.valid_columns);
-    const std::span<std::uint16_t> out(d.row_data<std::uint16_t>(r), dd.valid_columns);
+  // Whole rows in both tiles: the valid region is one contiguous span.
+  const bool contiguous = dd.valid_columns == dd.columns && s.descriptor().columns == dd.columns;
+  const std::uint32_t runs = contiguous ? 1 : dd.valid_rows;
+  const std::size_t length = contiguous ? std::size_t{dd.valid_rows} * dd.columns : dd.valid_columns;
+  for (std::uint32_t r = 0; r < runs; ++r) {
+    const std::span<const std::uint32_t> in(s.row_data<std::uint32_t>(r), length);
+    const std::span<std::uint16_t> out(d.row_data<std::uint16_t>(r), length);
     flags |= d.data_type() == DataType::BF16 ? num::convert_span_to_bf16(in, out, mode) : num::convert_span_to_fp16(in, out, mode);
   }
   return true;
@@ -84,12 +88,17 @@ bool fast_narrowing(Tile& d, const Tile& s, num::RoundingMode mode, bool saturat
 template <typename S, typename D>
 void truncating_rows(Tile& d, const Tile& s) {
   const TileDescriptor& dd = d.descriptor();
-  const bool sign_extend = data_type_is_signed_integer(s.data_type());
+  // Sign extension only shows in a wider destination; one loop per case so
+  // each vectorises.
+  const bool sign_extend = sizeof(D) > sizeof(S) && data_type_is_signed_integer(s.data_type());
   for (std::uint32_t r = 0; r < dd.valid_rows; ++r) {
     const S* in = s.row_data<S>(r);
     D* out = d.row_data<D>(r);
-    for (std::uint32_t c = 0; c < dd.valid_columns; ++c)
-      out[c] = static_cast<D>(sign_extend ? static_cast<std::uint64_t>(static_cast<std::int64_t>(as_signed(in[c]))) : in[c]);
+    if (sign_extend)
+      for (std::uint32_t c = 0; c < dd.valid_columns; ++c)
+        out[c] = static_cast<D>(static_cast<std::uint64_t>(static_cast<std::int64_t>(as_signed(in[c]))));
+    else
+      for (std::uint32_t c = 0; c < dd.valid_columns; ++c) out[c] = static_cast<D>(in[c]);
   }
 }
 

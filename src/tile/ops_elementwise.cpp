@@ -1,14 +1,10 @@
 #include "tile/ops_elementwise.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <type_traits>
-#include <utility>
-#include <vector>
 
 #include "numerics/arith.hpp"
-#include "numerics/convert_span.hpp"
 #include "numerics/format.hpp"
 
 namespace pto::tile::ops {
@@ -164,68 +160,6 @@ void integer_rows(Binary op, bool is_signed, Apply apply) {
   });
 }
 
-// Host IEEE types for the vectorisable ieee fast path (FP32/FP64 only: the
-// host's binary32/binary64 RNE arithmetic is bit-identical to IEEE 754 for
-// every non-NaN result; NaN results are recomputed exactly).
-template <typename T>
-using HostFloat = std::conditional_t<sizeof(T) == 4, float, double>;
-
-template <Binary Op, typename F>
-F host_op(F a, F b) noexcept {
-  if constexpr (Op == Binary::ADD) return a + b;
-  else if constexpr (Op == Binary::SUB) return a - b;
-  else if constexpr (Op == Binary::MUL) return a * b;
-  else return a / b;
-}
-
-// Elements the host result cannot represent exactly: NaN results (PTO
-// returns the canonical NaN, the host propagates payloads).
-template <typename F>
-bool needs_exact(F r) noexcept { return r != r; }
-
-bool host_fast_path(Binary op, DataType t) noexcept {
-  return (t == DataType::FP32 || t == DataType::FP64) &&
-         (op == Binary::ADD || op == Binary::SUB || op == Binary::MUL || op == Binary::DIV);
-}
-
-// ieee fast path over tile rows; `r` null broadcasts `scalar`.  A source
-// row that aliases the destination row is snapshotted first so the exact
-// recomputation below still sees the original operands.
-template <typename T>
-void ieee_host_rows(Binary op, Tile& d, const Tile& l, const Tile* r, T scalar) {
-  using F = HostFloat<T>;
-  const DataType t = d.data_type();
-  with_binary(op, [&](auto tag) {
-    constexpr Binary Op = decltype(tag)::value;
-    if constexpr (Op == Binary::ADD || Op == Binary::SUB || Op == Binary::MUL || Op == Binary::DIV) {
-      const TileDescriptor& desc = d.descriptor();
-      std::vector<T> left_copy, right_copy;
-      for (std::uint32_t row = 0; row < desc.valid_rows; ++row) {
-        const T* a = l.row_data<T>(row);
-        const T* b = r ? r->row_data<T>(row) : nullptr;
-        T* out = d.row_data<T>(row);
-        if (a == out) a = &(left_copy = std::vector<T>(a, a + desc.valid_columns))[0];
-        if (b == out) b = &(right_copy = std::vector<T>(b, b + desc.valid_columns))[0];
-        bool fixup = false;
-        for (std::uint32_t c = 0; c < desc.valid_columns; ++c) {
-          const F x = std::bit_cast<F>(a[c]), y = std::bit_cast<F>(b ? b[c] : scalar);
-          const F z = host_op<Op>(x, y);
-          fixup |= needs_exact(z);
-          out[c] = std::bit_cast<T>(z);
-        }
-        if (!fixup) continue;
-        for (std::uint32_t c = 0; c < desc.valid_columns; ++c) {
-          const T bv = b ? b[c] : scalar;
-          if (needs_exact(std::bit_cast<F>(out[c])))
-            out[c] = static_cast<T>(ieee_float_binary(Op, t, a[c], bv).bits);
-        }
-      }
-    }
-  });
-}
-
-// ---- MIN/MAX on order keys (ADR 0050), both profiles ----
-
 // IEEE-like formats whose NaNs are exactly the encodings above +infinity.
 std::uint64_t infinity_bits(DataType t) noexcept {
   switch (t) {
@@ -234,114 +168,6 @@ std::uint64_t infinity_bits(DataType t) noexcept {
     case DataType::FP16: return 0x7c00;
     case DataType::BF16: return 0x7f80;
     default: return 0;
-  }
-}
-
-// TileFloatingOrderKey on a carrier: monotonic in value, -0 below +0, so the
-// non-NaN ADR 0050 rule (ties: MIN -0, MAX +0, else equal bits) is a plain
-// unsigned key comparison.  NaN operands are recomputed exactly afterwards.
-template <typename T>
-constexpr T order_key(T v) noexcept {
-  constexpr T sign = static_cast<T>(T{1} << (sizeof(T) * 8 - 1));
-  return (v & sign) ? static_cast<T>(~v) : static_cast<T>(v | sign);
-}
-
-template <typename T>
-Flags min_max_rows(Binary op, Tile& d, const Tile& l, const Tile* r, T scalar) {
-  const DataType t = d.data_type();
-  const T magnitude = static_cast<T>(~(T{1} << (sizeof(T) * 8 - 1)));
-  const T inf = static_cast<T>(infinity_bits(t));
-  const bool maximum = op == Binary::MAX;
-  const TileDescriptor& desc = d.descriptor();
-  std::vector<T> left_copy, right_copy;
-  Flags flags = 0;
-  for (std::uint32_t row = 0; row < desc.valid_rows; ++row) {
-    const T* a = l.row_data<T>(row);
-    const T* b = r ? r->row_data<T>(row) : nullptr;
-    T* out = d.row_data<T>(row);
-    if (a == out) a = &(left_copy = std::vector<T>(a, a + desc.valid_columns))[0];
-    if (b == out) b = &(right_copy = std::vector<T>(b, b + desc.valid_columns))[0];
-    bool nan_seen = false;
-    const auto select = [&](T x, T y) {
-      const bool left = maximum ? order_key(x) >= order_key(y) : order_key(x) <= order_key(y);
-      nan_seen |= static_cast<T>(x & magnitude) > inf || static_cast<T>(y & magnitude) > inf;
-      return left ? x : y;
-    };
-    if (b) for (std::uint32_t c = 0; c < desc.valid_columns; ++c) out[c] = select(a[c], b[c]);
-    else for (std::uint32_t c = 0; c < desc.valid_columns; ++c) out[c] = select(a[c], scalar);
-    if (!nan_seen) continue;
-    for (std::uint32_t c = 0; c < desc.valid_columns; ++c) {
-      const T x = a[c], y = b ? b[c] : scalar;
-      if (static_cast<T>(x & magnitude) <= inf && static_cast<T>(y & magnitude) <= inf) continue;
-      const Result v = num::ieee_min_max(maximum, t, x, y);
-      out[c] = static_cast<T>(v.bits);
-      flags |= v.flags;
-    }
-  }
-  return flags;
-}
-
-// ---- FP16/BF16 ADD/SUB/MUL/DIV in the ieee profile via binary32 ----
-// binary32 has 24 >= 2p + 2 significant bits for FP16 (p = 11) and BF16
-// (p = 8), so one binary32 operation then one RNE narrowing equals the
-// correctly rounded result (the 2p+2 double-rounding rule) whenever the
-// binary32 result is normal; NaN results and BF16 results that are zero or
-// subnormal in binary32 are recomputed exactly.
-template <Binary Op>
-void float_row(const float* a, const float* b, float s, float* out, std::uint32_t n) {
-  for (std::uint32_t c = 0; c < n; ++c) {
-    const float y = b ? b[c] : s;
-    if constexpr (Op == Binary::ADD) out[c] = a[c] + y;
-    else if constexpr (Op == Binary::SUB) out[c] = a[c] - y;
-    else if constexpr (Op == Binary::MUL) out[c] = a[c] * y;
-    else out[c] = a[c] / y;
-  }
-}
-
-bool half_fast_path(Binary op, DataType t) noexcept {
-  return (t == DataType::FP16 || t == DataType::BF16) &&
-         (op == Binary::ADD || op == Binary::SUB || op == Binary::MUL || op == Binary::DIV);
-}
-
-void half_rows(Binary op, Tile& d, const Tile& l, const Tile* r, std::uint16_t scalar) {
-  const DataType t = d.data_type();
-  const bool bf16 = t == DataType::BF16;
-  const TileDescriptor& desc = d.descriptor();
-  const std::uint32_t n = desc.valid_columns;
-  std::vector<std::uint32_t> x(n), y(r ? n : 1), z(n);
-  std::vector<std::uint16_t> left_copy(n), right_copy(r ? n : 0);
-  // BF16 is the high half of binary32: widening is a shift and RNE
-  // narrowing a carry-add (NaN results are recomputed below).
-  const auto widen = [&](const std::uint16_t* in, std::uint32_t count, std::uint32_t* out) {
-    if (!bf16) num::convert_span({in, count}, {out, count});
-    else for (std::uint32_t c = 0; c < count; ++c) out[c] = std::uint32_t{in[c]} << 16;
-  };
-  if (!r) widen(&scalar, 1, y.data());
-  for (std::uint32_t row = 0; row < desc.valid_rows; ++row) {
-    const std::uint16_t* a = l.row_data<std::uint16_t>(row);
-    const std::uint16_t* b = r ? r->row_data<std::uint16_t>(row) : nullptr;
-    std::uint16_t* out = d.row_data<std::uint16_t>(row);
-    std::copy_n(a, n, left_copy.data());  // operands survive an aliased destination
-    if (b) std::copy_n(b, n, right_copy.data());
-    widen(left_copy.data(), n, x.data());
-    if (b) widen(right_copy.data(), n, y.data());
-    const auto* xf = reinterpret_cast<const float*>(x.data());
-    const auto* yf = reinterpret_cast<const float*>(y.data());
-    auto* zf = reinterpret_cast<float*>(z.data());
-    with_binary(op, [&](auto tag) {
-      constexpr Binary Op = decltype(tag)::value;
-      if constexpr (Op == Binary::ADD || Op == Binary::SUB || Op == Binary::MUL || Op == Binary::DIV)
-        float_row<Op>(xf, b ? yf : nullptr, yf[0], zf, n);
-    });
-    if (bf16)
-      for (std::uint32_t c = 0; c < n; ++c) out[c] = static_cast<std::uint16_t>((z[c] + 0x7FFFU + ((z[c] >> 16) & 1U)) >> 16);
-    else num::convert_span_to_fp16({z.data(), n}, {out, n});
-    for (std::uint32_t c = 0; c < n; ++c) {
-      const std::uint32_t e = z[c] & 0x7f800000U;
-      const bool nan = e == 0x7f800000U && (z[c] & 0x7fffffU) != 0;
-      if (nan || (bf16 && e == 0))
-        out[c] = static_cast<std::uint16_t>(ieee_float_binary(op, t, left_copy[c], b ? right_copy[c] : scalar).bits);
-    }
   }
 }
 
@@ -367,47 +193,21 @@ Flags exact_float_rows_impl(Binary op, Tile& d, const Tile& l, const Tile* r, st
   return flags;
 }
 
-// Shared driver of ExecuteTileBinary / ExecuteTileScalar.  `r` null means
+// The element semantics of ExecuteTileBinary / ExecuteTileScalar, for
+// what the span fast paths (tile_elementwise.hpp) decline.  `r` null means
 // the right operand is the normalised scalar.  Aliasing of d with l or r is
 // safe: each output element is produced from its own index only.
-Flags binary_rows(Binary op, Tile& d, const Tile& l, const Tile* r, std::uint64_t scalar, NumericProfile p,
-                  bool want_flags) {
+Flags binary_rows(Binary op, Tile& d, const Tile& l, const Tile* r, std::uint64_t scalar, NumericProfile p) {
   const DataType t = d.data_type();
-  if (num::is_integer(t)) {
-    visit_carrier(t, [&]<typename T>() {
-      const T s = static_cast<T>(scalar);
-      integer_rows<T>(op, data_type_is_signed_integer(t), [&](auto fn) {
-        if (r) map_rows<T>(d, l, *r, fn);
-        else map_rows<T>(d, l, [&](T a) { return fn(a, s); });
-      });
+  if (!num::is_integer(t)) return exact_float_rows_impl(op, d, l, r, scalar, p);
+  visit_carrier(t, [&]<typename T>() {
+    const T s = static_cast<T>(scalar);
+    integer_rows<T>(op, data_type_is_signed_integer(t), [&](auto fn) {
+      if (r) map_rows<T>(d, l, *r, fn);
+      else map_rows<T>(d, l, [&](T a) { return fn(a, s); });
     });
-    return 0;
-  }
-  const bool carrier_arith = op == Binary::ADD || op == Binary::SUB || op == Binary::MUL;
-  if (p == NumericProfile::Reference && carrier_arith) {
-    // Raw carrier ADD/SUB/MUL wrap exactly like the unsigned integer loops.
-    visit_carrier(t, [&]<typename T>() {
-      const T s = static_cast<T>(scalar);
-      integer_rows<T>(op, false, [&](auto fn) {
-        if (r) map_rows<T>(d, l, *r, fn);
-        else map_rows<T>(d, l, [&](T a) { return fn(a, s); });
-      });
-    });
-    return 0;
-  }
-  if ((op == Binary::MAX || op == Binary::MIN) && infinity_bits(t) != 0) {
-    return visit_carrier(t, [&]<typename T>() { return min_max_rows<T>(op, d, l, r, static_cast<T>(scalar)); });
-  }
-  if (p == NumericProfile::Ieee && !want_flags && half_fast_path(op, t)) {
-    half_rows(op, d, l, r, static_cast<std::uint16_t>(scalar));
-    return 0;
-  }
-  if (p == NumericProfile::Ieee && !want_flags && host_fast_path(op, t)) {
-    if (t == DataType::FP32) ieee_host_rows<std::uint32_t>(op, d, l, r, static_cast<std::uint32_t>(scalar));
-    else ieee_host_rows<std::uint64_t>(op, d, l, r, scalar);
-    return 0;
-  }
-  return exact_float_rows_impl(op, d, l, r, scalar, p);
+  });
+  return 0;
 }
 
 // ---- unary (asl/tile/model/execution/unary.asl) ----
@@ -598,27 +398,52 @@ Flags element_rows(Tile& d, const Tile& s, Element element) {
   return flags;
 }
 
-// Reference-profile SFU rows for IEEE-like formats: positive finite
-// nonzero inputs (the common case) take the raw-word hook inline
-// (TileExponential v + 1, TileReciprocal Ones / v, identity otherwise);
-// every other class goes through TileSFUUnarySpecialValue.
+// Reference-profile SFU rows for IEEE-like formats, over the valid region
+// as contiguous runs (one when the valid columns fill every row) in pieces
+// of at most 512 elements.  A piece whose elements are all positive, finite
+// and nonzero (and, for LOG, not 1) takes the profile's raw-word hook in a
+// vectorisable loop (TileExponential v + 1, TileReciprocal Ones / v,
+// identity for SQRT/LOG/RSQRT); any other piece goes element by element
+// through TileSFUUnarySpecialValue (sfu_element).  A piece is read
+// completely before it is written, so the destination may be the source.
 template <typename T>
 Flags reference_sfu_rows(Unary op, Tile& d, const Tile& s) {
+  constexpr std::size_t kPiece = 512;
   const DataType t = d.data_type();
-  const T sign = static_cast<T>(T{1} << (sizeof(T) * 8 - 1));
   const T inf = static_cast<T>(infinity_bits(t));
   const T one = static_cast<T>(one_encoding(t));  // LOG(1) is a special value
+  const T log = op == Unary::LOG ? T{1} : T{0};
+  const TileDescriptor& desc = d.descriptor();
+  const bool whole_rows = desc.valid_columns == desc.columns;
+  const std::uint32_t runs = whole_rows ? 1 : desc.valid_rows;
+  const std::size_t length = whole_rows ? std::size_t{desc.valid_rows} * desc.columns : desc.valid_columns;
   Flags flags = 0;
-  map_rows<T>(d, s, [&](T v) -> T {
-    if ((v & sign) == 0 && v != 0 && v < inf && !(op == Unary::LOG && v == one)) {
-      if (op == Unary::EXP) return static_cast<T>(v + 1);
-      if (op == Unary::RECIP) return static_cast<T>(~std::uint64_t{0} / v);
-      return v;
+  for (std::uint32_t run = 0; run < runs; ++run)
+    for (std::size_t first = 0; first < length; first += kPiece) {
+      const std::size_t n = std::min(kPiece, length - first);
+      const T* in = s.row_data<T>(run) + first;
+      T* out = d.row_data<T>(run) + first;
+      T special = 0;  // no short circuit: the scan vectorises
+      for (std::size_t c = 0; c < n; ++c) {
+        const T v = in[c];
+        // Zero, negative, infinite or NaN: v - 1 wraps or reaches inf - 1.
+        special |= static_cast<T>(static_cast<T>(v - 1) >= static_cast<T>(inf - 1)) |
+                   static_cast<T>(log & static_cast<T>(v == one));
+      }
+      if (special != 0) {
+        for (std::size_t c = 0; c < n; ++c) {
+          const Result r = sfu_element(op, t, in[c], NumericProfile::Reference);
+          flags |= r.flags;
+          out[c] = static_cast<T>(r.bits);
+        }
+      } else if (op == Unary::EXP) {
+        for (std::size_t c = 0; c < n; ++c) out[c] = static_cast<T>(in[c] + 1);
+      } else if (op == Unary::RECIP) {
+        for (std::size_t c = 0; c < n; ++c) out[c] = static_cast<T>(~std::uint64_t{0} / in[c]);
+      } else if (out != in) {
+        std::copy_n(in, n, out);
+      }
     }
-    const Result r = sfu_element(op, t, v, NumericProfile::Reference);
-    flags |= r.flags;
-    return static_cast<T>(r.bits);
-  });
   return flags;
 }
 
@@ -636,14 +461,16 @@ Result binary_element(Binary op, DataType t, std::uint64_t a, std::uint64_t b, N
 
 void tile_binary(Binary op, Tile& destination, const Tile& left, const Tile& right, PadValue pad,
                  NumericProfile profile) {
-  binary_rows(op, destination, left, &right, 0, profile, false);
+  if (!span_binary(op, destination, left, right, profile)) binary_rows(op, destination, left, &right, 0, profile);
   publish(destination, pad);  // TileBinaryUsesClosedElementwiseContract: every TEPL binary
 }
 
 Flags tile_scalar(Binary op, Tile& destination, const Tile& source, std::uint64_t scalar, PadValue pad,
                   NumericProfile profile) {
-  const Flags flags =
-      binary_rows(op, destination, source, nullptr, raw_element_value(scalar, source.data_type()), profile, true);
+  const std::uint64_t right = raw_element_value(scalar, source.data_type());
+  Flags flags = 0;
+  if (!span_scalar(op, destination, source, right, profile, flags))
+    flags = binary_rows(op, destination, source, nullptr, right, profile);
   publish(destination, pad);
   return flags;
 }
@@ -651,6 +478,10 @@ Flags tile_scalar(Binary op, Tile& destination, const Tile& source, std::uint64_
 Flags tile_unary(Unary op, Tile& destination, const Tile& source, PadValue pad, NumericProfile profile) {
   const DataType t = source.data_type();
   Flags flags = 0;
+  if (span_unary(op, destination, source, profile, flags)) {
+    publish(destination, pad);
+    return flags;
+  }
   visit_carrier(t, [&]<typename T>() {
     if (num::is_integer(t)) {
       integer_unary_dispatch<T>(op, destination, source, data_type_is_signed_integer(t));

@@ -1,6 +1,14 @@
 #include "tile/ops_reduce.hpp"
 
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+
 #include "numerics/arith.hpp"
+#include "numerics/convert_span.hpp"
 #include "tile/ops_elementwise.hpp"
 #include "tile/ops_kernels.hpp"
 
@@ -61,34 +69,116 @@ void wrapping_fold(Reduction op, TileAxis axis, Tile& d, const Tile& s) {
   }
 }
 
-// The general sequential fold: TileProfileReductionInitial then one
-// TileReductionStepWithFlags per remaining element in index order.
+// The general sequential fold of one row (TileAxis_Row) or column:
+// TileProfileReductionInitial then one TileReductionStepWithFlags per
+// remaining element in index order.
 template <typename T>
-Flags sequential_fold(Reduction op, TileAxis axis, Tile& d, const Tile& s, NumericProfile p) {
+Flags sequential_fold_line(Reduction op, TileAxis axis, Tile& d, const Tile& s, NumericProfile p, std::uint32_t outer) {
   const TileDescriptor& sd = s.descriptor();
   const DataType t = s.data_type();
   const Binary step = step_operation(op);
   const bool identity = op == Reduction::SUM || op == Reduction::PRODUCT;
-  const std::uint32_t outer_count = axis == TileAxis::Row ? sd.valid_rows : sd.valid_columns;
   const std::uint32_t inner_count = axis == TileAxis::Row ? sd.valid_columns : sd.valid_rows;
-  auto at = [&](std::uint32_t outer, std::uint32_t inner) -> std::uint64_t {
+  auto at = [&](std::uint32_t inner) -> std::uint64_t {
     return axis == TileAxis::Row ? s.row_data<T>(outer)[inner] : s.row_data<T>(inner)[outer];
   };
   Flags flags = 0;
-  for (std::uint32_t outer = 0; outer < outer_count; ++outer) {
-    std::uint64_t acc = identity ? (op == Reduction::SUM ? 0 : one_encoding(t)) : at(outer, 0);
-    std::uint32_t selected = 0;
-    for (std::uint32_t inner = identity ? 0 : 1; inner < inner_count; ++inner) {
-      const std::uint64_t value = at(outer, inner);
-      const Result next = binary_element(step, t, acc, value, p);
-      flags |= next.flags;
-      if (next.bits == value && next.bits != acc) selected = inner;  // ties keep the first index
-      acc = next.bits;
+  std::uint64_t acc = identity ? (op == Reduction::SUM ? 0 : one_encoding(t)) : at(0);
+  std::uint32_t selected = 0;
+  for (std::uint32_t inner = identity ? 0 : 1; inner < inner_count; ++inner) {
+    const std::uint64_t value = at(inner);
+    const Result next = binary_element(step, t, acc, value, p);
+    flags |= next.flags;
+    if (next.bits == value && next.bits != acc) selected = inner;  // ties keep the first index
+    acc = next.bits;
+  }
+  const std::uint64_t result = is_arg(op) ? selected : acc;
+  d.store_raw(axis == TileAxis::Row ? d.linear_index(outer, 0) : d.linear_index(0, outer), result);
+  return flags;
+}
+
+template <typename T>
+Flags sequential_fold(Reduction op, TileAxis axis, Tile& d, const Tile& s, NumericProfile p) {
+  const TileDescriptor& sd = s.descriptor();
+  const std::uint32_t outer_count = axis == TileAxis::Row ? sd.valid_rows : sd.valid_columns;
+  Flags flags = 0;
+  for (std::uint32_t outer = 0; outer < outer_count; ++outer) flags |= sequential_fold_line<T>(op, axis, d, s, p, outer);
+  return flags;
+}
+
+// ---- ieee FP32 row SUM, vectorised across rows ----
+//
+// ADR 0092 fixes each row's fold as strictly sequential in column order, so
+// the fast path keeps that order within a row and runs kRowLanes rows side
+// by side (one vector lane per row).  Each step is one host binary32 add,
+// which in the default environment (round to nearest even, no flush to
+// zero) is the IEEE 754 addition ieee_binary computes.  Its flags:
+//  - NX: the step was inexact.  TwoSum (Knuth) recovers the exact rounding
+//    error of a + b from the sum with five more adds whenever nothing
+//    overflows, subnormal operands included, so NX is "error != 0".
+//  - UF: never; a sum in the subnormal range is exact, and the ieee profile
+//    raises UF only when tiny and inexact.
+//  - OF, NV and NaN results: a row whose final sum is not finite had a NaN
+//    or infinite element or overflowed (once infinite or NaN, adding finite
+//    values never returns to a finite sum); it is refolded exactly.
+constexpr std::uint32_t kRowLanes = 8;
+constexpr std::uint32_t kColumnBlock = 256;  // transposed block: 8 KiB on the stack
+
+// One lane per row (GCC/Clang vector extensions: the lanes are vector
+// registers on every target, two SSE halves or one AVX register).
+using RowLanes = float __attribute__((vector_size(kRowLanes * sizeof(float))));
+using LaneMask = std::int32_t __attribute__((vector_size(kRowLanes * sizeof(float))));
+
+// Folds `columns` transposed columns (block[c * kRowLanes + lane]) into the
+// lane sums; a lane of `inexact` becomes nonzero once a step of it rounds.
+PTO_NUM_CLONES void add_row_lanes(const float* block, std::uint32_t columns, RowLanes& sum, LaneMask& inexact) {
+  RowLanes acc = sum;
+  LaneMask rounded = inexact;
+  for (std::uint32_t c = 0; c < columns; ++c) {
+    RowLanes b;
+    std::memcpy(&b, block + std::size_t{c} * kRowLanes, sizeof b);
+    const RowLanes s = acc + b;
+    const RowLanes b_part = s - acc;
+    const RowLanes error = (acc - (s - b_part)) + (b - b_part);
+    rounded |= error != 0.0f;
+    acc = s;
+  }
+  sum = acc;
+  inexact = rounded;
+}
+
+Flags fp32_row_sums(Tile& d, const Tile& s) {
+  const TileDescriptor& sd = s.descriptor();
+  std::array<float, kColumnBlock * kRowLanes> block;
+  Flags flags = 0;
+  for (std::uint32_t first = 0; first < sd.valid_rows; first += kRowLanes) {
+    const std::uint32_t lanes = std::min(kRowLanes, sd.valid_rows - first);
+    RowLanes sum{};  // +0: TileProfileReductionInitial of SUM
+    LaneMask inexact{};
+    for (std::uint32_t c0 = 0; c0 < sd.valid_columns; c0 += kColumnBlock) {
+      const std::uint32_t columns = std::min(kColumnBlock, sd.valid_columns - c0);
+      if (lanes < kRowLanes) block.fill(0.0f);  // idle lanes add +0: exact, finite
+      for (std::uint32_t k = 0; k < lanes; ++k) {
+        const std::uint32_t* row = s.row_data<std::uint32_t>(first + k) + c0;
+        for (std::uint32_t c = 0; c < columns; ++c) block[c * kRowLanes + k] = std::bit_cast<float>(row[c]);
+      }
+      add_row_lanes(block.data(), columns, sum, inexact);
     }
-    const std::uint64_t result = is_arg(op) ? selected : acc;
-    d.store_raw(axis == TileAxis::Row ? d.linear_index(outer, 0) : d.linear_index(0, outer), result);
+    for (std::uint32_t k = 0; k < lanes; ++k) {
+      if (!std::isfinite(sum[k])) {
+        flags |= sequential_fold_line<std::uint32_t>(Reduction::SUM, TileAxis::Row, d, s, NumericProfile::Ieee, first + k);
+        continue;
+      }
+      if (inexact[k] != 0) flags |= num::kNX;
+      d.row_data<std::uint32_t>(first + k)[0] = std::bit_cast<std::uint32_t>(static_cast<float>(sum[k]));
+    }
   }
   return flags;
+}
+
+bool fp32_row_sum_fast(Reduction op, TileAxis axis, DataType t, NumericProfile p) noexcept {
+  return op == Reduction::SUM && axis == TileAxis::Row && t == DataType::FP32 && p == NumericProfile::Ieee &&
+         std::fegetround() == FE_TONEAREST;
 }
 
 }  // namespace
@@ -100,6 +190,7 @@ Flags tile_reduce(Reduction op, TileAxis axis, Tile& d, const Tile& s, PadValue 
   Flags flags = 0;
   visit_carrier(t, [&]<typename T>() {
     if (wrapping) wrapping_fold<T>(op, axis, d, s);
+    else if (fp32_row_sum_fast(op, axis, t, p)) flags = fp32_row_sums(d, s);
     else flags = sequential_fold<T>(op, axis, d, s, p);
   });
   publish(d, pad);

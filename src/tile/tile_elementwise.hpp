@@ -13,12 +13,14 @@
 
 #include <cstdint>
 
+#include "numerics/rounding.hpp"
 #include "tile/tile_state.hpp"
 
 namespace pto::tile {
 
 namespace ops {
 enum class Binary : std::uint8_t;  // ops_common.hpp
+enum class Unary : std::uint8_t;
 }
 
 // Floating-point interpretation of TEPL arithmetic.
@@ -37,5 +39,21 @@ bool vec_arithmetic_data_type_supported(DataType t) noexcept;
 // ops::tile_binary (legal, same shape and type, RowMajor, sources defined);
 // the destination may be a source.  The caller publishes the destination.
 bool span_binary(ops::Binary op, Tile& destination, const Tile& left, const Tile& right, NumericProfile profile);
+
+// ExecuteTileScalar payload step likewise (right operand: `scalar`, the
+// TileRawElementValue of the scalar): raw-carrier ADD/SUB/MUL (integer
+// types, reference profile) and MAX/MIN; `flags` = the OR of the element
+// flags (RecordNumericStatusFlags).  Returns false, with no effect, for
+// the rest.
+bool span_scalar(ops::Binary op, Tile& destination, const Tile& source, std::uint64_t scalar, NumericProfile profile,
+                 num::Flags& flags);
+
+// ExecuteTileUnary payload step for the operations and types with a span
+// fast path (TEXP on FP32 in the ieee profile): destination valid region =
+// op(source), bit-identical to ops::sfu_element, and `flags` = the OR of
+// the element flags (ScalarFPRecordFlags).  Returns false, with no effect,
+// otherwise.  Preconditions as for ops::tile_unary; the destination may be
+// the source.  The caller publishes the destination.
+bool span_unary(ops::Unary op, Tile& destination, const Tile& source, NumericProfile profile, num::Flags& flags);
 
 }  // namespace pto::tile

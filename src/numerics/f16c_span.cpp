@@ -1,0 +1,187 @@
+#include "numerics/f16c_span.hpp"
+
+#include <bit>
+
+#include "numerics/convert_span.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#include <immintrin.h>
+#define PTO_HAVE_F16C_PATH 1
+#endif
+
+namespace pto::num::f16c {
+
+namespace {
+
+// The portable tails (and whole spans on hosts without the F16C path).
+PTO_NUM_CLONES bool widen_lanes(const std::uint16_t* in, std::uint32_t* out, std::size_t n) noexcept {
+  bool snan = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = lane::fp16_bits_to_fp32(in[i]);
+    snan |= (in[i] & 0x7E00U) == 0x7C00U && (in[i] & 0x1FFU) != 0;
+  }
+  return snan;
+}
+
+PTO_NUM_CLONES Flags narrow_lanes(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept {
+  std::uint32_t flags = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t r = lane::fp32_bits_to_fp16_rne(in[i]);
+    out[i] = static_cast<std::uint16_t>(r);
+    flags |= r >> 16;
+  }
+  return static_cast<Flags>(flags);
+}
+
+float apply(Op op, float x, float y) noexcept {
+  switch (op) {
+    case Op::ADD: return x + y;
+    case Op::SUB: return x - y;
+    case Op::MUL: return x * y;
+    default: return x / y;
+  }
+}
+
+PTO_NUM_CLONES bool binary_lanes(Op op, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
+                                 std::size_t n) noexcept {
+  bool nan = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const float x = std::bit_cast<float>(lane::fp16_bits_to_fp32(a[i]));
+    const float y = std::bit_cast<float>(lane::fp16_bits_to_fp32(b[i]));
+    const float z = apply(op, x, y);
+    out[i] = static_cast<std::uint16_t>(lane::fp32_bits_to_fp16_rne(std::bit_cast<std::uint32_t>(z)));
+    nan |= z != z;
+  }
+  return nan;
+}
+
+#ifdef PTO_HAVE_F16C_PATH
+
+#define PTO_F16C __attribute__((target("avx2,f16c")))
+constexpr int kRne = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+
+PTO_F16C __m256 load_half8(const std::uint16_t* p) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+PTO_F16C bool widen_f16c(const std::uint16_t* in, std::uint32_t* out, std::size_t n) noexcept {
+  const __m256 canonical = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
+  __m128i snan = _mm_setzero_si128();
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+    const __m256 f = _mm256_cvtph_ps(h);
+    // A NaN widens with its payload; the lane converter returns the canonical NaN.
+    const __m256 r = _mm256_blendv_ps(f, canonical, _mm256_cmp_ps(f, f, _CMP_UNORD_Q));
+    _mm256_storeu_ps(reinterpret_cast<float*>(out + i), r);
+    // sNaN: exponent all ones, quiet bit clear, payload nonzero.
+    const __m128i top = _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x7E00)), _mm_set1_epi16(0x7C00));
+    const __m128i payload = _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x1FF)), _mm_setzero_si128());
+    snan = _mm_or_si128(snan, _mm_andnot_si128(payload, top));
+  }
+  const bool tail = widen_lanes(in + i, out + i, n - i);
+  return tail || !_mm_testz_si128(snan, snan);
+}
+
+PTO_F16C bool any(__m256i mask) { return !_mm256_testz_si256(mask, mask); }
+
+PTO_F16C Flags narrow_f16c(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept {
+  const __m256i magnitude = _mm256_set1_epi32(0x7FFFFFFF);
+  __m256i nv = _mm256_setzero_si256(), of = nv, uf = nv, nx = nv;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+    const __m128i h = _mm256_cvtps_ph(_mm256_castsi256_ps(x), kRne);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), h);
+    const __m256i a = _mm256_and_si256(x, magnitude);  // signed compares are exact below the sign bit
+    const __m256i nan = _mm256_cmpgt_epi32(a, _mm256_set1_epi32(0x7F800000));
+    const __m256i finite = _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7F800000), a);
+    if (!_mm256_testz_si256(nan, nan))  // rare: the canonical FP16 NaN, as the lane converter
+      for (unsigned k = 0; k < 8; ++k)
+        if ((in[i + k] & 0x7FFFFFFFU) > 0x7F800000U) out[i + k] = 0x7E00;
+    // Inexact: the narrowed value widens back to something else (exact for
+    // every FP16 value, subnormals included).
+    const __m256i back = _mm256_castps_si256(_mm256_cvtph_ps(h));
+    const __m256i inexact = _mm256_andnot_si256(_mm256_cmpeq_epi32(back, x), finite);
+    nx = _mm256_or_si256(nx, inexact);
+    // Overflow: |x| >= 65520 (the midpoint above 65504 rounds to even, 2^16).
+    of = _mm256_or_si256(of, _mm256_and_si256(finite, _mm256_cmpgt_epi32(a, _mm256_set1_epi32(0x477FEFFF))));
+    // Underflow: tiny after rounding (|x| < (1 - 2^-12) 2^-14) and inexact.
+    uf = _mm256_or_si256(uf, _mm256_and_si256(inexact, _mm256_cmpgt_epi32(_mm256_set1_epi32(0x387FF000), a)));
+    // Invalid: a signalling NaN (quiet bit clear).
+    const __m256i quiet = _mm256_and_si256(x, _mm256_set1_epi32(0x00400000));
+    nv = _mm256_or_si256(nv, _mm256_andnot_si256(_mm256_cmpeq_epi32(quiet, _mm256_set1_epi32(0x00400000)), nan));
+  }
+  const Flags vector_flags = static_cast<Flags>((any(nv) ? kNV : 0) | (any(of) ? kOF : 0) | (any(uf) ? kUF : 0) |
+                                                (any(nx) ? kNX : 0));
+  return static_cast<Flags>(vector_flags | narrow_lanes(in + i, out + i, n - i));
+}
+
+template <Op O>
+PTO_F16C bool binary_f16c(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
+  __m256 nan = _mm256_setzero_ps();
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 x = load_half8(a + i), y = load_half8(b + i);
+    __m256 z;
+    if constexpr (O == Op::ADD) z = _mm256_add_ps(x, y);
+    else if constexpr (O == Op::SUB) z = _mm256_sub_ps(x, y);
+    else if constexpr (O == Op::MUL) z = _mm256_mul_ps(x, y);
+    else z = _mm256_div_ps(x, y);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm256_cvtps_ph(z, kRne));
+    nan = _mm256_or_ps(nan, _mm256_cmp_ps(z, z, _CMP_UNORD_Q));
+  }
+  const bool tail = binary_lanes(O, a + i, b + i, out + i, n - i);
+  return tail || !_mm256_testz_ps(nan, nan);
+}
+
+bool detect() noexcept {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  // __builtin_cpu_supports("avx2") includes the OS's saving of the YMM state.
+  return __builtin_cpu_supports("avx2") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+}
+
+#endif  // PTO_HAVE_F16C_PATH
+
+}  // namespace
+
+#ifdef PTO_HAVE_F16C_PATH
+
+bool available() noexcept {
+  static const bool present = detect();
+  return present;
+}
+
+bool widen(const std::uint16_t* in, std::uint32_t* out, std::size_t n) noexcept {
+  return available() ? widen_f16c(in, out, n) : widen_lanes(in, out, n);
+}
+
+Flags narrow_rne(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept {
+  return available() ? narrow_f16c(in, out, n) : narrow_lanes(in, out, n);
+}
+
+bool binary_via_fp32(Op op, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
+  if (!available()) return binary_lanes(op, a, b, out, n);
+  switch (op) {
+    case Op::ADD: return binary_f16c<Op::ADD>(a, b, out, n);
+    case Op::SUB: return binary_f16c<Op::SUB>(a, b, out, n);
+    case Op::MUL: return binary_f16c<Op::MUL>(a, b, out, n);
+    default: return binary_f16c<Op::DIV>(a, b, out, n);
+  }
+}
+
+#else
+
+bool available() noexcept { return false; }
+bool widen(const std::uint16_t* in, std::uint32_t* out, std::size_t n) noexcept { return widen_lanes(in, out, n); }
+Flags narrow_rne(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept {
+  return narrow_lanes(in, out, n);
+}
+bool binary_via_fp32(Op op, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
+  return binary_lanes(op, a, b, out, n);
+}
+
+#endif
+
+}  // namespace pto::num::f16c

@@ -1,0 +1,360 @@
+// Differential tests of the vectorised fast paths against the exact
+// per-element semantics they must reproduce bit for bit, flags included:
+//  - TEXP FP32, ieee (tile_elementwise.hpp span_unary) vs ops::sfu_element;
+//  - reference-profile SFU rows vs ops::sfu_element;
+//  - TROWSUM FP32, ieee (vectorised across rows) vs the sequential fold of
+//    ops::binary_element ADD along each row (ADR 0092);
+//  - TADDS/TMAXS/TMINS spans (span_scalar) vs ops::binary_element;
+//  - FP16 ADD/SUB/MUL/DIV through binary32 (one binary32 operation, one
+//    narrowing) vs the exact FP16 operation, for a sample of left operands
+//    against every FP16 encoding on the right;
+//  - the F16C conversion spans (num::f16c) vs the scalar encoder
+//    num::convert, every FP16 code and the FP32 values around every FP16
+//    rounding boundary.
+// Expected values are the exact paths' (the spec's TileProfileBinaryWithFlags
+// / TileSFUUnarySpecialValue, ieee profile of docs/numerics.md).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <random>
+#include <span>
+#include <vector>
+
+#include "numerics/convert_span.hpp"
+#include "numerics/f16c_span.hpp"
+#include "numerics/format.hpp"
+#include "tile/ops_elementwise.hpp"
+#include "tile/ops_reduce.hpp"
+#include "tile/tile_elementwise.hpp"
+
+namespace pto::tile::test {
+namespace {
+
+using ops::Binary;
+using ops::Unary;
+
+TileDescriptor descriptor(DataType t, std::uint32_t columns, std::uint32_t valid_rows, std::uint32_t valid_columns,
+                          std::uint32_t capacity = 65536) {
+  TileDescriptor d;
+  d.allocated = true;
+  d.capacity_bytes = capacity;
+  d.columns = columns;
+  d.rows = derived_tile_rows(d.capacity_bytes, columns, t);
+  d.valid_rows = valid_rows;
+  d.valid_columns = valid_columns;
+  d.data_type = t;
+  return d;
+}
+
+Tile make_tile(const TileDescriptor& d) {
+  Tile t;
+  t.configure(d);
+  return t;
+}
+
+std::uint32_t f32(float f) { return std::bit_cast<std::uint32_t>(f); }
+
+// FP32 encodings around the TEXP fast range and the IEEE special classes.
+const std::vector<std::uint32_t> kExpSpecials = {
+    0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x00800000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001,
+    0x7f800001, 0xff812345, f32(87.0f), f32(-87.0f), 0x42ae0001, 0xc2ae0001, f32(88.72283f), f32(88.7229f),
+    f32(-103.97208f), f32(-87.33654f), f32(-87.33655f), f32(1e-30f), f32(-1e-30f), f32(0x1p-24f), f32(-0x1p-25f),
+    f32(1.0f), f32(-1.0f), f32(0.5f), f32(10.0f), f32(-10.0f), 0x7f7fffff, 0xff7fffff};
+
+// Fills a tile's valid region with specials first, then values drawn by `draw`.
+template <typename Draw>
+void fill(Tile& t, const std::vector<std::uint32_t>& specials, Draw draw) {
+  const TileDescriptor& d = t.descriptor();
+  std::size_t i = 0;
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r)
+    for (std::uint32_t c = 0; c < d.valid_columns; ++c, ++i) t.write_element(r, c, i < specials.size() ? specials[i] : draw());
+}
+
+// ---- TEXP ----
+
+void check_unary(Unary op, DataType type, NumericProfile p, const Tile& source, bool alias) {
+  Tile copy = source;
+  Tile out = make_tile(source.descriptor());
+  Tile& destination = alias ? copy : out;
+  const num::Flags flags = ops::tile_unary(op, destination, copy, PadValue::Null, p);
+  num::Flags want_flags = 0;
+  const TileDescriptor& d = source.descriptor();
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r)
+    for (std::uint32_t c = 0; c < d.valid_columns; ++c) {
+      const std::uint64_t x = source.read_raw(source.linear_index(r, c));
+      const num::Result want = ops::sfu_element(op, type, x, p);
+      want_flags |= want.flags;
+      ASSERT_EQ(destination.read_raw(destination.linear_index(r, c)), want.bits)
+          << "operand 0x" << std::hex << x << " row " << std::dec << r << " column " << c;
+    }
+  EXPECT_EQ(flags, want_flags);
+}
+
+TEST(TileFastPaths, ExpFp32IeeeMatchesElementSemantics) {
+  std::mt19937_64 g(11);
+  std::uniform_real_distribution<float> wide(-104.0f, 90.0f), narrow(-1.0f, 1.0f);
+  for (int round = 0; round < 8; ++round) {
+    Tile s = make_tile(descriptor(DataType::FP32, 256, 64, round % 2 ? 256 : 201));
+    fill(s, round == 0 ? kExpSpecials : std::vector<std::uint32_t>{}, [&]() -> std::uint32_t {
+      switch (g() % 4) {
+        case 0: return f32(wide(g));
+        case 1: return f32(narrow(g));
+        case 2: return static_cast<std::uint32_t>(g());  // any encoding
+        default: return f32(std::ldexp(narrow(g), -static_cast<int>(g() % 40)));  // near exp(x) = 1
+      }
+    });
+    check_unary(Unary::EXP, DataType::FP32, NumericProfile::Ieee, s, round % 2 == 1);
+  }
+}
+
+// A tile whose every element takes the fast path records exactly NX (every
+// exp of a nonzero finite value in range is inexact and normal).
+TEST(TileFastPaths, ExpFp32IeeeFlagsOfFastElements) {
+  Tile s = make_tile(descriptor(DataType::FP32, 64, 4, 64));
+  std::mt19937_64 g(5);
+  std::uniform_real_distribution<float> v(-80.0f, 80.0f);
+  fill(s, {}, [&] { return f32(v(g)); });
+  Tile d = make_tile(s.descriptor());
+  EXPECT_EQ(ops::tile_unary(Unary::EXP, d, s, PadValue::Null, NumericProfile::Ieee), num::kNX);
+  s.write_element(3, 5, 0x7f800001);  // a signalling NaN adds NV
+  EXPECT_EQ(ops::tile_unary(Unary::EXP, d, s, PadValue::Null, NumericProfile::Ieee), num::kNX | num::kNV);
+  EXPECT_EQ(d.read_raw(d.linear_index(3, 5)), 0x7fc00000U);  // canonical NaN
+  s.write_element(0, 0, f32(100.0f));  // overflow: OF and NX
+  EXPECT_EQ(ops::tile_unary(Unary::EXP, d, s, PadValue::Null, NumericProfile::Ieee), num::kNX | num::kNV | num::kOF);
+  EXPECT_EQ(d.read_raw(0), 0x7f800000U);
+}
+
+TEST(TileFastPaths, ReferenceSfuRowsMatchElementSemantics) {
+  std::mt19937_64 g(3);
+  for (Unary op : {Unary::EXP, Unary::LOG, Unary::RECIP, Unary::SQRT, Unary::RSQRT})
+    for (DataType t : {DataType::FP32, DataType::FP16, DataType::BF16})
+      for (std::uint32_t columns : {50U, 64U}) {  // row runs; one run of whole rows
+        const std::uint32_t mask = element_bits(t) == 32 ? 0x7fffffffU : 0x7fffU;
+        const std::uint32_t one = t == DataType::FP32 ? 0x3f800000U : t == DataType::FP16 ? 0x3c00U : 0x3f80U;
+        Tile s = make_tile(descriptor(t, 64, columns == 64 ? 40 : 12, columns));
+        // Positive finite pieces (the vector path) and pieces with a special.
+        fill(s, {}, [&] { return static_cast<std::uint32_t>(g() % (mask >> 1)) + 1; });
+        s.write_element(3, 7, 0);
+        s.write_element(5, 0, mask + 1);  // -0
+        s.write_element(7, 49, one);
+        s.write_element(9, 20, t == DataType::FP32 ? 0x7f800001U : t == DataType::FP16 ? 0x7c01U : 0x7f81U);
+        check_unary(op, t, NumericProfile::Reference, s, false);
+        check_unary(op, t, NumericProfile::Reference, s, true);
+      }
+}
+
+// ---- TROWSUM ----
+
+void check_row_sum(const Tile& s) {
+  const TileDescriptor& sd = s.descriptor();
+  Tile d = make_tile(descriptor(DataType::FP32, 1, sd.valid_rows, 1, 4096));
+  const num::Flags flags = ops::tile_reduce(ops::Reduction::SUM, TileAxis::Row, d, s, PadValue::Null, NumericProfile::Ieee);
+  num::Flags want_flags = 0;
+  for (std::uint32_t r = 0; r < sd.valid_rows; ++r) {
+    std::uint64_t acc = 0;  // TileProfileReductionInitial: +0, then every element in column order
+    for (std::uint32_t c = 0; c < sd.valid_columns; ++c) {
+      const num::Result next =
+          ops::binary_element(Binary::ADD, DataType::FP32, acc, s.read_raw(s.linear_index(r, c)), NumericProfile::Ieee);
+      want_flags |= next.flags;
+      acc = next.bits;
+    }
+    ASSERT_EQ(d.read_raw(d.linear_index(r, 0)), acc) << "row " << r;
+  }
+  EXPECT_EQ(flags, want_flags);
+}
+
+TEST(TileFastPaths, RowSumFp32IeeeRandomRows) {
+  std::mt19937_64 g(17);
+  std::uniform_real_distribution<float> v(-1000.0f, 1000.0f);
+  for (std::uint32_t columns : {64U, 300U, 7U}) {
+    Tile s = make_tile(descriptor(DataType::FP32, columns, 13, columns == 64 ? 61 : columns));
+    fill(s, {}, [&]() -> std::uint32_t {
+      switch (g() % 8) {
+        case 0: return static_cast<std::uint32_t>(g() & 0x807fffffU);  // subnormals and zeros
+        case 1: return f32(std::ldexp(v(g), static_cast<int>(g() % 60) - 30));
+        default: return f32(v(g));
+      }
+    });
+    check_row_sum(s);
+  }
+}
+
+// Rows that are exact (no flags), order-dependent, overflowing, or hold
+// NaNs and infinities; each row checked against the sequential fold.
+TEST(TileFastPaths, RowSumFp32IeeeSpecialRows) {
+  Tile s = make_tile(descriptor(DataType::FP32, 16, 11, 16));
+  const auto row = [&](std::uint32_t r, std::vector<std::uint32_t> values) {
+    for (std::uint32_t c = 0; c < 16; ++c) s.write_element(r, c, c < values.size() ? values[c] : 0x80000000U);  // -0 pads
+  };
+  row(0, {f32(1), f32(2), f32(3)});                                       // exact: no flags
+  row(1, {f32(1e8f), f32(1), f32(-1e8f), f32(1)});                        // order matters: 1 + rounding
+  row(2, {0x7f7fffff, 0x7f7fffff, 0xff7fffff});                           // overflow, stays infinite
+  row(3, {0x7f800000, 0xff800000});                                       // inf - inf: NV
+  row(4, {f32(1), 0x7f800001, f32(2)});                                   // sNaN
+  row(5, {0x7fc00000, f32(1)});                                           // qNaN
+  row(6, {0x80000000});                                                   // all -0: +0 + -0 = +0
+  row(7, {0x00000001, 0x80000003, 0x00400000});                           // subnormal, exact
+  row(8, {f32(0x1p-126f), f32(-0x1.000002p-126f)});                       // exact difference below normal
+  row(9, {f32(3.0f), f32(0x1p-30f)});                                     // inexact
+  row(10, {0xff7fffff, 0xff7fffff, 0x7f7fffff, 0x7f7fffff});              // negative overflow
+  check_row_sum(s);
+  Tile exact = make_tile(descriptor(DataType::FP32, 16, 1, 16));
+  for (std::uint32_t c = 0; c < 16; ++c) exact.write_element(0, c, f32(static_cast<float>(c)));
+  Tile d = make_tile(descriptor(DataType::FP32, 1, 1, 1, 4096));
+  EXPECT_EQ(ops::tile_reduce(ops::Reduction::SUM, TileAxis::Row, d, exact, PadValue::Null, NumericProfile::Ieee), 0);
+  EXPECT_EQ(d.read_raw(0), f32(120.0f));
+}
+
+// ---- TileScalar spans ----
+
+TEST(TileFastPaths, ScalarSpansMatchElementSemantics) {
+  std::mt19937_64 g(23);
+  const std::vector<std::uint64_t> scalars = {0, 0x80000000, 0x7f800001, 0x7fc00000, 0x3f800000, 0xff800000, 0x1234};
+  for (NumericProfile p : {NumericProfile::Reference, NumericProfile::Ieee})
+    for (Binary op : {Binary::MAX, Binary::MIN, Binary::ADD, Binary::SUB, Binary::MUL})
+      for (DataType t : {DataType::FP32, DataType::FP16, DataType::BF16, DataType::S16})
+        for (std::uint64_t scalar : scalars) {
+          Tile s = make_tile(descriptor(t, 64, 9, 60));
+          const std::uint32_t mask = element_bits(t) == 32 ? 0xffffffffU : 0xffffU;
+          fill(s, {0, 0x8000, 0x80000000, 0x7f800001, 0x7c01, 0x7f81, 0x7fc00000}, [&] {
+            return static_cast<std::uint32_t>(g()) & mask;
+          });
+          Tile d = make_tile(s.descriptor());
+          const num::Flags flags = ops::tile_scalar(op, d, s, scalar, PadValue::Null, p);
+          const std::uint64_t right = ops::raw_element_value(scalar, t);
+          num::Flags want_flags = 0;
+          for (std::uint32_t r = 0; r < 9; ++r)
+            for (std::uint32_t c = 0; c < 60; ++c) {
+              const std::uint32_t e = s.linear_index(r, c);
+              const num::Result want = ops::binary_element(op, t, s.read_raw(e), right, p);
+              want_flags |= want.flags;
+              ASSERT_EQ(d.read_raw(e), want.bits) << "operand 0x" << std::hex << s.read_raw(e) << " scalar 0x" << right;
+            }
+          EXPECT_EQ(flags, want_flags) << "scalar 0x" << std::hex << scalar;
+        }
+}
+
+// ---- FP16 arithmetic through binary32 ----
+
+// One binary32 operation on widened FP16 operands followed by one RNE
+// narrowing is the correctly rounded FP16 result (docs/numerics.md, fast
+// paths): every right operand against a sample of left operands.
+TEST(TileFastPaths, Fp16ThroughBinary32IsCorrectlyRounded) {
+  std::mt19937_64 g(29);
+  std::vector<std::uint16_t> lefts = {0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x7c00,
+                                      0x7d00, 0x3c00, 0x3c01, 0xbc01, 0x3bff, 0x1400, 0x0200, 0x5bff};
+  while (lefts.size() < 20) lefts.push_back(static_cast<std::uint16_t>(g()));
+  Tile left = make_tile(descriptor(DataType::FP16, 256, 128, 256));
+  Tile right = make_tile(left.descriptor());
+  Tile out = make_tile(left.descriptor());
+  for (Binary op : {Binary::ADD, Binary::SUB, Binary::MUL, Binary::DIV})
+    for (std::uint16_t a : lefts)
+      for (std::uint32_t half = 0; half < 2; ++half) {
+        std::uint16_t* l = left.row_data<std::uint16_t>(0);
+        std::uint16_t* r = right.row_data<std::uint16_t>(0);
+        for (std::uint32_t i = 0; i < 32768; ++i) {
+          l[i] = a;
+          r[i] = static_cast<std::uint16_t>(half * 32768 + i);
+        }
+        left.mark_valid_region_defined();
+        right.mark_valid_region_defined();
+        ASSERT_TRUE(span_binary(op, out, left, right, NumericProfile::Ieee));
+        for (std::uint32_t i = 0; i < 32768; ++i) {
+          const std::uint64_t b = half * 32768 + i;
+          const std::uint64_t want = ops::binary_element(op, DataType::FP16, a, b, NumericProfile::Ieee).bits;
+          ASSERT_EQ(out.read_raw(i), want) << "op " << static_cast<int>(op) << " 0x" << std::hex << a << " 0x" << b;
+        }
+      }
+}
+
+// ---- F16C conversion spans ----
+
+TEST(F16cSpans, WidenEveryFp16Code) {
+  std::vector<std::uint16_t> in(65536 + 5);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint16_t>(i);
+  std::vector<std::uint32_t> out(in.size());
+  EXPECT_EQ(num::convert_span(in, out), num::kNV);  // the sNaN codes
+  for (std::size_t i = 0; i < in.size(); ++i)
+    ASSERT_EQ(out[i], num::convert(DataType::FP16, DataType::FP32, in[i], num::RoundingMode::RNE).bits) << i;
+  // Groups of eight quiet values: no flag.
+  const std::vector<std::uint16_t> quiet = {0x3c00, 0x7e00, 0xfc00, 0x0001, 0x8000, 0x7bff, 0xfe01, 0x0400};
+  std::vector<std::uint32_t> q(8);
+  EXPECT_EQ(num::convert_span(quiet, q), 0);
+  RecordProperty("f16c", num::f16c::available() ? "yes" : "no");
+}
+
+// Every FP16 value's binary32 image, the midpoints to its neighbours and
+// one binary32 ulp either side, both signs, plus random encodings; values
+// checked one by one, flags per aligned group of eight (the vector width).
+TEST(F16cSpans, NarrowAroundEveryRoundingBoundary) {
+  std::vector<std::uint32_t> in;
+  for (std::uint32_t h = 0; h < 0x7c00; ++h) {
+    const std::uint32_t lo = static_cast<std::uint32_t>(num::convert(DataType::FP16, DataType::FP32, h, num::RoundingMode::RNE).bits);
+    const std::uint32_t hi = static_cast<std::uint32_t>(num::convert(DataType::FP16, DataType::FP32, h + 1, num::RoundingMode::RNE).bits);
+    const std::uint32_t mid = f32((std::bit_cast<float>(lo) + std::bit_cast<float>(hi)) / 2);  // exact
+    for (std::uint32_t v : {lo, mid - 1, mid, mid + 1}) {
+      in.push_back(v);
+      in.push_back(v | 0x80000000U);
+    }
+  }
+  std::mt19937_64 g(31);
+  for (int i = 0; i < 200000; ++i) in.push_back(static_cast<std::uint32_t>(g()));
+  for (std::uint32_t v : {0x7f800000U, 0xff800000U, 0x7fc00000U, 0x7f800001U, 0xffa00000U, 0x477fefffU, 0x477ff000U,
+                          0x387fefffU, 0x387ff000U, 0x33000000U, 0x33000001U, 0x7f7fffffU})
+    in.push_back(v);
+  in.resize(in.size() + 8 - in.size() % 8 + 3);  // a tail shorter than the vector width
+  std::vector<std::uint16_t> out(in.size());
+  num::Flags all = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const num::Result want = num::convert(DataType::FP32, DataType::FP16, in[i], num::RoundingMode::RNE);
+    all |= want.flags;
+  }
+  EXPECT_EQ(num::convert_span_to_fp16(in, out), all);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    ASSERT_EQ(out[i], num::convert(DataType::FP32, DataType::FP16, in[i], num::RoundingMode::RNE).bits)
+        << "0x" << std::hex << in[i];
+  for (std::size_t i = 0; i + 8 <= in.size(); i += 8) {
+    num::Flags want = 0;
+    for (std::size_t k = i; k < i + 8; ++k)
+      want |= num::convert(DataType::FP32, DataType::FP16, in[k], num::RoundingMode::RNE).flags;
+    std::array<std::uint16_t, 8> group{};
+    ASSERT_EQ(num::convert_span_to_fp16(std::span<const std::uint32_t>(in.data() + i, 8), group), want)
+        << "group at " << i << " first 0x" << std::hex << in[i];
+  }
+}
+
+// FP32 -> BF16 RNE spans (the common-case chunks and the chunks redone by
+// the lane converter): values one by one, flags per span, for spans of
+// common values alone and with one value at or across each flag boundary.
+TEST(Bf16NarrowSpan, MatchesScalarEncoder) {
+  std::mt19937_64 g(37);
+  std::uniform_real_distribution<float> v(-1e30f, 1e30f);
+  const std::vector<std::uint32_t> edges = {0x007fc000, 0x007fbfff, 0x807fc000, 0x007f8000, 0x00000001, 0x80000000,
+                                            0,          0x7f7f8000, 0x7f7f7fff, 0xff7f8000, 0x7f7fffff, 0x7f800000,
+                                            0xff800000, 0x7fc00000, 0x7f800001, 0xffa00001, 0x3f808000, 0x3f818000};
+  for (std::uint32_t edge : edges)
+    for (std::size_t length : {1U, 255U, 256U, 700U}) {
+      std::vector<std::uint32_t> in(length);
+      for (auto& x : in) x = g() % 4 ? f32(v(g)) : f32(static_cast<float>(g() % 1000));
+      in[g() % length] = edge;
+      std::vector<std::uint16_t> out(length);
+      num::Flags want = 0;
+      for (std::uint32_t x : in) want |= num::convert(DataType::FP32, DataType::BF16, x, num::RoundingMode::RNE).flags;
+      ASSERT_EQ(num::convert_span_to_bf16(in, out), want) << "edge 0x" << std::hex << edge << " length " << length;
+      for (std::size_t i = 0; i < length; ++i)
+        ASSERT_EQ(out[i], num::convert(DataType::FP32, DataType::BF16, in[i], num::RoundingMode::RNE).bits)
+            << "0x" << std::hex << in[i];
+    }
+  std::vector<std::uint32_t> exact(300);
+  for (std::size_t i = 0; i < exact.size(); ++i) exact[i] = f32(static_cast<float>(i));  // exact up to 256
+  std::vector<std::uint16_t> out(exact.size());
+  num::Flags want = 0;
+  for (std::uint32_t x : exact) want |= num::convert(DataType::FP32, DataType::BF16, x, num::RoundingMode::RNE).flags;
+  EXPECT_EQ(num::convert_span_to_bf16(exact, out), want);
+  EXPECT_EQ(num::convert_span_to_bf16(std::span<const std::uint32_t>(exact.data(), 200), out), 0);  // 0..199 exact
+}
+
+}  // namespace
+}  // namespace pto::tile::test
