@@ -108,47 +108,32 @@ std::uint64_t lane_of(DataType t, std::uint64_t bits) {
 }
 
 struct HiF8Fields {
-  bool special = false;
   int exp = 0;       // unbiased exponent of the hidden bit
   unsigned mbits = 0;
   std::uint64_t mant = 0;
   bool denormal = false;
 };
 
+// HiF8 finite fields (hif8.asl HiF8FiniteDecomposition). After the dot field
+// come n exponent bits in sign-magnitude form whose magnitude has an
+// implicit leading one: |exp| = 2^(n-1) + low n-1 bits (D0: exp 0).
+// Denormals (dot '0000') are 2^(mantissa - 23).
 HiF8Fields hif8_fields(std::uint8_t v) {
-  // HiF8DecodeDotField
+  const HiF8DotFieldInfo dot = hif8_decode_dot_field(v);
   HiF8Fields f;
-  const unsigned b63 = (v >> 3) & 0xF;
-  if (b63 == 0) {
+  f.mbits = dot.fraction_bits;
+  f.mant = v & ones(dot.fraction_bits);
+  if (dot.field == HiF8DotField::Denormal) {
     f.denormal = true;
-    f.mant = v & 7U;
+    f.mbits = 0;
     f.exp = static_cast<int>(f.mant) - 23;
     return f;
   }
-  if (b63 == 1) {
-    f.mbits = 3;
-    f.exp = 0;
-    f.mant = v & 7U;
-  } else if (((v >> 4) & 7U) == 1) {
-    f.mbits = 3;
-    f.exp = (v & 0x08) ? -1 : 1;
-    f.mant = v & 7U;
-  } else if (((v >> 5) & 3U) == 1) {
-    const int mag = 2 + ((v >> 3) & 1);
-    f.exp = (v & 0x10) ? -mag : mag;
-    f.mbits = 3;
-    f.mant = v & 7U;
-  } else if (((v >> 5) & 3U) == 2) {
-    const int mag = 4 + ((v >> 2) & 3);
-    f.exp = (v & 0x10) ? -mag : mag;
-    f.mbits = 2;
-    f.mant = v & 3U;
-  } else {
-    const int mag = 8 + ((v >> 1) & 7);
-    f.exp = (v & 0x10) ? -mag : mag;
-    f.mbits = 1;
-    f.mant = v & 1U;
-  }
+  if (dot.exponent_bits == 0) return f;
+  const unsigned n = dot.exponent_bits;
+  const unsigned efield = (v >> dot.fraction_bits) & static_cast<unsigned>(ones(n));
+  const int mag = static_cast<int>((1U << (n - 1)) | (efield & static_cast<unsigned>(ones(n - 1))));
+  f.exp = ((efield >> (n - 1)) & 1U) ? -mag : mag;
   return f;
 }
 
@@ -615,6 +600,84 @@ Result encode_double(DataType dst, double d, RoundingMode mode, bool saturate) n
 
 Result float_to_e8m0(DataType src, std::uint64_t bits, RoundingMode mode, bool saturate) noexcept {
   return pack_e8m0(unpack(src, bits), mode, saturate);
+}
+
+NumericFormatDescriptor numeric_format_descriptor(DataType t) noexcept {
+  const FormatInfo& f = format_info(t);
+  NumericFormatDescriptor d;
+  if (f.kind == FormatKind::Unavailable) return d;
+  const bool hif8 = f.kind == FormatKind::HiF8;
+  d.available = true;
+  d.kind = f.kind;
+  d.carrier_bits = f.carrier_bits;
+  d.lane_bits = f.lane_bits;
+  d.lanes_per_carrier = lanes_per_carrier(t);
+  d.sign_bits = f.kind == FormatKind::E8M0 ? 0U : 1U;  // E8M0 is unsigned
+  d.sign_bit = f.sign_bit;
+  d.exponent_bits_min = hif8 ? 0U : f.exp_bits;
+  d.exponent_bits_max = f.exp_bits;
+  d.fraction_bits_min = hif8 ? 1U : f.frac_bits;
+  d.fraction_bits_max = f.frac_bits;
+  d.exponent_bias_available = !hif8;
+  d.exponent_bias = static_cast<unsigned>(f.bias);
+  d.required_low_zero_bits = f.low_zero_bits;
+  d.required_high_zero_bits = f.high_zero_bits;
+  d.has_zero = f.kind != FormatKind::E8M0;  // E8M0 encodes only powers of two
+  d.has_signed_zero = f.has_signed_zero;
+  d.has_subnormal = f.has_subnormal;
+  d.has_infinity = f.has_infinity;
+  d.has_quiet_nan = f.has_nan;
+  d.has_signaling_nan = f.has_signaling_nan;
+  return d;
+}
+
+SignedZeroEncodings signed_zero_encodings(DataType t) noexcept {
+  const FormatInfo& f = format_info(t);
+  if (!f.has_signed_zero) return {};
+  return {true, 0, 1ULL << f.sign_bit};
+}
+
+namespace {
+constexpr std::uint32_t kFP19ExponentMask = 0xFFU << 10;
+constexpr std::uint32_t kFP19FractionMask = 0x3FFU;
+}  // namespace
+
+ValueClass fp19_classify(std::uint32_t bits) noexcept {
+  const bool neg = (bits >> 18) & 1U;
+  const std::uint32_t e = bits & kFP19ExponentMask;
+  const std::uint32_t m = bits & kFP19FractionMask;
+  if (e == kFP19ExponentMask) {
+    if (m == 0) return neg ? ValueClass::NegativeInfinity : ValueClass::PositiveInfinity;
+    return (m >> 9) ? ValueClass::QuietNaN : ValueClass::SignalingNaN;
+  }
+  return finite_class(neg, e == 0 && m == 0, e == 0 && m != 0);
+}
+
+double fp19_finite_value(std::uint32_t bits) noexcept {
+  const std::uint32_t e = (bits & kFP19ExponentMask) >> 10;
+  const std::uint32_t m = bits & kFP19FractionMask;
+  if (e == 0xFF) return std::nan("");
+  const double mag = e == 0 ? std::ldexp(m, -136) : std::ldexp(1024 + m, static_cast<int>(e) - 137);
+  return ((bits >> 18) & 1U) ? -mag : mag;
+}
+
+bool fp19_scale_legal(std::uint32_t bits) noexcept { return fp19_classify(bits) == ValueClass::PositiveNormal; }
+
+bool fp19_activation_parameter_legal(std::uint32_t bits) noexcept {
+  const ValueClass c = fp19_classify(bits);
+  return c == ValueClass::PositiveZero || c == ValueClass::PositiveNormal;
+}
+
+std::uint32_t fp32_to_fp19(std::uint32_t fp32) noexcept {
+  if (is_nan(classify(DataType::FP32, fp32))) return 0x3FF00;
+  // Sign, exponent and fraction move down by 13 bits; the discarded 13 bits
+  // round to nearest, ties to even. A fraction carry increments the exponent
+  // (the field layout makes this the plain integer increment).
+  const std::uint32_t kept = fp32 >> 13;
+  const std::uint32_t discarded = fp32 & 0x1FFFU;
+  const bool up = discarded > 0x1000U || (discarded == 0x1000U && (kept & 1U));
+  const std::uint32_t sign = kept & (1U << 18);
+  return sign | ((kept & ~sign) + (up ? 1U : 0U));
 }
 
 }  // namespace pto::num

@@ -63,6 +63,81 @@ struct FormatInfo {
 };
 const FormatInfo& format_info(DataType t) noexcept;
 
+// NumericFormatDescriptor (asl/arch/data-types/format-descriptor.asl), the
+// architectural view of a format. Integer types report the default
+// (unavailable) descriptor, exactly UnavailableNumericFormatDescriptor().
+struct NumericFormatDescriptor {
+  bool available = false;
+  FormatKind kind = FormatKind::Unavailable;
+  unsigned carrier_bits = 0;
+  unsigned lane_bits = 0;
+  unsigned lanes_per_carrier = 0;
+  unsigned sign_bits = 0;
+  unsigned sign_bit = 0;
+  unsigned exponent_bits_min = 0;  // HiF8: the dot field selects 0..4
+  unsigned exponent_bits_max = 0;
+  unsigned fraction_bits_min = 0;  // HiF8: 1..3
+  unsigned fraction_bits_max = 0;
+  bool exponent_bias_available = false;  // HiF8 has no fixed bias
+  unsigned exponent_bias = 0;
+  unsigned required_low_zero_bits = 0;
+  unsigned required_high_zero_bits = 0;
+  bool has_zero = false;
+  bool has_signed_zero = false;
+  bool has_subnormal = false;
+  bool has_infinity = false;
+  bool has_quiet_nan = false;
+  bool has_signaling_nan = false;
+};
+NumericFormatDescriptor numeric_format_descriptor(DataType t) noexcept;  // TileNumericFormatDescriptor
+
+// HardwareNumericSignedZeroEncodings (mx-formats.asl): +0 and -0 carriers of
+// the formats with a signed zero; unavailable for HiF8, E8M0 and integers.
+struct SignedZeroEncodings {
+  bool available = false;
+  std::uint64_t positive = 0;
+  std::uint64_t negative = 0;
+};
+SignedZeroEncodings signed_zero_encodings(DataType t) noexcept;
+
+// HardwareNumericScaleBlockElements (formats/e8m0.asl): elements per E8M0
+// MX scale block.
+inline constexpr unsigned kScaleBlockElements = 32;
+
+// HiF8 dot field (formats/hif8.asl HiF8DecodeDotField): the prefix of bits
+// [6:3] selecting how many exponent and fraction bits follow.
+enum class HiF8DotField : std::uint8_t { Denormal, D0, D1, D2, D3, D4 };
+struct HiF8DotFieldInfo {
+  HiF8DotField field;
+  unsigned exponent_bits;  // 0..4
+  unsigned fraction_bits;  // 1..3
+};
+constexpr HiF8DotFieldInfo hif8_decode_dot_field(std::uint8_t v) noexcept {
+  if (((v >> 3) & 0xFU) == 0) return {HiF8DotField::Denormal, 0, 3};
+  if (((v >> 3) & 0xFU) == 1) return {HiF8DotField::D0, 0, 3};
+  if (((v >> 4) & 0x7U) == 1) return {HiF8DotField::D1, 1, 3};
+  if (((v >> 5) & 0x3U) == 1) return {HiF8DotField::D2, 2, 3};
+  if (((v >> 5) & 0x3U) == 2) return {HiF8DotField::D3, 3, 2};
+  return {HiF8DotField::D4, 4, 1};
+}
+
+// ---- FP19 parameter carrier (asl/arch/data-types/fp19.asl) ---------------
+// One sign bit, eight-bit bias-127 exponent, ten-bit fraction; the B.FPATR
+// scale / activation parameter carrier (PTO-FP19-PARAMETER-CARRIER-001).
+// Carriers are the low 19 bits of the argument.
+ValueClass fp19_classify(std::uint32_t bits) noexcept;  // FP19ValueClass
+// FP19FiniteValue: exact value of a finite carrier (every FP19 value is a
+// binary64 value); NaN for infinities and NaNs, which have no finite value.
+double fp19_finite_value(std::uint32_t bits) noexcept;
+// B.FPATR scales must be positive normal; activation parameters positive
+// zero or positive normal (FP19ScaleLegal / FP19ActivationParameterLegal).
+bool fp19_scale_legal(std::uint32_t bits) noexcept;
+bool fp19_activation_parameter_legal(std::uint32_t bits) noexcept;
+// FP32ToFP19: keep the FP32 exponent, round the fraction to ten bits ties to
+// even (a carry out of the largest finite value reaches infinity); every NaN
+// becomes the positive quiet NaN 0x3FF00 (fraction 0b1100000000).
+std::uint32_t fp32_to_fp19(std::uint32_t fp32) noexcept;
+
 // Bit-exact classification (TileNumericValueClass). Integer types classify
 // as zero / normal (ClassifySignedInteger / ClassifyUnsignedInteger).
 // Packed four-bit types classify logical lane bits [3:0].
