@@ -7,7 +7,8 @@ Writes the table between the generated-section markers of
 docs/spec-coverage.md (``--write``) or prints it.  The reason of an
 untranslated point comes from the symbolic executor of
 tools/extract_bundle_vectors.py (a superset of the scalar and block
-extractors), folded into a few categories.
+extractors), or of tools/extract_datatype_vectors.py for ``arch/data-types``,
+folded into a few categories.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ _spec = importlib.util.spec_from_file_location("extract_bundle_vectors", _HERE /
 bundle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bundle)
 base = bundle.base
+_spec = importlib.util.spec_from_file_location("extract_datatype_vectors", _HERE / "extract_datatype_vectors.py")
+datatype = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(datatype)
 
 GROUPS = (
     "block/lifecycle", "block/encoding", "block/attributes", "block/operands",
@@ -33,8 +37,15 @@ GROUPS = (
     "block/model/lifecycle", "block/model/operands", "block/model/schema", "block/model/state",
     "arch/state", "arch/programming-model", "arch/memory-model",
     "tile/model/state", "tile/model/definedness", "tile/model/shape", "tile/model/legality",
-    "tile/model/memory", "scalar/model",
+    "tile/model/memory", "tile/model/execution", "tile/model/numeric", "tile/model/ordering",
+    "tile/model/capacity", "tile/model/dispatch",
+    "tile/elementwise-tile-tile", "tile/tile-scalar-and-immediate", "tile/reduce-and-expand",
+    "tile/layout-and-rearrangement", "tile/irregular-and-complex", "tile/memory-and-data-movement",
+    "tile/matrix-and-matrix-vector", "scalar/model", "arch/data-types",
 )
+# Directories whose points tools/extract_datatype_vectors.py translates (the
+# reason of an untranslated point comes from that extractor).
+DATATYPE_GROUPS = frozenset({"arch/data-types"})
 BEGIN, END = "<!-- BEGIN GENERATED: tools/spec_coverage.py -->", "<!-- END GENERATED -->"
 
 # Skip reason of the symbolic executor -> category (first match wins).
@@ -43,7 +54,8 @@ CATEGORIES = (
     ("asserts only model helpers or decoding", r"decode-only|no architectural observation"),
     ("CUBE/matrix set-up", r"Cube|FixedPoint|Matrix|FPATR|FeatureMap|SharedTile|InstallShared"),
     ("ASL syntax (tuples, record literals, case)", r"^syntax"),
-    ("model-internal state or helper", r"state variable|assignment to|call to|helper value|record/array"),
+    ("model-internal state or helper",
+     r"state variable|assignment to|call to|helper value|record/array|model state call"),
     ("not encodable as an instruction", r"not encodable|without a PEMode|without a B.IOT form"),
 )
 
@@ -58,13 +70,24 @@ def category(reason: str) -> str:
 DECODE_VECTORS = "spec_decode_positive.json"
 
 
+def expand_braces(text: str) -> list[str]:
+    """PTO-AVS-TILE-T{ROW,COL}X-001 -> both ids (one table row covers a pair)."""
+    m = re.search(r"\{([A-Z0-9,]+)\}", text)
+    if not m:
+        return [text]
+    return [out for alt in m.group(1).split(",")
+            for out in expand_braces(text[:m.start()] + alt + text[m.end():])]
+
+
 def covered_ids(tests_dir: Path, decode: bool) -> set[str]:
     """AVS ids in the decode vectors (decode=True) or in every other test
-    source and data file (executed points)."""
+    source and data file (executed points).  Test names spell an id with
+    underscores (TEST(..., PTO_AVS_TILE_TSUB_ORDER_001))."""
     ids: set[str] = set()
     for p in tests_dir.rglob("*"):
         if p.is_file() and p.suffix in (".json", ".cpp", ".hpp") and (p.name == DECODE_VECTORS) == decode:
-            ids.update(re.findall(r"PTO-AVS-[A-Z0-9-]+[A-Z0-9]", p.read_text(errors="replace")))
+            for found in re.findall(r"PTO[-_]AVS[-_][A-Z0-9_{},-]*[A-Z0-9]", p.read_text(errors="replace")):
+                ids.update(expand_braces(found.replace("_", "-")))
     return ids
 
 
@@ -85,7 +108,11 @@ def table(spec: Path, root: Path, generated: str, catalog_dir: Path) -> str:
             if avs in decoded:
                 c["decode"] += 1
                 continue
-            _, reason = bundle.translate(path, path.relative_to(spec).as_posix(), index, scalar_forms)
+            rel = path.relative_to(spec).as_posix()
+            if group in DATATYPE_GROUPS:
+                _, reason = datatype.translate(path, rel)
+            else:
+                _, reason = bundle.translate(path, rel, index, scalar_forms)
             kind = category(reason or "translatable, not yet in the data")
             c["static" if kind == "static" else "open"] += 1
             if kind != "static":

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <array>
 
+#include "tile/cube_transport.hpp"
+#include "tile/ops_matrix.hpp"
+#include "tile/ops_tlsu.hpp"
 #include "tile/tile_contracts.hpp"
 #include "tile/tile_render.hpp"
 
@@ -32,8 +35,46 @@ class MachineTilePort final : public tile::TileMemoryPort {
   void write(std::uint64_t address, std::span<const std::byte> in) override {
     m_.memory.write_bytes(address, {reinterpret_cast<const std::uint8_t*>(in.data()), in.size()});
   }
+  // TLSU element accesses: memory events of PE `agent` in CurrentBundleMemoryOrder.
+  std::uint64_t load_element(unsigned agent, std::uint64_t address, unsigned size) override {
+    const AgentScope scope(m_, agent);
+    return m_.read_probed(address, size, order());
+  }
+  void store_element(unsigned agent, std::uint64_t address, unsigned size, std::uint64_t value) override {
+    const AgentScope scope(m_, agent);
+    m_.write_probed(address, size, value, order());
+  }
+  std::uint64_t compare_and_swap(unsigned agent, std::uint64_t address, unsigned size, std::uint64_t expected,
+                                 std::uint64_t replacement) override {
+    const AgentScope scope(m_, agent);
+    const std::uint64_t old = m_.memory.read(address, size);
+    const std::uint64_t width_mask = size == 8 ? ~0ULL : (1ULL << (8 * size)) - 1;
+    const bool swapped = old == (expected & width_mask);  // NormalizeMemoryAccessValue on both sides
+    if (swapped) m_.memory.write(address, size, replacement);
+    m_.record_atomic(address, size, old, replacement, order(), swapped);  // RecordAtomicEvent
+    return old;
+  }
 
  private:
+  // The events of an access name its agent (RecordLoadEventForAgent).
+  struct AgentScope {
+    AgentScope(Machine& m, unsigned agent) : m_(m), saved_(m.state.current_pe) {
+      m.state.current_pe = static_cast<std::uint8_t>(agent);
+    }
+    ~AgentScope() { m_.state.current_pe = saved_; }
+    AgentScope(const AgentScope&) = delete;
+    AgentScope& operator=(const AgentScope&) = delete;
+    Machine& m_;
+    std::uint8_t saved_;
+  };
+  // CurrentBundleMemoryOrder (B.CATR aq/rl).
+  arch::MemoryOrder order() const {
+    const arch::BundleControlAttributes& c = m_.state.block.control_attributes;
+    return c.acquire && c.release ? arch::MemoryOrder::AcquireRelease
+           : c.acquire            ? arch::MemoryOrder::Acquire
+           : c.release            ? arch::MemoryOrder::Release
+                                  : arch::MemoryOrder::Relaxed;
+  }
   Machine& m_;
 };
 
@@ -162,16 +203,10 @@ bool masks_legal(const BlockState& b) {
   return true;
 }
 
-// Operations the ASL routes to a dedicated path ahead of the generic one.
-bool dedicated_path(const BlockState& b, isa::TileOp op) {
-  switch (op) {
-    case isa::TileOp::GMOV: case isa::TileOp::MGATHER: case isa::TileOp::MGATHER_MASK: case isa::TileOp::MGATHER_CAS:
-    case isa::TileOp::MSCATTER: case isa::TileOp::MSCATTER_MASK: case isa::TileOp::TPREFETCH: return true;
-    default: break;
-  }
-  if (b.operation.operation_class == arch::BundleOperationClass::TileMatrix) return true;
-  const bool shared_tlsu = op == isa::TileOp::TLOAD || op == isa::TileOp::TSTORE || op == isa::TileOp::TMOV;
-  return shared_tlsu && tile::shared_binding_count(b) > 0;
+// Matrix blocks the ASL routes to a dedicated path this model lacks (the
+// TLSU dedicated paths are tile::tlsu_dedicated_path, run_tlsu).
+bool dedicated_path(const BlockState& b) {
+  return b.operation.operation_class == arch::BundleOperationClass::TileMatrix;
 }
 
 // ---- destinations (asl/block/model/dispatch/destination-shape.asl) ----
@@ -234,7 +269,8 @@ Fault resolve_destinations(BlockState& b, tile::TileFile& f, const tile::Destina
                            std::vector<std::uint8_t>& allocated) {
   if (plan.fault != Fault::None) return plan.fault;
   if (plan.predicate) return resolve_predicate_destination(b, f, allocated);
-  const auto effective = tile::effective_data_type(b);
+  auto effective = tile::effective_data_type(b);
+  if (!effective) effective = plan.inferred_type;  // ResolveBundleEffectiveDataType: TMOV source inference
   if (!effective) return Fault::TileLegality;
   std::array<bool, tile::kTileRegisterCount> reserved{};
   std::array<TileIndex, arch::kBundleTileBindingCount> resolved{};
@@ -381,6 +417,86 @@ struct Attempt {
   }
 };
 
+// BundleCubeMatrixSelected: a TileMatrix block with an assigned Function.
+bool cube_matrix_selected(const BlockState& b) {
+  return b.operation.valid && b.operation.operation_class == arch::BundleOperationClass::TileMatrix &&
+         b.operation.selector_valid && tile::matrix_function_assigned(b.operation.selector & 31U);
+}
+
+// ExecuteBundleTMATMULOperation (asl/block/model/dispatch/cube-tmatmul.asl):
+// the B.FPATR schema, preflight and atomic output group live in
+// tile/ops_matrix.cpp; this side reads RegSrc0..2 and reports the outcome.
+ExecOutcome run_matrix(Attempt& a) {
+  BlockState& b = a.m.state.block;
+  const arch::BundleScalarBinding& s = b.scalar_bindings[0];
+  std::array<std::uint64_t, 3> inputs{};
+  if (s.valid) inputs = {a.m.state.read_gpr(s.source0), a.m.state.read_gpr(s.source1), a.m.state.read_gpr(s.source2)};
+  const tile::MatrixBundleResult r =
+      tile::execute_matrix_bundle(b, a.tiles.file, inputs, a.tiles.profile, a.tiles.trace.destinations);
+  if (r.no_op) return a.no_op();
+  if (!r.not_implemented.empty()) return a.not_implemented(r.not_implemented);
+  if (r.fault != Fault::None) return a.fail(r.fault);
+  a.m.state.sysregs.core_state |= static_cast<arch::Word>(r.flags & 0x1FU) << arch::kCoreStateFlagsShift;
+  a.tiles.trace.elements_written = r.elements_written;
+  a.tiles.trace.outcome = "ok";
+  return ExecOutcome::Next;
+}
+
+// The engine's side of the dedicated TLSU paths (tile/ops_tlsu.hpp).
+class TlsuHost final : public tile::TlsuBundleHost {
+ public:
+  explicit TlsuHost(Attempt& a) : a_(a), port_(a.m) {}
+  bool bindings_complete(isa::TileOp op) const override { return block::bindings_complete(state(), op); }
+  bool scalar_binding_schema_legal(isa::TileOp op) const override {
+    return block::scalar_binding_schema_legal(state(), op);
+  }
+  bool gpr_binding_values_legal(isa::TileOp op) const override { return block::gpr_binding_values_legal(a_.m, op); }
+  bool masks_legal() const override { return block::masks_legal(state()); }
+  bool mask_is_zero() const override { return selected_mask_is_zero(state()); }
+  Fault resolve_destinations(const tile::DestinationPlan& plan) override {
+    return block::resolve_destinations(a_.m.state.block, a_.tiles.file, plan, a_.tiles.trace.destinations);
+  }
+  std::uint64_t read_pe_gpr(unsigned pe, unsigned selector) const override { return a_.m.state.gpr[pe][selector]; }
+  unsigned current_pe() const override { return a_.m.state.current_pe; }
+  tile::TileMemoryPort& memory() override { return port_; }
+
+ private:
+  const BlockState& state() const { return a_.m.state.block; }
+  Attempt& a_;
+  MachineTilePort port_;
+};
+
+// GMOV, MGATHER*, MSCATTER*, TPREFETCH and the Shared TLSU paths.
+ExecOutcome run_tlsu(Attempt& a) {
+  TlsuHost host(a);
+  const tile::TlsuBundleResult r = tile::execute_tlsu_bundle(a.m.state.block, a.tiles.file, a.op, host);
+  if (r.no_op) return a.no_op();
+  if (!r.not_implemented.empty()) return a.not_implemented(r.not_implemented);
+  if (r.fault != Fault::None) return a.fail(r.fault, r.fault_address, r.fault_address_is_data);
+  for (const arch::BundleSharedBinding& s : a.m.state.block.shared_bindings)
+    if (s.valid) a.tiles.trace.shared_bindings.push_back(s);
+  a.tiles.trace.elements_written = r.elements_written;
+  a.tiles.trace.outcome = "ok";
+  return ExecOutcome::Next;
+}
+
+// ExecuteBundleCubeTransportOperation (tlsu-layout-conversion.asl): TLOAD
+// or TSTORE with a B.DATR CUBE conversion Layout (tile/cube_transport.cpp).
+ExecOutcome run_cube_transport(Attempt& a) {
+  BlockState& b = a.m.state.block;
+  if (selected_mask_is_zero(b)) return a.no_op();
+  const bool generic = bindings_complete(b, a.op) && gpr_binding_values_legal(a.m, a.op) && masks_legal(b);
+  const arch::BundleScalarBinding& s = b.scalar_bindings[0];
+  MachineTilePort port(a.m);
+  const tile::CubeTransportResult r =
+      tile::execute_cube_transport(b, a.tiles.file, port, generic, a.m.state.read_gpr(s.source0),
+                                   a.m.state.read_gpr(s.source1), a.tiles.trace.destinations);
+  if (r.fault != Fault::None) return a.fail(r.fault, r.fault_address, r.fault_address_is_data);
+  a.tiles.trace.elements_written = r.elements_written;
+  a.tiles.trace.outcome = "ok";
+  return ExecOutcome::Next;
+}
+
 ExecOutcome run_generic(Attempt& a) {
   Machine& m = a.m;
   BlockState& b = m.state.block;
@@ -389,8 +505,10 @@ ExecOutcome run_generic(Attempt& a) {
   const isa::TileOp op = a.op;
   if (b.zero_participation_seen && tile::tile_binding_count(b) == 0 && tile::shared_binding_count(b) == 0)
     return a.no_op();
-  if (dedicated_path(b, op))
-    return a.not_implemented(fmt::format("{}{}", isa::tile_op(op).name, tile::shared_binding_count(b) > 0 ? " (Shared)" : ""));
+  if (tile::cube_transport_selected(b)) return run_cube_transport(a);  // before the Matrix path, as the ASL
+  if (cube_matrix_selected(b)) return run_matrix(a);
+  if (tile::tlsu_dedicated_path(b, op)) return run_tlsu(a);
+  if (dedicated_path(b)) return a.not_implemented(isa::tile_op(op).name);
   if (tile::shared_binding_count(b) > 0) return a.fail(Fault::TileLegality);  // BundleSharedBindingsUnconsumed
   if (selected_mask_is_zero(b)) return a.no_op();  // PE_MASK=0000: no read, fault or effect (ADR 0096)
   const tile::TileKernel* kernel = tile::tile_kernel_table().get(op);

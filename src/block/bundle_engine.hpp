@@ -33,6 +33,7 @@ struct BundleTrace {
   std::vector<std::uint8_t> sources;
   std::vector<std::uint8_t> destinations;  // renamed destination registers
   std::vector<std::uint64_t> scalar_inputs;  // address / scalar inputs, ADR 0058 order
+  std::vector<arch::BundleSharedBinding> shared_bindings;  // B.IOS bindings after the commit (consumed)
   std::uint64_t elements_written = 0;
   bool zero_mask_no_op = false;
   std::string outcome;  // "ok", a fault name, or the not-implemented message

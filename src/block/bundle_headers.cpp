@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "block/control.hpp"
+#include "tile/ops_matrix.hpp"
 #include "tile/tile_ops.hpp"
 
 namespace pto::block {
@@ -184,8 +185,10 @@ ExecOutcome B_IOS(Machine& m, const DecodedInsn& d) {
 }
 
 // SetBundleFixedPointAttributes: Matrix blocks only, once, before any binding
-// (BundleFixedPointAttributesCanBePlaced).  Field legality
-// (BundleFPATRFieldsLegal) belongs to the Matrix path, not executed here.
+// (BundleFixedPointAttributesCanBePlaced) -> Fault_BundleControl; then
+// SetBundleFixedPointAttributeState rejects inconsistent enables
+// (BundleFPATRFieldsLegal) with Fault_TileLegality at this command's PC,
+// before the descriptor becomes visible (PTO-B-FPATR-MATRIX-POSTPROCESS-001).
 ExecOutcome B_FPATR(Machine& m, const DecodedInsn& d) {
   BlockState& b = m.state.block;
   const bool placeable = header_placement_ok(b) && !b.fixed_point_attributes.valid &&
@@ -193,8 +196,7 @@ ExecOutcome B_FPATR(Machine& m, const DecodedInsn& d) {
                          !b.scalar_bindings[0].valid && tile::tile_binding_count(b) == 0 &&
                          tile::shared_binding_count(b) == 0;
   if (!placeable) return fault(m, FaultCode::Fault_BundleControl);
-  arch::BundleFixedPointAttributes& a = b.fixed_point_attributes;
-  a.valid = true;
+  arch::BundleFixedPointAttributes a;
   a.pre_quant_mode = static_cast<std::uint8_t>(field(d, "PreQuantMode") & 0x3F);
   a.relu_mode = static_cast<std::uint8_t>(field(d, "ReluMode") & 7);
   a.group_n_code = static_cast<std::uint8_t>(field(d, "GroupNCode") & 0xF);
@@ -204,6 +206,9 @@ ExecOutcome B_FPATR(Machine& m, const DecodedInsn& d) {
   a.max_abs_en = field(d, "MaxAbsEn") & 1;
   a.trans_a = field(d, "TransA") & 1;
   a.trans_b = field(d, "TransB") & 1;
+  if (!tile::fpatr::fields_legal(a)) return fault(m, FaultCode::Fault_TileLegality);
+  a.valid = true;
+  b.fixed_point_attributes = a;
   return ExecOutcome::Next;
 }
 

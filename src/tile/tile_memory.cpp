@@ -182,6 +182,32 @@ MemoryOutcome move_tile(TileRef& t, TileMemoryPort& memory, std::uint64_t base, 
 
 }  // namespace
 
+std::uint64_t TileMemoryPort::load_element(unsigned, std::uint64_t address, unsigned size) {
+  std::array<std::byte, 8> buffer{};
+  read(address, {buffer.data(), size});
+  std::uint64_t v = 0;
+  std::memcpy(&v, buffer.data(), size);
+  return v;
+}
+
+void TileMemoryPort::store_element(unsigned, std::uint64_t address, unsigned size, std::uint64_t value) {
+  std::array<std::byte, 8> buffer{};
+  std::memcpy(buffer.data(), &value, size);
+  write(address, {buffer.data(), size});
+}
+
+std::uint64_t TileMemoryPort::compare_and_swap(unsigned agent, std::uint64_t address, unsigned size,
+                                               std::uint64_t expected, std::uint64_t replacement) {
+  const std::uint64_t old = load_element(agent, address, size);
+  if (old == expected) store_element(agent, address, size, replacement);
+  return old;
+}
+
+Fault probe_element(const TileMemoryPort& memory, std::uint64_t address, unsigned size, bool write) {
+  if (address % size != 0) return Fault::DataAlignment;
+  return memory.check(address, size, write) == Fault::None ? Fault::None : Fault::DataPage;
+}
+
 MemoryOutcome tload(Tile& destination, TileMemoryPort& memory, std::uint64_t base, std::uint64_t row_stride_bytes) {
   return move_tile<false>(destination, memory, base, row_stride_bytes);
 }

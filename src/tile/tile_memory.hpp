@@ -25,7 +25,22 @@ class TileMemoryPort {
   // Raw copies of a range for which check() returned Fault::None.
   virtual void read(std::uint64_t address, std::span<std::byte> out) = 0;
   virtual void write(std::uint64_t address, std::span<const std::byte> in) = 0;
+
+  // Element accesses of the indexed, prefetch and Shared TLSU paths, which
+  // the ASL records as memory events of PE `agent` (RecordLoadEventForAgent,
+  // RecordStoreEventForAgent, RecordAtomicEvent).  `size` is 1, 2, 4 or 8;
+  // the range was checked.  The defaults are the raw little-endian accesses.
+  virtual std::uint64_t load_element(unsigned agent, std::uint64_t address, unsigned size);
+  virtual void store_element(unsigned agent, std::uint64_t address, unsigned size, std::uint64_t value);
+  // One atomic read-modify-write: returns the old value and writes
+  // `replacement` when the old value equals `expected` (MGATHER_CAS lane).
+  virtual std::uint64_t compare_and_swap(unsigned agent, std::uint64_t address, unsigned size,
+                                         std::uint64_t expected, std::uint64_t replacement);
 };
+
+// ProbeTileMemoryAccess for one element of `size` bytes: natural alignment
+// before permission (Fault::None, DataAlignment or DataPage).
+Fault probe_element(const TileMemoryPort& memory, std::uint64_t address, unsigned size, bool write);
 
 // A flat little-endian memory of `size` bytes at address 0, every byte
 // permitted (the unit-test and benchmark port).

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "tile/ops_matrix.hpp"
 #include "tile/ops_registry.hpp"
+#include "tile/ops_tlsu.hpp"
 
 namespace pto::tile {
 namespace {
@@ -127,6 +129,8 @@ void register_builtin_tile_kernels(TileKernelTable& t) {
   t.set(isa::TileOp::TLOAD, kTloadKernel);
   t.set(isa::TileOp::TSTORE, kTstoreKernel);
   register_vec_sfu_tile_kernels(t);  // src/tile/ops_registry.cpp
+  register_matrix_tile_kernels(t);   // src/tile/ops_matrix.cpp
+  register_tlsu_tile_kernels(t);     // src/tile/ops_tlsu_bundle.cpp
 }
 
 }  // namespace pto::tile

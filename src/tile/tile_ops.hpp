@@ -152,6 +152,9 @@ struct DestinationPlan {
   bool explicit_shape = false;
   std::uint32_t valid_rows = 0, valid_columns = 0, columns = 0;
   std::optional<DataType> primary_type;
+  // ResolveBundleEffectiveDataType's last resort when neither B.DATR nor
+  // BSTART names a concrete type (BundleTMOVSelected: the bound source's type).
+  std::optional<DataType> inferred_type;
 
   static DestinationPlan failed(Fault f) noexcept {
     DestinationPlan p;

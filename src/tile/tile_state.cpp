@@ -1,5 +1,7 @@
 #include "tile/tile_state.hpp"
 
+#include "tile/cube_layout.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -153,6 +155,9 @@ std::uint32_t Tile::linear_index(std::uint32_t row, std::uint32_t column) const 
       if (d_.layout == TileLayout::ZN) return (br * block_columns + bc) * block_elements + ic * 16 + ir;
       return (bc * block_rows + br) * block_elements + ir * inner + ic;
     }
+    case TileLayout::CubeM16:
+    case TileLayout::CubeM32:
+    case TileLayout::CubeN8: return cube_payload_index(d_, row, column);  // TileStorageIndex
     default: return row * d_.columns + column;
   }
 }
@@ -307,6 +312,32 @@ Fault TileFile::configure(TileIndex i, const ConfigureRequest& r) {
   d.capacity_bytes = r.capacity_bytes;
   d.rows = derived_tile_rows(r.capacity_bytes, r.columns, r.data_type);
   d.columns = r.columns;
+  d.valid_rows = r.valid_rows;
+  d.valid_columns = r.valid_columns;
+  d.data_type = r.data_type;
+  d.layout = r.layout;
+  d.location = r.location;
+  tiles_[i].configure(d);  // allocation clears every definedness bit (ADR 0014)
+  masks_[i] = r.mask;
+  return Fault::None;
+}
+
+Fault TileFile::configure_cube(TileIndex i, const ConfigureRequest& r) {
+  // ConfigureCubeTileForMask: storage rows/columns derive from the valid
+  // region (asl/tile/model/shape/cube-cell.asl); r.columns is not used.
+  if (i >= kTileRegisterCount || r.mask == 0 || r.mask > 0xF || r.location != TileLocation::Matrix ||
+      !local_capacity_legal(r.capacity_bytes) ||
+      !cube_descriptor_shape_legal(r.capacity_bytes, r.valid_rows, r.valid_columns, r.data_type, r.layout))
+    return Fault::TileLegality;
+  if (local_capacity_in_use_except(i) + shared_capacity_in_use() + core_allocation_bytes(r.mask, r.capacity_bytes) >
+      capacity_limit_)
+    return Fault::TileAllocation;
+  const CubeGeometry g = cube_geometry(r.layout, r.valid_rows, r.valid_columns, r.data_type);
+  TileDescriptor d;
+  d.allocated = true;
+  d.capacity_bytes = r.capacity_bytes;
+  d.rows = g.storage_rows;
+  d.columns = g.storage_columns;
   d.valid_rows = r.valid_rows;
   d.valid_columns = r.valid_columns;
   d.data_type = r.data_type;

@@ -59,6 +59,8 @@ class Tile {
   const TileDescriptor& descriptor() const noexcept { return d_; }
   bool allocated() const noexcept { return d_.allocated; }
   DataType data_type() const noexcept { return d_.data_type; }
+  // SharedTileFromLocal: a Shared candidate takes location Any.
+  void set_location(TileLocation l) noexcept { d_.location = l; }
 
   // ADR 0014: the summary is derived from the valid-region count.
   std::uint64_t valid_element_count() const noexcept { return std::uint64_t{d_.valid_rows} * d_.valid_columns; }
@@ -203,6 +205,9 @@ class TileFile {
   Fault check_configure(TileIndex i, const ConfigureRequest& r) const noexcept;
   // ConfigureTileForMask: rows are derived, definedness cleared.
   Fault configure(TileIndex i, const ConfigureRequest& r);
+  // ConfigureCubeTileForMask (CUBE_M16/M32/N8, Matrix location): the storage
+  // shape derives from the valid region; Fault::None on success.
+  Fault configure_cube(TileIndex i, const ConfigureRequest& r);
   // ConfigurePredicateTileForMask (asl/tile/model/state/allocation.asl): a U8
   // RowMajor predicate-kind descriptor with the given (not derived) rows; the
   // caller has checked capacity and budget (ResolveBundlePredicateDestination).

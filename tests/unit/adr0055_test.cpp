@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "bundle_test_host.hpp"
+#include "tload_checks.hpp"
 
 namespace pto::test {
 namespace {
@@ -103,10 +104,7 @@ TEST(Adr0055, RepeatedInputsAreLegal) {
   g.gpr[2] = 0x40;  // base and stride from the same register
   g.poke(0x40, 1);
   g.poke(0x80, 2);
-  auto v = two_by_two_tload(2);
-  v.push_back(bior(2, 2));
-  v.push_back(kBstop);
-  ASSERT_TRUE(g.run(v).ok());
+  ASSERT_TRUE(g.run(two_by_two_tload_with_bior(2, 2, 2)).ok());
   EXPECT_EQ(element_at(g, g.destination(), 1, 0), 2U);
 }
 
@@ -130,18 +128,10 @@ TEST(Adr0055, ZeroPeMaskIsStrictNoEffect) {
 // collected, so B.IOR may precede the dimensions and the binding.
 TEST(Adr0055, SchemaResolvedOnlyAfterTheCompleteBundle) {
   BundleTestHost h;
-  h.poke(0x100, 1);
-  h.poke(0x104, 2);
-  h.poke(0x10c, 3);
-  h.poke(0x110, 4);
-  h.gpr[2] = 0x100;
-  h.gpr[3] = 12;
+  poke_strided_rows(h);
   ASSERT_TRUE(h.run({tload_start(kU32), bior(2, 3), bdim(2, 2), bdim(1, 2), bdim(0, 2), biot_dst(1, 7), kBstop}).ok());
   const auto t = h.destination();
-  EXPECT_EQ(element_at(h, t, 0, 0), 1U);
-  EXPECT_EQ(element_at(h, t, 0, 1), 2U);
-  EXPECT_EQ(element_at(h, t, 1, 0), 3U);
-  EXPECT_EQ(element_at(h, t, 1, 1), 4U);
+  expect_elements(h, t, {{0, 0, 1U}, {0, 1, 2U}, {1, 0, 3U}, {1, 1, 4U}});
 }
 
 // Bullet: every header defines the default used when it is omitted.  TADD
@@ -161,8 +151,7 @@ TEST(Adr0055, OmittedHeadersSelectTheirOwnDefaults) {
   EXPECT_EQ(d.descriptor().valid_rows, 1U);
   EXPECT_EQ(d.descriptor().valid_columns, 2U);
   EXPECT_EQ(d.descriptor().columns, 2U);
-  EXPECT_EQ(element_at(h, h.destination(), 0, 0), 10U);
-  EXPECT_EQ(element_at(h, h.destination(), 0, 1), 14U);
+  expect_elements(h, h.destination(), {{0, 0, 10U}, {0, 1, 14U}});
   EXPECT_FALSE(d.element_defined_at(1, 0));  // Null padding leaves the padding undefined
 }
 
@@ -174,12 +163,8 @@ TEST(Adr0055, AddressIsTheFirstRegisterInput) {
   h.store32(0x210, 0xB);
   h.gpr[5] = 0x200;  // base
   h.gpr[6] = 0x10;   // stride
-  auto w = two_by_two_tload(2);
-  w.push_back(bior(5, 6));
-  w.push_back(kBstop);
-  ASSERT_TRUE(h.run(w).ok());
-  EXPECT_EQ(element_at(h, h.destination(), 0, 0), 0xAU);
-  EXPECT_EQ(element_at(h, h.destination(), 1, 0), 0xBU);
+  ASSERT_TRUE(h.run(two_by_two_tload_with_bior(2, 5, 6)).ok());
+  expect_elements(h, h.destination(), {{0, 0, 0xAU}, {1, 0, 0xBU}});
 }
 
 // ------------------------------------------------------------ ADR 0058
@@ -198,10 +183,7 @@ TEST(Adr0055, OmittedBiorDefaultsAndEncodedZeroIsTheRealZeroRegister) {
   BundleTestHost z;
   z.store32(0, 11);
   z.store32(8, 22);
-  auto v = two_by_two_tload(2);
-  v.push_back(bior(0, 0));
-  v.push_back(kBstop);
-  ASSERT_TRUE(z.run(v).ok());
+  ASSERT_TRUE(z.run(two_by_two_tload_with_bior(2, 0, 0)).ok());
   EXPECT_EQ(element_at(z, z.destination(), 1, 0), 11U);
 }
 
@@ -275,11 +257,7 @@ TEST(Adr0074, DenseDefaultUsesPhysicalColumnsInBytesForPackedTypes) {
                                encode_form(kBIotDst, {{"SizeCode", 1}, {"PEMode", 7}, {"L", 1}}), kBstop};
   ASSERT_TRUE(h.run(w).ok());
   const auto t = h.destination();
-  EXPECT_EQ(element_at(h, t, 0, 0), 1U);
-  EXPECT_EQ(element_at(h, t, 0, 1), 2U);
-  EXPECT_EQ(element_at(h, t, 0, 2), 3U);
-  EXPECT_EQ(element_at(h, t, 1, 0), 4U);
-  EXPECT_EQ(element_at(h, t, 1, 2), 6U);
+  expect_elements(h, t, {{0, 0, 1U}, {0, 1, 2U}, {0, 2, 3U}, {1, 0, 4U}, {1, 2, 6U}});
 }
 
 // Bullet: packed four-bit rows use byte floor(c/2) and the nibble by column
@@ -350,9 +328,7 @@ TEST(Adr0074, ByteStrideIsAddedOnceNotScaledByElementSize) {
   h.gpr[2] = 0x300;
   h.gpr[3] = 6;
   ASSERT_TRUE(h.run({tload_start(kU16), bdim(0, 2), bdim(1, 2), biot_dst(1, 7), bior(2, 3), kBstop}).ok());
-  EXPECT_EQ(element_at(h, h.destination(), 0, 1), 0x2222U);
-  EXPECT_EQ(element_at(h, h.destination(), 1, 0), 0x3333U);
-  EXPECT_EQ(element_at(h, h.destination(), 1, 1), 0x4444U);
+  expect_elements(h, h.destination(), {{0, 1, 0x2222U}, {1, 0, 0x3333U}, {1, 1, 0x4444U}});
 }
 
 // ------------------------------------------------------------ ADR 0096

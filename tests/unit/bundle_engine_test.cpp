@@ -9,6 +9,7 @@
 #include <random>
 
 #include "bundle_test_host.hpp"
+#include "tload_checks.hpp"
 #include "tile/tile_render.hpp"
 
 namespace pto::test {
@@ -21,21 +22,10 @@ using tile::Fault;
 TEST(AvsBlockTload, Stride001ExplicitOmittedAndEncodedZero) {
   {
     BundleTestHost h;
-    h.poke(0x100, 1);
-    h.poke(0x104, 2);
-    h.poke(0x10c, 3);
-    h.poke(0x110, 4);
-    h.gpr[2] = 0x100;
-    h.gpr[3] = 12;
-    auto w = two_by_two_tload(2);
-    w.push_back(bior(2, 3));
-    w.push_back(kBstop);
-    ASSERT_TRUE(h.run(w).ok());
+    poke_strided_rows(h);
+    ASSERT_TRUE(h.run(two_by_two_tload_with_bior(2, 2, 3)).ok());
     const auto t = h.destination();
-    EXPECT_EQ(element_at(h, t, 0, 0), 1U);
-    EXPECT_EQ(element_at(h, t, 0, 1), 2U);
-    EXPECT_EQ(element_at(h, t, 1, 0), 3U);
-    EXPECT_EQ(element_at(h, t, 1, 1), 4U);
+    expect_elements(h, t, {{0, 0, 1U}, {0, 1, 2U}, {1, 0, 3U}, {1, 1, 4U}});
   }
   {
     BundleTestHost h;  // omitted B.IOR: base 0, dense stride 2 x 4 bytes
@@ -47,24 +37,15 @@ TEST(AvsBlockTload, Stride001ExplicitOmittedAndEncodedZero) {
     w.push_back(kBstop);
     ASSERT_TRUE(h.run(w).ok());
     const auto t = h.destination();
-    EXPECT_EQ(element_at(h, t, 0, 0), 5U);
-    EXPECT_EQ(element_at(h, t, 0, 1), 6U);
-    EXPECT_EQ(element_at(h, t, 1, 0), 7U);
-    EXPECT_EQ(element_at(h, t, 1, 1), 8U);
+    expect_elements(h, t, {{0, 0, 5U}, {0, 1, 6U}, {1, 0, 7U}, {1, 1, 8U}});
   }
   {
     BundleTestHost h;  // encoded zero selectors: base zero, stride zero (rows alias)
     h.poke(0, 9);
     h.poke(4, 10);
-    auto w = two_by_two_tload(4);
-    w.push_back(bior(0, 0));
-    w.push_back(kBstop);
-    ASSERT_TRUE(h.run(w).ok());
+    ASSERT_TRUE(h.run(two_by_two_tload_with_bior(4, 0, 0)).ok());
     const auto t = h.destination();
-    EXPECT_EQ(element_at(h, t, 0, 0), 9U);
-    EXPECT_EQ(element_at(h, t, 0, 1), 10U);
-    EXPECT_EQ(element_at(h, t, 1, 0), 9U);
-    EXPECT_EQ(element_at(h, t, 1, 1), 10U);
+    expect_elements(h, t, {{0, 0, 9U}, {0, 1, 10U}, {1, 0, 9U}, {1, 1, 10U}});
   }
 }
 
@@ -140,13 +121,14 @@ TEST(BundleCommit, TstoreOfUndefinedSourceIsTileLegalityBeforeEffects) {
 }
 
 TEST(BundleCommit, OperationsWithoutAPathStopAsNotImplemented) {
-  // MGATHER (TLSU function 4) has a dedicated ASL path this model lacks: the
-  // run stops naming the operation, with no allocation.
+  // MGATHER (TLSU function 4) with a B.DATR layout conversion, which this
+  // model does not execute: the run stops naming the operation, with no
+  // allocation.
   BundleTestHost h;
-  const auto o = h.run({tile_start(0x00011181, 4, kU32), bdim(0, 1),
+  const auto o = h.run({tile_start(0x00011181, 4, kU32), encode_form(kBDatr, {{"Layout", 1}}), bdim(0, 1),
                         encode_form(kBIotSrcDst, {{"SrcTile0", 1}, {"SizeCode", 1}, {"PEMode", 7}, {"L", 1}}), bior(2, 0), kBstop});
   EXPECT_EQ(o.status, BundleStatus::NotImplemented);
-  EXPECT_EQ(o.message, "not implemented in this model: MGATHER");
+  EXPECT_EQ(o.message, "not implemented in this model: MGATHER with B.DATR Layout 1");
   EXPECT_EQ(h.file.core_capacity_in_use(), 0U);
   EXPECT_TRUE(h.state().bundle_active);  // the block stays pending: nothing committed
 }

@@ -20,27 +20,19 @@
 #include "isa/decoder.hpp"
 #include "numerics/datatypes.hpp"
 #include "runner/dispatch.hpp"
+#include "tile/shared_tile.hpp"
+#include "tile/cube_layout.hpp"
+#include "spec_vector_runner.hpp"
 
 namespace {
 
-using nlohmann::json;
-using pto::arch::Machine;
-using pto::arch::Word;
+using namespace pto::test::spec_vectors;  // json, Machine, Word, num, check_vector, ...
 
 const json& bundle_vectors() {
-  static const json v = [] {
-    std::ifstream in(std::string(PTO_TEST_DATA_DIR) + "/spec_bundle_exec.json");
-    return in ? json::parse(in) : json::array();
-  }();
+  static const json v = load_vectors("spec_bundle_exec.json");
   return v;
 }
 
-Word num(const json& v) {
-  if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
-  if (v.is_number_integer()) return static_cast<Word>(v.get<std::int64_t>());
-  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-  return std::stoull(v.get<std::string>(), nullptr, 0);
-}
 unsigned u(const json& v) { return static_cast<unsigned>(num(v)); }
 std::string hex(Word v) { return fmt::format("{:#x}", v); }
 
@@ -79,6 +71,11 @@ pto::tile::TileFile& tiles(Machine& m) { return pto::block::tile_state(m).file; 
 // after the commit: the pending binding, else the commit's trace).
 unsigned tile_index(Machine& m, const json& s) {
   if (s.contains("index")) return u(s["index"]);
+  if (s.contains("destination_ordinal")) {  // BundleMatrixDestinationAt: the allocation order
+    const auto& d = pto::block::tile_state(m).trace.destinations;
+    const unsigned i = u(s["destination_ordinal"]);
+    return i < d.size() ? d[i] : 0;
+  }
   const unsigned b = u(s["binding"]);
   const auto& binding = m.state.block.tile_bindings[b];
   if (binding.valid) return binding.destination;
@@ -102,18 +99,38 @@ std::string tile_field(const pto::tile::TileFile& f, unsigned i, const std::stri
   if (field == "data_type") return "TileDataType_" + std::string(pto::num::info(d.data_type).name);
   if (field == "layout") return "TileLayout_" + std::string(pto::tile::layout_name(d.layout));
   if (field == "location") return "TileLocation_" + std::string(pto::tile::location_name(d.location));
+  // Derived CUBE storage (zero for a non-CUBE or unallocated descriptor).
+  const pto::tile::CubeGeometry g = d.allocated ? pto::tile::cube_geometry(d.layout, d.valid_rows, d.valid_columns,
+                                                                           d.data_type)
+                                                : pto::tile::CubeGeometry{};
+  if (field == "cube_k_repeat") return hex(g.k_repeat);
+  if (field == "cube_n_repeat") return hex(g.n_repeat);
+  if (field == "cube_cell_count") return hex(g.cell_count);
+  if (field == "cube_storage_bytes") return hex(g.storage_bytes);
   return "<unknown tile field " + field + ">";
 }
 
-std::string shared_field(const pto::tile::SharedTile& s, const std::string& field) {
+std::string shared_field(const pto::tile::SharedTile& s, const json& step) {
+  const std::string field = step["field"];
   if (field == "descriptor_valid") return flag(s.descriptor_valid);
   if (field == "allocation_mask") return hex(s.allocation_mask);
   if (field == "initialized_mask") return hex(s.initialized_mask);
   if (field == "published") return flag(s.published);
+  if (field == "fully_initialized") return flag(pto::tile::shared_fully_initialized(s));
+  if (field == "published_value") return flag(pto::tile::shared_published(s));
+  if (field == "payload") return hex(s.tile.read_raw(u(step["element"])));
+  const auto& d = s.tile.descriptor();
+  if (field == "tile.capacity_bytes") return hex(d.capacity_bytes);
+  if (field == "tile.rows") return hex(d.rows);
+  if (field == "tile.columns") return hex(d.columns);
+  if (field == "tile.valid_rows") return hex(d.valid_rows);
+  if (field == "tile.valid_columns") return hex(d.valid_columns);
+  if (field == "tile.data_type") return "TileDataType_" + std::string(pto::num::info(d.data_type).name);
   return "<unknown shared tile field " + field + ">";
 }
 
-std::string binding_field(const pto::arch::BlockState& b, const std::string& op, unsigned i, const std::string& f) {
+std::string binding_field(const Machine& m, const std::string& op, unsigned i, const std::string& f) {
+  const pto::arch::BlockState& b = m.state.block;
   if (op == "expect_scalar_binding") {
     const auto& s = b.scalar_bindings[i];
     if (f == "valid") return flag(s.valid);
@@ -136,7 +153,10 @@ std::string binding_field(const pto::arch::BlockState& b, const std::string& op,
     if (f == "source1") return hex(t.source1);
     if (f == "last") return flag(t.last);
   } else {
-    const auto& s = b.shared_bindings[i];
+    // After the BSTOP that ends the block, the commit's trace keeps them.
+    const auto* trace = pto::block::current_bundle_trace(m);
+    const bool closed = !b.shared_bindings[i].valid && trace != nullptr && i < trace->shared_bindings.size();
+    const auto& s = closed ? trace->shared_bindings[i] : b.shared_bindings[i];
     if (f == "valid") return flag(s.valid);
     if (f == "shared_id") return hex(s.shared_id);
     if (f == "size_code") return hex(s.size_code);
@@ -284,13 +304,40 @@ std::string run_step(Machine& m, const json& s) {
     if (tiles(m).configure(static_cast<pto::tile::TileIndex>(u(s["index"])), r) != pto::tile::Fault::None) {
       return "ConfigureTile rejected";
     }
+  } else if (op == "configure_cube_tile") {
+    pto::tile::ConfigureRequest r;
+    r.capacity_bytes = u(s["capacity"]);
+    r.valid_rows = u(s["valid_rows"]);
+    r.valid_columns = u(s["valid_columns"]);
+    const auto dt = pto::num::data_type_from_name(s["data_type"].get<std::string>());
+    if (!dt) return "unknown data type";
+    r.data_type = *dt;
+    r.layout = enum_named<pto::tile::TileLayout>(s["layout"], kLayouts);
+    r.location = enum_named<pto::tile::TileLocation>(s["location"], kLocations);
+    r.mask = static_cast<pto::tile::PeMask>(u(s["mask"]));
+    const bool configured = tiles(m).configure_cube(static_cast<pto::tile::TileIndex>(u(s["index"])), r) ==
+                            pto::tile::Fault::None;
+    // ConfigureCubeTileForMask's boolean result, when the point asserts it.
+    if (s.contains("expect_configured") && s["expect_configured"].get<bool>() != configured)
+      return fmt::format("ConfigureCubeTile returned {}", configured);
   } else if (op == "write_tile_element") {
     tiles(m).tile(static_cast<pto::tile::TileIndex>(u(s["index"]))).write_element(u(s["row"]), u(s["column"]),
                                                                                   num(s["value"]));
   } else if (op == "mark_tile_defined") {
     tiles(m).tile(static_cast<pto::tile::TileIndex>(u(s["index"]))).mark_valid_region_defined();
+  } else if (op == "install_shared_tile") {  // InstallSharedTile(s, _Tiles[[i]], mask)
+    auto& f = tiles(m);
+    if (!pto::tile::atomic_update_shared(f, u(s["shared_id"]), f.tile(static_cast<pto::tile::TileIndex>(u(s["index"]))),
+                                         static_cast<pto::tile::PeMask>(u(s["mask"])), true)) {
+      return "InstallSharedTile rejected";
+    }
+  } else if (op == "reset_bundle_control") {
+    pto::block::reset_bundle_control(m.state);
   } else if (op == "release_tile") {
     tiles(m).release(static_cast<pto::tile::TileIndex>(u(s["index"])));
+  } else if (op == "expect_tile_payload") {  // the stored word, defined or not
+    const auto& t = tiles(m).tile(static_cast<pto::tile::TileIndex>(tile_index(m, s)));
+    return compare(s, "payload", hex(t.read_word(t.linear_index(u(s["row"]), u(s["column"])))));
   } else if (op == "expect_tile_element" || op == "expect_tile_element_defined") {
     const auto& t = tiles(m).tile(static_cast<pto::tile::TileIndex>(tile_index(m, s)));
     const std::uint32_t e = t.linear_index(u(s["row"]), u(s["column"]));
@@ -301,7 +348,7 @@ std::string run_step(Machine& m, const json& s) {
   } else if (op == "expect_tile") {
     return compare(s, "tile " + s["field"].get<std::string>(), tile_field(tiles(m), tile_index(m, s), s["field"]));
   } else if (op == "expect_shared_tile") {
-    return compare(s, "shared tile " + s["field"].get<std::string>(), shared_field(tiles(m).shared(u(s["index"])), s["field"]));
+    return compare(s, "shared tile " + s["field"].get<std::string>(), shared_field(tiles(m).shared(u(s["index"])), s));
   } else if (op == "expect_core_capacity") {
     return compare(s, "core capacity in use", hex(tiles(m).core_capacity_in_use()));
   } else if (op == "expect_tile_binding_count") {
@@ -316,7 +363,7 @@ std::string run_step(Machine& m, const json& s) {
     return compare(s, "binding stream terminated", flag(closed));
   } else if (op == "expect_scalar_binding" || op == "expect_tile_binding" || op == "expect_shared_binding") {
     return compare(s, op.substr(7) + " " + s["field"].get<std::string>(),
-                   binding_field(st.block, op, u(s["index"]), s["field"]));
+                   binding_field(m, op, u(s["index"]), s["field"]));
   } else if (op == "expect_block_record") {
     return compare(s, s["record"].get<std::string>() + " " + s["field"].get<std::string>(),
                    block_record_field(st.block, s["record"], s["field"]));
@@ -370,31 +417,11 @@ TEST_P(SpecBundleVector, Matches) {
   if (v.contains("known_divergence")) {
     GTEST_SKIP() << v["avs_id"].get<std::string>() << ": known model divergence: " << v["known_divergence"].get<std::string>();
   }
-  Machine m(pto::arch::MachineConfig::reference());
-  const auto& steps = v.at("steps");
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    const std::string failure = run_step(m, steps[i]);
-    if (failure.starts_with("SKIP: ")) GTEST_SKIP() << v["avs_id"].get<std::string>() << ": " << failure.substr(6);
-    ASSERT_EQ(failure, "") << v["avs_id"].get<std::string>() << " step " << i << ": " << steps[i].dump()
-                           << " (source " << v["source"].get<std::string>() << ")";
-  }
+  check_vector(v, run_step);
 }
 
-std::vector<std::size_t> indices() {
-  std::vector<std::size_t> idx(bundle_vectors().size());
-  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-  return idx;
-}
-
-std::string vector_name(const ::testing::TestParamInfo<std::size_t>& info) {
-  std::string n = bundle_vectors()[info.param]["avs_id"].get<std::string>();
-  for (char& c : n) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return n + "_" + std::to_string(info.param);
-}
-
-INSTANTIATE_TEST_SUITE_P(AVS, SpecBundleVector, ::testing::ValuesIn(indices()), vector_name);
+INSTANTIATE_TEST_SUITE_P(AVS, SpecBundleVector, ::testing::ValuesIn(indices(bundle_vectors())),
+                         vector_name<bundle_vectors>);
 TEST(SpecBundleVectors, FilePresent) { EXPECT_GE(bundle_vectors().size(), 60U); }
 
 }  // namespace

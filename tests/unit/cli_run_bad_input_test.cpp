@@ -191,9 +191,11 @@ TEST(CliRunBadInput, WildAndOddStartPcFault) {
 }
 
 TEST(CliRunBadInput, NotImplementedFormsStopLoudly) {
-  // Every scalar form executes; CUBE operations do not yet.
-  const CliResult r = run_source("not-impl", "_start: BSTART.TMATMUL FP16\n BSTOP\n");
-  expect_error(r, kRunExitNotImplemented, "not implemented in this model: TMATMUL");
+  // Every scalar form executes; CUBE Matrix operands from Shared registers do not yet.
+  const CliResult r = run_source("not-impl",
+                                 "_start: BSTART.TMATMUL FP16\n B.FPATR None, None, 0, 0, 0, 0, 0, 0, 0\n"
+                                 " B.IOS S3, mask=1111\n BSTOP\n");
+  expect_error(r, kRunExitNotImplemented, "not implemented in this model: TMATMUL (Shared operands)");
 }
 
 TEST(CliRunBadInput, HostMemoryCapIsACleanStop) {

@@ -50,32 +50,37 @@ ProfileRun run_fadd(const std::string& test, const std::string& options) {
 // a1 is absolute GPR 3 of PE0 in the state dump.
 std::string a1(const ProfileRun& r) { return r.state["gpr"][0][3].get<std::string>(); }
 
-TEST(CliRunNumericProfile, DefaultIsIeee) {
-  const ProfileRun r = run_fadd("numeric-default", "");
+constexpr const char* kIeeeSum = "0x0000000040000000";       // FP32 1.0 + 1.0 = 2.0
+constexpr const char* kReferenceSum = "0x000000007f000000";  // integer sum of the carriers
+
+// One run of the FADD program: its options and the profile they select.
+struct ProfileCase {
+  const char* name;     // test name and scratch directory suffix
+  const char* options;  // pto run options
+  const char* profile;  // numeric_profile in the manifest and the state dump
+  const char* a1;       // FADD result
+};
+
+constexpr ProfileCase kProfileCases[] = {
+    {"DefaultIsIeee", "", "ieee", kIeeeSum},
+    {"ReferenceOption", "--numeric-profile reference", "reference", kReferenceSum},
+    {"ReferenceConfigurationDefaultsToReference", "--profile reference", "reference", kReferenceSum},
+    {"ReferenceConfigurationOverriddenByIeee", "--profile reference --numeric-profile ieee", "ieee", kIeeeSum},
+};
+
+class CliRunNumericProfileCase : public ::testing::TestWithParam<ProfileCase> {};
+
+TEST_P(CliRunNumericProfileCase, SelectsProfile) {
+  const ProfileCase& c = GetParam();
+  const ProfileRun r = run_fadd(std::string("numeric-") + c.name, c.options);
   ASSERT_EQ(r.cli.exit_code, kRunExitStopped) << r.cli.err;
-  EXPECT_EQ(a1(r), "0x0000000040000000");
-  EXPECT_EQ(r.manifest["configuration"]["numeric_profile"], "ieee");
-  EXPECT_EQ(r.state["numeric_profile"], "ieee");
+  EXPECT_EQ(a1(r), c.a1);
+  EXPECT_EQ(r.manifest["configuration"]["numeric_profile"], c.profile);
+  EXPECT_EQ(r.state["numeric_profile"], c.profile);
 }
 
-TEST(CliRunNumericProfile, ReferenceOption) {
-  const ProfileRun r = run_fadd("numeric-reference", "--numeric-profile reference");
-  ASSERT_EQ(r.cli.exit_code, kRunExitStopped) << r.cli.err;
-  EXPECT_EQ(a1(r), "0x000000007f000000");
-  EXPECT_EQ(r.manifest["configuration"]["numeric_profile"], "reference");
-  EXPECT_EQ(r.state["numeric_profile"], "reference");
-}
-
-TEST(CliRunNumericProfile, ReferenceConfigurationDefaultsToReferenceAndCanBeOverridden) {
-  const ProfileRun reference = run_fadd("numeric-refconf", "--profile reference");
-  ASSERT_EQ(reference.cli.exit_code, kRunExitStopped) << reference.cli.err;
-  EXPECT_EQ(a1(reference), "0x000000007f000000");
-  EXPECT_EQ(reference.manifest["configuration"]["numeric_profile"], "reference");
-  const ProfileRun ieee = run_fadd("numeric-refconf-ieee", "--profile reference --numeric-profile ieee");
-  ASSERT_EQ(ieee.cli.exit_code, kRunExitStopped) << ieee.cli.err;
-  EXPECT_EQ(a1(ieee), "0x0000000040000000");
-  EXPECT_EQ(ieee.state["numeric_profile"], "ieee");
-}
+INSTANTIATE_TEST_SUITE_P(CliRunNumericProfile, CliRunNumericProfileCase, ::testing::ValuesIn(kProfileCases),
+                         [](const ::testing::TestParamInfo<ProfileCase>& info) { return std::string(info.param.name); });
 
 TEST(CliRunNumericProfile, UnknownProfileIsAUsageError) {
   const ProfileRun r = run_fadd("numeric-bad", "--numeric-profile fast");

@@ -24,6 +24,7 @@
 
 #include "bundle_test_host.hpp"
 #include "ops_harness.hpp"
+#include "tile_request.hpp"
 #include "tile/ops_compare.hpp"
 #include "tile/ops_img2col.hpp"
 #include "tile/tile_contracts.hpp"
@@ -76,6 +77,39 @@ TileOperands with_comparison(TileOperands o, TileComparison c) {
   return o;
 }
 
+// An expected element: [row, column] of a tile holds `word`.
+struct Word {
+  std::uint32_t row, column;
+  std::uint64_t word;
+};
+
+template <typename Harness>
+void expect_words(const Harness& h, TileIndex tile, std::initializer_list<Word> expected) {
+  for (const Word& w : expected)
+    EXPECT_EQ(h.word(tile, w.row, w.column), w.word) << "tile " << unsigned{tile} << " [" << w.row << ", " << w.column << "]";
+}
+
+// A *-types-001 point through the schema: each accepted data type is legal,
+// each rejected one is not.
+void expect_schema_types(OpsHarness& h, TileOp op, std::initializer_list<DataType> accepted,
+                         std::initializer_list<DataType> rejected) {
+  for (const DataType t : accepted) {
+    start(h.bundle, t, 2);
+    EXPECT_TRUE(kernel(h, op).schema_legal(h.bundle)) << num::name(t);
+  }
+  for (const DataType t : rejected) {
+    start(h.bundle, t, 2);
+    EXPECT_FALSE(kernel(h, op).schema_legal(h.bundle)) << num::name(t);
+  }
+}
+
+// Engine-test tile on every PE: 128 bytes, one valid row.
+ConfigureRequest engine_request(DataType t, std::uint32_t columns = 2, std::uint32_t valid_columns = 2) {
+  ConfigureRequest r = u32_request(128, columns, 1, valid_columns);
+  r.data_type = t;
+  return r;
+}
+
 // ================================================================ TCMP
 
 // tests/asl/tile/elementwise-tile-tile/logical/TCMP/tile-bound-tcmp-modes-001.asl
@@ -102,20 +136,13 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TCMP_MODES_001) {
 
 // tile-bound-tcmp-types-001.asl: TileCompareDataTypeSupported through the schema.
 TEST(OpsCompareSpec, PTO_AVS_TILE_TCMP_TYPES_001) {
-  const DataType accepted[] = {DataType::FP32, DataType::FP64, DataType::TF32, DataType::HF32, DataType::FP16,
-                               DataType::BF16, DataType::E4M3, DataType::E5M2, DataType::S64,  DataType::S32,
-                               DataType::S16,  DataType::S8,   DataType::U64,  DataType::U32,  DataType::U16,
-                               DataType::U8};
   OpsHarness h;
   add_binding(h.bundle, 0, true, 1, 1, 2, true);
-  for (const DataType t : accepted) {
-    start(h.bundle, t, 2);
-    EXPECT_TRUE(kernel(h, TileOp::TCMP).schema_legal(h.bundle)) << num::name(t);
-  }
-  for (const DataType t : {DataType::HiF8, DataType::U4X2}) {
-    start(h.bundle, t, 2);
-    EXPECT_FALSE(kernel(h, TileOp::TCMP).schema_legal(h.bundle)) << num::name(t);
-  }
+  expect_schema_types(h, TileOp::TCMP,
+                      {DataType::FP32, DataType::FP64, DataType::TF32, DataType::HF32, DataType::FP16, DataType::BF16,
+                       DataType::E4M3, DataType::E5M2, DataType::S64, DataType::S32, DataType::S16, DataType::S8,
+                       DataType::U64, DataType::U32, DataType::U16, DataType::U8},
+                      {DataType::HiF8, DataType::U4X2});
 }
 
 // tile-bound-tcmp-datr-001.asl (catalog datr_contract of TCMP).
@@ -271,13 +298,7 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TCMP_PADDING_001) {
 // comparison is CMode 0 = EQ; 7 == 7 and 9 != 8 (hand derivation).
 TEST(OpsCompareEngine, TcmpAllocatesAPredicateDestinationThatTselConsumes) {
   pto::test::BundleTestHost h;
-  ConfigureRequest r;
-  r.capacity_bytes = 128;
-  r.columns = 2;
-  r.valid_rows = 1;
-  r.valid_columns = 2;
-  r.data_type = DataType::U64;
-  r.mask = 0b1111;
+  const ConfigureRequest r = engine_request(DataType::U64);
   ASSERT_EQ(h.file.configure(17, r), Fault::None);
   ASSERT_EQ(h.file.configure(18, r), Fault::None);
   h.file.tile(17).write_element(0, 0, 7);
@@ -394,8 +415,7 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TSEL_BUNDLE_001) {
   h.configure(0, DataType::FP32, plan.columns, plan.valid_rows, plan.valid_columns);  // the renamed T destination
   ASSERT_TRUE(h.run(TileOp::TSEL, OpsHarness::operands(0, {1, 2, 3})));
   EXPECT_EQ(h.tiles.tile(0).descriptor().storage_kind, TileStorageKind::Numeric);
-  EXPECT_EQ(h.word(0, 0, 0), 10U);
-  EXPECT_EQ(h.word(0, 0, 1), 21U);
+  expect_words(h, 0, {{0, 0, 10U}, {0, 1, 21U}});
   EXPECT_TRUE(ops::predicate_bit(h.tiles.tile(1), 0, 0));
   EXPECT_FALSE(ops::predicate_bit(h.tiles.tile(1), 0, 1));
 }
@@ -428,17 +448,11 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TSEL_SCHEMA_001) {
 // tile-bound-tsel-types-001.asl (TileSelectDataTypeSupported through the schema).
 TEST(OpsCompareSpec, PTO_AVS_TILE_TSEL_TYPES_001) {
   TselBundle h;
-  for (const DataType t : {DataType::FP32, DataType::TF32, DataType::HF32, DataType::FP16, DataType::BF16,
-                           DataType::E4M3, DataType::E5M2, DataType::S32, DataType::S16, DataType::S8, DataType::U32,
-                           DataType::U16, DataType::U8, DataType::FP64, DataType::S64, DataType::U64}) {
-    start(h.bundle, t, 2);
-    EXPECT_TRUE(kernel(h, TileOp::TSEL).schema_legal(h.bundle)) << num::name(t);
-  }
-  for (const DataType t : {DataType::HiF8, DataType::E3M2, DataType::E2M3, DataType::E8M0, DataType::S4X2,
-                           DataType::U4X2}) {
-    start(h.bundle, t, 2);
-    EXPECT_FALSE(kernel(h, TileOp::TSEL).schema_legal(h.bundle)) << num::name(t);
-  }
+  expect_schema_types(h, TileOp::TSEL,
+                      {DataType::FP32, DataType::TF32, DataType::HF32, DataType::FP16, DataType::BF16, DataType::E4M3,
+                       DataType::E5M2, DataType::S32, DataType::S16, DataType::S8, DataType::U32, DataType::U16,
+                       DataType::U8, DataType::FP64, DataType::S64, DataType::U64},
+                      {DataType::HiF8, DataType::E3M2, DataType::E2M3, DataType::E8M0, DataType::S4X2, DataType::U4X2});
 }
 
 // tile-bound-tsel-datr-001.asl
@@ -482,10 +496,7 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TSEL_PACKED_001) {
     h.set(2, 0, c, 20 + c);
   }
   ASSERT_TRUE(h.run(TileOp::TSEL, OpsHarness::operands(1, {0, 1, 2})));
-  EXPECT_EQ(h.word(1, 0, 0), 10U);
-  EXPECT_EQ(h.word(1, 0, 1), 21U);
-  EXPECT_EQ(h.word(1, 0, 2), 12U);
-  EXPECT_EQ(h.word(1, 0, 3), 23U);
+  expect_words(h, 1, {{0, 0, 10U}, {0, 1, 21U}, {0, 2, 12U}, {0, 3, 23U}});
 }
 
 // tile-fault-tsel-mask-001.asl: an ordinary numeric tile is not a mask.
@@ -573,8 +584,7 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TSELS_PACKED_001) {
   h.set(1, 0, 0, 0x7ff8000000000001ULL);  // the FP32 carrier keeps the low word
   h.set(1, 0, 1, 11);
   ASSERT_TRUE(h.run(TileOp::TSELS, OpsHarness::operands(2, {0, 1}, 99)));
-  EXPECT_EQ(h.word(2, 0, 0), 99U);
-  EXPECT_EQ(h.word(2, 0, 1), 11U);
+  expect_words(h, 2, {{0, 0, 99U}, {0, 1, 11U}});
   EXPECT_EQ(h.last_flags, 0);
 }
 
@@ -596,8 +606,7 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TSELS_BUNDLE_001) {
   ASSERT_EQ(plan.fault, Fault::None);
   h.configure(0, DataType::FP32, plan.columns, plan.valid_rows, plan.valid_columns);
   ASSERT_TRUE(h.run(TileOp::TSELS, OpsHarness::operands(0, {1, 2}, 99)));
-  EXPECT_EQ(h.word(0, 0, 0), 99U);
-  EXPECT_EQ(h.word(0, 0, 1), 11U);
+  expect_words(h, 0, {{0, 0, 99U}, {0, 1, 11U}});
 }
 
 // tests/asl/tile/model/execution/elementwise/tile-exec-stage4-carrier-001.asl (TSELS part).
@@ -668,11 +677,7 @@ TEST(OpsHistogramSpec, PTO_AVS_TILE_THISTOGRAM_PREFIX_001) {
   h.configure(2, DataType::U8, 1, 1, 1);
   h.fill(1, {0x0100, 0x0200, 0x0201, 0xff00});
   ASSERT_TRUE(h.run(TileOp::THISTOGRAM, histogram(0, 1, 2, 1)));
-  EXPECT_EQ(h.word(0, 0, 0), 0U);
-  EXPECT_EQ(h.word(0, 0, 1), 1U);
-  EXPECT_EQ(h.word(0, 0, 2), 3U);
-  EXPECT_EQ(h.word(0, 0, 254), 3U);
-  EXPECT_EQ(h.word(0, 0, 255), 4U);
+  expect_words(h, 0, {{0, 0, 0U}, {0, 1, 1U}, {0, 2, 3U}, {0, 254, 3U}, {0, 255, 4U}});
   EXPECT_FALSE(h.tiles.tile(0).element_defined_at(1, 0));
 }
 
@@ -686,12 +691,7 @@ TEST(OpsHistogramSpec, PTO_AVS_TILE_THISTOGRAM_U16_FILTER_001) {
   h.fill(1, {0xaa01, 0xbb02, 0xbb03, 0xaa04});
   h.fill(2, {0xaa, 0xbb});
   ASSERT_TRUE(h.run(TileOp::THISTOGRAM, histogram(0, 1, 2, 0)));
-  EXPECT_EQ(h.word(0, 0, 0), 0U);
-  EXPECT_EQ(h.word(0, 0, 1), 1U);
-  EXPECT_EQ(h.word(0, 0, 255), 1U);
-  EXPECT_EQ(h.word(0, 1, 2), 0U);
-  EXPECT_EQ(h.word(0, 1, 3), 1U);
-  EXPECT_EQ(h.word(0, 1, 255), 1U);
+  expect_words(h, 0, {{0, 0, 0U}, {0, 1, 1U}, {0, 255, 1U}, {1, 2, 0U}, {1, 3, 1U}, {1, 255, 1U}});
 }
 
 // tile-exec-thistogram-u32-prefix-001.asl: ByteId 0 matches bytes 3, 2, 1
@@ -704,10 +704,7 @@ TEST(OpsHistogramSpec, PTO_AVS_TILE_THISTOGRAM_U32_PREFIX_001) {
   h.fill(1, {0xaabbcc01, 0xaabbcc02, 0xaabbdd01, 0x11223301});
   h.fill(2, {0xaa, 0xbb, 0xcc});
   ASSERT_TRUE(h.run(TileOp::THISTOGRAM, histogram(0, 1, 2, 0)));
-  EXPECT_EQ(h.word(0, 0, 0), 0U);
-  EXPECT_EQ(h.word(0, 0, 1), 1U);
-  EXPECT_EQ(h.word(0, 0, 2), 2U);
-  EXPECT_EQ(h.word(0, 0, 255), 2U);
+  expect_words(h, 0, {{0, 0, 0U}, {0, 1, 1U}, {0, 2, 2U}, {0, 255, 2U}});
 }
 
 // tests/asl/tile/model/execution/complex/tile-exec-complex-operations-001.asl (THISTOGRAM part).
@@ -719,10 +716,7 @@ TEST(OpsHistogramSpec, PTO_AVS_TILE_COMPLEX_OPERATIONS_001_Thistogram) {
   h.fill(49, {0});
   h.fill(50, {0, 1, 1, 3});
   ASSERT_TRUE(h.run(TileOp::THISTOGRAM, histogram(37, 50, 49, 0)));
-  EXPECT_EQ(h.word(37, 0, 0), 1U);
-  EXPECT_EQ(h.word(37, 0, 1), 3U);
-  EXPECT_EQ(h.word(37, 0, 2), 3U);
-  EXPECT_EQ(h.word(37, 0, 3), 4U);
+  expect_words(h, 37, {{0, 0, 1U}, {0, 1, 3U}, {0, 2, 3U}, {0, 3, 4U}});
 }
 
 // tile-exec-thistogram-bundle-001.asl through the bundle engine: BSTART.SFU
@@ -731,14 +725,7 @@ TEST(OpsHistogramSpec, PTO_AVS_TILE_COMPLEX_OPERATIONS_001_Thistogram) {
 TEST(OpsHistogramEngine, PTO_AVS_TILE_THISTOGRAM_BUNDLE_001) {
   pto::test::BundleTestHost h;
   const auto configure = [&](TileIndex i, DataType t, std::uint32_t columns, std::uint32_t valid_columns) {
-    ConfigureRequest r;
-    r.capacity_bytes = 128;
-    r.columns = columns;
-    r.valid_rows = 1;
-    r.valid_columns = valid_columns;
-    r.data_type = t;
-    r.mask = 0b1111;
-    ASSERT_EQ(h.file.configure(i, r), Fault::None);
+    ASSERT_EQ(h.file.configure(i, engine_request(t, columns, valid_columns)), Fault::None);
   };
   configure(16, DataType::U16, 4, 2);
   configure(17, DataType::U8, 1, 1);
@@ -813,8 +800,7 @@ TEST(OpsImg2ColSpec, PTO_AVS_TILE_TIMG2COL_PAD_001) {
   const auto d = nc1hwc0(1, 1, 1, 2, 1, 1, 1, 77);
   ASSERT_TRUE(ops::img2col_operands_legal(h.tiles, 43, 42, d, 0, 0));
   ops::img2col(h.tiles.tile(43), h.tiles.tile(42), d, 0, 0);
-  EXPECT_EQ(h.word(43, 0, 0), 21U);
-  EXPECT_EQ(h.word(43, 0, 1), 77U);
+  expect_words(h, 43, {{0, 0, 21U}, {0, 1, 77U}});
   EXPECT_TRUE(h.tiles.tile(43).contents_defined());
 }
 
@@ -850,13 +836,7 @@ TEST(OpsImg2ColSpec, PTO_AVS_TILE_IMG2COL_RANGE_001) {
 TEST(OpsFlagsEngine, TileScalarRecordsAndTileBinaryDoesNot) {
   for (const TileOp op : {TileOp::TDIVS, TileOp::TDIV}) {
     pto::test::BundleTestHost h;
-    ConfigureRequest r;
-    r.capacity_bytes = 128;
-    r.columns = 2;
-    r.valid_rows = 1;
-    r.valid_columns = 2;
-    r.data_type = DataType::FP32;
-    r.mask = 0b1111;
+    const ConfigureRequest r = engine_request(DataType::FP32);
     ASSERT_EQ(h.file.configure(16, r), Fault::None);
     ASSERT_EQ(h.file.configure(17, r), Fault::None);
     for (std::uint32_t c = 0; c < 2; ++c) {

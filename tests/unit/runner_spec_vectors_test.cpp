@@ -15,17 +15,12 @@
 #include "block/control.hpp"
 #include "isa/decoder.hpp"
 #include "runner/dispatch.hpp"
+#include "spec_vector_runner.hpp"
 
 namespace {
 
-using nlohmann::json;
-using pto::arch::Machine;
-using pto::arch::Word;
+using namespace pto::test::spec_vectors;  // json, Machine, Word, num, check_vector, ...
 
-json load_vectors(const char* file) {
-  std::ifstream in(std::string(PTO_TEST_DATA_DIR) + "/" + file);
-  return in ? json::parse(in) : json::array();
-}
 const json& vectors() {
   static const json v = load_vectors("spec_scalar_exec.json");
   return v;
@@ -33,13 +28,6 @@ const json& vectors() {
 const json& block_vectors() {
   static const json v = load_vectors("spec_block_exec.json");
   return v;
-}
-
-Word num(const json& v) {
-  if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
-  if (v.is_number_integer()) return static_cast<Word>(v.get<std::int64_t>());
-  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-  return std::stoull(v.get<std::string>(), nullptr, 0);
 }
 
 std::string hex(Word v) { return fmt::format("{:#018x}", v); }
@@ -374,41 +362,17 @@ std::string run_step(Machine& m, const json& s) {
   return "";
 }
 
-// Runs every step of one vector; SKIP for families whose issue has not
-// landed (reported by run_step as "SKIP: ...").
-void check_vector(const json& v) {
-  Machine m(pto::arch::MachineConfig::reference());
-  const auto& steps = v.at("steps");
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    std::string failure = run_step(m, steps[i]);
-    // "negate": the test asserts the observed value differs from "value".
-    if (steps[i].value("negate", false) && !failure.starts_with("SKIP: ")) {
-      failure = failure.empty() ? "holds the value the test asserts it differs from" : "";
-    }
-    if (failure.starts_with("SKIP: ")) GTEST_SKIP() << v["avs_id"].get<std::string>() << ": " << failure.substr(6);
-    ASSERT_EQ(failure, "") << v["avs_id"].get<std::string>() << " step " << i << ": " << steps[i].dump()
-                           << " (source " << v["source"].get<std::string>() << ")";
+// "negate": the test asserts the observed value differs from "value".
+std::string run_negatable_step(Machine& m, const json& s) {
+  std::string failure = run_step(m, s);
+  if (s.value("negate", false) && !failure.starts_with("SKIP: ")) {
+    failure = failure.empty() ? "holds the value the test asserts it differs from" : "";
   }
-}
-
-std::vector<std::size_t> indices(const json& set) {
-  std::vector<std::size_t> idx(set.size());
-  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-  return idx;
-}
-
-// Test name: the AVS id (non-alphanumerics as '_') and the record index.
-template <const json& (*kSet)()>
-std::string vector_name(const ::testing::TestParamInfo<std::size_t>& info) {
-  std::string n = kSet()[info.param]["avs_id"].get<std::string>();
-  for (char& c : n) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return n + "_" + std::to_string(info.param);
+  return failure;
 }
 
 class SpecScalarVector : public ::testing::TestWithParam<std::size_t> {};
-TEST_P(SpecScalarVector, Matches) { check_vector(vectors()[GetParam()]); }
+TEST_P(SpecScalarVector, Matches) { check_vector(vectors()[GetParam()], run_negatable_step); }
 INSTANTIATE_TEST_SUITE_P(AVS, SpecScalarVector, ::testing::ValuesIn(indices(vectors())), vector_name<vectors>);
 TEST(SpecScalarVectors, FilePresent) { EXPECT_GT(vectors().size(), 1000u); }
 
@@ -417,7 +381,7 @@ TEST(SpecScalarVectors, FilePresent) { EXPECT_GT(vectors().size(), 1000u); }
 // programming-model,memory-model}); tools/extract_block_vectors.py --verbose
 // lists the untranslated ones and why.
 class SpecBlockVector : public ::testing::TestWithParam<std::size_t> {};
-TEST_P(SpecBlockVector, Matches) { check_vector(block_vectors()[GetParam()]); }
+TEST_P(SpecBlockVector, Matches) { check_vector(block_vectors()[GetParam()], run_negatable_step); }
 INSTANTIATE_TEST_SUITE_P(AVS, SpecBlockVector, ::testing::ValuesIn(indices(block_vectors())),
                          vector_name<block_vectors>);
 TEST(SpecBlockVectors, FilePresent) { EXPECT_GE(block_vectors().size(), 36u); }

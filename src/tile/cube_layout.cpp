@@ -1,0 +1,98 @@
+#include "tile/cube_layout.hpp"
+
+namespace pto::tile {
+namespace {
+
+constexpr std::uint32_t kModelTileElements = 32768;  // PTO_MODEL_TILE_ELEMENTS
+
+// TileCubeCellRows / TileCubeCellColumns: a 128-byte CELL.  M layouts fix
+// the rows (16 or 32) and fit the columns; N8 fixes 8 columns.
+void cell_shape(TileLayout layout, DataType t, std::uint32_t& rows, std::uint32_t& columns) noexcept {
+  rows = columns = 0;
+  if (!layout_is_cube(layout) || !cube_data_type_supported(t)) return;
+  const std::uint32_t bits = element_bits(t);
+  const std::uint32_t cell_elements = kTileCellBytes * 8 / bits;
+  if (layout == TileLayout::CubeN8) {
+    columns = 8;
+    rows = cell_elements / 8;
+  } else {
+    rows = layout == TileLayout::CubeM16 ? 16 : 32;
+    columns = cell_elements / rows;
+  }
+}
+
+// TileCubeAlignedExtent: value rounded up to a multiple of quantum (0 when
+// it leaves the 16-bit range).
+std::uint32_t aligned_extent(std::uint32_t value, std::uint32_t quantum) noexcept {
+  if (value == 0) return 0;
+  const std::uint32_t aligned = ((value - 1) / quantum + 1) * quantum;
+  return aligned > 65535 ? 0 : aligned;
+}
+
+}  // namespace
+
+bool cube_data_type_supported(DataType t) noexcept {
+  return t != DataType::HiF4X2 && element_bits(t) != 64;
+}
+
+CubeGeometry cube_geometry(TileLayout layout, std::uint32_t valid_rows, std::uint32_t valid_columns,
+                           DataType t) noexcept {
+  CubeGeometry g;
+  cell_shape(layout, t, g.cell_rows, g.cell_columns);
+  if (g.cell_rows == 0 || valid_rows == 0 || valid_columns == 0) return {};
+  const bool n8 = layout == TileLayout::CubeN8;
+  g.storage_rows = n8 ? aligned_extent(valid_rows, g.cell_rows) : (valid_rows > g.cell_rows ? 0 : g.cell_rows);
+  g.storage_columns = aligned_extent(valid_columns, g.cell_columns);
+  if (g.storage_rows == 0 || g.storage_columns == 0) return {};
+  g.k_repeat = n8 ? g.storage_rows / g.cell_rows : g.storage_columns / g.cell_columns;
+  g.n_repeat = n8 ? g.storage_columns / 8 : 1;
+  const std::uint64_t cells = std::uint64_t{g.k_repeat} * g.n_repeat;
+  if (cells > 16384 || cells * g.cell_rows * g.cell_columns > kModelTileElements) return {};
+  g.cell_count = static_cast<std::uint32_t>(cells);
+  g.storage_bytes = g.cell_count * kTileCellBytes;
+  return g;
+}
+
+bool cube_descriptor_shape_legal(std::uint32_t capacity_bytes, std::uint32_t valid_rows,
+                                 std::uint32_t valid_columns, DataType t, TileLayout layout) noexcept {
+  // TileCapacityIsLegal: whole CELLs within the per-PE maximum.
+  if (capacity_bytes < kTileCellBytes || capacity_bytes % kTileCellBytes != 0 || capacity_bytes > kLocalTileMaxBytes)
+    return false;
+  const CubeGeometry g = cube_geometry(layout, valid_rows, valid_columns, t);
+  return g.valid() && g.storage_bytes <= capacity_bytes;
+}
+
+std::uint32_t cube_payload_index(const TileDescriptor& d, std::uint32_t row, std::uint32_t column) noexcept {
+  const CubeGeometry g = cube_geometry(d.layout, d.valid_rows, d.valid_columns, d.data_type);
+  std::uint32_t cell = 0, inner_row = row, inner_column = column % g.cell_columns;
+  if (d.layout == TileLayout::CubeN8) {
+    cell = (column / g.cell_columns) * g.k_repeat + row / g.cell_rows;
+    inner_row = row % g.cell_rows;
+  } else {
+    cell = column / g.cell_columns;
+  }
+  // TileCubeCellElementIndex: N8 cells are column-major; a four-bit M16 cell
+  // swaps its column quads 4..7 and 8..11.
+  std::uint32_t local = 0;
+  if (d.layout == TileLayout::CubeN8) {
+    local = inner_column * g.cell_rows + inner_row;
+  } else {
+    std::uint32_t mapped = inner_column;
+    if (d.layout == TileLayout::CubeM16 && element_bits(d.data_type) == 4) {
+      if (inner_column >= 4 && inner_column < 8) mapped = inner_column + 4;
+      else if (inner_column >= 8 && inner_column < 12) mapped = inner_column - 4;
+    }
+    local = inner_row * g.cell_columns + mapped;
+  }
+  return cell * g.cell_rows * g.cell_columns + local;
+}
+
+bool cube_descriptor_legal(const TileDescriptor& d) noexcept {
+  if (!d.allocated || d.storage_kind != TileStorageKind::Numeric || d.location != TileLocation::Matrix ||
+      !cube_descriptor_shape_legal(d.capacity_bytes, d.valid_rows, d.valid_columns, d.data_type, d.layout))
+    return false;
+  const CubeGeometry g = cube_geometry(d.layout, d.valid_rows, d.valid_columns, d.data_type);
+  return d.rows == g.storage_rows && d.columns == g.storage_columns;
+}
+
+}  // namespace pto::tile

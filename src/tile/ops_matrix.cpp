@@ -1,0 +1,833 @@
+#include "tile/ops_matrix.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "numerics/arith.hpp"
+#include "numerics/format.hpp"
+#include "tile/cube_layout.hpp"
+#include "tile/ops_common.hpp"
+#include "tile/ops_elementwise.hpp"
+
+namespace pto::tile {
+
+// ============================================================ B.FPATR
+
+namespace fpatr {
+namespace {
+
+bool pre_quant_mode_legal(unsigned m) noexcept {  // BundleFPATRPreQuantModeLegal
+  return m <= 5 || m == 12 || m == 13 || (m >= 16 && m <= 20) || (m >= 23 && m <= 28) || (m >= 32 && m <= 39);
+}
+
+bool mode_uses_s32_accumulator(unsigned m) noexcept {
+  return (m >= 2 && m <= 5) || m == 12 || m == 13 || (m >= 17 && m <= 20) || m == 35 || m == 39;
+}
+
+// FP19 carrier (asl/arch/data-types/fp19.asl): sign [18], exponent [17:10],
+// fraction [9:0].
+bool fp19_positive_normal(std::uint64_t v) noexcept {
+  const std::uint64_t exponent = (v >> 10) & 0xFF;
+  return ((v >> 18) & 1U) == 0 && exponent != 0 && exponent != 0xFF;
+}
+
+// Bits [hi:lo] of v are zero.
+constexpr bool zero_bits(std::uint64_t v, unsigned hi, unsigned lo) noexcept {
+  const std::uint64_t mask = (hi == 63 ? ~0ULL : ((1ULL << (hi + 1)) - 1)) & ~((1ULL << lo) - 1);
+  return (v & mask) == 0;
+}
+
+}  // namespace
+
+bool fields_legal(const arch::BundleFixedPointAttributes& a) noexcept {
+  if (!pre_quant_mode_legal(a.pre_quant_mode) || a.relu_mode > 3 || a.group_n_code > 9) return false;
+  if (!a.row_max_en && a.row_max_init) return false;
+  if (a.group_max_en != (a.group_n_code != 0)) return false;
+  return a.row_max_en || a.group_max_en || !a.max_abs_en;
+}
+
+bool mode_uses_vector_parameter(unsigned m) noexcept {
+  return m == 2 || m == 4 || m == 12 || m == 18 || m == 20 || m == 23 || m == 28 || m == 33 || (m >= 36 && m <= 39);
+}
+
+bool mode_uses_scalar_parameter(unsigned m) noexcept {
+  return m == 3 || m == 5 || m == 13 || m == 17 || m == 19 || (m >= 24 && m <= 27) || m == 32 || m == 34 || m == 35;
+}
+
+bool accumulator_type_legal(unsigned m, DataType t) noexcept {
+  if (m == 0) return t == DataType::FP32 || t == DataType::S32 || t == DataType::U32;
+  if (!pre_quant_mode_legal(m)) return false;
+  return t == (mode_uses_s32_accumulator(m) ? DataType::S32 : DataType::FP32);
+}
+
+DataType output_type(unsigned m) noexcept {
+  switch (m) {
+    case 1: case 4: case 5: case 32: case 33: return DataType::FP16;
+    case 2: case 3: case 23: case 24: return DataType::S8;
+    case 12: case 13: case 19: case 20: return DataType::S16;
+    case 16: case 34: case 35: case 36: case 39: return DataType::BF16;
+    case 17: case 18: return DataType::S4X2;
+    case 25: case 28: return DataType::HiF8;
+    case 26: case 37: return DataType::E4M3;
+    default: return DataType::FP32;  // 0, 27, 38
+  }
+}
+
+bool quant_parameter_word_legal(unsigned m, std::uint64_t v) noexcept {
+  if (m == 12 || m == 13) return zero_bits(v, 31, 0) && zero_bits(v, 63, 36);
+  const bool scale = zero_bits(v, 12, 0) && fp19_positive_normal(v >> 13);
+  if (m == 17 || m == 18) return scale && zero_bits(v, 36, 32) && zero_bits(v, 63, 42);
+  if (m == 2 || m == 3 || m == 23 || m == 24) return scale && zero_bits(v, 36, 32) && zero_bits(v, 63, 46);
+  if (m == 19 || m == 20) return scale && zero_bits(v, 36, 32) && zero_bits(v, 63, 54);
+  if (mode_uses_scalar_parameter(m) || mode_uses_vector_parameter(m)) return scale && zero_bits(v, 63, 32);
+  return false;
+}
+
+bool relu_parameter_word_legal(std::uint64_t v) noexcept {
+  // FP19ActivationParameterLegal: positive zero or positive normal.
+  return zero_bits(v, 63, 19) && (v == 0 || fp19_positive_normal(v));
+}
+
+unsigned group_n(unsigned code) noexcept {
+  constexpr std::array<unsigned, 10> kColumns{0, 8, 16, 32, 48, 64, 80, 96, 112, 128};
+  return code < kColumns.size() ? kColumns[code] : 0;
+}
+
+}  // namespace fpatr
+
+// ============================================================ functions and types
+
+bool matrix_function_assigned(unsigned c) noexcept {
+  const unsigned base = c & 15U;
+  return c < 32 && (c & 8U) == 0 && base != 3 && base <= 6;
+}
+
+MatrixFunction matrix_function(unsigned c) noexcept {
+  const unsigned base = c & 7U;
+  return {base == 1 || base == 5, base == 2 || base == 6, base >= 4, c >= 16};
+}
+
+DataType matrix_accumulator_type(DataType t) noexcept {
+  if (data_type_is_signed_integer(t)) return DataType::S32;
+  if (t == DataType::U8 || t == DataType::U16 || t == DataType::U32 || t == DataType::U64 || t == DataType::U4X2)
+    return DataType::U32;
+  return DataType::FP32;
+}
+
+namespace {
+
+bool ordinary_input_supported(DataType t) noexcept {  // TileOrdinaryMatrixInputTypeSupported
+  switch (t) {
+    case DataType::FP32: case DataType::TF32: case DataType::HF32: case DataType::FP16: case DataType::BF16:
+    case DataType::HiF8: case DataType::E4M3: case DataType::E5M2: case DataType::E3M2: case DataType::E2M3:
+    case DataType::E2M1X2: case DataType::E1M2X2: case DataType::S16: case DataType::S8: case DataType::S4X2:
+    case DataType::U16: case DataType::U8: case DataType::U4X2: return true;
+    default: return false;
+  }
+}
+
+bool mx_input_supported(DataType t) noexcept {  // TileMXInputTypeSupported
+  return t == DataType::FP16 || t == DataType::BF16 || t == DataType::E4M3 || t == DataType::E5M2 ||
+         t == DataType::E2M1X2 || t == DataType::E1M2X2;
+}
+
+}  // namespace
+
+bool ordinary_matrix_types_same_class(DataType l, DataType r) noexcept {
+  if (!ordinary_input_supported(l) || !ordinary_input_supported(r)) return false;
+  return matrix_accumulator_type(l) == matrix_accumulator_type(r);  // floating / signed / unsigned classes
+}
+
+bool mx_operand_pair_legal(DataType l, DataType r) noexcept { return mx_input_supported(l) && mx_input_supported(r); }
+
+bool mx_type_needs_scale(DataType t) noexcept { return t != DataType::FP16 && t != DataType::BF16; }
+
+// ============================================================ product kernel
+
+namespace {
+
+// The operands one semantic step reads, resolved by either entry point.
+struct MatrixOperandSet {
+  MatrixFunction function;
+  TileIndex destination = 0, accumulator = 0, left = 0, left_scale = 0, right = 0, right_scale = 0, bias = 0;
+  bool left_scale_present = false, right_scale_present = false;
+};
+
+// Payload indices of a tile's valid region, row-major (TileStorageIndex).
+std::vector<std::uint32_t> region_indices(const Tile& t, std::uint32_t rows, std::uint32_t columns) {
+  std::vector<std::uint32_t> v(std::size_t{rows} * columns);
+  for (std::uint32_t r = 0; r < rows; ++r)
+    for (std::uint32_t c = 0; c < columns; ++c) v[std::size_t{r} * columns + c] = t.linear_index(r, c);
+  return v;
+}
+
+std::uint32_t to_fp32(DataType t, std::uint64_t raw) noexcept {
+  return static_cast<std::uint32_t>(num::convert(t, DataType::FP32, raw, num::RoundingMode::RNE).bits);
+}
+
+// One element operand with its optional MX scale, as the accumulate step sees it.
+struct ScaledElement {
+  std::uint64_t value;
+  std::uint64_t scale;
+  bool scaled;
+};
+
+// TileProfileMatrixScaledAccumulate / TileProfileMatrixAccumulate.
+std::uint64_t accumulate_step(std::uint64_t sum, const ScaledElement& l, DataType lt, const ScaledElement& r,
+                              DataType rt, bool ieee_fp32, num::RoundingMode mode) {
+  if (!ieee_fp32) {
+    const std::uint64_t left = l.scaled ? l.value * l.scale : l.value;
+    const std::uint64_t right = r.scaled ? r.value * r.scale : r.value;
+    return sum + left * right;  // reference: Word arithmetic, wrapping
+  }
+  std::uint64_t left = to_fp32(lt, l.value), right = to_fp32(rt, r.value);
+  if (l.scaled) left = num::ieee_binary(num::BinaryOp::MUL, DataType::FP32, left, to_fp32(DataType::E8M0, l.scale), mode).bits;
+  if (r.scaled) right = num::ieee_binary(num::BinaryOp::MUL, DataType::FP32, right, to_fp32(DataType::E8M0, r.scale), mode).bits;
+  return num::ieee_fused(num::FusedOp::MADD, DataType::FP32, sum, left, right, mode).bits;
+}
+
+// MatrixProductResultFromTiles / MatrixMXProductResultFromTiles followed by
+// MatrixBiasResult: the M x N results in row-major order.  Sources are read
+// completely before the destination changes (C == D reads the old C).
+std::vector<std::uint64_t> matrix_values(const TileFile& f, const MatrixOperandSet& o, NumericProfile profile,
+                                         num::RoundingMode mode) {
+  const Tile& left = f.tile(o.left);
+  const Tile& right = f.tile(o.right);
+  const std::uint32_t m = left.descriptor().valid_rows, k = left.descriptor().valid_columns;
+  const std::uint32_t n = right.descriptor().valid_columns;
+  const DataType lt = left.data_type(), rt = right.data_type();
+  const DataType result_type = o.function.mx ? DataType::FP32 : matrix_accumulator_type(lt);
+  const bool ieee_fp32 = profile == NumericProfile::Ieee && result_type == DataType::FP32;
+  const std::vector<std::uint32_t> li = region_indices(left, m, k), ri = region_indices(right, k, n);
+  std::vector<std::uint64_t> out(std::size_t{m} * n);
+  for (std::uint32_t row = 0; row < m; ++row) {
+    for (std::uint32_t column = 0; column < n; ++column) {
+      std::uint64_t sum = 0;
+      if (o.function.accumulate) {
+        const Tile& c = f.tile(o.accumulator);
+        sum = c.read_word(c.linear_index(row, column));
+      }
+      for (std::uint32_t inner = 0; inner < k; ++inner) {
+        ScaledElement l{left.read_word(li[std::size_t{row} * k + inner]), 0, o.function.mx && o.left_scale_present};
+        ScaledElement r{right.read_word(ri[std::size_t{inner} * n + column]), 0, o.function.mx && o.right_scale_present};
+        if (l.scaled) l.scale = f.tile(o.left_scale).read_word(f.tile(o.left_scale).linear_index(row, inner / 32));
+        if (r.scaled) r.scale = f.tile(o.right_scale).read_word(f.tile(o.right_scale).linear_index(inner / 32, column));
+        sum = accumulate_step(sum, l, lt, r, rt, ieee_fp32, mode);
+      }
+      if (o.function.bias) {
+        const Tile& b = f.tile(o.bias);
+        const std::uint64_t bias = b.read_word(b.linear_index(0, column));
+        sum = ieee_fp32 ? num::ieee_binary(num::BinaryOp::ADD, DataType::FP32, sum, bias, mode).bits : sum + bias;
+      }
+      out[std::size_t{row} * n + column] = sum;
+    }
+  }
+  return out;
+}
+
+// Publish an M x N value block into a tile's valid region: definedness is
+// cleared first and the valid region marked defined after all writes
+// (MarkLocalTileValidRegionDefined, ADR 0014).
+void publish(Tile& t, const std::vector<std::uint64_t>& values, std::uint32_t columns) {
+  t.configure(t.descriptor());
+  const TileDescriptor& d = t.descriptor();
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r)
+    for (std::uint32_t c = 0; c < d.valid_columns; ++c) t.store_raw(t.linear_index(r, c), values[std::size_t{r} * columns + c]);
+  t.mark_valid_region_defined();
+}
+
+num::RoundingMode datr_rounding(const arch::BlockState& b) noexcept {
+  // DecodeBundleRoundingSelection: NONE (0) = the operation default, RNE.
+  constexpr std::array<num::RoundingMode, 8> kModes{num::RoundingMode::RNE, num::RoundingMode::RNE, num::RoundingMode::RTZ,
+                                                    num::RoundingMode::RTM, num::RoundingMode::RTP, num::RoundingMode::RNA,
+                                                    num::RoundingMode::RTO, num::RoundingMode::RHB};
+  return kModes[b.data_attributes.rounding_mode & 7U];
+}
+
+// ============================================================ selected types
+
+struct SelectedTypes {
+  bool valid = false;
+  DataType left = DataType::U8, right = DataType::U8;
+};
+
+// Left from the BSTART DataType, right from B.DATR DataType when B.DATR is present.
+SelectedTypes selected_types(const arch::BlockState& b) noexcept {
+  const auto left = b.operation.data_type_valid ? num::data_type_from_code(b.operation.data_type) : std::nullopt;
+  if (!left) return {};
+  const auto right = b.data_attributes_present ? num::data_type_from_code(b.data_attributes.data_type) : left;
+  if (!right) return {};
+  return {true, *left, *right};
+}
+
+// ============================================================ direct handlers
+
+bool info_contents_legal(const TileFile& f, TileIndex i) noexcept {  // TileInfoDescriptorLegal (generic tiles)
+  return f.source_contents_defined(i);
+}
+
+// TileMatrixLocalPrimaryInfoLegal with the tile's own type.
+bool cube_primary_legal(const Tile& t, std::uint32_t rows, std::uint32_t columns, TileLayout layout) noexcept {
+  const TileDescriptor& d = t.descriptor();
+  return cube_descriptor_legal(d) && t.contents_defined() && d.valid_rows == rows && d.valid_columns == columns &&
+         d.layout == layout;
+}
+
+// TileMatrixShapeLegal (Local CUBE primaries).
+bool matrix_shape_legal(const TileFile& f, const arch::BlockState& b, TileIndex left, TileIndex right) noexcept {
+  const TileDescriptor& l = f.tile(left).descriptor();
+  const TileDescriptor& r = f.tile(right).descriptor();
+  const std::uint32_t m = l.valid_rows, n = r.valid_columns, k = l.valid_columns;
+  return b.operation.valid && m != 0 && n != 0 && k != 0 && matrix_m_layout_legal(l.layout, m) &&
+         cube_primary_legal(f.tile(left), m, k, l.layout) && cube_primary_legal(f.tile(right), k, n, TileLayout::CubeN8) &&
+         std::uint64_t{m} * n <= 32768;
+}
+
+bool operand_types_legal(const TileFile& f, const arch::BlockState& b, const MatrixOperandSet& o) noexcept {
+  const SelectedTypes s = selected_types(b);
+  if (!s.valid || f.tile(o.left).data_type() != s.left || f.tile(o.right).data_type() != s.right) return false;
+  return o.function.mx ? mx_operand_pair_legal(s.left, s.right) : ordinary_matrix_types_same_class(s.left, s.right);
+}
+
+bool output_converted(const arch::BlockState& b) noexcept {
+  return b.fixed_point_attributes.valid && b.fixed_point_attributes.pre_quant_mode != 0;
+}
+
+// TileMatrixDestinationLegal (the accumulator type follows the left type;
+// MX is always floating, so FP32).
+bool destination_legal(const TileFile& f, const arch::BlockState& b, const MatrixOperandSet& o) noexcept {
+  const TileDescriptor& d = f.tile(o.destination).descriptor();
+  const TileDescriptor& l = f.tile(o.left).descriptor();
+  const DataType expected = output_converted(b) ? fpatr::output_type(b.fixed_point_attributes.pre_quant_mode)
+                                                : matrix_accumulator_type(l.data_type);
+  return cube_descriptor_legal(d) && d.valid_rows == l.valid_rows &&
+         d.valid_columns == f.tile(o.right).descriptor().valid_columns && d.data_type == expected && d.layout == l.layout;
+}
+
+// TileMatrixInfoOptionalScalesLegal (scale side).
+bool scales_legal(const TileFile& f, const MatrixOperandSet& o) noexcept {
+  const TileDescriptor& l = f.tile(o.left).descriptor();
+  const TileDescriptor& r = f.tile(o.right).descriptor();
+  if (o.left_scale_present != mx_type_needs_scale(l.data_type) || o.right_scale_present != mx_type_needs_scale(r.data_type))
+    return false;
+  const std::uint32_t blocks = (l.valid_columns + 31) / 32;
+  const auto scale_ok = [&](TileIndex s, std::uint32_t rows, std::uint32_t columns) {
+    const TileDescriptor& d = f.tile(s).descriptor();
+    return info_contents_legal(f, s) && d.data_type == DataType::E8M0 && d.layout == TileLayout::RowMajor &&
+           d.valid_rows == rows && d.valid_columns == columns;
+  };
+  return (!o.left_scale_present || scale_ok(o.left_scale, l.valid_rows, blocks)) &&
+         (!o.right_scale_present || scale_ok(o.right_scale, blocks, r.valid_columns));
+}
+
+// TileMatrixBiasShapeLegal plus the bias type.
+bool bias_legal(const TileFile& f, const MatrixOperandSet& o) noexcept {
+  const TileDescriptor& d = f.tile(o.bias).descriptor();
+  const DataType result = o.function.mx ? DataType::FP32 : matrix_accumulator_type(f.tile(o.left).data_type());
+  return f.source_contents_defined(o.bias) && d.valid_rows == 1 &&
+         d.valid_columns == f.tile(o.right).descriptor().valid_columns && d.layout == TileLayout::RowMajor &&
+         d.data_type == result;
+}
+
+// TileOperandsLegal_TMATMUL_ACC's accumulator part.
+bool accumulator_legal(const TileFile& f, const arch::BlockState& b, const MatrixOperandSet& o) noexcept {
+  const TileDescriptor& c = f.tile(o.accumulator).descriptor();
+  const TileDescriptor& d = f.tile(o.destination).descriptor();
+  const TileDescriptor& l = f.tile(o.left).descriptor();
+  return o.destination != o.accumulator && cube_descriptor_legal(c) && f.tile(o.accumulator).contents_defined() &&
+         c.valid_rows == l.valid_rows && c.valid_columns == f.tile(o.right).descriptor().valid_columns &&
+         c.data_type == matrix_accumulator_type(l.data_type) && c.layout == l.layout && c.layout == d.layout &&
+         (output_converted(b) || c.capacity_bytes == d.capacity_bytes);
+}
+
+// TileOperandsLegal_<TMATMUL..TGEMV_MX_ACC>.
+bool direct_operands_legal(const TileFile& f, const arch::BlockState& b, const MatrixOperandSet& o) noexcept {
+  if (!matrix_shape_legal(f, b, o.left, o.right) || !operand_types_legal(f, b, o)) return false;
+  if (o.function.mx && !scales_legal(f, o)) return false;
+  if (!destination_legal(f, b, o)) return false;
+  if (o.function.bias && !bias_legal(f, o)) return false;
+  if (o.function.accumulate && !accumulator_legal(f, b, o)) return false;
+  return !o.function.gemv || f.tile(o.left).descriptor().valid_rows == 1;
+}
+
+// The catalog operand order: [C], A, [A scale], B, [B scale], [bias]; the
+// direct MX forms always carry both scale slots.
+MatrixOperandSet direct_operands(unsigned code, const TileFile& f, const TileOperands& ops) noexcept {
+  MatrixOperandSet o;
+  o.function = matrix_function(code);
+  o.destination = ops.destination[0];
+  unsigned next = 0;
+  if (o.function.accumulate) o.accumulator = ops.source[next++];
+  o.left = ops.source[next++];
+  if (o.function.mx) o.left_scale = ops.source[next++];
+  o.right = ops.source[next++];
+  if (o.function.mx) o.right_scale = ops.source[next++];
+  if (o.function.bias) o.bias = ops.source[next];
+  if (o.function.mx) {
+    const DataType lt = f.tile(o.left).data_type(), rt = f.tile(o.right).data_type();
+    o.left_scale_present = mx_input_supported(lt) && mx_type_needs_scale(lt);
+    o.right_scale_present = mx_input_supported(rt) && mx_type_needs_scale(rt);
+  }
+  return o;
+}
+
+template <unsigned Code>
+bool direct_legal(const TileFile& f, const TileOperands& ops, const arch::BlockState& b) {
+  return direct_operands_legal(f, b, direct_operands(Code, f, ops));
+}
+
+template <unsigned Code>
+TileResult direct_execute(TileExecutionContext& c) {
+  const MatrixOperandSet o = direct_operands(Code, c.tiles, c.operands);
+  const std::vector<std::uint64_t> values = matrix_values(c.tiles, o, c.profile, datr_rounding(c.bundle));
+  const std::uint32_t n = c.tiles.tile(o.right).descriptor().valid_columns;
+  publish(c.tiles.tile(o.destination), values, n);  // CommitMatrixResult (no B.FPATR outputs)
+  return TileResult::written(values.size());
+}
+
+template <unsigned Code>
+constexpr TileKernel kMatrixKernel{nullptr, nullptr, true, direct_legal<Code>, direct_execute<Code>};
+
+// ============================================================ bundle path
+
+// BundleMatrixSourceAt / BundleMatrixDestinationAt: Local sources and
+// destinations in binding order.
+TileIndex source_at(const arch::BlockState& b, unsigned ordinal) noexcept {
+  unsigned seen = 0;
+  for (const arch::BundleTileBinding& t : b.tile_bindings) {
+    if (!t.valid) continue;
+    if (t.source0_valid && seen++ == ordinal) return t.source0;
+    if (t.source1_valid && seen++ == ordinal) return t.source1;
+  }
+  return 0;
+}
+
+TileIndex destination_at(const arch::BlockState& b, unsigned ordinal) noexcept {
+  unsigned seen = 0;
+  for (const arch::BundleTileBinding& t : b.tile_bindings)
+    if (t.valid && t.destination_valid && seen++ == ordinal) return t.destination;
+  return 0;
+}
+
+unsigned local_source_count(const arch::BlockState& b) noexcept {
+  unsigned n = 0;
+  for (const arch::BundleTileBinding& t : b.tile_bindings)
+    if (t.valid) n += unsigned{t.source0_valid} + unsigned{t.source1_valid};
+  return n;
+}
+
+unsigned local_destination_count(const arch::BlockState& b) noexcept {
+  unsigned n = 0;
+  for (const arch::BundleTileBinding& t : b.tile_bindings) n += t.valid && t.destination_valid;
+  return n;
+}
+
+bool stream_terminated(const arch::BlockState& b) noexcept {  // BundleTileBindingStreamTerminated
+  unsigned n = 0;
+  bool seen_last = false;
+  for (const arch::BundleTileBinding& t : b.tile_bindings) {
+    if (!t.valid) continue;
+    if (seen_last) return false;
+    ++n;
+    seen_last = t.last;
+  }
+  return n > 0 && seen_last;
+}
+
+// The Matrix schema as the dedicated path resolves it.
+struct MatrixSchema {
+  unsigned code = 0;
+  MatrixFunction function;
+  SelectedTypes types;
+  bool left_scale_present = false, right_scale_present = false;
+  DataType result_type = DataType::FP32;
+  std::uint32_t m = 1, n = 1, k = 1;
+
+  unsigned mathematical_sources() const noexcept {  // TileMatrixLocalMathematicalSourceCount (Local only)
+    return 2 + unsigned{left_scale_present} + unsigned{right_scale_present} +
+           unsigned{function.bias || function.accumulate};
+  }
+};
+
+const arch::BundleFixedPointAttributes& fp(const arch::BlockState& b) noexcept { return b.fixed_point_attributes; }
+
+unsigned post_process_source_count(const arch::BlockState& b) noexcept {  // BundleMatrixPostProcessSourceCount
+  return unsigned{fp(b).row_max_en && fp(b).row_max_init} + unsigned{fpatr::mode_uses_vector_parameter(fp(b).pre_quant_mode)} +
+         unsigned{fpatr::relu_uses_vector_parameter(fp(b).relu_mode)};
+}
+
+unsigned scalar_parameter_count(const arch::BlockState& b) noexcept {  // BundleOperationGPRInputCount (Matrix)
+  return unsigned{fpatr::mode_uses_scalar_parameter(fp(b).pre_quant_mode)} +
+         unsigned{fpatr::relu_uses_scalar_parameter(fp(b).relu_mode)};
+}
+
+// BundleOperationScalarBindingSchemaLegal and BundleOperationGPRBindingValuesLegal
+// for a Matrix block: the B.FPATR scalar parameters pack densely into RegSrc0..1.
+bool scalar_bindings_legal(const arch::BlockState& b, const std::array<std::uint64_t, 3>& in) noexcept {
+  const arch::BundleScalarBinding& s = b.scalar_bindings[0];
+  if (!s.valid) return true;
+  const unsigned inputs = scalar_parameter_count(b);
+  if ((inputs < 3 && s.source2 != 0) || (inputs < 2 && s.source1 != 0) || (inputs < 1 && s.source0 != 0) ||
+      s.destination != 0)
+    return false;
+  unsigned slot = 0;
+  if (fpatr::mode_uses_scalar_parameter(fp(b).pre_quant_mode) &&
+      !fpatr::quant_parameter_word_legal(fp(b).pre_quant_mode, in[slot++]))
+    return false;
+  return !fpatr::relu_uses_scalar_parameter(fp(b).relu_mode) || fpatr::relu_parameter_word_legal(in[slot]);
+}
+
+// BundleCubeDimensionValue: omitted = 1, beyond 16 bits = 0.
+std::uint32_t cube_dimension(const arch::BlockState& b, unsigned i) noexcept {
+  if (!b.dimension_present[i]) return 1;
+  return b.dimensions[i] <= 65535 ? static_cast<std::uint32_t>(b.dimensions[i]) : 0;
+}
+
+// BundleTMATMULMasksAgree (Local bindings; Shared operands stop earlier).
+bool masks_agree(const arch::BlockState& b) noexcept {
+  std::optional<std::uint8_t> first;
+  for (const arch::BundleTileBinding& t : b.tile_bindings) {
+    if (!t.valid) continue;
+    if (first && *first != t.pe_mask) return false;
+    first = t.pe_mask;
+  }
+  return first.has_value();
+}
+
+bool datr_legal(const arch::BlockState& b) noexcept {  // BundleTMATMULDataAttributesLegal
+  const arch::BundleDataAttributes& d = b.data_attributes;
+  return !b.data_attributes_present ||
+         (d.data_layout == 0 && d.pad_value == 0 && d.comparison_mode == 0 && !d.canonicalize);
+}
+
+// TileMatrixAuxiliarySourceSchemaLegal.
+bool auxiliary_source_legal(const TileFile& f, TileIndex s, std::uint32_t rows, std::uint32_t columns, DataType t) {
+  const TileDescriptor& d = f.tile(s).descriptor();
+  return f.source_contents_defined(s) && d.valid_rows == rows && d.valid_columns == columns && d.data_type == t &&
+         d.layout == TileLayout::RowMajor && d.location == TileLocation::Any;
+}
+
+// TileMatrixVector{Quant,Relu}ContentsLegal: every parameter word of row 0.
+template <typename Legal>
+bool vector_parameters_legal(const Tile& t, Legal legal) {
+  for (std::uint32_t c = 0; c < t.descriptor().valid_columns; ++c)
+    if (!legal(t.read_word(t.linear_index(0, c)))) return false;
+  return true;
+}
+
+// BundleMatrixPostProcessSourcesLegal.
+bool post_process_sources_legal(const arch::BlockState& b, const TileFile& f, const MatrixSchema& s) {
+  if (!fpatr::accumulator_type_legal(fp(b).pre_quant_mode, s.result_type)) return false;
+  unsigned ordinal = s.mathematical_sources();
+  if (fp(b).row_max_en && fp(b).row_max_init && !auxiliary_source_legal(f, source_at(b, ordinal++), s.m, 1, s.result_type))
+    return false;
+  if (fpatr::mode_uses_vector_parameter(fp(b).pre_quant_mode)) {
+    const TileIndex q = source_at(b, ordinal++);
+    const unsigned mode = fp(b).pre_quant_mode;
+    if (!auxiliary_source_legal(f, q, 1, s.n, DataType::U64) ||
+        !vector_parameters_legal(f.tile(q), [mode](std::uint64_t w) { return fpatr::quant_parameter_word_legal(mode, w); }))
+      return false;
+  }
+  if (fpatr::relu_uses_vector_parameter(fp(b).relu_mode)) {
+    const TileIndex r = source_at(b, ordinal);
+    if (!auxiliary_source_legal(f, r, 1, s.n, DataType::U64) ||
+        !vector_parameters_legal(f.tile(r), fpatr::relu_parameter_word_legal))
+      return false;
+  }
+  return true;
+}
+
+std::uint32_t primary_destination_capacity(const arch::BlockState& b) noexcept {
+  for (const arch::BundleTileBinding& t : b.tile_bindings)
+    if (t.valid && t.destination_valid) return local_size_code_legal(t.destination_size) ? size_code_bytes(t.destination_size) : 0;
+  return 0;
+}
+
+// BundleMatrixLocalMathematicalSourcesLegal (no Shared operands).
+bool local_sources_legal(const arch::BlockState& b, const TileFile& f, const MatrixSchema& s) {
+  unsigned ordinal = 0;
+  const TileLayout m_layout = f.tile(source_at(b, s.function.accumulate ? 1 : 0)).descriptor().layout;
+  const auto primary = [&](TileIndex i, std::uint32_t rows, std::uint32_t columns, DataType t, TileLayout layout) {
+    return cube_primary_legal(f.tile(i), rows, columns, layout) && f.tile(i).data_type() == t;
+  };
+  const auto scale = [&](TileIndex i, std::uint32_t rows, std::uint32_t columns) {
+    const TileDescriptor& d = f.tile(i).descriptor();
+    return f.source_contents_defined(i) && d.valid_rows == rows && d.valid_columns == columns &&
+           d.data_type == DataType::E8M0 && d.layout == TileLayout::RowMajor;
+  };
+  const std::uint32_t blocks = (s.k + 31) / 32;
+  if (s.function.accumulate) {
+    const TileIndex c = source_at(b, ordinal++);
+    const bool converted = fp(b).pre_quant_mode != 0;
+    if (!primary(c, s.m, s.n, s.result_type, m_layout) ||
+        !(converted || f.tile(c).descriptor().capacity_bytes == primary_destination_capacity(b)))
+      return false;
+  }
+  const TileIndex left = source_at(b, ordinal++);
+  if (!matrix_m_layout_legal(f.tile(left).descriptor().layout, s.m) ||
+      !primary(left, s.m, s.k, s.types.left, f.tile(left).descriptor().layout))
+    return false;
+  if (s.left_scale_present && !scale(source_at(b, ordinal++), s.m, blocks)) return false;
+  if (!primary(source_at(b, ordinal++), s.k, s.n, s.types.right, TileLayout::CubeN8)) return false;
+  if (s.right_scale_present && !scale(source_at(b, ordinal++), blocks, s.n)) return false;
+  if (s.function.bias) {
+    const TileIndex bias = source_at(b, ordinal);
+    const TileDescriptor& d = f.tile(bias).descriptor();
+    if (!f.source_contents_defined(bias) || d.valid_rows != 1 || d.valid_columns != s.n || d.data_type != s.result_type ||
+        d.layout != TileLayout::RowMajor)
+      return false;
+  }
+  return true;
+}
+
+// BundleMatrixAccumulatorDestinationIndicesDistinct: the ASL compares C's
+// TileIndex with the zero-extended DstTile hand code (PTO-CUBE-ACCUMULATOR-OUTPUT-001).
+bool accumulator_distinct(const arch::BlockState& b, const MatrixSchema& s) noexcept {
+  if (!s.function.accumulate) return true;
+  for (const arch::BundleTileBinding& t : b.tile_bindings)
+    if (t.valid && t.destination_valid) return source_at(b, 0) != t.destination_hand;
+  return false;
+}
+
+std::uint32_t group_max_columns(const arch::BlockState& b, std::uint32_t columns) noexcept {  // BundleGroupMaxColumns
+  const unsigned g = fpatr::group_n(fp(b).group_n_code);
+  return !fp(b).group_max_en || g == 0 ? columns : (columns + g - 1) / g;
+}
+
+// ResolveBundleTMATMULCubeDestinationGroup: rename, budget, shape of every
+// destination (D in the CUBE layout, RowMax/GroupMax RowMajor), then
+// allocate all or nothing.
+Fault resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSchema& s, TileLayout layout,
+                                std::vector<std::uint8_t>& allocated) {
+  const auto pending = [](const arch::BundleTileBinding& t) {
+    return t.valid && t.destination_valid && !t.destination_allocated_by_bundle;
+  };
+  std::array<bool, kTileRegisterCount> reserved{};
+  std::array<TileIndex, arch::kBundleTileBindingCount> resolved{};
+  std::uint64_t required = 0;
+  for (unsigned i = 0; i < arch::kBundleTileBindingCount; ++i) {
+    const arch::BundleTileBinding& t = b.tile_bindings[i];
+    if (!pending(t)) continue;
+    required += core_allocation_bytes(t.pe_mask, size_code_bytes(t.destination_size));
+    bool found = false;
+    for (unsigned offset = 0; offset < kTilesPerHand && !found; ++offset) {
+      const auto index = static_cast<TileIndex>(t.destination_hand * kTilesPerHand + offset);
+      if (!f.tile(index).allocated() && !reserved[index]) {
+        resolved[i] = index;
+        reserved[index] = found = true;
+      }
+    }
+    if (!found) return Fault::TileAllocation;
+  }
+  if (f.core_capacity_in_use() + required > f.capacity_limit()) return Fault::TileAllocation;
+  const DataType output = fp(b).pre_quant_mode == 0 ? s.result_type : fpatr::output_type(fp(b).pre_quant_mode);
+  std::vector<std::pair<unsigned, ConfigureRequest>> requests;
+  for (unsigned i = 0; i < arch::kBundleTileBindingCount; ++i) {
+    const arch::BundleTileBinding& t = b.tile_bindings[i];
+    if (!pending(t)) continue;
+    ConfigureRequest r;
+    r.capacity_bytes = size_code_bytes(t.destination_size);
+    r.mask = t.pe_mask;
+    const unsigned ordinal = static_cast<unsigned>(requests.size());
+    if (ordinal == 0) {
+      if (!matrix_m_layout_legal(layout, s.m) || !cube_descriptor_shape_legal(r.capacity_bytes, s.m, s.n, output, layout))
+        return Fault::TileAllocation;
+      r.valid_rows = s.m;
+      r.valid_columns = s.n;
+      r.data_type = output;
+      r.layout = layout;
+      r.location = TileLocation::Matrix;
+    } else {
+      const bool row_auxiliary = fp(b).row_max_en && ordinal == 1;
+      const bool group_auxiliary = fp(b).group_max_en && ordinal == (fp(b).row_max_en ? 2U : 1U);
+      const std::uint32_t columns = row_auxiliary ? 1 : group_auxiliary ? group_max_columns(b, s.n) : s.n;
+      if (!descriptor_shape_legal(r.capacity_bytes, columns, s.m, columns, s.result_type) ||
+          std::uint64_t{derived_tile_rows(r.capacity_bytes, columns, s.result_type)} * columns > 32768)
+        return Fault::TileAllocation;
+      r.columns = r.valid_columns = columns;
+      r.valid_rows = s.m;
+      r.data_type = s.result_type;
+    }
+    requests.emplace_back(i, r);
+  }
+  for (std::size_t j = 0; j < requests.size(); ++j) {
+    const auto& [i, r] = requests[j];
+    // Budget and every shape were checked above for the whole group.
+    static_cast<void>(j == 0 ? f.configure_cube(resolved[i], r) : f.configure(resolved[i], r));
+    b.tile_bindings[i].destination = resolved[i];
+    b.tile_bindings[i].destination_allocated_by_bundle = true;
+    allocated.push_back(resolved[i]);
+  }
+  return Fault::None;
+}
+
+// MatrixReductionAbsoluteWithFlags (asl/arch/profile/matrix-postprocess.asl):
+// U32 as is, S32 magnitude (INT_MIN saturates with OF), FP32 without its sign.
+std::uint64_t reduction_absolute(std::uint64_t v, DataType t, num::Flags& flags) noexcept {
+  const auto low = static_cast<std::uint32_t>(v);
+  if (t == DataType::U32) return low;
+  if (t == DataType::S32) {
+    if ((low >> 31) == 0) return low;
+    if (low == 0x80000000U) {
+      flags |= num::kOF;
+      return 0x7fffffffU;
+    }
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(0U - low)));
+  }
+  return low & 0x7fffffffU;  // TileFloatingUnaryValue ABS: clear the sign
+}
+
+// TileProfileMatrixReductionStepWithFlags: the MAX of TileProfileBinary
+// (ops::binary_element) over the values or, with MaxAbsEn, their magnitudes.
+std::uint64_t reduction_step(std::uint64_t current, std::uint64_t candidate, bool max_abs, DataType t,
+                             NumericProfile profile, num::Flags& flags) {
+  if (max_abs) {
+    current = reduction_absolute(current, t, flags);
+    candidate = reduction_absolute(candidate, t, flags);
+  }
+  const num::Result r = ops::binary_element(ops::Binary::MAX, t, current, candidate, profile);
+  flags |= r.flags;
+  return r.bits;
+}
+
+// MatrixRowMaxResult (group = 0, optional RowMaxIn) and MatrixGroupMaxResult
+// (group = GroupN columns per output column) over the unconverted product.
+std::vector<std::uint64_t> matrix_reduction(const std::vector<std::uint64_t>& product, std::uint32_t m, std::uint32_t n,
+                                            unsigned group, const Tile* row_max_in, bool max_abs, DataType t,
+                                            NumericProfile profile, num::Flags& flags) {
+  const std::uint32_t width = group == 0 ? n : group;
+  const std::uint32_t groups = (n + width - 1) / width;
+  std::vector<std::uint64_t> out(std::size_t{m} * groups);
+  for (std::uint32_t r = 0; r < m; ++r)
+    for (std::uint32_t g = 0; g < groups; ++g) {
+      const std::uint64_t* row = product.data() + std::size_t{r} * n;
+      std::uint64_t value = row[g * width];
+      if (max_abs) value = reduction_step(value, value, true, t, profile, flags);
+      for (std::uint32_t c = g * width + 1; c < std::min(n, (g + 1) * width); ++c)
+        value = reduction_step(value, row[c], max_abs, t, profile, flags);
+      if (row_max_in != nullptr)
+        value = reduction_step(row_max_in->read_word(row_max_in->linear_index(r, 0)), value, max_abs, t, profile, flags);
+      out[std::size_t{r} * groups + g] = value;
+    }
+  return out;
+}
+
+}  // namespace
+
+MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const std::array<std::uint64_t, 3>& in,
+                                         NumericProfile profile, std::vector<std::uint8_t>& allocated) {
+  MatrixBundleResult result;
+  const auto legality = [&result]() -> MatrixBundleResult& {
+    result.fault = Fault::TileLegality;
+    return result;
+  };
+  MatrixSchema s;
+  s.code = b.operation.selector & 31U;
+  s.function = matrix_function(s.code);
+  const std::string name = fmt::format("{}{}{}{}", s.function.gemv ? "TGEMV" : "TMATMUL", s.function.mx ? "_MX" : "",
+                                       s.function.bias ? "_BIAS" : "", s.function.accumulate ? "_ACC" : "");
+  // Zero-mask bindings install nothing; their participation marker exits first.
+  bool any_binding = false, nonzero = false;
+  for (const arch::BundleTileBinding& t : b.tile_bindings) {
+    any_binding |= t.valid;
+    nonzero |= t.valid && t.pe_mask != 0;
+  }
+  const unsigned shared = shared_binding_count(b);
+  if ((any_binding && !nonzero) || (!any_binding && shared == 0 && b.zero_participation_seen)) {
+    result.no_op = true;
+    return result;
+  }
+  if (!fp(b).valid) {
+    result.fault = Fault::BundleControl;
+    return result;
+  }
+  if (shared > 0) {
+    result.not_implemented = name + " (Shared operands)";
+    return result;
+  }
+  s.types = selected_types(b);
+  if (!s.types.valid) return legality();
+  const bool types_legal = s.function.mx ? mx_operand_pair_legal(s.types.left, s.types.right)
+                                         : ordinary_matrix_types_same_class(s.types.left, s.types.right);
+  if (!types_legal) return legality();
+  s.left_scale_present = s.function.mx && mx_type_needs_scale(s.types.left);
+  s.right_scale_present = s.function.mx && mx_type_needs_scale(s.types.right);
+  s.result_type = s.function.mx ? DataType::FP32 : matrix_accumulator_type(s.types.left);
+  s.m = cube_dimension(b, 0);
+  s.n = cube_dimension(b, 1);
+  s.k = cube_dimension(b, 2);
+  // BundleMatrixDynamicBindingsComplete, B.DATR, dimensions, masks.
+  const bool bindings = local_source_count(b) == s.mathematical_sources() + post_process_source_count(b) &&
+                        local_destination_count(b) == 1U + fp(b).row_max_en + fp(b).group_max_en &&
+                        stream_terminated(b) && scalar_bindings_legal(b, in);
+  if (!bindings || !datr_legal(b) || s.m == 0 || s.n == 0 || s.k == 0 || !masks_agree(b)) return legality();
+  if (s.function.gemv && s.m != 1) return legality();
+  if (fp(b).trans_a || fp(b).trans_b) return legality();  // transpose needs a Shared primary
+  if (!post_process_sources_legal(b, f, s) || !local_sources_legal(b, f, s) || !accumulator_distinct(b, s))
+    return legality();
+  // BundleMatrixCooperativeMLayout: D takes A's CUBE M layout.
+  const TileLayout layout = f.tile(source_at(b, s.function.accumulate ? 1 : 0)).descriptor().layout;
+  if (!matrix_m_layout_legal(layout, s.m)) return legality();
+  // Every legality check has run.  TileProfileMatrixPostProcessWithFlags is
+  // the identity only for PreQuantMode = ReluMode = 0 (MatrixPostQuantBase-
+  // WithFlags); its FP19 requantisation and activation arithmetic is not
+  // written yet, so such a bundle stops before any allocation or effect.
+  if (fp(b).pre_quant_mode != 0 || fp(b).relu_mode != 0) {
+    result.not_implemented = name + " with B.FPATR pre-quantisation or activation";
+    return result;
+  }
+  if (const Fault fault = resolve_cube_destinations(b, f, s, layout, allocated); fault != Fault::None) {
+    result.fault = fault;
+    return result;
+  }
+  // Every check has passed: snapshot, compute and publish the output group.
+  MatrixOperandSet o;
+  o.function = s.function;
+  o.left_scale_present = s.left_scale_present;
+  o.right_scale_present = s.right_scale_present;
+  o.destination = destination_at(b, 0);
+  unsigned ordinal = 0;
+  if (s.function.accumulate) o.accumulator = source_at(b, ordinal++);
+  o.left = source_at(b, ordinal++);
+  if (s.left_scale_present) o.left_scale = source_at(b, ordinal++);
+  o.right = source_at(b, ordinal++);
+  if (s.right_scale_present) o.right_scale = source_at(b, ordinal++);
+  if (s.function.bias) o.bias = source_at(b, ordinal);
+  const std::vector<std::uint64_t> values = matrix_values(f, o, profile, datr_rounding(b));
+  // CommitMatrixResult: every output is prepared from pre-commit state
+  // (RowMax and GroupMax reduce the unconverted product; RowMaxIn follows
+  // the mathematical sources), then D, RowMax and GroupMax publish together.
+  std::vector<std::uint64_t> row_max, group_max;
+  const unsigned math_sources = s.mathematical_sources();
+  if (fp(b).row_max_en) {
+    const Tile* input = fp(b).row_max_init ? &f.tile(source_at(b, math_sources)) : nullptr;
+    row_max = matrix_reduction(values, s.m, s.n, 0, input, fp(b).max_abs_en, s.result_type, profile, result.flags);
+  }
+  if (fp(b).group_max_en)
+    group_max = matrix_reduction(values, s.m, s.n, fpatr::group_n(fp(b).group_n_code), nullptr, fp(b).max_abs_en,
+                                 s.result_type, profile, result.flags);
+  publish(f.tile(o.destination), values, s.n);
+  if (fp(b).row_max_en) publish(f.tile(destination_at(b, 1)), row_max, 1);
+  if (fp(b).group_max_en)
+    publish(f.tile(destination_at(b, fp(b).row_max_en ? 2 : 1)), group_max, group_max_columns(b, s.n));
+  result.elements_written = values.size() + row_max.size() + group_max.size();
+  return result;
+}
+
+void register_matrix_tile_kernels(TileKernelTable& t) {
+  t.set(isa::TileOp::TMATMUL, kMatrixKernel<0>);
+  t.set(isa::TileOp::TMATMUL_BIAS, kMatrixKernel<1>);
+  t.set(isa::TileOp::TMATMUL_ACC, kMatrixKernel<2>);
+  t.set(isa::TileOp::TMATMUL_MX, kMatrixKernel<4>);
+  t.set(isa::TileOp::TMATMUL_MX_BIAS, kMatrixKernel<5>);
+  t.set(isa::TileOp::TMATMUL_MX_ACC, kMatrixKernel<6>);
+  t.set(isa::TileOp::TGEMV, kMatrixKernel<16>);
+  t.set(isa::TileOp::TGEMV_BIAS, kMatrixKernel<17>);
+  t.set(isa::TileOp::TGEMV_ACC, kMatrixKernel<18>);
+  t.set(isa::TileOp::TGEMV_MX, kMatrixKernel<20>);
+  t.set(isa::TileOp::TGEMV_MX_BIAS, kMatrixKernel<21>);
+  t.set(isa::TileOp::TGEMV_MX_ACC, kMatrixKernel<22>);
+}
+
+}  // namespace pto::tile

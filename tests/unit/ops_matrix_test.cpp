@@ -1,0 +1,673 @@
+// CUBE Matrix operations: the direct semantic handlers of
+// tests/asl/tile/matrix-and-matrix-vector (AVS ids in the test names), CUBE
+// cell layouts (asl/tile/model/shape/cube-cell.asl) and the dedicated
+// Matrix bundle path (asl/block/model/dispatch/cube-tmatmul.asl) driven by
+// encoded instructions.  Expected values come from the spec points or from a
+// host loop written here.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "bundle_test_host.hpp"
+#include "numerics/format.hpp"
+#include "tile/cube_layout.hpp"
+#include "tile/ops_matrix.hpp"
+
+namespace pto::test {
+namespace {
+
+using arch::FaultCode;
+using tile::DataType;
+using tile::Fault;
+using tile::TileLayout;
+using tile::TileLocation;
+
+// ---- direct semantic handlers (ExecuteTileInstruction / TMATMUL(...)) ----
+
+class DirectCube {
+ public:
+  // InstallBundleOperationDescriptor: a TileMatrix operation with a Function
+  // selector and the left data type.
+  void select(unsigned function, DataType left) {
+    arch::BundleOperationDescriptor& d = bundle_.operation;
+    d.valid = true;
+    d.operation_class = arch::BundleOperationClass::TileMatrix;
+    d.selector_valid = true;
+    d.selector = static_cast<std::uint16_t>(function);
+    d.data_type_valid = true;
+    d.data_type = num::code_of(left);
+  }
+  // B.DATR present with DataType = the right side's type.
+  void select_right(DataType right) {
+    bundle_.data_attributes_present = true;
+    bundle_.data_attributes.data_type_present = true;
+    bundle_.data_attributes.data_type = num::code_of(right);
+    bundle_.data_attributes.pad_value = 0;
+  }
+  // ConfigureCubeTile(index, 128, valid_rows, valid_columns, type, layout, Matrix).
+  void cube(tile::TileIndex i, std::uint32_t rows, std::uint32_t columns, DataType t, TileLayout layout,
+            std::uint32_t capacity = 128) {
+    tile::ConfigureRequest r;
+    r.capacity_bytes = capacity;
+    r.valid_rows = rows;
+    r.valid_columns = columns;
+    r.data_type = t;
+    r.layout = layout;
+    r.location = TileLocation::Matrix;
+    r.mask = 0b0001;
+    ASSERT_EQ(file.configure_cube(i, r), Fault::None);
+  }
+  // ConfigureTile(index, 128, rows, columns, valid_rows, valid_columns, type, RowMajor, location).
+  void plain(tile::TileIndex i, std::uint32_t columns, std::uint32_t valid_rows, std::uint32_t valid_columns, DataType t,
+             TileLocation location) {
+    tile::ConfigureRequest r;
+    r.capacity_bytes = 128;
+    r.columns = columns;
+    r.valid_rows = valid_rows;
+    r.valid_columns = valid_columns;
+    r.data_type = t;
+    r.location = location;
+    r.mask = 0b0001;
+    ASSERT_EQ(file.configure(i, r), Fault::None);
+  }
+  void write(tile::TileIndex i, std::uint32_t r, std::uint32_t c, std::uint64_t v) { file.tile(i).write_element(r, c, v); }
+  std::uint64_t read(tile::TileIndex i, std::uint32_t r, std::uint32_t c) {
+    const tile::Tile& t = file.tile(i);
+    EXPECT_TRUE(t.element_defined_at(r, c));
+    return t.read_word(t.linear_index(r, c));
+  }
+
+  // TileOperandsLegal_<op>(destination, sources...).
+  bool legal(isa::TileOp op, tile::TileIndex destination, std::initializer_list<tile::TileIndex> sources) {
+    set_operands(destination, sources);
+    const tile::TileKernel* k = tile::tile_kernel_table().get(op);
+    EXPECT_NE(k, nullptr);
+    return k != nullptr && k->operands_legal(file, operands_, bundle_);
+  }
+  // The semantic handler after a passing legality check.
+  void execute(isa::TileOp op, tile::TileIndex destination, std::initializer_list<tile::TileIndex> sources) {
+    ASSERT_TRUE(legal(op, destination, sources));
+    std::array<std::byte, 16> no_memory{};
+    tile::FlatTileMemory memory(no_memory);
+    tile::TileExecutionContext context{file, memory, bundle_, operands_};
+    context.profile = profile;
+    ASSERT_TRUE(tile::tile_kernel_table().get(op)->execute(context).ok());
+  }
+
+  tile::TileFile file;
+  tile::NumericProfile profile = tile::NumericProfile::Reference;
+
+ private:
+  void set_operands(tile::TileIndex destination, std::initializer_list<tile::TileIndex> sources) {
+    operands_ = {};
+    operands_.destination[0] = destination;
+    unsigned i = 0;
+    for (tile::TileIndex s : sources) operands_.source[i++] = s;
+  }
+  arch::BlockState bundle_;
+  tile::TileOperands operands_;
+};
+
+// The common 1x1 set-up of the *-direct-001 points: A=2 (FP16, CUBE_M16) in
+// tile 1, B=3 (FP16, CUBE_N8) in tile 2.
+void one_by_one_fp16(DirectCube& h, unsigned function) {
+  h.select(function, DataType::FP16);
+  h.cube(1, 1, 1, DataType::FP16, TileLayout::CubeM16);
+  h.cube(2, 1, 1, DataType::FP16, TileLayout::CubeN8);
+}
+
+TEST(AvsTileMatrix, TmatmulExec001) {  // PTO-AVS-TILE-TMATMUL-EXEC-001
+  DirectCube h;
+  one_by_one_fp16(h, 0);
+  h.cube(3, 1, 1, DataType::FP32, TileLayout::CubeM16);
+  h.write(1, 0, 0, 2);
+  h.write(2, 0, 0, 3);
+  h.execute(isa::TileOp::TMATMUL, 3, {1, 2});
+  EXPECT_EQ(h.read(3, 0, 0), 6U);
+}
+
+// The ACC points: C=5 in tile 3, D in tile 4; 2*3+5 = 11.
+void acc_case(isa::TileOp op, unsigned function, std::initializer_list<tile::TileIndex> sources) {
+  DirectCube h;
+  one_by_one_fp16(h, function);
+  h.cube(3, 1, 1, DataType::FP32, TileLayout::CubeM16);
+  h.write(3, 0, 0, 5);
+  h.cube(4, 1, 1, DataType::FP32, TileLayout::CubeM16);
+  h.write(1, 0, 0, 2);
+  h.write(2, 0, 0, 3);
+  h.execute(op, 4, sources);
+  EXPECT_EQ(h.read(4, 0, 0), 11U);
+}
+
+TEST(AvsTileMatrix, TmatmulAccExec001) { acc_case(isa::TileOp::TMATMUL_ACC, 2, {3, 1, 2}); }          // PTO-AVS-TILE-TMATMUL-ACC-EXEC-001
+TEST(AvsTileMatrix, TmatmulMxAccExec001) { acc_case(isa::TileOp::TMATMUL_MX_ACC, 6, {3, 1, 0, 2, 0}); }  // PTO-AVS-TILE-TMATMUL-MX-ACC-EXEC-001
+TEST(AvsTileMatrix, TgemvAccExec001) { acc_case(isa::TileOp::TGEMV_ACC, 18, {3, 1, 2}); }              // PTO-AVS-TILE-TGEMV-ACC-EXEC-001
+TEST(AvsTileMatrix, TgemvMxAccExec001) { acc_case(isa::TileOp::TGEMV_MX_ACC, 22, {3, 1, 0, 2, 0}); }    // PTO-AVS-TILE-TGEMV-MX-ACC-EXEC-001
+
+// The BIAS points: bias=5 (FP32 RowMajor, Matrix) in tile 3; 2*3+5 = 11.
+void bias_case(isa::TileOp op, unsigned function, std::initializer_list<tile::TileIndex> sources) {
+  DirectCube h;
+  one_by_one_fp16(h, function);
+  h.plain(3, 1, 1, 1, DataType::FP32, TileLocation::Matrix);
+  h.write(3, 0, 0, 5);
+  h.cube(4, 1, 1, DataType::FP32, TileLayout::CubeM16);
+  h.write(1, 0, 0, 2);
+  h.write(2, 0, 0, 3);
+  h.execute(op, 4, sources);
+  EXPECT_EQ(h.read(4, 0, 0), 11U);
+}
+
+TEST(AvsTileMatrix, TmatmulBiasExec001) { bias_case(isa::TileOp::TMATMUL_BIAS, 1, {1, 2, 3}); }          // PTO-AVS-TILE-TMATMUL-BIAS-EXEC-001
+TEST(AvsTileMatrix, TmatmulMxBiasExec001) { bias_case(isa::TileOp::TMATMUL_MX_BIAS, 5, {1, 0, 2, 0, 3}); }  // PTO-AVS-TILE-TMATMUL-MX-BIAS-EXEC-001
+TEST(AvsTileMatrix, TgemvBiasExec001) { bias_case(isa::TileOp::TGEMV_BIAS, 17, {1, 2, 3}); }              // PTO-AVS-TILE-TGEMV-BIAS-EXEC-001
+TEST(AvsTileMatrix, TgemvMxBiasExec001) { bias_case(isa::TileOp::TGEMV_MX_BIAS, 21, {1, 0, 2, 0, 3}); }    // PTO-AVS-TILE-TGEMV-MX-BIAS-EXEC-001
+
+// The unscaled MX points: FP16 sides carry no scale operand (index 0 unused).
+void mx_unscaled_case(isa::TileOp op, unsigned function) {
+  DirectCube h;
+  one_by_one_fp16(h, function);
+  h.cube(3, 1, 1, DataType::FP32, TileLayout::CubeM16);
+  h.write(1, 0, 0, 2);
+  h.write(2, 0, 0, 3);
+  h.execute(op, 3, {1, 0, 2, 0});
+  EXPECT_EQ(h.read(3, 0, 0), 6U);
+}
+
+TEST(AvsTileMatrix, TmatmulMxUnscaled001) { mx_unscaled_case(isa::TileOp::TMATMUL_MX, 4); }  // PTO-AVS-TILE-TMATMUL-MX-UNSCALED-001
+TEST(AvsTileMatrix, TgemvMxExec001) { mx_unscaled_case(isa::TileOp::TGEMV_MX, 20); }         // PTO-AVS-TILE-TGEMV-MX-EXEC-001
+
+TEST(AvsTileMatrix, TgemvRow001) {  // PTO-AVS-TILE-TGEMV-ROW-001
+  DirectCube h;
+  h.select(16, DataType::U16);
+  h.cube(1, 1, 2, DataType::U16, TileLayout::CubeM16);
+  h.cube(2, 2, 2, DataType::U16, TileLayout::CubeN8);
+  h.cube(3, 1, 2, DataType::U32, TileLayout::CubeM16);
+  h.write(1, 0, 0, 2);
+  h.write(1, 0, 1, 3);
+  h.write(2, 0, 0, 5);
+  h.write(2, 0, 1, 7);
+  h.write(2, 1, 0, 11);
+  h.write(2, 1, 1, 13);
+  h.execute(isa::TileOp::TGEMV, 3, {1, 2});
+  EXPECT_EQ(h.read(3, 0, 0), 43U);
+  EXPECT_EQ(h.read(3, 0, 1), 53U);
+}
+
+TEST(AvsTileMatrix, TmatmulAccIndex002) {  // PTO-AVS-TILE-TMATMUL-ACC-INDEX-002
+  DirectCube h;
+  one_by_one_fp16(h, 2);
+  h.cube(3, 1, 1, DataType::FP32, TileLayout::CubeM16);
+  h.write(1, 0, 0, 2);
+  h.write(2, 0, 0, 3);
+  h.write(3, 0, 0, 5);
+  EXPECT_FALSE(h.legal(isa::TileOp::TMATMUL_ACC, 3, {3, 1, 2}));  // C == D
+  EXPECT_EQ(h.read(3, 0, 0), 5U);
+}
+
+TEST(AvsTileMatrix, TmatmulMxAccIndex002) {  // PTO-AVS-TILE-TMATMUL-MX-ACC-INDEX-002
+  DirectCube h;
+  h.select(6, DataType::E4M3);
+  h.cube(1, 1, 1, DataType::E4M3, TileLayout::CubeM16);
+  h.cube(3, 1, 1, DataType::E4M3, TileLayout::CubeN8);
+  h.cube(5, 1, 1, DataType::FP32, TileLayout::CubeM16);
+  h.plain(2, 1, 1, 1, DataType::E8M0, TileLocation::Any);
+  h.plain(4, 1, 1, 1, DataType::E8M0, TileLocation::Any);
+  h.write(1, 0, 0, 2);
+  h.write(2, 0, 0, 1);
+  h.write(3, 0, 0, 3);
+  h.write(4, 0, 0, 1);
+  h.write(5, 0, 0, 5);
+  EXPECT_FALSE(h.legal(isa::TileOp::TMATMUL_MX_ACC, 5, {5, 1, 2, 3, 4}));
+  EXPECT_EQ(h.read(5, 0, 0), 5U);
+  // The same operands with a distinct D are legal: only the alias rejects.
+  h.cube(6, 1, 1, DataType::FP32, TileLayout::CubeM16);
+  EXPECT_TRUE(h.legal(isa::TileOp::TMATMUL_MX_ACC, 6, {5, 1, 2, 3, 4}));
+}
+
+TEST(AvsTileMatrix, TmatmulMxTypes001) {  // PTO-AVS-TILE-TMATMUL-MX-TYPES-001
+  for (DataType t : {DataType::FP16, DataType::BF16, DataType::E4M3, DataType::E5M2, DataType::E2M1X2, DataType::E1M2X2})
+    EXPECT_TRUE(tile::mx_operand_pair_legal(t, t)) << num::name(t);
+  EXPECT_FALSE(tile::mx_type_needs_scale(DataType::FP16));
+  EXPECT_FALSE(tile::mx_type_needs_scale(DataType::BF16));
+  for (DataType t : {DataType::E4M3, DataType::E5M2, DataType::E2M1X2, DataType::E1M2X2})
+    EXPECT_TRUE(tile::mx_type_needs_scale(t)) << num::name(t);
+  EXPECT_TRUE(tile::mx_operand_pair_legal(DataType::FP16, DataType::E4M3));
+  EXPECT_TRUE(tile::mx_operand_pair_legal(DataType::E1M2X2, DataType::BF16));
+  EXPECT_FALSE(tile::mx_operand_pair_legal(DataType::HiF4X2, DataType::E2M1X2));
+}
+
+TEST(AvsTileMatrix, TmatmulMxScale001) {  // PTO-AVS-TILE-TMATMUL-MX-SCALE-001 (through TileOperandsLegal_TMATMUL_MX)
+  DirectCube h;
+  h.select(4, DataType::E4M3);
+  h.cube(1, 1, 2, DataType::E4M3, TileLayout::CubeM16);
+  h.cube(2, 2, 2, DataType::E4M3, TileLayout::CubeN8);
+  h.cube(5, 1, 2, DataType::FP32, TileLayout::CubeM16);
+  h.plain(3, 8, 1, 1, DataType::E8M0, TileLocation::Matrix);
+  h.plain(4, 8, 1, 2, DataType::E8M0, TileLocation::Matrix);
+  for (unsigned c = 0; c < 2; ++c) {
+    h.write(1, 0, c, 0);
+    h.write(2, 0, c, 0);
+    h.write(2, 1, c, 0);
+    h.write(4, 0, c, 0);
+  }
+  h.write(3, 0, 0, 0);
+  EXPECT_TRUE(h.legal(isa::TileOp::TMATMUL_MX, 5, {1, 3, 2, 4}));
+  EXPECT_FALSE(h.legal(isa::TileOp::TMATMUL_MX, 5, {1, 4, 2, 3}));  // scales of the wrong shape
+}
+
+// ---- ieee profile: the "matrix" group of the hardware numeric vectors ----
+// (../shared/pto-spec-0.58.3/evidence/pto-isa-0583-hardware-numeric-vectors.json)
+
+std::uint64_t fp32(double v) { return num::encode_double(DataType::FP32, v, num::RoundingMode::RNE).bits; }
+
+// A (rows x 2) = left, B (2 x 2) = [[5, 6], [7, 8]] in FP32 CUBE tiles 1 and 2.
+void fp32_operands(DirectCube& h, unsigned function, const std::vector<std::array<double, 2>>& left) {
+  h.profile = tile::NumericProfile::Ieee;
+  h.select(function, DataType::FP32);
+  const auto rows = static_cast<std::uint32_t>(left.size());
+  h.cube(1, rows, 2, DataType::FP32, TileLayout::CubeM16);
+  h.cube(2, 2, 2, DataType::FP32, TileLayout::CubeN8);
+  for (std::uint32_t r = 0; r < rows; ++r)
+    for (std::uint32_t c = 0; c < 2; ++c) h.write(1, r, c, fp32(left[r][c]));
+  const double right[2][2] = {{5, 6}, {7, 8}};
+  for (std::uint32_t r = 0; r < 2; ++r)
+    for (std::uint32_t c = 0; c < 2; ++c) h.write(2, r, c, fp32(right[r][c]));
+  h.cube(3, rows, 2, DataType::FP32, TileLayout::CubeM16);
+}
+
+TEST(HardwareNumericVectors, MatrixFp32Matmul2x2) {  // fp32-matmul-2x2
+  DirectCube h;
+  fp32_operands(h, 0, {{1, 2}, {3, 4}});
+  h.execute(isa::TileOp::TMATMUL, 3, {1, 2});
+  EXPECT_EQ(h.read(3, 0, 0), fp32(19));
+  EXPECT_EQ(h.read(3, 0, 1), fp32(22));
+  EXPECT_EQ(h.read(3, 1, 0), fp32(43));
+  EXPECT_EQ(h.read(3, 1, 1), fp32(50));
+}
+
+TEST(HardwareNumericVectors, MatrixFp32MatmulBias) {  // fp32-matmul-bias: [19, 22] + [1, -2]
+  DirectCube h;
+  fp32_operands(h, 1, {{1, 2}});
+  h.plain(4, 2, 1, 2, DataType::FP32, TileLocation::Matrix);
+  h.write(4, 0, 0, fp32(1));
+  h.write(4, 0, 1, fp32(-2));
+  h.execute(isa::TileOp::TMATMUL_BIAS, 3, {1, 2, 4});
+  EXPECT_EQ(h.read(3, 0, 0), fp32(20));
+  EXPECT_EQ(h.read(3, 0, 1), fp32(20));
+}
+
+TEST(HardwareNumericVectors, MatrixFp32MatmulAcc) {  // fp32-matmul-acc: [10, 20] + [19, 22]
+  DirectCube h;
+  fp32_operands(h, 2, {{1, 2}});
+  h.cube(4, 1, 2, DataType::FP32, TileLayout::CubeM16);
+  h.write(4, 0, 0, fp32(10));
+  h.write(4, 0, 1, fp32(20));
+  h.execute(isa::TileOp::TMATMUL_ACC, 3, {4, 1, 2});
+  EXPECT_EQ(h.read(3, 0, 0), fp32(29));
+  EXPECT_EQ(h.read(3, 0, 1), fp32(42));
+}
+
+// mx-k-block-33 (E4M3 x E5M2, all ones, K = 33, scales per 32-wide K block)
+// and mx-e8m0-scale (1.5 scaled by E8M0 0x80 = 3.0, here as a 1x1 product).
+class MxVectors : public ::testing::Test {
+ protected:
+  void SetUp() override { h.profile = tile::NumericProfile::Ieee; }
+  // A = left (1 x k, E4M3) in 1, its scales in 2; B = right (k x 1, E5M2) in 3, its scales in 4.
+  void operands(unsigned function, std::uint32_t k, std::uint64_t left, std::uint64_t right,
+                const std::vector<std::uint64_t>& scale_a, const std::vector<std::uint64_t>& scale_b) {
+    h.select(function, DataType::E4M3);
+    h.cube(1, 1, k, DataType::E4M3, TileLayout::CubeM16, 1024);
+    h.cube(3, k, 1, DataType::E5M2, TileLayout::CubeN8, 1024);
+    for (std::uint32_t i = 0; i < k; ++i) {
+      h.write(1, 0, i, left);
+      h.write(3, i, 0, right);
+    }
+    const auto blocks = static_cast<std::uint32_t>(scale_a.size());
+    h.plain(2, 8, 1, blocks, DataType::E8M0, TileLocation::Any);
+    h.plain(4, 1, blocks, 1, DataType::E8M0, TileLocation::Any);
+    for (std::uint32_t b = 0; b < blocks; ++b) {
+      h.write(2, 0, b, scale_a[b]);
+      h.write(4, b, 0, scale_b[b]);
+    }
+    h.cube(5, 1, 1, DataType::FP32, TileLayout::CubeM16);
+  }
+  DirectCube h;
+};
+
+// B.DATR DataType selects the right side's type; without B.DATR both sides
+// are the BSTART type, so the E5M2 right side needs a direct selection here.
+constexpr std::uint64_t kE4m3One = 0x38, kE5m2One = 0x3C;
+
+TEST_F(MxVectors, KBlock33) {
+  operands(4, 33, kE4m3One, kE5m2One, {0x7F, 0x80}, {0x7F, 0x81});
+  h.select_right(DataType::E5M2);
+  h.execute(isa::TileOp::TMATMUL_MX, 5, {1, 2, 3, 4});
+  EXPECT_EQ(h.read(5, 0, 0), fp32(40));
+}
+
+TEST_F(MxVectors, KBlock33WithBias) {
+  operands(5, 33, kE4m3One, kE5m2One, {0x7F, 0x80}, {0x7F, 0x81});
+  h.select_right(DataType::E5M2);
+  h.plain(6, 1, 1, 1, DataType::FP32, TileLocation::Any);
+  h.write(6, 0, 0, fp32(2));
+  h.execute(isa::TileOp::TMATMUL_MX_BIAS, 5, {1, 2, 3, 4, 6});
+  EXPECT_EQ(h.read(5, 0, 0), fp32(42));
+}
+
+TEST_F(MxVectors, KBlock33WithPriorAccumulator) {
+  operands(6, 33, kE4m3One, kE5m2One, {0x7F, 0x80}, {0x7F, 0x81});
+  h.select_right(DataType::E5M2);
+  h.cube(6, 1, 1, DataType::FP32, TileLayout::CubeM16);
+  h.write(6, 0, 0, fp32(3));
+  h.execute(isa::TileOp::TMATMUL_MX_ACC, 5, {6, 1, 2, 3, 4});
+  EXPECT_EQ(h.read(5, 0, 0), fp32(43));
+}
+
+TEST_F(MxVectors, E8m0Scale) {
+  // 1.5 (E4M3 0x3C) with scale 0x80 times 1.0 (E5M2) with scale 0x7F = 3.0.
+  operands(4, 1, 0x3C, kE5m2One, {0x80}, {0x7F});
+  h.select_right(DataType::E5M2);
+  h.execute(isa::TileOp::TMATMUL_MX, 5, {1, 2, 3, 4});
+  EXPECT_EQ(h.read(5, 0, 0), fp32(3.0));
+}
+
+// ---- CUBE cell layout (asl/tile/model/shape/cube-cell.asl) ----
+
+TEST(CubeLayout, CellGeometryAndPayloadIndex) {
+  // FP16 CUBE_M16: 16 x 4 cells along K; 6 valid columns need 2 cells.
+  tile::CubeGeometry g = tile::cube_geometry(TileLayout::CubeM16, 3, 6, DataType::FP16);
+  EXPECT_EQ(g.cell_rows, 16U);
+  EXPECT_EQ(g.cell_columns, 4U);
+  EXPECT_EQ(g.storage_rows, 16U);
+  EXPECT_EQ(g.storage_columns, 8U);
+  EXPECT_EQ(g.k_repeat, 2U);
+  EXPECT_EQ(g.cell_count, 2U);
+  EXPECT_EQ(g.storage_bytes, 256U);
+  // FP16 CUBE_N8: 8 x 8 column-major cells, K-major inside a column group.
+  g = tile::cube_geometry(TileLayout::CubeN8, 10, 9, DataType::FP16);
+  EXPECT_EQ(g.cell_rows, 8U);
+  EXPECT_EQ(g.storage_rows, 16U);
+  EXPECT_EQ(g.storage_columns, 16U);
+  EXPECT_EQ(g.k_repeat, 2U);
+  EXPECT_EQ(g.n_repeat, 2U);
+  tile::TileDescriptor d;
+  d.layout = TileLayout::CubeN8;
+  d.data_type = DataType::FP16;
+  d.valid_rows = 10;
+  d.valid_columns = 9;
+  // (9, 8): column group 1, K cell 1 -> cell 1*2+1 = 3; inner (1, 0) -> 0*8+1.
+  EXPECT_EQ(tile::cube_payload_index(d, 9, 8), 3U * 64 + 1);
+  d.layout = TileLayout::CubeM16;
+  d.valid_rows = 3;
+  d.valid_columns = 6;
+  EXPECT_EQ(tile::cube_payload_index(d, 2, 5), 1U * 64 + 2 * 4 + 1);
+  // A four-bit M16 cell swaps column quads 4..7 and 8..11.
+  d.data_type = DataType::S4X2;
+  d.valid_columns = 16;
+  EXPECT_EQ(tile::cube_payload_index(d, 0, 5), 9U);
+  EXPECT_EQ(tile::cube_payload_index(d, 0, 9), 5U);
+  EXPECT_EQ(tile::cube_payload_index(d, 1, 13), 16U + 13);
+  // M16 holds at most 16 rows; 64-bit types and HiF4X2 have no CUBE layout.
+  EXPECT_FALSE(tile::cube_geometry(TileLayout::CubeM16, 17, 1, DataType::FP16).valid());
+  EXPECT_FALSE(tile::cube_geometry(TileLayout::CubeM16, 1, 1, DataType::FP64).valid());
+  EXPECT_FALSE(tile::cube_geometry(TileLayout::CubeN8, 1, 1, DataType::HiF4X2).valid());
+}
+
+TEST(CubeLayout, ConfigureCubeChecksLocationCapacityAndBudget) {
+  tile::TileFile f;
+  tile::ConfigureRequest r;
+  r.capacity_bytes = 128;
+  r.valid_rows = 16;
+  r.valid_columns = 8;  // FP16 M16: 2 cells = 256 bytes
+  r.data_type = DataType::FP16;
+  r.layout = TileLayout::CubeM16;
+  r.location = TileLocation::Matrix;
+  r.mask = 0b1111;
+  EXPECT_NE(f.configure_cube(1, r), Fault::None);  // too small for the cells
+  r.capacity_bytes = 256;
+  r.location = TileLocation::Any;
+  EXPECT_NE(f.configure_cube(1, r), Fault::None);  // CUBE tiles live in Matrix
+  r.location = TileLocation::Matrix;
+  ASSERT_EQ(f.configure_cube(1, r), Fault::None);
+  EXPECT_EQ(f.tile(1).descriptor().rows, 16U);
+  EXPECT_EQ(f.tile(1).descriptor().columns, 8U);
+  EXPECT_FALSE(f.tile(1).contents_defined());
+  EXPECT_FALSE(f.descriptor_legal(1));  // no generic indexing on CUBE layouts
+  EXPECT_TRUE(tile::cube_descriptor_legal(f.tile(1).descriptor()));
+}
+
+// ---- the Matrix bundle path (encoded instructions) ----
+
+constexpr unsigned kFP16 = num::code_of(DataType::FP16), kS8 = num::code_of(DataType::S8);
+
+std::uint64_t cube_start(unsigned function, unsigned dt) { return tile_start(0x00031181, function, dt); }
+
+// B.FPATR PreQuantMode, ReluMode, GroupNCode, RowMaxEn, GroupMaxEn, RowMaxInit, MaxAbsEn.
+std::uint64_t fpatr(unsigned pre = 0, unsigned relu = 0, unsigned group_n = 0, bool row_max = false,
+                    bool group_max = false) {
+  return 0x2023 | (std::uint64_t{pre} << 26) | (relu << 23) | (group_n << 19) | (unsigned{row_max} << 18) |
+         (unsigned{group_max} << 17);
+}
+
+std::uint64_t iot_src_src_dst(unsigned s0, unsigned s1, unsigned size, unsigned hand = 0, unsigned pe_mode = 7,
+                              bool last = true) {
+  return encode_form(kBIotSrcSrcDst,
+                     {{"SrcTile0", s0}, {"SrcTile1", s1}, {"SizeCode", size}, {"PEMode", pe_mode}, {"L", last}, {"DstTile", hand}});
+}
+
+// Raw-carrier expectations below follow the 0.58.3 reference profile.
+void use_reference_profile(BundleTestHost& h) { block::tile_state(h.m).profile = tile::NumericProfile::Reference; }
+
+void configure_cube(BundleTestHost& h, tile::TileIndex i, std::uint32_t rows, std::uint32_t columns, DataType t,
+                    TileLayout layout, std::uint32_t capacity = 1024) {
+  tile::ConfigureRequest r;
+  r.capacity_bytes = capacity;
+  r.valid_rows = rows;
+  r.valid_columns = columns;
+  r.data_type = t;
+  r.layout = layout;
+  r.location = TileLocation::Matrix;
+  r.mask = 0b1111;
+  ASSERT_EQ(h.file.configure_cube(i, r), Fault::None);
+}
+
+// A (m x k) in M#1 (index 32) and B (k x n) in M#2 (index 33), filled by `value`.
+template <typename Value>
+void operands(BundleTestHost& h, std::uint32_t m, std::uint32_t n, std::uint32_t k, DataType t, Value value) {
+  configure_cube(h, 32, m, k, t, TileLayout::CubeM16);
+  configure_cube(h, 33, k, n, t, TileLayout::CubeN8);
+  for (std::uint32_t r = 0; r < m; ++r)
+    for (std::uint32_t c = 0; c < k; ++c) h.file.tile(32).write_element(r, c, value(0, r, c));
+  for (std::uint32_t r = 0; r < k; ++r)
+    for (std::uint32_t c = 0; c < n; ++c) h.file.tile(33).write_element(r, c, value(1, r, c));
+}
+
+std::vector<std::uint64_t> matmul_words(unsigned function, unsigned dt, std::uint32_t m, std::uint32_t n,
+                                        std::uint32_t k, unsigned size_code) {
+  return {cube_start(function, dt), fpatr(), bdim(0, m), bdim(1, n), bdim(2, k), iot_src_src_dst(32, 33, size_code), kBstop};
+}
+
+std::int8_t s8_value(unsigned which, std::uint32_t r, std::uint32_t c) {
+  return static_cast<std::int8_t>(static_cast<int>((which * 7 + r * 13 + c * 5) % 101) - 50);
+}
+
+TEST(MatrixBundle, S8MatmulMatchesHostLoop) {
+  BundleTestHost h;
+  constexpr std::uint32_t m = 4, n = 4, k = 24;
+  operands(h, m, n, k, DataType::S8, [](unsigned w, std::uint32_t r, std::uint32_t c) {
+    return static_cast<std::uint64_t>(static_cast<std::uint8_t>(s8_value(w, r, c)));
+  });
+  const auto o = h.run(matmul_words(0, kS8, m, n, k, 3));
+  ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+  const tile::TileIndex d = h.destination();
+  EXPECT_EQ(tile::hand_of(d), tile::TileHand::T);
+  EXPECT_EQ(h.file.tile(d).data_type(), DataType::S32);
+  EXPECT_EQ(h.file.tile(d).descriptor().layout, TileLayout::CubeM16);
+  for (std::uint32_t r = 0; r < m; ++r)
+    for (std::uint32_t c = 0; c < n; ++c) {
+      std::int32_t expected = 0;
+      for (std::uint32_t i = 0; i < k; ++i) expected += s8_value(0, r, i) * s8_value(1, i, c);
+      EXPECT_EQ(static_cast<std::int32_t>(element_at(h, d, r, c)), expected) << r << "," << c;
+    }
+  // ADR 0014: exactly the valid region is defined, CELL padding is not.
+  EXPECT_TRUE(h.file.tile(d).contents_defined());
+  EXPECT_EQ(h.file.tile(d).defined_element_count(), m * n);
+}
+
+TEST(MatrixBundle, Fp16IeeeMatmulMatchesHostFloat) {
+  BundleTestHost h;  // the real configuration runs the ieee profile
+  ASSERT_EQ(block::tile_state(h.m).profile, tile::NumericProfile::Ieee);
+  constexpr std::uint32_t m = 3, n = 5, k = 7;
+  const auto value = [](unsigned w, std::uint32_t r, std::uint32_t c) {
+    return (static_cast<float>((w * 3 + r * 5 + c * 11) % 9) - 4.0F) * 0.5F;  // exact in FP16
+  };
+  operands(h, m, n, k, DataType::FP16, [&](unsigned w, std::uint32_t r, std::uint32_t c) {
+    return num::encode_double(DataType::FP16, value(w, r, c), num::RoundingMode::RNE).bits;
+  });
+  ASSERT_TRUE(h.run(matmul_words(0, kFP16, m, n, k, 3)).ok());
+  const tile::TileIndex d = h.destination();
+  for (std::uint32_t r = 0; r < m; ++r)
+    for (std::uint32_t c = 0; c < n; ++c) {
+      float expected = 0;
+      for (std::uint32_t i = 0; i < k; ++i) expected += value(0, r, i) * value(1, i, c);
+      EXPECT_EQ(element_at(h, d, r, c), num::encode_double(DataType::FP32, expected, num::RoundingMode::RNE).bits);
+    }
+}
+
+TEST(MatrixBundle, MissingFpatrIsBundleControlBeforeAllocation) {
+  BundleTestHost h;
+  operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+  const std::uint64_t used = h.file.core_capacity_in_use();
+  const auto o = h.run({cube_start(0, kFP16), iot_src_src_dst(32, 33, 1), kBstop});
+  EXPECT_EQ(o.fault, FaultCode::Fault_BundleControl);
+  EXPECT_EQ(h.file.core_capacity_in_use(), used);
+}
+
+TEST(MatrixBundle, ZeroPeMaskIsANoOpEvenWithoutFpatr) {
+  BundleTestHost h;  // no operands configured at all: nothing may be read
+  const auto o = h.run({cube_start(0, kFP16), iot_src_src_dst(32, 33, 1, 0, 0), kBstop});
+  EXPECT_TRUE(o.ok());
+  EXPECT_TRUE(o.trace.zero_mask_no_op);
+  EXPECT_EQ(h.file.core_capacity_in_use(), 0U);
+}
+
+TEST(MatrixBundle, UndefinedValidElementIsTileLegalityBeforeAllocation) {
+  BundleTestHost h;  // ADR 0014: a whole-region consumer rejects an incomplete source
+  operands(h, 2, 2, 2, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+  h.file.tile(32).configure(h.file.tile(32).descriptor());  // clears every definedness bit
+  h.file.tile(32).write_element(0, 0, 1);
+  const std::uint64_t used = h.file.core_capacity_in_use();
+  const auto o = h.run(matmul_words(0, kFP16, 2, 2, 2, 1));
+  EXPECT_EQ(o.fault, FaultCode::Fault_TileLegality);
+  EXPECT_EQ(h.file.core_capacity_in_use(), used);
+}
+
+TEST(MatrixBundle, TooSmallDestinationIsTileAllocation) {
+  BundleTestHost h;  // FP32 D of 16 x 8 in CUBE_M16 needs 4 cells (512 bytes)
+  operands(h, 16, 8, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+  const auto o = h.run(matmul_words(0, kFP16, 16, 8, 1, 1));
+  EXPECT_EQ(o.fault, FaultCode::Fault_TileAllocation);
+  EXPECT_TRUE(h.state().bundle_active);
+  EXPECT_TRUE(h.run({kBstop}).status == BundleStatus::Fault);  // retry without a change faults again
+}
+
+TEST(MatrixBundle, TgemvRequiresOneRow) {
+  BundleTestHost h;
+  operands(h, 2, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+  EXPECT_EQ(h.run(matmul_words(16, kFP16, 2, 1, 1, 1)).fault, FaultCode::Fault_TileLegality);
+}
+
+TEST(MatrixBundle, AccumulatorIndexEqualToDestinationHandCodeRejects) {
+  // PTO-CUBE-ACCUMULATOR-OUTPUT-001: C's selector is compared with the
+  // zero-extended DstTile hand code; C = T#1 (index 0) with ->T (hand 0).
+  BundleTestHost h;
+  use_reference_profile(h);
+  operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+  configure_cube(h, 0, 1, 1, DataType::FP32, TileLayout::CubeM16, 128);
+  h.file.tile(0).write_element(0, 0, 5);
+  const std::uint64_t acc_binding =
+      encode_form(kBIotSrcDst, {{"SrcTile0", 0}, {"SizeCode", 1}, {"PEMode", 7}, {"L", 0}, {"DstTile", 0}});
+  const std::uint64_t ab = encode_form(kBIotSrcSrc, {{"SrcTile0", 32}, {"SrcTile1", 33}, {"PEMode", 7}, {"L", 1}});
+  EXPECT_EQ(h.run({cube_start(2, kFP16), fpatr(), acc_binding, ab, kBstop}).fault, FaultCode::Fault_TileLegality);
+  // The same bundle naming hand U (code 1) executes: 1*1 + 5.
+  BundleTestHost g;
+  use_reference_profile(g);
+  operands(g, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+  configure_cube(g, 0, 1, 1, DataType::FP32, TileLayout::CubeM16, 128);
+  g.file.tile(0).write_element(0, 0, 5);
+  const std::uint64_t acc_u =
+      encode_form(kBIotSrcDst, {{"SrcTile0", 0}, {"SizeCode", 1}, {"PEMode", 7}, {"L", 0}, {"DstTile", 1}});
+  ASSERT_TRUE(g.run({cube_start(2, kFP16), fpatr(), acc_u, ab, kBstop}).ok());
+  EXPECT_EQ(element_at(g, g.destination(), 0, 0), 6U);
+}
+
+TEST(MatrixBundle, RowMaxIsPublishedWithTheProduct) {
+  // B.FPATR RowMaxEn: a second destination receives each row's maximum
+  // (TileProfileMatrixReductionStepWithFlags = MAX), published with D.
+  BundleTestHost h;
+  use_reference_profile(h);
+  constexpr std::uint64_t kRight[3] = {5, 9, 3};
+  operands(h, 2, 3, 1, DataType::FP16, [&](unsigned w, std::uint32_t r, std::uint32_t c) {
+    return w == 0 ? std::uint64_t{r + 1U} : kRight[c];
+  });
+  const std::uint64_t row_max_destination =
+      encode_form(kBIotDst, {{"SizeCode", 1}, {"PEMode", 7}, {"L", 1}, {"DstTile", 1}});
+  const auto o = h.run({cube_start(0, kFP16), fpatr(0, 0, 0, true), bdim(0, 2), bdim(1, 3), bdim(2, 1),
+                        iot_src_src_dst(32, 33, 2, 0, 7, false), row_max_destination, kBstop});
+  ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+  const auto& d = o.trace.destinations;
+  ASSERT_EQ(d.size(), 2U);
+  EXPECT_EQ(element_at(h, d[0], 1, 2), 2U * 3U);
+  EXPECT_EQ(h.file.tile(d[1]).descriptor().layout, TileLayout::RowMajor);
+  EXPECT_EQ(h.file.tile(d[1]).descriptor().valid_columns, 1U);
+  EXPECT_EQ(element_at(h, d[1], 0, 0), 9U);
+  EXPECT_EQ(element_at(h, d[1], 1, 0), 18U);
+}
+
+// SetBundleFixedPointAttributeState: BundleFPATRFieldsLegal rejects at the
+// B.FPATR command itself (Fault_TileLegality at its PC) before the
+// descriptor becomes visible; a legal B.FPATR may then still be placed.
+TEST(MatrixBundle, InconsistentFpatrEnablesFaultAtTheCommand) {
+  constexpr std::uint64_t kRowMaxInit = 1U << 16, kMaxAbs = 1U << 15;
+  const std::uint64_t inconsistent[] = {
+      fpatr() | kRowMaxInit,         // RowMaxInit requires RowMaxEn
+      fpatr(0, 0, 0, false, true),   // GroupMaxEn requires a nonzero GroupNCode
+      fpatr(0, 0, 3),                // a nonzero GroupNCode requires GroupMaxEn
+      fpatr() | kMaxAbs,             // MaxAbsEn requires RowMaxEn or GroupMaxEn
+  };
+  for (const std::uint64_t word : inconsistent) {
+    BundleTestHost h;
+    const arch::Word command_pc = h.m.state.pc + 4;  // after the 32-bit BSTART
+    const auto o = h.run({cube_start(0, kFP16), word});
+    EXPECT_EQ(o.fault, FaultCode::Fault_TileLegality) << std::hex << word;
+    EXPECT_EQ(o.fault_address, command_pc) << std::hex << word;
+    EXPECT_FALSE(h.state().fixed_point_attributes.valid) << std::hex << word;
+  }
+  BundleTestHost h;  // consistent enables latch
+  ASSERT_TRUE(h.run({cube_start(0, kFP16), fpatr(0, 0, 3, true, true) | kRowMaxInit | kMaxAbs}).ok());
+  EXPECT_TRUE(h.state().fixed_point_attributes.valid);
+  EXPECT_EQ(h.state().fixed_point_attributes.group_n_code, 3U);
+  EXPECT_TRUE(h.state().fixed_point_attributes.row_max_init);
+}
+
+TEST(MatrixBundle, UnexecutedPathsStopLoudly) {
+  {
+    BundleTestHost h;  // a Shared operand
+    const auto o = h.run({cube_start(0, kFP16), fpatr(), encode_form(kBIos, {{"SharedTID", 3}, {"PEMode", 7}}),
+                          iot_src_src_dst(32, 33, 1), kBstop});
+    EXPECT_EQ(o.status, BundleStatus::NotImplemented);
+    EXPECT_EQ(o.message, "not implemented in this model: TMATMUL (Shared operands)");
+  }
+  {
+    BundleTestHost h;  // B.FPATR pre-quantisation (mode 1: FP32 -> FP16), legal in every other respect
+    operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+    const std::uint64_t used = h.file.core_capacity_in_use();
+    const auto o = h.run({cube_start(0, kFP16), fpatr(1), iot_src_src_dst(32, 33, 1), kBstop});
+    EXPECT_EQ(o.status, BundleStatus::NotImplemented) << static_cast<int>(o.fault);
+    EXPECT_EQ(o.message, "not implemented in this model: TMATMUL with B.FPATR pre-quantisation or activation");
+    EXPECT_EQ(h.file.core_capacity_in_use(), used);  // stopped before the destination allocation
+  }
+}
+
+}  // namespace
+}  // namespace pto::test
