@@ -6,7 +6,8 @@ Same method as tools/extract_block_vectors.py (whose executor this script
 extends; read tools/extract_exec_vectors.py for the base step vocabulary).
 Directories: ``tests/asl/block/{attributes,operands,model}``, the tile
 bundles of ``tests/asl/block/execution`` and
-``tests/asl/tile/model/{state,definedness,shape,legality,memory}``.
+``tests/asl/tile/model/{state,definedness,shape,legality,memory}`` and
+``tests/asl/tile/{elementwise-tile-tile,tile-scalar-and-immediate,reduce-and-expand,irregular-and-complex}``.
 Output: ``tests/data/spec_bundle_exec.json``.
 
 Test-only helpers become encoded instructions executed at the current TPC
@@ -102,7 +103,9 @@ TILE_EXECUTION = ("TLOAD", "TSTORE", "VEC", "TEPL", "SFU", "TMOV", "TPREFETCH", 
 DIRECTORIES = (("block/attributes", "block/operands")
                + tuple(f"block/execution/BSTART.{x}" for x in TILE_EXECUTION)
                + ("block/model",)
-               + tuple(f"tile/model/{x}" for x in ("state", "definedness", "shape", "legality", "memory")))
+               + tuple(f"tile/model/{x}" for x in ("state", "definedness", "shape", "legality", "memory"))
+               + tuple(f"tile/{x}" for x in ("elementwise-tile-tile", "tile-scalar-and-immediate",
+                                            "reduce-and-expand", "irregular-and-complex")))
 
 base.CONSTANTS.update({"PTO_BUNDLE_TILE_BINDING_COUNT": 16, "PTO_BUNDLE_SHARED_BINDING_COUNT": 4,
                        "PTO_TILE_REGISTER_COUNT": 64, "PTO_SHARED_TILE_COUNT": 256,
