@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <vector>
 
 #include "numerics/arith.hpp"
@@ -9,6 +10,7 @@
 #include "tile/cube_layout.hpp"
 #include "tile/ops_common.hpp"
 #include "tile/ops_elementwise.hpp"
+#include "tile/shared_tile.hpp"
 
 namespace pto::tile {
 
@@ -187,13 +189,25 @@ std::uint64_t accumulate_step(std::uint64_t sum, const ScaledElement& l, DataTyp
   return num::ieee_fused(num::FusedOp::MADD, DataType::FP32, sum, left, right, mode).bits;
 }
 
+// The tiles one semantic step reads: Local tiles of the file or, on the
+// bundle path, read-only materialisations of Shared registers.
+struct MatrixTiles {
+  const Tile *left = nullptr, *right = nullptr, *left_scale = nullptr, *right_scale = nullptr;
+  const Tile *accumulator = nullptr, *bias = nullptr;
+};
+
+MatrixTiles local_tiles(const TileFile& f, const MatrixOperandSet& o) noexcept {
+  return {&f.tile(o.left), &f.tile(o.right), &f.tile(o.left_scale), &f.tile(o.right_scale), &f.tile(o.accumulator),
+          &f.tile(o.bias)};
+}
+
 // MatrixProductResultFromTiles / MatrixMXProductResultFromTiles followed by
 // MatrixBiasResult: the M x N results in row-major order.  Sources are read
 // completely before the destination changes (C == D reads the old C).
-std::vector<std::uint64_t> matrix_values(const TileFile& f, const MatrixOperandSet& o, NumericProfile profile,
+std::vector<std::uint64_t> matrix_values(const MatrixTiles& t, const MatrixOperandSet& o, NumericProfile profile,
                                          num::RoundingMode mode) {
-  const Tile& left = f.tile(o.left);
-  const Tile& right = f.tile(o.right);
+  const Tile& left = *t.left;
+  const Tile& right = *t.right;
   const std::uint32_t m = left.descriptor().valid_rows, k = left.descriptor().valid_columns;
   const std::uint32_t n = right.descriptor().valid_columns;
   const DataType lt = left.data_type(), rt = right.data_type();
@@ -204,20 +218,16 @@ std::vector<std::uint64_t> matrix_values(const TileFile& f, const MatrixOperandS
   for (std::uint32_t row = 0; row < m; ++row) {
     for (std::uint32_t column = 0; column < n; ++column) {
       std::uint64_t sum = 0;
-      if (o.function.accumulate) {
-        const Tile& c = f.tile(o.accumulator);
-        sum = c.read_word(c.linear_index(row, column));
-      }
+      if (o.function.accumulate) sum = t.accumulator->read_word(t.accumulator->linear_index(row, column));
       for (std::uint32_t inner = 0; inner < k; ++inner) {
         ScaledElement l{left.read_word(li[std::size_t{row} * k + inner]), 0, o.function.mx && o.left_scale_present};
         ScaledElement r{right.read_word(ri[std::size_t{inner} * n + column]), 0, o.function.mx && o.right_scale_present};
-        if (l.scaled) l.scale = f.tile(o.left_scale).read_word(f.tile(o.left_scale).linear_index(row, inner / 32));
-        if (r.scaled) r.scale = f.tile(o.right_scale).read_word(f.tile(o.right_scale).linear_index(inner / 32, column));
+        if (l.scaled) l.scale = t.left_scale->read_word(t.left_scale->linear_index(row, inner / 32));
+        if (r.scaled) r.scale = t.right_scale->read_word(t.right_scale->linear_index(inner / 32, column));
         sum = accumulate_step(sum, l, lt, r, rt, ieee_fp32, mode);
       }
       if (o.function.bias) {
-        const Tile& b = f.tile(o.bias);
-        const std::uint64_t bias = b.read_word(b.linear_index(0, column));
+        const std::uint64_t bias = t.bias->read_word(t.bias->linear_index(0, column));
         sum = ieee_fp32 ? num::ieee_binary(num::BinaryOp::ADD, DataType::FP32, sum, bias, mode).bits : sum + bias;
       }
       out[std::size_t{row} * n + column] = sum;
@@ -380,7 +390,8 @@ bool direct_legal(const TileFile& f, const TileOperands& ops, const arch::BlockS
 template <unsigned Code>
 TileResult direct_execute(TileExecutionContext& c) {
   const MatrixOperandSet o = direct_operands(Code, c.tiles, c.operands);
-  const std::vector<std::uint64_t> values = matrix_values(c.tiles, o, c.profile, datr_rounding(c.bundle));
+  const std::vector<std::uint64_t> values =
+      matrix_values(local_tiles(c.tiles, o), o, c.profile, datr_rounding(c.bundle));
   const std::uint32_t n = c.tiles.tile(o.right).descriptor().valid_columns;
   publish(c.tiles.tile(o.destination), values, n);  // CommitMatrixResult (no B.FPATR outputs)
   return TileResult::written(values.size());
@@ -443,10 +454,23 @@ struct MatrixSchema {
   bool left_scale_present = false, right_scale_present = false;
   DataType result_type = DataType::FP32;
   std::uint32_t m = 1, n = 1, k = 1;
+  unsigned shared = 0;  // BundleSharedBindingCount
 
-  unsigned mathematical_sources() const noexcept {  // TileMatrixLocalMathematicalSourceCount (Local only)
-    return 2 + unsigned{left_scale_present} + unsigned{right_scale_present} +
-           unsigned{function.bias || function.accumulate};
+  unsigned left_group() const noexcept { return 1 + unsigned{left_scale_present}; }    // TileMatrixLeftGroupSourceCount
+  unsigned right_group() const noexcept { return 1 + unsigned{right_scale_present}; }  // ...RightGroupSourceCount
+  // Shared operand groups: none, the right group, or both groups (TGEMV is
+  // Local-only).  TileMatrixSharedSourceCountLegal.
+  bool shared_count_legal() const noexcept {
+    if (function.gemv || shared == 0) return shared == 0;
+    return shared == right_group() || shared == left_group() + right_group();
+  }
+  bool left_shared() const noexcept { return shared != 0 && shared != right_group(); }
+  bool left_local() const noexcept { return !left_shared(); }
+  // TileMatrixLocalMathematicalSourceCount: [C], Local groups, [bias].
+  unsigned mathematical_sources() const noexcept {
+    const unsigned supplementary = unsigned{function.bias || function.accumulate};
+    if (shared == 0) return left_group() + right_group() + supplementary;
+    return (left_shared() ? 0 : left_group()) + supplementary;
   }
 };
 
@@ -484,15 +508,32 @@ std::uint32_t cube_dimension(const arch::BlockState& b, unsigned i) noexcept {
   return b.dimensions[i] <= 65535 ? static_cast<std::uint32_t>(b.dimensions[i]) : 0;
 }
 
-// BundleTMATMULMasksAgree (Local bindings; Shared operands stop earlier).
+// BundleTMATMULMasksAgree: every Local and Shared binding names one mask.
 bool masks_agree(const arch::BlockState& b) noexcept {
   std::optional<std::uint8_t> first;
-  for (const arch::BundleTileBinding& t : b.tile_bindings) {
-    if (!t.valid) continue;
-    if (first && *first != t.pe_mask) return false;
-    first = t.pe_mask;
-  }
+  const auto agree = [&first](std::uint8_t mask) {
+    const bool same = !first || *first == mask;
+    first = mask;
+    return same;
+  };
+  for (const arch::BundleTileBinding& t : b.tile_bindings)
+    if (t.valid && !agree(t.pe_mask)) return false;
+  for (const arch::BundleSharedBinding& t : b.shared_bindings)
+    if (t.valid && !agree(t.pe_mask)) return false;
   return first.has_value();
+}
+
+// BundleTMATMULSharedMasksAreZero.
+bool shared_masks_zero(const arch::BlockState& b) noexcept {
+  for (const arch::BundleSharedBinding& t : b.shared_bindings)
+    if (t.valid && t.pe_mask != 0) return false;
+  return true;
+}
+
+// BundleTMATMULDimensionsLegal: Shared operands need power-of-two M, N, K.
+bool dimensions_legal(std::uint32_t m, std::uint32_t n, std::uint32_t k, unsigned shared) noexcept {
+  if (shared == 0) return m != 0 && n != 0 && k != 0;
+  return std::has_single_bit(m) && std::has_single_bit(n) && std::has_single_bit(k);
 }
 
 bool datr_legal(const arch::BlockState& b) noexcept {  // BundleTMATMULDataAttributesLegal
@@ -544,10 +585,19 @@ std::uint32_t primary_destination_capacity(const arch::BlockState& b) noexcept {
   return 0;
 }
 
-// BundleMatrixLocalMathematicalSourcesLegal (no Shared operands).
+// The layout of the Local tile that fixes the CUBE M layout: A when A is
+// Local, else C (ACC); nullopt without either.
+std::optional<TileLayout> local_m_layout(const arch::BlockState& b, const TileFile& f, const MatrixSchema& s) noexcept {
+  if (s.left_local()) return f.tile(source_at(b, s.function.accumulate ? 1 : 0)).descriptor().layout;
+  if (s.function.accumulate) return f.tile(source_at(b, 0)).descriptor().layout;
+  return std::nullopt;
+}
+
+// BundleMatrixLocalMathematicalSourcesLegal: C, the Local A group (absent
+// when A is Shared), the Local B group (absent with any Shared operand), bias.
 bool local_sources_legal(const arch::BlockState& b, const TileFile& f, const MatrixSchema& s) {
   unsigned ordinal = 0;
-  const TileLayout m_layout = f.tile(source_at(b, s.function.accumulate ? 1 : 0)).descriptor().layout;
+  const TileLayout m_layout = local_m_layout(b, f, s).value_or(TileLayout::RowMajor);
   const auto primary = [&](TileIndex i, std::uint32_t rows, std::uint32_t columns, DataType t, TileLayout layout) {
     return cube_primary_legal(f.tile(i), rows, columns, layout) && f.tile(i).data_type() == t;
   };
@@ -564,13 +614,17 @@ bool local_sources_legal(const arch::BlockState& b, const TileFile& f, const Mat
         !(converted || f.tile(c).descriptor().capacity_bytes == primary_destination_capacity(b)))
       return false;
   }
-  const TileIndex left = source_at(b, ordinal++);
-  if (!matrix_m_layout_legal(f.tile(left).descriptor().layout, s.m) ||
-      !primary(left, s.m, s.k, s.types.left, f.tile(left).descriptor().layout))
-    return false;
-  if (s.left_scale_present && !scale(source_at(b, ordinal++), s.m, blocks)) return false;
-  if (!primary(source_at(b, ordinal++), s.k, s.n, s.types.right, TileLayout::CubeN8)) return false;
-  if (s.right_scale_present && !scale(source_at(b, ordinal++), blocks, s.n)) return false;
+  if (s.left_local()) {
+    const TileIndex left = source_at(b, ordinal++);
+    if (!matrix_m_layout_legal(f.tile(left).descriptor().layout, s.m) ||
+        !primary(left, s.m, s.k, s.types.left, f.tile(left).descriptor().layout))
+      return false;
+    if (s.left_scale_present && !scale(source_at(b, ordinal++), s.m, blocks)) return false;
+  }
+  if (s.shared == 0) {
+    if (!primary(source_at(b, ordinal++), s.k, s.n, s.types.right, TileLayout::CubeN8)) return false;
+    if (s.right_scale_present && !scale(source_at(b, ordinal++), blocks, s.n)) return false;
+  }
   if (s.function.bias) {
     const TileIndex bias = source_at(b, ordinal);
     const TileDescriptor& d = f.tile(bias).descriptor();
@@ -579,6 +633,85 @@ bool local_sources_legal(const arch::BlockState& b, const TileFile& f, const Mat
       return false;
   }
   return true;
+}
+
+// ---- Shared operands (asl/block/model/dispatch/shared-cube-matrix.asl)
+
+// The RowMajor read schema of a Shared Matrix source.
+SharedShape shared_matrix_shape(std::uint32_t valid_rows, std::uint32_t valid_columns, std::uint32_t columns,
+                                DataType t) noexcept {
+  SharedShape shape;
+  shape.columns = columns;
+  shape.valid_rows = valid_rows;
+  shape.valid_columns = valid_columns;
+  shape.data_type = t;
+  return shape;
+}
+
+// BundleMatrixSharedSourceSchemaLegal: a source binding (B.IOS SizeCode 0)
+// of a cooperatively ready register with a legal RowMajor read schema.
+bool shared_source_legal(const arch::BlockState& b, const TileFile& f, unsigned ordinal, const SharedShape& shape) {
+  if (ordinal >= b.shared_bindings.size() || !b.shared_bindings[ordinal].valid) return false;
+  const arch::BundleSharedBinding& binding = b.shared_bindings[ordinal];
+  return binding.size_code == 0 && shared_cooperative_matrix_ready(f, binding.shared_id) &&
+         shared_read_schema(f, binding.shared_id, shape).has_value();
+}
+
+// BundleMatrixSharedPrimarySchemaLegal: B.FPATR TransA/TransB name a
+// register stored transposed (logical rows x columns stored columns x rows).
+bool shared_primary_legal(const arch::BlockState& b, const TileFile& f, unsigned ordinal, std::uint32_t rows,
+                          std::uint32_t columns, DataType t, bool transpose) {
+  const std::uint32_t stored_rows = transpose ? columns : rows, stored_columns = transpose ? rows : columns;
+  return shared_source_legal(b, f, ordinal, shared_matrix_shape(stored_rows, stored_columns, stored_columns, t));
+}
+
+// BundleMatrixSharedSchemasLegal: without Shared operands TransA/TransB must
+// be clear; TransA needs a Shared A; the Shared groups fill the stream exactly.
+bool shared_schemas_legal(const arch::BlockState& b, const TileFile& f, const MatrixSchema& s) {
+  if (s.shared == 0) return !fp(b).trans_a && !fp(b).trans_b;
+  if (fp(b).trans_a && !s.left_shared()) return false;
+  const std::uint32_t blocks = (s.k + 31) / 32;
+  unsigned ordinal = 0;
+  if (s.left_shared()) {
+    if (!shared_primary_legal(b, f, ordinal++, s.m, s.k, s.types.left, fp(b).trans_a)) return false;
+    if (s.left_scale_present &&
+        !shared_source_legal(b, f, ordinal++, shared_matrix_shape(s.m, blocks, blocks, DataType::E8M0)))
+      return false;
+  }
+  if (!shared_primary_legal(b, f, ordinal++, s.k, s.n, s.types.right, fp(b).trans_b)) return false;
+  if (s.right_scale_present && !shared_source_legal(b, f, ordinal++, shared_matrix_shape(blocks, s.n, s.n, DataType::E8M0)))
+    return false;
+  return ordinal == s.shared;
+}
+
+// MaterializeBundleSharedMatrixSource / ...Primary: a read-only RowMajor
+// copy of Shared register words at the register's capacity.  Element
+// (row, column) reads the stored element (column, row) when transposed;
+// undefined quarters read UndefinedSharedTileWord.
+Tile materialize_shared(const arch::BlockState& b, const TileFile& f, unsigned ordinal, std::uint32_t rows,
+                        std::uint32_t columns, DataType t, bool transpose) {
+  const unsigned id = b.shared_bindings[ordinal].shared_id;
+  const SharedTile& shared = f.shared(id);
+  SharedShape shape = shared_matrix_shape(rows, columns, columns, t);
+  shape.capacity_bytes = shared.tile.descriptor().capacity_bytes;
+  Tile tile;
+  tile.configure(shared_descriptor(shape));
+  for (std::uint32_t r = 0; r < rows; ++r)
+    for (std::uint32_t c = 0; c < columns; ++c)
+      tile.store_raw(tile.linear_index(r, c),
+                     read_shared_word(shared, id, transpose ? shared.tile.linear_index(c, r) : shared.tile.linear_index(r, c)));
+  tile.mark_valid_region_defined();
+  return tile;
+}
+
+// BundleMatrixCooperativeMLayout: D takes the Local A (or C) M layout, else
+// the smallest CUBE M layout holding M.
+std::optional<TileLayout> cooperative_m_layout(const arch::BlockState& b, const TileFile& f, const MatrixSchema& s) {
+  TileLayout layout = local_m_layout(b, f, s).value_or(s.m <= 16   ? TileLayout::CubeM16
+                                                        : s.m <= 32 ? TileLayout::CubeM32
+                                                                    : TileLayout::RowMajor);
+  if (!matrix_m_layout_legal(layout, s.m)) return std::nullopt;
+  return layout;
 }
 
 // BundleMatrixAccumulatorDestinationIndicesDistinct: the ASL compares C's
@@ -733,17 +866,14 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
     any_binding |= t.valid;
     nonzero |= t.valid && t.pe_mask != 0;
   }
-  const unsigned shared = shared_binding_count(b);
-  if ((any_binding && !nonzero) || (!any_binding && shared == 0 && b.zero_participation_seen)) {
+  s.shared = shared_binding_count(b);
+  const bool tile_masks_zero = (any_binding && !nonzero) || (!any_binding && s.shared == 0 && b.zero_participation_seen);
+  if (tile_masks_zero && shared_masks_zero(b)) {
     result.no_op = true;
     return result;
   }
   if (!fp(b).valid) {
     result.fault = Fault::BundleControl;
-    return result;
-  }
-  if (shared > 0) {
-    result.not_implemented = name + " (Shared operands)";
     return result;
   }
   s.types = selected_types(b);
@@ -758,17 +888,17 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
   s.n = cube_dimension(b, 1);
   s.k = cube_dimension(b, 2);
   // BundleMatrixDynamicBindingsComplete, B.DATR, dimensions, masks.
-  const bool bindings = local_source_count(b) == s.mathematical_sources() + post_process_source_count(b) &&
+  const bool bindings = s.shared_count_legal() &&
+                        local_source_count(b) == s.mathematical_sources() + post_process_source_count(b) &&
                         local_destination_count(b) == 1U + fp(b).row_max_en + fp(b).group_max_en &&
                         stream_terminated(b) && scalar_bindings_legal(b, in);
-  if (!bindings || !datr_legal(b) || s.m == 0 || s.n == 0 || s.k == 0 || !masks_agree(b)) return legality();
+  if (!bindings || !datr_legal(b) || !dimensions_legal(s.m, s.n, s.k, s.shared) || !masks_agree(b)) return legality();
   if (s.function.gemv && s.m != 1) return legality();
-  if (fp(b).trans_a || fp(b).trans_b) return legality();  // transpose needs a Shared primary
+  if (!shared_schemas_legal(b, f, s)) return legality();
   if (!post_process_sources_legal(b, f, s) || !local_sources_legal(b, f, s) || !accumulator_distinct(b, s))
     return legality();
-  // BundleMatrixCooperativeMLayout: D takes A's CUBE M layout.
-  const TileLayout layout = f.tile(source_at(b, s.function.accumulate ? 1 : 0)).descriptor().layout;
-  if (!matrix_m_layout_legal(layout, s.m)) return legality();
+  const std::optional<TileLayout> layout = cooperative_m_layout(b, f, s);
+  if (!layout) return legality();
   // Every legality check has run.  TileProfileMatrixPostProcessWithFlags is
   // the identity only for PreQuantMode = ReluMode = 0 (MatrixPostQuantBase-
   // WithFlags); its FP19 requantisation and activation arithmetic is not
@@ -777,7 +907,7 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
     result.not_implemented = name + " with B.FPATR pre-quantisation or activation";
     return result;
   }
-  if (const Fault fault = resolve_cube_destinations(b, f, s, layout, allocated); fault != Fault::None) {
+  if (const Fault fault = resolve_cube_destinations(b, f, s, *layout, allocated); fault != Fault::None) {
     result.fault = fault;
     return result;
   }
@@ -789,12 +919,33 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
   o.destination = destination_at(b, 0);
   unsigned ordinal = 0;
   if (s.function.accumulate) o.accumulator = source_at(b, ordinal++);
-  o.left = source_at(b, ordinal++);
-  if (s.left_scale_present) o.left_scale = source_at(b, ordinal++);
-  o.right = source_at(b, ordinal++);
-  if (s.right_scale_present) o.right_scale = source_at(b, ordinal++);
+  if (s.left_local()) {
+    o.left = source_at(b, ordinal++);
+    if (s.left_scale_present) o.left_scale = source_at(b, ordinal++);
+  }
+  if (s.shared == 0) {
+    o.right = source_at(b, ordinal++);
+    if (s.right_scale_present) o.right_scale = source_at(b, ordinal++);
+  }
   if (s.function.bias) o.bias = source_at(b, ordinal);
-  const std::vector<std::uint64_t> values = matrix_values(f, o, profile, datr_rounding(b));
+  MatrixTiles operands = local_tiles(f, o);
+  // Shared groups in stream order: [A, A scale], B, [B scale].
+  std::array<Tile, 4> shared_tiles;
+  unsigned shared_ordinal = 0;
+  const std::uint32_t blocks = (s.k + 31) / 32;
+  const auto materialize = [&](std::uint32_t rows, std::uint32_t columns, DataType t, bool transpose) {
+    shared_tiles[shared_ordinal] = materialize_shared(b, f, shared_ordinal, rows, columns, t, transpose);
+    return &shared_tiles[shared_ordinal++];
+  };
+  if (s.left_shared()) {
+    operands.left = materialize(s.m, s.k, s.types.left, fp(b).trans_a);
+    if (s.left_scale_present) operands.left_scale = materialize(s.m, blocks, DataType::E8M0, false);
+  }
+  if (s.shared > 0) {
+    operands.right = materialize(s.k, s.n, s.types.right, fp(b).trans_b);
+    if (s.right_scale_present) operands.right_scale = materialize(blocks, s.n, DataType::E8M0, false);
+  }
+  const std::vector<std::uint64_t> values = matrix_values(operands, o, profile, datr_rounding(b));
   // CommitMatrixResult: every output is prepared from pre-commit state
   // (RowMax and GroupMax reduce the unconverted product; RowMaxIn follows
   // the mathematical sources), then D, RowMax and GroupMax publish together.
@@ -812,6 +963,7 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
   if (fp(b).group_max_en)
     publish(f.tile(destination_at(b, fp(b).row_max_en ? 2 : 1)), group_max, group_max_columns(b, s.n));
   result.elements_written = values.size() + row_max.size() + group_max.size();
+  for (unsigned i = 0; i < s.shared; ++i) b.shared_bindings[i].consumed = true;  // ConsumeBundleSharedBindings
   return result;
 }
 

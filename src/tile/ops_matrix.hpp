@@ -26,9 +26,11 @@
 //    FP32 add, rounding from B.DATR RMode (NONE = RNE).
 // B.FPATR RowMax/GroupMax reduce the product with the profile's MAX step
 // (asl/arch/profile/matrix-postprocess.asl); a nonzero PreQuantMode or
-// ReluMode (FP19 requantisation) and Shared (B.IOS) Matrix operands stop as
-// "not implemented in this model" before any effect.  See
-// docs/semantics-notes.md "CUBE Matrix path and CUBE layouts".
+// ReluMode (FP19 requantisation) stops as "not implemented in this model"
+// before any effect.  Shared (B.IOS) A/B groups and B.FPATR TransA/TransB
+// follow asl/block/model/dispatch/shared-cube-matrix.asl.  See
+// docs/semantics-notes.md "CUBE Matrix path and CUBE layouts" and
+// "CUBE Matrix path with Shared operands".
 #pragma once
 
 #include <array>

@@ -46,6 +46,12 @@ bool shared_fully_initialized(const SharedTile& s) noexcept {
 
 bool shared_published(const SharedTile& s) noexcept { return shared_fully_initialized(s) && s.published; }
 
+bool shared_cooperative_matrix_ready(const TileFile& f, unsigned shared_id) noexcept {
+  const SharedTile& s = f.shared(shared_id);
+  return shared_descriptor_legal(f, shared_id) && s.allocation_mask == 0xF && s.initialized_mask == 0xF && s.published &&
+         s.tile.contents_defined();
+}
+
 std::uint32_t minimum_capacity_for_shape(std::uint32_t columns, std::uint32_t valid_rows,
                                          std::uint32_t valid_columns, DataType t) noexcept {
   for (unsigned code = 1; code <= 12; ++code)

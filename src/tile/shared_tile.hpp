@@ -45,6 +45,9 @@ std::uint64_t read_shared_word(const SharedTile& s, unsigned shared_id, std::uin
 bool shared_descriptor_legal(const TileFile& f, unsigned shared_id) noexcept;
 bool shared_fully_initialized(const SharedTile& s) noexcept;
 bool shared_published(const SharedTile& s) noexcept;
+// SharedTileCooperativeMatrixReady: legal, allocated and initialised in all
+// four quarters, published and defined (a Shared CUBE Matrix operand).
+bool shared_cooperative_matrix_ready(const TileFile& f, unsigned shared_id) noexcept;
 
 // MinimumTileCapacityBytesForShape: the smallest SizeCode capacity (1..12)
 // whose descriptor holds the shape, or 0.

@@ -12,6 +12,7 @@
 #include "numerics/format.hpp"
 #include "tile/cube_layout.hpp"
 #include "tile/ops_matrix.hpp"
+#include "tile/shared_tile.hpp"
 
 namespace pto::test {
 namespace {
@@ -651,22 +652,138 @@ TEST(MatrixBundle, InconsistentFpatrEnablesFaultAtTheCommand) {
 }
 
 TEST(MatrixBundle, UnexecutedPathsStopLoudly) {
-  {
-    BundleTestHost h;  // a Shared operand
-    const auto o = h.run({cube_start(0, kFP16), fpatr(), encode_form(kBIos, {{"SharedTID", 3}, {"PEMode", 7}}),
-                          iot_src_src_dst(32, 33, 1), kBstop});
-    EXPECT_EQ(o.status, BundleStatus::NotImplemented);
-    EXPECT_EQ(o.message, "not implemented in this model: TMATMUL (Shared operands)");
-  }
-  {
-    BundleTestHost h;  // B.FPATR pre-quantisation (mode 1: FP32 -> FP16), legal in every other respect
-    operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
-    const std::uint64_t used = h.file.core_capacity_in_use();
-    const auto o = h.run({cube_start(0, kFP16), fpatr(1), iot_src_src_dst(32, 33, 1), kBstop});
-    EXPECT_EQ(o.status, BundleStatus::NotImplemented) << static_cast<int>(o.fault);
-    EXPECT_EQ(o.message, "not implemented in this model: TMATMUL with B.FPATR pre-quantisation or activation");
-    EXPECT_EQ(h.file.core_capacity_in_use(), used);  // stopped before the destination allocation
-  }
+  // B.FPATR pre-quantisation (mode 1: FP32 -> FP16), legal in every other respect.
+  BundleTestHost h;
+  operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+  const std::uint64_t used = h.file.core_capacity_in_use();
+  const auto o = h.run({cube_start(0, kFP16), fpatr(1), iot_src_src_dst(32, 33, 1), kBstop});
+  EXPECT_EQ(o.status, BundleStatus::NotImplemented) << static_cast<int>(o.fault);
+  EXPECT_EQ(o.message, "not implemented in this model: TMATMUL with B.FPATR pre-quantisation or activation");
+  EXPECT_EQ(h.file.core_capacity_in_use(), used);  // stopped before the destination allocation
+}
+
+// ---- Shared A/B operands (asl/block/model/dispatch/shared-cube-matrix.asl) ----
+
+// B.FPATR TransA (bit 7) and TransB (bit 8), every other field zero.
+std::uint64_t fpatr_transpose(bool a, bool b) { return fpatr() | (unsigned{a} << 7) | (unsigned{b} << 8); }
+std::uint64_t ios_source(unsigned shared_id) { return encode_form(kBIos, {{"SharedTID", shared_id}, {"PEMode", 7}}); }
+std::uint64_t iot_dst(unsigned size, unsigned hand = 0) {
+  return encode_form(kBIotDst, {{"SizeCode", size}, {"PEMode", 7}, {"L", 1}, {"DstTile", hand}});
+}
+
+// Publishes a 2 x 2 U16 RowMajor value in all four quarters of S<id>
+// (SharedTileCooperativeMatrixReady when `publish`).
+void install_shared_2x2(BundleTestHost& h, unsigned id, std::array<std::uint64_t, 4> values, bool publish = true) {
+  tile::SharedShape shape;
+  shape.capacity_bytes = 128;
+  shape.columns = shape.valid_rows = shape.valid_columns = 2;
+  shape.data_type = DataType::U16;
+  tile::Tile t;
+  t.configure(tile::shared_descriptor(shape));
+  for (std::uint32_t e = 0; e < 4; ++e) t.write_element(e / 2, e % 2, values[e]);
+  ASSERT_TRUE(tile::atomic_update_shared(h.file, id, t, 0b1111, publish));
+}
+
+// A = [[1,2],[3,4]], B = [[5,6],[7,8]]: A.B = [[19,22],[43,50]] (hand-derived).
+constexpr std::array<std::uint64_t, 4> kAT{1, 3, 2, 4}, kBT{5, 7, 6, 8}, kProduct{19, 22, 43, 50};
+
+std::vector<std::uint64_t> shared_pair_words(bool trans_a, bool trans_b, std::uint32_t m = 2) {
+  return {cube_start(0, kU16), fpatr_transpose(trans_a, trans_b), bdim(0, m), bdim(1, 2), bdim(2, 2),
+          ios_source(1), ios_source(2), iot_dst(4), kBstop};
+}
+
+TEST(MatrixSharedBundle, TransposedSharedPairMultipliesLogicalOperands) {
+  BundleTestHost h;
+  install_shared_2x2(h, 1, kAT);  // A stored transposed (TransA)
+  install_shared_2x2(h, 2, kBT);  // B stored transposed (TransB)
+  const auto o = h.run(shared_pair_words(true, true));
+  ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << o.message;
+  const tile::Tile& d = h.file.tile(h.destination());
+  EXPECT_EQ(d.descriptor().layout, TileLayout::CubeM16);  // no Local A or C: smallest CUBE M layout for M = 2
+  EXPECT_EQ(d.data_type(), DataType::U32);
+  for (std::uint32_t e = 0; e < 4; ++e) EXPECT_EQ(d.read_word(d.linear_index(e / 2, e % 2)), kProduct[e]) << e;
+  ASSERT_EQ(o.trace.shared_bindings.size(), 2U);  // ConsumeBundleSharedBindings(2)
+  EXPECT_TRUE(o.trace.shared_bindings[0].consumed);
+  EXPECT_TRUE(o.trace.shared_bindings[1].consumed);
+  EXPECT_EQ(h.file.shared(1).tile.read_word(h.file.shared(1).tile.linear_index(0, 1)), 3U);  // sources unchanged
+}
+
+TEST(MatrixSharedBundle, UntransposedPairReadsStoredOrder) {
+  BundleTestHost h;  // the same registers without TransA/TransB multiply A^T . B^T = (B.A)^T
+  install_shared_2x2(h, 1, kAT);
+  install_shared_2x2(h, 2, kBT);
+  const auto o = h.run(shared_pair_words(false, false));
+  ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << o.message;
+  const tile::Tile& d = h.file.tile(h.destination());
+  constexpr std::array<std::uint64_t, 4> kExpected{23, 31, 34, 46};  // [[1*5+3*6, 1*7+3*8], [2*5+4*6, 2*7+4*8]]
+  for (std::uint32_t e = 0; e < 4; ++e) EXPECT_EQ(d.read_word(d.linear_index(e / 2, e % 2)), kExpected[e]) << e;
+}
+
+// Every rejection below is Fault_TileLegality before any allocation, with the
+// Shared bindings left unconsumed.
+void expect_rejected_before_effect(BundleTestHost& h, const std::vector<std::uint64_t>& words) {
+  const std::uint64_t used = h.file.core_capacity_in_use();
+  const auto o = h.run(words);
+  EXPECT_EQ(o.status, BundleStatus::Fault);
+  EXPECT_EQ(o.fault, FaultCode::Fault_TileLegality);
+  EXPECT_EQ(h.file.core_capacity_in_use(), used);
+  EXPECT_FALSE(h.state().shared_bindings[0].consumed);
+}
+
+TEST(MatrixSharedBundle, SharedOperandsNeedPowerOfTwoDimensions) {  // BundleTMATMULDimensionsLegal
+  BundleTestHost h;
+  install_shared_2x2(h, 1, kAT);
+  install_shared_2x2(h, 2, kBT);
+  expect_rejected_before_effect(h, shared_pair_words(true, true, 3));
+}
+
+TEST(MatrixSharedBundle, UnpublishedRegisterIsNotCooperativelyReady) {  // SharedTileCooperativeMatrixReady
+  BundleTestHost h;
+  install_shared_2x2(h, 1, kAT, false);
+  install_shared_2x2(h, 2, kBT);
+  expect_rejected_before_effect(h, shared_pair_words(true, true));
+}
+
+TEST(MatrixSharedBundle, SharedDestinationBindingIsNotASource) {  // BundleMatrixSharedSourceSchemaLegal
+  BundleTestHost h;
+  install_shared_2x2(h, 1, kAT);
+  install_shared_2x2(h, 2, kBT);
+  std::vector<std::uint64_t> words = shared_pair_words(true, true);
+  words[6] = encode_form(kBIos, {{"SharedTID", 2}, {"SizeCode", 1}, {"PEMode", 7}});  // B.IOS mask=1111, ->S2
+  expect_rejected_before_effect(h, words);
+}
+
+TEST(MatrixSharedBundle, TransAWithLocalAIsRejected) {  // BundleMatrixSharedSchemasLegal
+  BundleTestHost h;
+  configure_cube(h, 32, 2, 2, DataType::U16, TileLayout::CubeM16);
+  for (std::uint32_t e = 0; e < 4; ++e) h.file.tile(32).write_element(e / 2, e % 2, e + 1);
+  install_shared_2x2(h, 2, kBT);
+  const std::vector<std::uint64_t> words{cube_start(0, kU16), fpatr_transpose(true, false), bdim(0, 2), bdim(1, 2),
+                                         bdim(2, 2), ios_source(2),
+                                         encode_form(kBIotSrcDst, {{"SrcTile0", 32}, {"SizeCode", 4}, {"PEMode", 7},
+                                                                   {"L", 1}, {"DstTile", 0}}),
+                                         kBstop};
+  expect_rejected_before_effect(h, words);
+  // TransB on the Shared B of the same stream is legal: A.B with B stored transposed.
+  BundleTestHost g;
+  configure_cube(g, 32, 2, 2, DataType::U16, TileLayout::CubeM16);
+  for (std::uint32_t e = 0; e < 4; ++e) g.file.tile(32).write_element(e / 2, e % 2, e + 1);
+  install_shared_2x2(g, 2, kBT);
+  std::vector<std::uint64_t> legal = words;
+  legal[1] = fpatr_transpose(false, true);
+  const auto o = g.run(legal);
+  ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << o.message;
+  const tile::Tile& d = g.file.tile(g.destination());
+  for (std::uint32_t e = 0; e < 4; ++e) EXPECT_EQ(d.read_word(d.linear_index(e / 2, e % 2)), kProduct[e]) << e;
+}
+
+TEST(MatrixSharedBundle, TransposeWithoutSharedOperandsIsRejected) {
+  BundleTestHost h;
+  operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+  const std::uint64_t used = h.file.core_capacity_in_use();
+  const auto o = h.run({cube_start(0, kFP16), fpatr_transpose(false, true), iot_src_src_dst(32, 33, 1), kBstop});
+  EXPECT_EQ(o.fault, FaultCode::Fault_TileLegality);
+  EXPECT_EQ(h.file.core_capacity_in_use(), used);
 }
 
 }  // namespace
