@@ -305,7 +305,7 @@ Fault resolve_destinations(BlockState& b, tile::TileFile& f, const tile::Destina
     r.valid_rows = shape.valid_rows;
     r.valid_columns = shape.valid_columns;
     r.data_type = requests.empty() ? plan.primary_type.value_or(*effective) : tile::DataType::U32;
-    r.layout = tile::TileLayout::RowMajor;  // CurrentBundleTileLayout: NORM (layout conversions are not executed)
+    r.layout = tile::bundle_tile_layouts(b).destination;  // CurrentBundleTileLayout (destination-shape.asl)
     r.mask = t.pe_mask;
     if (!tile::descriptor_shape_legal(r.capacity_bytes, r.columns, r.valid_rows, r.valid_columns, r.data_type))
       return Fault::TileAllocation;
@@ -437,6 +437,8 @@ ExecOutcome run_matrix(Attempt& a) {
   if (!r.not_implemented.empty()) return a.not_implemented(r.not_implemented);
   if (r.fault != Fault::None) return a.fail(r.fault);
   a.m.state.sysregs.core_state |= static_cast<arch::Word>(r.flags & 0x1FU) << arch::kCoreStateFlagsShift;
+  for (const arch::BundleSharedBinding& s : b.shared_bindings)
+    if (s.valid) a.tiles.trace.shared_bindings.push_back(s);  // consumed Shared operands
   a.tiles.trace.elements_written = r.elements_written;
   a.tiles.trace.outcome = "ok";
   return ExecOutcome::Next;
@@ -516,9 +518,9 @@ ExecOutcome run_generic(Attempt& a) {
   if (!bindings_complete(b, op)) return a.fail(Fault::BundleControl);  // includes B.FPATR outside Matrix
   if (!gpr_binding_values_legal(m, op) || !tile::datr_fields_legal(op, b)) return a.fail(Fault::TileLegality);
   if (kernel->schema_legal != nullptr && !kernel->schema_legal(b)) return a.fail(Fault::TileLegality);
-  // Destinations are configured RowMajor (NORM): every other B.DATR Layout
-  // (conversions, CUBE transport) stops loudly instead of being ignored.
-  if (b.data_attributes_present && b.data_attributes.data_layout != 0)
+  // A B.DATR Layout places the destinations (CurrentBundleTileLayout) for the
+  // eight generic consumers; every other nonzero Layout stops loudly.
+  if (!tile::generic_layout_executed(op, b))
     return a.not_implemented(fmt::format("{} with B.DATR Layout {}", isa::tile_op(op).name, b.data_attributes.data_layout));
   if (!masks_legal(b)) return a.fail(Fault::TileLegality);
   const tile::DestinationPlan plan = (kernel->destinations ? kernel->destinations : tile::default_destinations)(b, f);

@@ -1,5 +1,7 @@
 // `pto coverage [--json]`: every catalog form and every tile operation with
-// its execution status in this model (`executable` or `not-implemented`).
+// its execution status in this model (`executable` or `not-implemented`),
+// then the paths inside executable tile operations that still stop as not
+// implemented (tile/unexecuted_paths.hpp).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -7,6 +9,7 @@
 #include "cli/command.hpp"
 #include "runner/dispatch.hpp"
 #include "tile/tile_ops.hpp"
+#include "tile/unexecuted_paths.hpp"
 
 namespace pto::cli {
 namespace {
@@ -44,8 +47,11 @@ int run_coverage(bool json) {
     const isa::TileOpDesc& d = isa::tile_op(op);
     ops.push_back({{"name", d.name}, {"engine", std::string(isa::engine_name(d.engine))}, {"status", status_name(ok)}});
   }
+  nlohmann::json paths = nlohmann::json::array();
+  for (const tile::UnexecutedPath& p : tile::unexecuted_paths())
+    paths.push_back({{"operations", p.operations}, {"condition", p.condition}, {"message", p.message}});
   if (json) {
-    fmt::print("{}\n", nlohmann::json{{"forms", forms}, {"tile_operations", ops}}.dump(2));
+    fmt::print("{}\n", nlohmann::json{{"forms", forms}, {"tile_operations", ops}, {"unexecuted_paths", paths}}.dump(2));
     return kExitOk;
   }
   for (const auto& f : forms) {
@@ -56,7 +62,12 @@ int run_coverage(bool json) {
     fmt::print("{:<16} {:<32} {}\n", o["status"].get<std::string>(), o["engine"].get<std::string>(),
                o["name"].get<std::string>());
   }
-  fmt::print("forms: {}/{} executable; tile operations: {}/{} executable\n", forms_ok, forms.size(), ops_ok, ops.size());
+  for (const auto& p : paths) {
+    fmt::print("{:<16} {}: {}\n", "not-implemented", p["operations"].get<std::string>(),
+               p["condition"].get<std::string>());
+  }
+  fmt::print("forms: {}/{} executable; tile operations: {}/{} executable; {} paths inside them not implemented\n",
+             forms_ok, forms.size(), ops_ok, ops.size(), paths.size());
   return kExitOk;
 }
 

@@ -8,6 +8,7 @@
 #include "numerics/format.hpp"
 #include "numerics/profile.hpp"
 #include "tile/ops_kernels.hpp"
+#include "tile/tile_contracts.hpp"
 
 namespace pto::tile::ops {
 namespace {
@@ -135,34 +136,6 @@ num::Flags tile_convert(Tile& d, const Tile& source, num::RoundingMode mode, boo
 
 namespace {
 
-// TileDataLayoutOfCode -> (source, destination) layouts; cube codes and
-// unaccepted codes have none here.
-struct LayoutPair {
-  bool valid;
-  TileLayout source, destination;
-};
-
-LayoutPair data_layout_pair(std::uint8_t code) noexcept {
-  using L = TileLayout;
-  switch (code) {
-    case 1: return {true, L::RowMajor, L::ColumnMajor};
-    case 3: return {true, L::RowMajor, L::ZN};
-    case 4: return {true, L::RowMajor, L::NZ};
-    case 6: return {true, L::ColumnMajor, L::RowMajor};
-    case 8: return {true, L::ColumnMajor, L::ZN};
-    case 9: return {true, L::ColumnMajor, L::NZ};
-    case 17: return {true, L::ZN, L::RowMajor};
-    case 18: return {true, L::ZN, L::ColumnMajor};
-    case 20: return {true, L::ZN, L::NZ};
-    case 27: return {true, L::NZ, L::RowMajor};
-    case 28: return {true, L::NZ, L::ColumnMajor};
-    case 30: return {true, L::NZ, L::ZN};
-    default:
-      if (code >= 21 && code <= 26) return {false, L::RowMajor, L::RowMajor};
-      return {true, L::RowMajor, L::RowMajor};  // NORM
-  }
-}
-
 // HardwareTCVTTypePairSupported.
 bool tcvt_pair_supported(DataType s, DataType d) noexcept {
   return d != DataType::E8M0 || s == DataType::FP16 || s == DataType::BF16 || s == DataType::FP32;
@@ -178,12 +151,11 @@ bool bundle_canonicalize(const arch::BlockState& b) { return b.data_attributes_p
 bool tcvt_source_layout_legal(const arch::BlockState& b, const TileDescriptor& s, const TileDescriptor* d) {
   const bool private_cube_source = s.location == TileLocation::Matrix;
   if (private_cube_source != bundle_canonicalize(b)) return false;
-  const std::uint8_t code = b.data_attributes_present ? b.data_attributes.data_layout : 0;
   if (private_cube_source)
-    return data_layout_pair(code).valid && code == 0 && s.layout == TileLayout::RowMajor &&
+    return bundle_layout_row_major(b) && s.layout == TileLayout::RowMajor &&
            (d == nullptr || d->layout == TileLayout::RowMajor);
-  const LayoutPair pair = data_layout_pair(code);
-  return pair.valid && s.layout == pair.source && (d == nullptr || d->layout == pair.destination);
+  const BundleTileLayouts layouts = bundle_tile_layouts(b);  // CurrentBundleTileSourceLayout / TileLayout
+  return layouts.valid && s.layout == layouts.source && (d == nullptr || d->layout == layouts.destination);
 }
 
 // Tile part of the schema before allocation; then the closed-loop shape.

@@ -1,5 +1,6 @@
 #include "tile/tile_contracts.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -73,6 +74,34 @@ std::uint8_t generic_defined_sources(isa::TileOp op) noexcept {
     mask = static_cast<std::uint8_t>(mask | (1U << (field[6] - '0')));
   }
   return mask;
+}
+
+BundleTileLayouts bundle_tile_layouts(const arch::BlockState& bundle) noexcept {
+  using L = TileLayout;
+  const unsigned code = bundle.data_attributes_present ? bundle.data_attributes.data_layout : 0;
+  switch (code) {  // TileDataLayoutOfCode, then the source/destination tables
+    case 1: return {true, L::RowMajor, L::ColumnMajor};      // ND2DN
+    case 3: return {true, L::RowMajor, L::ZN};               // ND2ZN
+    case 4: return {true, L::RowMajor, L::NZ};               // ND2NZ
+    case 6: return {true, L::ColumnMajor, L::RowMajor};      // DN2ND
+    case 8: return {true, L::ColumnMajor, L::ZN};            // DN2ZN
+    case 9: return {true, L::ColumnMajor, L::NZ};            // DN2NZ
+    case 17: return {true, L::ZN, L::RowMajor};              // ZN2ND
+    case 18: return {true, L::ZN, L::ColumnMajor};           // ZN2DN
+    case 20: return {true, L::ZN, L::NZ};                    // ZN2NZ
+    case 27: return {true, L::NZ, L::RowMajor};              // NZ2ND
+    case 28: return {true, L::NZ, L::ColumnMajor};           // NZ2DN
+    case 30: return {true, L::NZ, L::ZN};                    // NZ2ZN
+    default: return {!layout_is_cube_conversion(code), L::RowMajor, L::RowMajor};  // NORM (B.DATR accepts no other code)
+  }
+}
+
+bool generic_layout_executed(isa::TileOp op, const arch::BlockState& bundle) noexcept {
+  using isa::TileOp;
+  constexpr std::array<TileOp, 8> kConsumers{TileOp::TCVT,    TileOp::TCONCAT, TileOp::TEXTRACT, TileOp::TINSERT,
+                                             TileOp::TFILLPAD, TileOp::TTRANS, TileOp::TGATHER,  TileOp::TSCATTER};
+  if (!bundle.data_attributes_present || bundle.data_attributes.data_layout == 0) return true;
+  return bundle_tile_layouts(bundle).valid && std::find(kConsumers.begin(), kConsumers.end(), op) != kConsumers.end();
 }
 
 }  // namespace pto::tile

@@ -10,6 +10,7 @@
 
 #include "arch/state.hpp"
 #include "isa/catalog.hpp"
+#include "tile/tile_types.hpp"
 
 namespace pto::tile {
 
@@ -39,5 +40,24 @@ bool datr_fields_legal(isa::TileOp op, const arch::BlockState& bundle) noexcept;
 // handler owns source definedness (TILE_LEGALITY_OWNS_SOURCE_DEFINEDNESS).
 // Bit i = source i (source0..source7); bias operands map to their field.
 std::uint8_t generic_defined_sources(isa::TileOp op) noexcept;
+
+// TileDataLayoutSourceLayout / TileDataLayoutDestinationLayout of the
+// bundle's B.DATR Layout (CurrentBundleTileSourceLayout and
+// CurrentBundleTileLayout, asl/block/model/state/control-state.asl); an
+// omitted B.DATR selects NORM.  The CUBE conversion codes 21..26 have no
+// pair (the ASL marks them unreachable there): valid is false and both
+// layouts read RowMajor.
+struct BundleTileLayouts {
+  bool valid = true;
+  TileLayout source = TileLayout::RowMajor;
+  TileLayout destination = TileLayout::RowMajor;
+};
+BundleTileLayouts bundle_tile_layouts(const arch::BlockState& bundle) noexcept;
+
+// The generic commit executes a nonzero B.DATR Layout for the operations
+// whose destinations it only places (TCVT, TCONCAT, TEXTRACT, TINSERT,
+// TFILLPAD, TTRANS, TGATHER, TSCATTER) when the code has a layout pair;
+// every other nonzero Layout stops as not implemented.
+bool generic_layout_executed(isa::TileOp op, const arch::BlockState& bundle) noexcept;
 
 }  // namespace pto::tile
