@@ -226,6 +226,14 @@ void Machine::record_fence(std::uint8_t predecessor, std::uint8_t successor) {
   state.memory_events[state.memory_event_count++] = e;
 }
 
+void Machine::clear_overlapping_reservation(Word address, Word size) noexcept {
+  if (!state.reservation_valid || size == 0) return;
+  const Word granule = state.reservation_address & ~Word{kReservationGranuleBytes - 1};
+  // Inclusive ends: nothing wraps past the top of the address space.
+  if (address <= granule + (kReservationGranuleBytes - 1) && granule <= address + (size - 1))
+    state.reservation_valid = false;
+}
+
 Word Machine::read_probed(Word address, unsigned size, MemoryOrder order) {
   const Word v = memory.read(address, size);
   if (access_log_) access_log_->push_back({address, static_cast<std::uint8_t>(size), false, v});
@@ -235,11 +243,7 @@ Word Machine::read_probed(Word address, unsigned size, MemoryOrder order) {
 
 void Machine::write_probed(Word address, unsigned size, Word value, MemoryOrder order) {
   memory.write(address, size, value);
-  if (state.reservation_valid) {
-    // StoreTranslated: a store overlapping the reservation granule clears it.
-    const Word granule = state.reservation_address & ~Word{kReservationGranuleBytes - 1};
-    if (address < granule + kReservationGranuleBytes && granule < address + size) state.reservation_valid = false;
-  }
+  clear_overlapping_reservation(address, size);
   if (access_log_) access_log_->push_back({address, static_cast<std::uint8_t>(size), true, normalize(value, size)});
   record_event(MemoryEventKind::Store, address, size, 0, value, order);
 }

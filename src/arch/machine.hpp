@@ -103,6 +103,9 @@ class Machine {
     }
     return store_slow(address, size, value, order);
   }
+  // StoreTranslated's reservation rule: a store of `size` bytes at `address`
+  // overlapping the LR/SC reservation granule clears the reservation.
+  void clear_overlapping_reservation(Word address, Word size) noexcept;
   // Raw access after a successful probe (records trace/events like load/store).
   Word read_probed(Word address, unsigned size, MemoryOrder order = MemoryOrder::Relaxed);
   void write_probed(Word address, unsigned size, Word value, MemoryOrder order = MemoryOrder::Relaxed);

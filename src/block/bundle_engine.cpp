@@ -34,6 +34,7 @@ class MachineTilePort final : public tile::TileMemoryPort {
   }
   void write(std::uint64_t address, std::span<const std::byte> in) override {
     m_.memory.write_bytes(address, {reinterpret_cast<const std::uint8_t*>(in.data()), in.size()});
+    m_.clear_overlapping_reservation(address, in.size());  // StoreTileMemoryElement -> StoreTranslated
   }
   // TLSU element accesses: memory events of PE `agent` in CurrentBundleMemoryOrder.
   std::uint64_t load_element(unsigned agent, std::uint64_t address, unsigned size) override {
@@ -50,7 +51,10 @@ class MachineTilePort final : public tile::TileMemoryPort {
     const std::uint64_t old = m_.memory.read(address, size);
     const std::uint64_t width_mask = size == 8 ? ~0ULL : (1ULL << (8 * size)) - 1;
     const bool swapped = old == (expected & width_mask);  // NormalizeMemoryAccessValue on both sides
-    if (swapped) m_.memory.write(address, size, replacement);
+    if (swapped) {  // MGATHER_CAS stores through StoreTileMemoryElement (atomics.asl)
+      m_.memory.write(address, size, replacement);
+      m_.clear_overlapping_reservation(address, size);
+    }
     m_.record_atomic(address, size, old, replacement, order(), swapped);  // RecordAtomicEvent
     return old;
   }

@@ -170,6 +170,27 @@ TEST(TlsuMgatherCas, AtomicPerLaneWithEvents) {
   EXPECT_FALSE(h.m.state.memory_events[1].write_performed);
 }
 
+// atomics.asl: a matched lane stores through StoreTileMemoryElement, whose
+// StoreTranslated clears an overlapping LR/SC reservation; a lane that does
+// not match writes nothing and leaves it.
+TEST(TlsuMgatherCas, MatchedLaneClearsAnOverlappingReservation) {
+  for (const bool any_match : {true, false}) {
+    BundleTestHost h;
+    local_tile(h, 16, tile::DataType::U32, 4, 1, 2, {0, 4});
+    local_tile(h, 17, tile::DataType::U32, 4, 1, 2, {any_match ? 5U : 7U, 9});
+    local_tile(h, 18, tile::DataType::U32, 4, 1, 2, {50, 90});
+    h.store32(0x400, 5);
+    h.store32(0x404, 6);
+    h.gpr[2] = 0x400;
+    h.m.state.reservation_valid = true;
+    h.m.state.reservation_address = 0x43C;  // granule 0x400..0x43F
+    ASSERT_TRUE(
+        h.run({tlsu_start(8, kU32), bdim(0, 2), iot_src_src(16, 17, 7, false), iot_src_dst(18, 1), bior(2, 0), kBstop})
+            .ok());
+    EXPECT_EQ(h.m.state.reservation_valid, !any_match);
+  }
+}
+
 TEST(TlsuMgatherCas, ExpectedTypeMismatchIsTileLegality) {
   BundleTestHost h;
   local_tile(h, 16, tile::DataType::U32, 4, 1, 2, {0, 4});
