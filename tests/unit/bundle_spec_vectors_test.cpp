@@ -236,6 +236,22 @@ unsigned binding_count(const pto::arch::BlockState& b) {
 }
 
 // Executes one step; returns a failure description, "SKIP: ..." or "".
+// The descriptor fields ConfigureTile and ConfigureCubeTile share; nullopt
+// for an unknown data type name.
+std::optional<pto::tile::ConfigureRequest> configure_request(const json& s) {
+  const auto dt = pto::num::data_type_from_name(s["data_type"].get<std::string>());
+  if (!dt) return std::nullopt;
+  pto::tile::ConfigureRequest r;
+  r.capacity_bytes = u(s["capacity"]);
+  r.valid_rows = u(s["valid_rows"]);
+  r.valid_columns = u(s["valid_columns"]);
+  r.data_type = *dt;
+  r.layout = enum_named<pto::tile::TileLayout>(s["layout"], kLayouts);
+  r.location = enum_named<pto::tile::TileLocation>(s["location"], kLocations);
+  r.mask = static_cast<pto::tile::PeMask>(u(s["mask"]));
+  return r;
+}
+
 std::string run_step(Machine& m, const json& s) {
   auto& st = m.state;
   const std::string op = s.at("op");
@@ -288,34 +304,18 @@ std::string run_step(Machine& m, const json& s) {
       }
     }
   } else if (op == "configure_tile") {
-    pto::tile::ConfigureRequest r;
-    r.capacity_bytes = u(s["capacity"]);
-    r.columns = u(s["columns"]);
-    r.valid_rows = u(s["valid_rows"]);
-    r.valid_columns = u(s["valid_columns"]);
-    const auto dt = pto::num::data_type_from_name(s["data_type"].get<std::string>());
-    if (!dt) return "unknown data type";
-    r.data_type = *dt;
-    r.layout = enum_named<pto::tile::TileLayout>(s["layout"], kLayouts);
-    r.location = enum_named<pto::tile::TileLocation>(s["location"], kLocations);
-    r.mask = static_cast<pto::tile::PeMask>(u(s["mask"]));
+    auto r = configure_request(s);
+    if (!r) return "unknown data type";
+    r->columns = u(s["columns"]);
     // The register file derives the physical rows from capacity, columns and
     // type (DerivedTileRows); the helper's explicit "rows" is not installed.
-    if (tiles(m).configure(static_cast<pto::tile::TileIndex>(u(s["index"])), r) != pto::tile::Fault::None) {
+    if (tiles(m).configure(static_cast<pto::tile::TileIndex>(u(s["index"])), *r) != pto::tile::Fault::None) {
       return "ConfigureTile rejected";
     }
   } else if (op == "configure_cube_tile") {
-    pto::tile::ConfigureRequest r;
-    r.capacity_bytes = u(s["capacity"]);
-    r.valid_rows = u(s["valid_rows"]);
-    r.valid_columns = u(s["valid_columns"]);
-    const auto dt = pto::num::data_type_from_name(s["data_type"].get<std::string>());
-    if (!dt) return "unknown data type";
-    r.data_type = *dt;
-    r.layout = enum_named<pto::tile::TileLayout>(s["layout"], kLayouts);
-    r.location = enum_named<pto::tile::TileLocation>(s["location"], kLocations);
-    r.mask = static_cast<pto::tile::PeMask>(u(s["mask"]));
-    const bool configured = tiles(m).configure_cube(static_cast<pto::tile::TileIndex>(u(s["index"])), r) ==
+    const auto r = configure_request(s);
+    if (!r) return "unknown data type";
+    const bool configured = tiles(m).configure_cube(static_cast<pto::tile::TileIndex>(u(s["index"])), *r) ==
                             pto::tile::Fault::None;
     // ConfigureCubeTileForMask's boolean result, when the point asserts it.
     if (s.contains("expect_configured") && s["expect_configured"].get<bool>() != configured)

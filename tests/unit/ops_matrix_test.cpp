@@ -127,36 +127,32 @@ TEST(AvsTileMatrix, TmatmulExec001) {  // PTO-AVS-TILE-TMATMUL-EXEC-001
   EXPECT_EQ(h.read(3, 0, 0), 6U);
 }
 
-// The ACC points: C=5 in tile 3, D in tile 4; 2*3+5 = 11.
-void acc_case(isa::TileOp op, unsigned function, std::initializer_list<tile::TileIndex> sources) {
+// The ACC and BIAS points: the addend 5 in tile 3 (ACC: C, an FP32 CUBE_M16
+// accumulator; BIAS: an FP32 RowMajor Matrix tile), D in tile 4; 2*3+5 = 11.
+enum class Addend { Accumulator, Bias };
+void addend_case(Addend kind, isa::TileOp op, unsigned function, std::initializer_list<tile::TileIndex> sources) {
   DirectCube h;
   one_by_one_fp16(h, function);
-  h.cube(3, 1, 1, DataType::FP32, TileLayout::CubeM16);
+  if (kind == Addend::Accumulator) h.cube(3, 1, 1, DataType::FP32, TileLayout::CubeM16);
+  else h.plain(3, 1, 1, 1, DataType::FP32, TileLocation::Matrix);
   h.write(3, 0, 0, 5);
   h.cube(4, 1, 1, DataType::FP32, TileLayout::CubeM16);
   h.write(1, 0, 0, 2);
   h.write(2, 0, 0, 3);
   h.execute(op, 4, sources);
   EXPECT_EQ(h.read(4, 0, 0), 11U);
+}
+void acc_case(isa::TileOp op, unsigned function, std::initializer_list<tile::TileIndex> sources) {
+  addend_case(Addend::Accumulator, op, function, sources);
+}
+void bias_case(isa::TileOp op, unsigned function, std::initializer_list<tile::TileIndex> sources) {
+  addend_case(Addend::Bias, op, function, sources);
 }
 
 TEST(AvsTileMatrix, TmatmulAccExec001) { acc_case(isa::TileOp::TMATMUL_ACC, 2, {3, 1, 2}); }          // PTO-AVS-TILE-TMATMUL-ACC-EXEC-001
 TEST(AvsTileMatrix, TmatmulMxAccExec001) { acc_case(isa::TileOp::TMATMUL_MX_ACC, 6, {3, 1, 0, 2, 0}); }  // PTO-AVS-TILE-TMATMUL-MX-ACC-EXEC-001
 TEST(AvsTileMatrix, TgemvAccExec001) { acc_case(isa::TileOp::TGEMV_ACC, 18, {3, 1, 2}); }              // PTO-AVS-TILE-TGEMV-ACC-EXEC-001
 TEST(AvsTileMatrix, TgemvMxAccExec001) { acc_case(isa::TileOp::TGEMV_MX_ACC, 22, {3, 1, 0, 2, 0}); }    // PTO-AVS-TILE-TGEMV-MX-ACC-EXEC-001
-
-// The BIAS points: bias=5 (FP32 RowMajor, Matrix) in tile 3; 2*3+5 = 11.
-void bias_case(isa::TileOp op, unsigned function, std::initializer_list<tile::TileIndex> sources) {
-  DirectCube h;
-  one_by_one_fp16(h, function);
-  h.plain(3, 1, 1, 1, DataType::FP32, TileLocation::Matrix);
-  h.write(3, 0, 0, 5);
-  h.cube(4, 1, 1, DataType::FP32, TileLayout::CubeM16);
-  h.write(1, 0, 0, 2);
-  h.write(2, 0, 0, 3);
-  h.execute(op, 4, sources);
-  EXPECT_EQ(h.read(4, 0, 0), 11U);
-}
 
 TEST(AvsTileMatrix, TmatmulBiasExec001) { bias_case(isa::TileOp::TMATMUL_BIAS, 1, {1, 2, 3}); }          // PTO-AVS-TILE-TMATMUL-BIAS-EXEC-001
 TEST(AvsTileMatrix, TmatmulMxBiasExec001) { bias_case(isa::TileOp::TMATMUL_MX_BIAS, 5, {1, 0, 2, 0, 3}); }  // PTO-AVS-TILE-TMATMUL-MX-BIAS-EXEC-001

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "arch/machine.hpp"
+#include "encode_mnemonic.hpp"
 #include "isa/decoder.hpp"
 #include "runner/executor.hpp"
 
@@ -16,18 +17,9 @@ namespace {
 
 using pto::arch::Word;
 using pto::runner::Executor;
+using pto::test::enc;
 using pto::runner::RunLimits;
 using pto::runner::StopReason;
-
-// Encodes the single form of `mnemonic` from named field values.
-Word enc(std::string_view mnemonic, std::initializer_list<std::pair<std::string_view, std::int64_t>> named) {
-  const auto m = pto::isa::mnemonic_from_name(mnemonic);
-  EXPECT_TRUE(m.has_value()) << mnemonic;
-  const auto& f = pto::isa::form(pto::isa::forms_of_mnemonic(*m).front());
-  std::vector<std::int64_t> values(pto::isa::fields_of(f).size(), 0);
-  for (const auto& [name, v] : named) values.at(static_cast<std::size_t>(pto::isa::field_index(f, name))) = v;
-  return std::get<std::uint64_t>(pto::isa::encode(f, values));
-}
 
 constexpr Word kCode = 0x10000, kData = 0x20000;
 enum : unsigned { a0 = 2, a1 = 3, a2 = 4, a3 = 5, a4 = 6, a5 = 7, a6 = 8 };

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "arch/machine.hpp"
+#include "encode_mnemonic.hpp"
 #include "isa/decoder.hpp"
 #include "runner/dispatch.hpp"
 #include "runner/executor.hpp"
@@ -21,18 +22,10 @@ namespace {
 using pto::arch::FaultCode;
 using pto::arch::Word;
 using pto::runner::Executor;
+using pto::test::enc;
 using pto::runner::RunLimits;
 using pto::runner::StopReason;
 using pto::scalar::ExecOutcome;
-
-Word enc(std::string_view mnemonic, std::initializer_list<std::pair<std::string_view, std::int64_t>> named) {
-  const auto m = pto::isa::mnemonic_from_name(mnemonic);
-  EXPECT_TRUE(m.has_value()) << mnemonic;
-  const auto& f = pto::isa::form(pto::isa::forms_of_mnemonic(*m).front());
-  std::vector<std::int64_t> values(pto::isa::fields_of(f).size(), 0);
-  for (const auto& [name, v] : named) values.at(static_cast<std::size_t>(pto::isa::field_index(f, name))) = v;
-  return std::get<std::uint64_t>(pto::isa::encode(f, values));
-}
 
 constexpr Word kCode = 0x10000, kData = 0x20000;
 constexpr Word kBstartCondSelf = 0x00003001;  // BSTART.STD COND, offset 0
