@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& s : r.image->sections) {
     if (!(s.flags & pto::elf::SHF_EXECINSTR)) continue;
     std::string again = ".section " + s.name + ", \"ax\", @progbits, " + std::to_string(s.addr) + "\n";
-    for (const auto& l : pto::dis::disassemble(s.data, s.addr, {})) again += l.text + "\n";
+    for (const auto& l : pto::dis::disassemble(s.data, s.addr, {})) (again += l.text()) += "\n";
     const auto r2 = pto::as::assemble(again, "again.s");
     if (!r2.ok()) std::abort();
   }

@@ -8,7 +8,8 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <string>
+#include <cstring>
+#include <memory>
 #include <string_view>
 #include <type_traits>
 
@@ -16,30 +17,58 @@ namespace pto::as {
 
 class TextBuffer {
  public:
-  TextBuffer& operator+=(std::string_view s) {
-    std::copy(s.begin(), s.end(), grow(s.size()));
+  // Always inline: the appends are the renderers' innermost step, and with a
+  // literal argument the length branches fold away.
+  [[gnu::always_inline]] TextBuffer& operator+=(std::string_view s) {
+    copy_chars(grow(s.size()), s.data(), s.size());
     return *this;
   }
-  TextBuffer& operator+=(char c) {
+  [[gnu::always_inline]] TextBuffer& operator+=(char c) {
     *grow(1) = c;
     return *this;
   }
   std::size_t size() const { return size_; }
   void truncate(std::size_t n) { size_ = std::min(size_, n); }
   void clear() { size_ = 0; }
-  std::string_view view() const { return {buf_.data(), size_}; }
+  std::string_view view() const { return {buf_.get(), size_}; }
+  const char* data() const { return buf_.get(); }
+  // Room for `n` characters in all without enlarging.
+  void reserve(std::size_t n) {
+    if (capacity_ < n) reallocate(n);
+  }
 
  private:
   // Room for `n` more characters; returns where they go.
-  char* grow(std::size_t n) {
-    if (buf_.size() - size_ < n) [[unlikely]]
+  [[gnu::always_inline]] char* grow(std::size_t n) {
+    if (capacity_ - size_ < n) [[unlikely]]
       enlarge(n);
-    char* at = buf_.data() + size_;
+    char* at = buf_.get() + size_;
     size_ += n;
     return at;
   }
   void enlarge(std::size_t n);
-  std::string buf_;  // storage; only the first size_ characters are text
+  void reallocate(std::size_t capacity);
+  // Most appended pieces are short names: fixed-size copies instead of a
+  // memcpy call (overlapping halves cover every length up to 16).
+  [[gnu::always_inline]] static void copy_chars(char* to, const char* from, std::size_t n) {
+    if (n > 16) {
+      copy_long(to, from, n);
+    } else if (n >= 8) {
+      std::memcpy(to, from, 8);
+      std::memcpy(to + n - 8, from + n - 8, 8);
+    } else if (n >= 4) {
+      std::memcpy(to, from, 4);
+      std::memcpy(to + n - 4, from + n - 4, 4);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
+    }
+  }
+  // Out of line: inlined with a constant short source GCC warns about the
+  // (dead) long branch.
+  static void copy_long(char* to, const char* from, std::size_t n);
+  // Storage (not zero-filled); only the first size_ characters are text.
+  std::unique_ptr<char[]> buf_;
+  std::size_t capacity_ = 0;
   std::size_t size_ = 0;
 };
 

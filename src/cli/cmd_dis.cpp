@@ -134,7 +134,9 @@ void print_identity(const elf::Image& im) {
                                                 : fmt::format("{}", elf::identity_check_reason(check)));
 }
 
-std::string line_text(const dis::Line& l) { return l.comment.empty() ? l.text : fmt::format("{}  # {}", l.text, l.comment); }
+std::string line_text(const dis::Line& l) {
+  return l.comment().empty() ? std::string(l.text()) : fmt::format("{}  # {}", l.text(), l.comment());
+}
 
 void write_stdout(as::TextBuffer& out) {
   std::fwrite(out.view().data(), 1, out.size(), stdout);
@@ -143,7 +145,7 @@ void write_stdout(as::TextBuffer& out) {
 
 // Objdump-style listing of one code region: symbol headers and one line per
 // instruction, rendered into one buffer that is written in large blocks.
-void print_listing(const std::vector<dis::Line>& lines, const std::map<std::uint64_t, std::string>& labels,
+void print_listing(const dis::Listing& lines, const std::map<std::uint64_t, std::string>& labels,
                    bool with_bytes) {
   constexpr std::size_t kBlockBytes = std::size_t{1} << 16;
   as::TextBuffer out;
@@ -173,7 +175,7 @@ void print_label_at(const std::map<std::uint64_t, std::string>& labels, std::uin
 
 // Code: one line per instruction; a run of all-zero C.BSTOP halfwords with no
 // label inside becomes `.org`.
-void print_code_source(const std::vector<dis::Line>& lines, const std::map<std::uint64_t, std::string>& labels) {
+void print_code_source(const dis::Listing& lines, const std::map<std::uint64_t, std::string>& labels) {
   auto zero_halfword = [](const dis::Line& l) { return l.size == 2 && l.raw[0] == 0 && l.raw[1] == 0; };
   for (std::size_t i = 0; i < lines.size(); ++i) {
     print_label_at(labels, lines[i].address);
@@ -227,7 +229,7 @@ int run_dis(const DisOptions& opt) {
   // --reassemble and display).
   dis::Options decode_only = dopt;
   decode_only.text = false;
-  std::vector<std::vector<dis::Line>> all;
+  std::vector<dis::Listing> all;
   for (const Region& r : in->regions) {
     if (!(r.flags & elf::SHF_EXECINSTR)) {
       all.emplace_back();
@@ -252,8 +254,8 @@ int run_dis(const DisOptions& opt) {
                             {"address", l.address},
                             {"bytes", bytes_text(l.bytes())},
                             {"length_bits", l.length_bits},
-                            {"text", l.text}};
-        if (!l.comment.empty()) e["comment"] = l.comment;
+                            {"text", l.text()}};
+        if (!l.comment().empty()) e["comment"] = l.comment();
         if (l.form) e["form_id"] = isa::form(*l.form).form_id;
         if (auto it = labels.find(l.address); it != labels.end()) e["label"] = it->second;
         j.push_back(std::move(e));

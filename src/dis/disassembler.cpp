@@ -4,41 +4,91 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <limits>
 #include <set>
+#include <stdexcept>
 
 #include "asm/syntax.hpp"
 #include "isa/length.hpp"
 #include "isa/tile_start.hpp"
 
 namespace pto::dis {
+
+// Appends lines and their text to a Listing: a line's text, then its comment,
+// are appended to the store right after the line is opened.
+class ListingBuilder {
+ public:
+  explicit ListingBuilder(Listing& out) : lines_(out.lines_), store_(*out.store_) {}
+  std::vector<Line>& lines() { return lines_; }
+  as::TextBuffer& store() { return store_; }
+
+  Line& open(std::uint64_t address) {
+    Line& l = lines_.emplace_back();
+    l.address = address;
+    l.store_ = &store_;
+    l.begin_ = checked<std::uint32_t>(store_.size());
+    return l;
+  }
+  // The text appended since open() ends here.
+  void end_text(Line& l) { l.text_size_ = checked<std::uint16_t>(store_.size() - l.begin_); }
+  // The comment appended since end_text() ends here.
+  void end_comment(Line& l) { l.comment_size_ = checked<std::uint16_t>(store_.size() - l.begin_ - l.text_size_); }
+  // New text and comment for a finished line (bundle shaping).  The views may
+  // point into the store, which appending can move: copy them first.
+  void replace(Line& l, std::string_view text, std::string_view comment) {
+    const std::string copy = std::string(text) + std::string(comment);
+    l.begin_ = checked<std::uint32_t>(store_.size());
+    store_ += copy;
+    l.text_size_ = checked<std::uint16_t>(text.size());
+    l.comment_size_ = checked<std::uint16_t>(comment.size());
+  }
+
+ private:
+  template <typename T>
+  static T checked(std::size_t n) {
+    if (n > std::numeric_limits<T>::max()) throw std::length_error("disassembly text exceeds the listing's text store");
+    return static_cast<T>(n);
+  }
+  std::vector<Line>& lines_;
+  as::TextBuffer& store_;
+};
+
+Listing::Listing() : store_(std::make_unique<as::TextBuffer>()) {}
+
 namespace {
 
 std::uint16_t halfword_at(std::span<const std::uint8_t> b, std::size_t off) {
   return static_cast<std::uint16_t>(b[off] | (b[off + 1] << 8));
 }
 
-// Whether each form (by index) is a BSTART.* / C.BSTART.* header; computed
-// once instead of comparing mnemonic text per line.
-const std::vector<bool>& bstart_forms() {
-  static const std::vector<bool> table = [] {
-    std::vector<bool> v;
+bool ends_bundle(const isa::FormDesc& f) {
+  return f.mnem == isa::Mnemonic::BSTOP || f.mnem == isa::Mnemonic::C_BSTOP || f.mnem == isa::Mnemonic::L_BSTOP;
+}
+
+// How a form takes part in bundle framing.  Hint: B.HINT with a B/E field,
+// which opens a block when it is TRACE.
+enum class BundleRole : std::uint8_t { None, Start, Hint, Stop };
+
+// Bundle role of each form (by index); computed once instead of comparing
+// mnemonic text per line.
+const std::vector<BundleRole>& bundle_roles() {
+  static const std::vector<BundleRole> table = [] {
+    std::vector<BundleRole> v;
     for (const isa::FormDesc& f : isa::all_forms()) {
       const std::string_view m = f.mnemonic;
-      v.push_back(m.starts_with("BSTART") || m.starts_with("C.BSTART"));
+      if (m.starts_with("BSTART") || m.starts_with("C.BSTART")) v.push_back(BundleRole::Start);
+      else if (f.mnem == isa::Mnemonic::B_HINT && isa::field_index(f, "B/E") >= 0) v.push_back(BundleRole::Hint);
+      else if (ends_bundle(f)) v.push_back(BundleRole::Stop);
+      else v.push_back(BundleRole::None);
     }
     return v;
   }();
   return table;
 }
 
-bool starts_bundle(const isa::FormDesc& f, std::uint64_t bits) {
-  if (bstart_forms()[isa::index_of(f)]) return true;
-  // B.HINT TRACE opens a block.
-  return f.mnem == isa::Mnemonic::B_HINT && isa::field_index(f, "B/E") >= 0 && (bits & 0x7fff) == 0x1033;
-}
-
-bool ends_bundle(const isa::FormDesc& f) {
-  return f.mnem == isa::Mnemonic::BSTOP || f.mnem == isa::Mnemonic::C_BSTOP || f.mnem == isa::Mnemonic::L_BSTOP;
+bool starts_bundle(BundleRole role, std::uint64_t bits) {
+  return role == BundleRole::Start || (role == BundleRole::Hint && (bits & 0x7fff) == 0x1033);  // B.HINT TRACE
 }
 
 // ADR 0058: B.IOR inputs pack in this architectural order into RegSrc0..2.
@@ -54,15 +104,44 @@ std::int64_t field(const isa::FormDesc& f, std::string_view name, std::uint64_t 
   return isa::field_value(f, name, bits);
 }
 
+// The instruction word (raw bytes past `size` are zero).
 std::uint64_t line_bits(const Line& l) {
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < l.size; ++i) v |= std::uint64_t{l.raw[i]} << (8 * i);
-  return v;
+  if constexpr (std::endian::native == std::endian::little) {
+    std::uint64_t v;
+    std::memcpy(&v, l.raw.data(), sizeof v);
+    return v;
+  } else {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < l.size; ++i) v |= std::uint64_t{l.raw[i]} << (8 * i);
+    return v;
+  }
 }
+
+// Initial text store size per code byte, generous (a program with every form
+// averages about 5.2): the store rarely grows, and reserved pages that stay
+// untouched cost nothing.
+constexpr std::size_t kTextBytesPerCodeByte = 8;
 
 void set_bytes(Line& l, std::span<const std::uint8_t> b) {
   l.size = static_cast<std::uint8_t>(std::min<std::size_t>(b.size(), l.raw.size()));
   std::copy_n(b.begin(), l.size, l.raw.begin());
+}
+
+// The `n`-byte (n <= 8) little-endian word at `off`, also stored as the
+// line's bytes.  Away from the end of the region: one 8-byte load.
+std::uint64_t take_word(Line& l, std::span<const std::uint8_t> bytes, std::size_t off, std::size_t n) {
+  if constexpr (std::endian::native == std::endian::little) {
+    if (bytes.size() - off >= sizeof(std::uint64_t)) {
+      std::uint64_t v;
+      std::memcpy(&v, bytes.data() + off, sizeof v);
+      v &= isa::length_mask(static_cast<unsigned>(8 * n));
+      std::memcpy(l.raw.data(), &v, sizeof v);
+      l.size = static_cast<std::uint8_t>(n);
+      return v;
+    }
+  }
+  set_bytes(l, bytes.subspan(off, n));
+  return line_bits(l);
 }
 
 // ADR 0064, asl/block/model/dispatch/tile-schema.asl: in a CUBE Matrix
@@ -98,7 +177,8 @@ unsigned consumed_bior_inputs(const std::vector<Line>& lines, std::size_t begin,
 // Renders the bundle's B.IOR lines with the resolved schema (ADR 0055):
 // consumed operands only; unused non-zero fields, a RegDst or a second B.IOR
 // keep the raw four-field text with a comment.
-void shape_bior(std::vector<Line>& lines, std::size_t begin, std::size_t end, std::optional<isa::TileOp> op) {
+void shape_bior(ListingBuilder& b, std::size_t begin, std::size_t end, std::optional<isa::TileOp> op) {
+  std::vector<Line>& lines = b.lines();
   bool seen = false;
   for (std::size_t i = begin; i < end; ++i) {
     Line& l = lines[i];
@@ -106,7 +186,7 @@ void shape_bior(std::vector<Line>& lines, std::size_t begin, std::size_t end, st
     const isa::FormDesc& f = isa::form(*l.form);
     const std::uint64_t bits = line_bits(l);
     if (seen) {
-      l.comment = "second B.IOR in the bundle (bundle-control fault; does not overwrite the first)";
+      b.replace(l, l.text(), "second B.IOR in the bundle (bundle-control fault; does not overwrite the first)");
       continue;
     }
     seen = true;
@@ -116,35 +196,39 @@ void shape_bior(std::vector<Line>& lines, std::size_t begin, std::size_t end, st
     bool unused_nonzero = field(f, "RegDst", bits) != 0;
     for (unsigned k = n; k < 3; ++k) unused_nonzero |= field(f, kSrc[k], bits) != 0;
     if (unused_nonzero) {
-      l.comment = fmt::format("field not consumed by the {} schema is non-zero (rejected at commit)", isa::tile_op(*op).name);
+      b.replace(l, l.text(),
+                fmt::format("field not consumed by the {} schema is non-zero (rejected at commit)", isa::tile_op(*op).name));
       continue;
     }
     std::string text = "B.IOR";
     for (unsigned k = 0; k < n; ++k)
       text += fmt::format("{}{}", k ? ", " : " ", as::gpr_name(static_cast<unsigned>(field(f, kSrc[k], bits))));
-    l.text = text;
+    b.replace(l, text, l.comment());
   }
 }
 
-void shape_bundles(std::vector<Line>& lines) {
+void shape_bundles(ListingBuilder& b) {
+  const std::vector<Line>& lines = b.lines();
   constexpr std::size_t kNone = ~std::size_t{0};
   std::size_t open = kNone;
   std::optional<isa::TileOp> op;
   auto close = [&](std::size_t end) {
-    if (open != kNone) shape_bior(lines, open, end, op);
+    if (open != kNone) shape_bior(b, open, end, op);
     open = kNone;
     op.reset();
   };
+  const std::vector<BundleRole>& roles = bundle_roles();
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const Line& l = lines[i];
     if (!l.form || l.status != isa::DecodeStatus::Accepted) continue;
-    const isa::FormDesc& f = isa::form(*l.form);
+    const BundleRole role = roles[*l.form];
+    if (role == BundleRole::None) continue;
     const std::uint64_t bits = line_bits(l);
-    if (starts_bundle(f, bits)) {
+    if (starts_bundle(role, bits)) {
       close(i);
       open = i;
-      if (isa::is_tile_start(f)) op = isa::tile_op_of_start(bits);
-    } else if (ends_bundle(f)) {
+      if (isa::is_tile_start(isa::form(*l.form))) op = isa::tile_op_of_start(bits);
+    } else if (role == BundleRole::Stop) {
       close(i);
     }
   }
@@ -198,19 +282,21 @@ std::string status_comment(const isa::Decoded& d, std::uint64_t bits) {
   return {};
 }
 
-std::vector<Line> disassemble(std::span<const std::uint8_t> bytes, std::uint64_t base, const Options& options) {
-  std::vector<Line> lines;
-  lines.reserve(bytes.size() / 4 + 1);
+Listing disassemble(std::span<const std::uint8_t> bytes, std::uint64_t base, const Options& options) {
+  Listing listing;
+  ListingBuilder b(listing);
+  b.lines().reserve(bytes.size() / 4 + 1);
+  as::TextBuffer& store = b.store();
+  if (options.text) store.reserve(bytes.size() * kTextBytesPerCodeByte);
   as::PrintContext ctx;
   ctx.symbolize = options.symbolize;
-  as::TextBuffer text;  // reused by every line: one exact-size copy per line
   std::size_t off = 0;
   while (off < bytes.size()) {
-    Line& l = lines.emplace_back();
-    l.address = base + off;
+    Line& l = b.open(base + off);
     if (bytes.size() - off < 2) {
       set_bytes(l, bytes.subspan(off, 1));
-      l.text = data_directive(l.bytes());
+      store += data_directive(l.bytes());
+      b.end_text(l);
       break;
     }
     const unsigned len = isa::instruction_length_bits([&](unsigned i) -> std::optional<std::uint16_t> {
@@ -221,64 +307,69 @@ std::vector<Line> disassemble(std::span<const std::uint8_t> bytes, std::uint64_t
     const std::size_t nbytes = len / 8;
     if (off + nbytes > bytes.size()) {  // truncated instruction at the end
       set_bytes(l, bytes.subspan(off, (bytes.size() - off) & ~std::size_t{1}));
-      l.text = data_directive(l.bytes());
-      l.comment = fmt::format("truncated {}-bit instruction", len);
+      store += data_directive(l.bytes());
+      b.end_text(l);
+      store += fmt::format("truncated {}-bit instruction", len);
+      b.end_comment(l);
       off += l.size;
       continue;
     }
-    std::uint64_t bits = 0;
-    for (std::size_t i = 0; i < nbytes; ++i) bits |= std::uint64_t{bytes[off + i]} << (8 * i);
+    const std::uint64_t bits = take_word(l, bytes, off, nbytes);
     const isa::Decoded d = isa::decode(bits, len);
-    set_bytes(l, bytes.subspan(off, nbytes));
-    l.length_bits = len;
+    l.length_bits = static_cast<std::uint8_t>(len);
     l.status = d.status;
     if (d.status != isa::DecodeStatus::NoForm) l.form = d.form;
     if (d.ok()) {
       if (options.text) {
         ctx.pc = l.address;
-        text.clear();
-        as::append_instruction(text, d.desc(), bits, ctx);
-        l.text = text.view();
+        as::append_instruction(store, d.desc(), bits, ctx);
+        b.end_text(l);
       }
     } else {
-      l.text = data_directive(l.bytes());
-      l.comment = status_comment(d, bits);
+      store += data_directive(l.bytes());
+      b.end_text(l);
+      store += status_comment(d, bits);
+      b.end_comment(l);
     }
     off += nbytes;
   }
-  if (options.bundle_aware && options.text) shape_bundles(lines);
-  return lines;
+  if (options.bundle_aware && options.text) shape_bundles(b);
+  return listing;
 }
 
 void append_bytes_text(as::TextBuffer& out, std::span<const std::uint8_t> bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
   for (std::size_t i = 0; i < bytes.size(); ++i) {
-    if (i) out += ' ';
-    as::append_hex_digits(out, bytes[i], 2);
+    const char pair[] = {' ', kDigits[bytes[i] >> 4], kDigits[bytes[i] & 15]};
+    out += i ? std::string_view(pair, 3) : std::string_view(pair + 1, 2);
   }
 }
 
 void append_listing_line(as::TextBuffer& out, const Line& l, bool with_bytes) {
   constexpr int kAddressWidth = 8;
   constexpr std::size_t kBytesWidth = 24;
+  constexpr std::string_view kSpaces = "                        ";  // the widest padding
+  static_assert(kSpaces.size() >= kBytesWidth && kSpaces.size() >= kAddressWidth);
   const int digits = (std::max(static_cast<int>(std::bit_width(l.address)), 1) + 3) / 4;
-  for (int pad = kAddressWidth - digits; pad > 0; --pad) out += ' ';
+  if (digits < kAddressWidth) out += kSpaces.substr(0, static_cast<std::size_t>(kAddressWidth - digits));
   as::append_hex_digits(out, l.address);
   out += ":  ";
   if (with_bytes) {
     const std::size_t start = out.size();
     append_bytes_text(out, l.bytes());
-    for (auto width = out.size() - start; width < kBytesWidth; ++width) out += ' ';
+    const std::size_t width = out.size() - start;
+    if (width < kBytesWidth) out += kSpaces.substr(0, kBytesWidth - width);
     out += ' ';
   }
-  out += l.text;
-  if (!l.comment.empty()) {
+  out += l.text();
+  if (!l.comment().empty()) {
     out += "  # ";
-    out += l.comment;
+    out += l.comment();
   }
   out += '\n';
 }
 
-std::vector<std::uint64_t> label_targets(const std::vector<Line>& lines) {
+std::vector<std::uint64_t> label_targets(std::span<const Line> lines) {
   std::set<std::uint64_t> out;
   for (const Line& l : lines) {
     if (!l.form || l.status != isa::DecodeStatus::Accepted) continue;

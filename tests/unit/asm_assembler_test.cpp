@@ -55,7 +55,7 @@ TEST(AsmSpecExamples, AcceptedExamplesAssembleAndRoundTrip) {
     const auto lines = dis::disassemble(bytes, 0, {});
     ASSERT_FALSE(lines.empty());
     std::string again;
-    for (const auto& l : lines) again += l.text + "\n";
+    for (const auto& l : lines) (again += l.text()) += "\n";
     const Result r2 = run(again);
     ASSERT_TRUE(r2.ok()) << again << r2.diagnostics.front().format();
     EXPECT_EQ(text_bytes(r2), bytes) << again;

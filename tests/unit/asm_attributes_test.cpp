@@ -50,7 +50,7 @@ std::vector<std::uint8_t> bytes_of(std::initializer_list<std::uint32_t> ws) {
   return b;
 }
 
-std::string dis_one(std::uint32_t w) { return dis::disassemble(bytes_of({w}), 0).front().text; }
+std::string dis_one(std::uint32_t w) { return std::string(dis::disassemble(bytes_of({w}), 0).front().text()); }
 
 struct Example {
   const char* id;  // spec unit the spelling comes from
@@ -171,7 +171,7 @@ TEST(DisBundleFpatr, CubeBiorFollowsTheFpatrSchema) {
   const std::uint32_t a0a1 = kBior | 2u << 15 | 3u << 20;
   auto bior_text = [&](std::uint32_t fpatr, std::uint32_t bior) {
     const auto lines = dis::disassemble(bytes_of({kTmatmulFp16, fpatr, bior, kBstop}), 0);
-    return lines[2].comment.empty() ? lines[2].text : lines[2].text + "  # " + lines[2].comment;
+    return std::string(lines[2].text()) + (lines[2].comment().empty() ? "" : "  # ") + std::string(lines[2].comment());
   };
   const std::uint32_t req8_lrelu = 0x2023u | 3u << 26 | 2u << 23;    // scalar quant + scalar LReLU: 2 inputs
   const std::uint32_t deqf16_relu = 0x2023u | 5u << 26 | 1u << 23;   // scalar quant only: 1 input
@@ -186,7 +186,7 @@ TEST(DisBundleFpatr, CubeBiorFollowsTheFpatrSchema) {
   // The shaped text reassembles to the same bundle.
   const auto lines = dis::disassemble(bytes_of({kTmatmulFp16, req8_lrelu, a0a1, kBstop}), 0);
   std::string source;
-  for (const auto& l : lines) source += l.text + "\n";
+  for (const auto& l : lines) (source += l.text()) += "\n";
   const Result r = assemble(source, "t.s");
   ASSERT_TRUE(r.ok()) << source << r.diagnostics.front().format();
   EXPECT_EQ(text_bytes(r), bytes_of({kTmatmulFp16, req8_lrelu, a0a1, kBstop})) << source;

@@ -42,7 +42,7 @@ std::string disassemble_word(std::uint32_t w) {
   const std::vector<std::uint8_t> b = {static_cast<std::uint8_t>(w), static_cast<std::uint8_t>(w >> 8),
                                        static_cast<std::uint8_t>(w >> 16), static_cast<std::uint8_t>(w >> 24)};
   const auto lines = dis::disassemble(b, 0, {});
-  return lines.empty() ? std::string() : lines.front().text;
+  return lines.empty() ? std::string() : std::string(lines.front().text());
 }
 
 void check(const Case& c) {

@@ -20,9 +20,9 @@ std::vector<std::uint8_t> words(std::initializer_list<std::uint32_t> ws) {
   return b;
 }
 
-std::vector<std::string> texts(const std::vector<Line>& lines) {
+std::vector<std::string> texts(const Listing& lines) {
   std::vector<std::string> out;
-  for (const auto& l : lines) out.push_back(l.comment.empty() ? l.text : l.text + "  # " + l.comment);
+  for (const auto& l : lines) out.push_back(std::string(l.text()) + (l.comment().empty() ? "" : "  # ") + std::string(l.comment()));
   return out;
 }
 

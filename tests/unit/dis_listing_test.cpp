@@ -5,6 +5,9 @@
 // U8 = 0xd8011181, B.IOR match 0x13 with RegSrc1@20.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+
 #include "dis/disassembler.hpp"
 
 namespace pto::dis {
@@ -43,12 +46,45 @@ TEST(DisListing, DecodeOnlyPassKeepsFormsAndBytesWithoutText) {
   ASSERT_EQ(bare.size(), 3U);
   ASSERT_EQ(full.size(), 3U);
   for (std::size_t i = 0; i < bare.size(); ++i) {
-    EXPECT_TRUE(bare[i].text.empty()) << i;
+    EXPECT_TRUE(bare[i].text().empty()) << i;
     EXPECT_EQ(bare[i].address, full[i].address);
     EXPECT_EQ(bare[i].form, full[i].form);
     EXPECT_EQ(bare[i].size, full[i].size);
   }
-  EXPECT_EQ(full[1].text, "B.IOR zero, a0");
+  EXPECT_EQ(full[1].text(), "B.IOR zero, a0");
+}
+
+TEST(DisListing, LineTextSurvivesMovingTheListing) {
+  const std::uint8_t bundle[] = {0x81, 0x11, 0x01, 0xd8,   // BSTART.TLOAD U8
+                                 0x13, 0x00, 0x20, 0x00,   // B.IOR zero, a0 (shaped: re-stored text)
+                                 0x01, 0x00, 0x00, 0x00};  // BSTOP
+  Listing moved = disassemble(bundle, 0);
+  const Listing target = std::move(moved);
+  ASSERT_EQ(target.size(), 3U);
+  EXPECT_EQ(target[0].text(), "BSTART.TLOAD U8");
+  EXPECT_EQ(target[1].text(), "B.IOR zero, a0");
+  EXPECT_EQ(target[2].text(), "BSTOP");
+  for (const Line& l : target) EXPECT_TRUE(l.comment().empty());
+  // A default Line (no listing) has empty text.
+  EXPECT_TRUE(Line{}.text().empty());
+}
+
+TEST(DisListing, TextBufferAppendsEveryLength) {
+  // The short-copy path covers lengths 0..16 with fixed-size copies; check
+  // each length (and a longer one) lands intact and in order.
+  const std::string alphabet = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  as::TextBuffer out;
+  std::string expected;
+  for (std::size_t n = 0; n <= 40; ++n) {
+    out += std::string_view(alphabet).substr(n % 7, n);
+    out += '|';
+    expected += alphabet.substr(n % 7, n) + "|";
+  }
+  EXPECT_EQ(out.view(), expected);
+  out.clear();
+  out.reserve(4);
+  out += "12345678901234567890";  // grows past the reservation
+  EXPECT_EQ(out.view(), "12345678901234567890");
 }
 
 }  // namespace
