@@ -8,6 +8,7 @@
 
 #include "numerics/f16c_span.hpp"
 #include "numerics/format.hpp"
+#include "numerics/simd_span.hpp"
 
 namespace pto::num {
 
@@ -23,35 +24,24 @@ const std::array<std::uint32_t, 256>& e4m3_table() {
   return t;
 }
 
-// FP32 -> BF16 RNE over a span; returns the OR of the element flags.
-// Integer-only and branch-free per element (the AVX2 clone, PTO_NUM_CLONES,
-// provides variable vector shifts).  In the common case, every |x| in
-// [(1 - 2^-9) 2^-126, 0x7F7F8000) (no NaN, infinity, overflow or
-// underflow), the RNE carry-add is the result and the only flag is NX, set
-// when some dropped low half is nonzero; a chunk holding any other value is
-// redone with the full lane converter for its flags.  (FP16 <-> FP32
-// spans: f16c_span.hpp.)
-PTO_NUM_CLONES std::uint32_t bf16_narrow_loop(const std::uint32_t* src, std::uint16_t* dst, std::size_t n) {
-  constexpr std::size_t kChunk = 256;
-  constexpr std::uint32_t kLow = 0x007FC000U, kHigh = 0x7F7F8000U;
+// FP32 -> BF16 RNE over a span; returns the OR of the element flags.  In
+// chunks: simd::bf16_narrow_common narrows a chunk of common values (normal,
+// not tiny, no overflow; NX is the only flag) with integer carry-adds; a
+// chunk holding any other value is redone with the lane converter for its
+// flags.  (FP16 <-> FP32 spans: f16c_span.hpp.)
+std::uint32_t bf16_narrow_loop(const std::uint32_t* src, std::uint16_t* dst, std::size_t n) {
+  constexpr std::size_t kChunk = 1024;
   std::uint32_t flags = 0;
   for (std::size_t i = 0; i < n; i += kChunk) {
     const std::size_t m = std::min(kChunk, n - i);
-    std::uint32_t bits = 0, smallest = 0xFFFFFFFFU, largest = 0;  // reductions: the loop vectorises
-    for (std::size_t j = 0; j < m; ++j) {
-      const std::uint32_t x = src[i + j];
-      dst[i + j] = static_cast<std::uint16_t>((x + 0x7FFFU + ((x >> 16) & 1U)) >> 16);
-      bits |= x;
-      smallest = std::min(smallest, x & 0x7FFFFFFFU);
-      largest = std::max(largest, x & 0x7FFFFFFFU);
-    }
-    if (smallest < kLow || largest >= kHigh) {
+    const simd::NarrowSummary s = simd::bf16_narrow_common(src + i, dst + i, m);
+    if (!s.common) {
       for (std::size_t j = 0; j < m; ++j) {
         const std::uint32_t r = lane::fp32_bits_to_bf16_rne(src[i + j]);
         dst[i + j] = static_cast<std::uint16_t>(r);
         flags |= r >> 16;
       }
-    } else if ((bits & 0xFFFFU) != 0) {  // some dropped low half nonzero
+    } else if (s.inexact) {
       flags |= kNX;
     }
   }

@@ -119,18 +119,24 @@ PTO_F16C Flags narrow_f16c(const std::uint32_t* in, std::uint16_t* out, std::siz
 }
 
 template <Op O>
+PTO_F16C __m256 apply8(const std::uint16_t* a, const std::uint16_t* b) {
+  const __m256 x = load_half8(a), y = load_half8(b);
+  if constexpr (O == Op::ADD) return _mm256_add_ps(x, y);
+  else if constexpr (O == Op::SUB) return _mm256_sub_ps(x, y);
+  else if constexpr (O == Op::MUL) return _mm256_mul_ps(x, y);
+  else return _mm256_div_ps(x, y);
+}
+
+// Sixteen elements a step: one unordered compare covers both halves.
+template <Op O>
 PTO_F16C bool binary_f16c(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
   __m256 nan = _mm256_setzero_ps();
   std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256 x = load_half8(a + i), y = load_half8(b + i);
-    __m256 z;
-    if constexpr (O == Op::ADD) z = _mm256_add_ps(x, y);
-    else if constexpr (O == Op::SUB) z = _mm256_sub_ps(x, y);
-    else if constexpr (O == Op::MUL) z = _mm256_mul_ps(x, y);
-    else z = _mm256_div_ps(x, y);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm256_cvtps_ph(z, kRne));
-    nan = _mm256_or_ps(nan, _mm256_cmp_ps(z, z, _CMP_UNORD_Q));
+  for (; i + 16 <= n; i += 16) {
+    const __m256 z0 = apply8<O>(a + i, b + i), z1 = apply8<O>(a + i + 8, b + i + 8);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm256_cvtps_ph(z0, kRne));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + 8), _mm256_cvtps_ph(z1, kRne));
+    nan = _mm256_or_ps(nan, _mm256_cmp_ps(z0, z1, _CMP_UNORD_Q));
   }
   const bool tail = binary_lanes(O, a + i, b + i, out + i, n - i);
   return tail || !_mm256_testz_ps(nan, nan);

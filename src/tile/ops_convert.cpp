@@ -63,6 +63,18 @@ num::Result convert_element(std::uint64_t value, DataType s, DataType d, num::Ro
 
 namespace {
 
+// The valid region of row-major tiles d and s as `count` runs of `length`
+// elements, run r starting at row r of each: one run when the valid
+// columns fill whole rows of both tiles.
+struct RowRuns {
+  std::uint32_t count;
+  std::size_t length;
+};
+RowRuns row_runs(const TileDescriptor& d, const TileDescriptor& s) noexcept {
+  if (d.valid_columns == d.columns && s.columns == d.columns) return {1, std::size_t{d.valid_rows} * d.columns};
+  return {d.valid_rows, d.valid_columns};
+}
+
 // Row-major FP32 -> BF16/FP16 in the ieee profile: the numerics span converters.
 bool fast_narrowing(Tile& d, const Tile& s, num::RoundingMode mode, bool saturating, NumericProfile p, num::Flags& flags) {
   const TileDescriptor& dd = d.descriptor();
@@ -70,10 +82,7 @@ bool fast_narrowing(Tile& d, const Tile& s, num::RoundingMode mode, bool saturat
       (d.data_type() != DataType::BF16 && d.data_type() != DataType::FP16) ||
       s.descriptor().layout != TileLayout::RowMajor || dd.layout != TileLayout::RowMajor)
     return false;
-  // Whole rows in both tiles: the valid region is one contiguous span.
-  const bool contiguous = dd.valid_columns == dd.columns && s.descriptor().columns == dd.columns;
-  const std::uint32_t runs = contiguous ? 1 : dd.valid_rows;
-  const std::size_t length = contiguous ? std::size_t{dd.valid_rows} * dd.columns : dd.valid_columns;
+  const auto [runs, length] = row_runs(dd, s.descriptor());
   for (std::uint32_t r = 0; r < runs; ++r) {
     const std::span<const std::uint32_t> in(s.row_data<std::uint32_t>(r), length);
     const std::span<std::uint16_t> out(d.row_data<std::uint16_t>(r), length);
@@ -87,19 +96,19 @@ bool fast_narrowing(Tile& d, const Tile& s, num::RoundingMode mode, bool saturat
 // bits (TileProfileConvert / NormalizeTileInteger), so row-major tiles of
 // whole-byte types copy the low bits with a typed loop.
 template <typename S, typename D>
-void truncating_rows(Tile& d, const Tile& s) {
-  const TileDescriptor& dd = d.descriptor();
+PTO_NUM_CLONES void truncating_rows(Tile& d, const Tile& s) {
+  const auto [runs, length] = row_runs(d.descriptor(), s.descriptor());
   // Sign extension only shows in a wider destination; one loop per case so
   // each vectorises.
   const bool sign_extend = sizeof(D) > sizeof(S) && data_type_is_signed_integer(s.data_type());
-  for (std::uint32_t r = 0; r < dd.valid_rows; ++r) {
+  for (std::uint32_t r = 0; r < runs; ++r) {
     const S* in = s.row_data<S>(r);
     D* out = d.row_data<D>(r);
     if (sign_extend)
-      for (std::uint32_t c = 0; c < dd.valid_columns; ++c)
+      for (std::size_t c = 0; c < length; ++c)
         out[c] = static_cast<D>(static_cast<std::uint64_t>(static_cast<std::int64_t>(as_signed(in[c]))));
     else
-      for (std::uint32_t c = 0; c < dd.valid_columns; ++c) out[c] = static_cast<D>(in[c]);
+      for (std::size_t c = 0; c < length; ++c) out[c] = static_cast<D>(in[c]);
   }
 }
 
@@ -141,10 +150,6 @@ bool tcvt_pair_supported(DataType s, DataType d) noexcept {
   return d != DataType::E8M0 || s == DataType::FP16 || s == DataType::BF16 || s == DataType::FP32;
 }
 
-bool tcvt_schema(const arch::BlockState& b) {  // SelectedBundleClosedTCVTSchemaLegal, bundle part
-  return single_binding_schema(b, true, false) && !b.scalar_bindings[0].valid;
-}
-
 bool bundle_canonicalize(const arch::BlockState& b) { return b.data_attributes_present && b.data_attributes.canonicalize; }
 
 // The shared source/location/layout rule of the schema and TileOperandsLegal_TCVT.
@@ -158,16 +163,16 @@ bool tcvt_source_layout_legal(const arch::BlockState& b, const TileDescriptor& s
   return layouts.valid && s.layout == layouts.source && (d == nullptr || d->layout == layouts.destination);
 }
 
-// Tile part of the schema before allocation; then the closed-loop shape.
-DestinationPlan tcvt_destinations(const arch::BlockState& b, const TileFile& f) {
+// SelectedBundleClosedTCVTSchemaLegal, source included (before allocation).
+bool tcvt_schema(const SchemaView& v) {
+  const arch::BlockState& b = v.bundle;
+  if (!single_binding_schema(b, true, false) || b.scalar_bindings[0].valid) return false;
   const TileIndex s = b.tile_bindings[0].source0;
   const auto source_type = operation_data_type(b);
   const auto destination_type = effective_data_type(b);
-  if (!source_encodings_valid(f, s) || !source_type || f.tile(s).data_type() != *source_type || !destination_type ||
-      !tcvt_pair_supported(*source_type, *destination_type) ||
-      !tcvt_source_layout_legal(b, f.tile(s).descriptor(), nullptr))
-    return DestinationPlan::failed(Fault::TileLegality);
-  return closed_loop_destinations(b, f);
+  return source_encodings_valid(v.tiles, s) && source_type && v.tiles.tile(s).data_type() == *source_type &&
+         destination_type && tcvt_pair_supported(*source_type, *destination_type) &&
+         tcvt_source_layout_legal(b, v.tiles.tile(s).descriptor(), nullptr);
 }
 
 // TileOperandsLegal_TCVT.
@@ -189,7 +194,7 @@ TileResult tcvt_execute(TileExecutionContext& c) {
   return TileResult::written(d.valid_element_count(), flags);  // TileCommitConversionResult
 }
 
-constexpr TileKernel kTcvtKernel{tcvt_schema, tcvt_destinations, false, tcvt_operands, tcvt_execute};
+constexpr TileKernel kTcvtKernel{tcvt_schema, closed_loop_destinations, false, tcvt_operands, tcvt_execute};
 
 }  // namespace
 
@@ -245,9 +250,12 @@ bool quant_zero_point_legal(std::uint64_t zero_point, DataType t) noexcept {
   return quant_integer(t) && normalize_integer(zero_point, t) == zero_point;
 }
 
-// SelectedBundleClosedQuantizationSchemaLegal, bundle part.
+// SelectedBundleClosedQuantizationSchemaLegal, source included (before
+// allocation): a legal RowMajor source of the BSTART type, completely defined
+// with valid encodings, in the loop shape.
 template <bool Quantize>
-bool quant_schema(const arch::BlockState& b) {
+bool quant_schema(const SchemaView& v) {
+  const arch::BlockState& b = v.bundle;
   if (!single_binding_schema(b, true, false)) return false;
   const arch::BundleDataAttributes& a = b.data_attributes;
   if (!b.data_attributes_present || !a.data_type_present || a.comparison_mode != 0 || a.pad_value != 0 ||
@@ -256,14 +264,17 @@ bool quant_schema(const arch::BlockState& b) {
   const auto s = operation_data_type(b);
   const auto d = num::data_type_from_code(a.data_type);
   if (!s || !d) return false;
-  if (Quantize) return *s == DataType::FP32 && quant_integer(*d);
-  return quant_integer(*s) && *d == DataType::FP32 && !a.saturating;
+  if (Quantize ? (*s != DataType::FP32 || !quant_integer(*d)) : (!quant_integer(*s) || *d != DataType::FP32 || a.saturating))
+    return false;
+  const TileIndex source = b.tile_bindings[0].source0;
+  return v.tiles.descriptor_legal(source) && v.tiles.tile(source).data_type() == *s &&
+         v.tiles.tile(source).descriptor().layout == TileLayout::RowMajor && source_encodings_valid(v.tiles, source) &&
+         bundle_shape_matches(b, v.tiles.tile(source));
 }
 
-// TileOperandsLegal_TQUANT / TileOperandsLegal_TDEQUANT plus the source
-// shape against the loop (the tile part of the schema).
+// TileOperandsLegal_TQUANT / TileOperandsLegal_TDEQUANT.
 template <bool Quantize>
-bool quant_operands(const TileFile& f, const TileOperands& o, const arch::BlockState& b) {
+bool quant_operands(const TileFile& f, const TileOperands& o, const arch::BlockState&) {
   const TileIndex d = o.destination[0], s = o.source[0];
   if (!numeric_row_major(f, d) || !numeric_row_major(f, s)) return false;
   const TileDescriptor& dd = f.tile(d).descriptor();
@@ -272,7 +283,7 @@ bool quant_operands(const TileFile& f, const TileOperands& o, const arch::BlockS
   const DataType real = Quantize ? sd.data_type : dd.data_type;
   if (!quant_integer(integer) || real != DataType::FP32 || dd.valid_rows != sd.valid_rows ||
       dd.valid_columns != sd.valid_columns || dd.valid_rows == 0 || dd.valid_columns == 0 ||
-      !source_encodings_valid(f, s) || !quant_scale_legal(o.scalar0) || !bundle_shape_matches(b, f.tile(s)))
+      !source_encodings_valid(f, s) || !quant_scale_legal(o.scalar0))
     return false;
   if (!Quantize && o.numeric_control.saturating) return false;
   return quant_zero_point_legal(o.scalar1, integer);

@@ -11,6 +11,7 @@
 #include "numerics/convert_span.hpp"
 #include "numerics/f16c_span.hpp"
 #include "numerics/format.hpp"
+#include "numerics/simd_span.hpp"
 #include "tile/ops_elementwise.hpp"
 
 namespace pto::tile {
@@ -59,7 +60,7 @@ PTO_NUM_CLONES void carrier_span(const T* a, const T* b, T* out, std::size_t n) 
 // Results are produced a chunk at a time into a local buffer, so the
 // operands stay intact (even when the destination is a source) for the
 // exact recomputation of the chunk's flagged elements.
-constexpr std::size_t kChunk = 512;
+constexpr std::size_t kChunk = 2048;
 
 // Where a chunk's results are produced before the exact recomputations:
 // straight into the destination, unless it is a source (tiles alias whole
@@ -229,22 +230,15 @@ std::uint32_t bf16_wide(std::uint16_t a, std::uint16_t b) noexcept {
 }
 
 // BF16: widening is a shift and RNE narrowing a carry-add (exact for every
-// result not recomputed), fused in one loop; the rare recomputed chunks
-// redo the binary32 operation to find their elements.
+// result not recomputed), in num::simd's AVX2 or portable loop; the rare
+// flagged chunks redo the binary32 operation to find their elements.
 template <Binary Op>
-PTO_NUM_CLONES void bf16_span(ElementContext& e, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
-                              std::size_t n) {
+void bf16_span(ElementContext& e, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) {
   ChunkOutput<std::uint16_t> sink(out, a, b);
   for (std::size_t i = 0; i < n; i += kChunk) {
     const std::size_t m = std::min(kChunk, n - i);
     std::uint16_t* z = sink.at(i);
-    std::uint32_t flagged = 0;
-    for (std::size_t j = 0; j < m; ++j) {
-      const std::uint32_t w = bf16_wide<Op>(a[i + j], b[i + j]);
-      flagged |= static_cast<std::uint32_t>(bf16_needs_exact(w));
-      z[j] = static_cast<std::uint16_t>((w + 0x7FFFU + ((w >> 16) & 1U)) >> 16);
-    }
-    if (flagged)
+    if (num::simd::bf16_binary_via_fp32(half_op(Op), a + i, b + i, z, m))
       for (std::size_t j = 0; j < m; ++j)
         if (bf16_needs_exact(bf16_wide<Op>(a[i + j], b[i + j]))) z[j] = e.exact(a[i + j], b[i + j]);
     sink.commit(i, m);
@@ -286,87 +280,68 @@ PTO_NUM_CLONES void min_max_span(ElementContext& e, const T* a, const T* b, T* o
   }
 }
 
-// ---- TEXP on FP32, ieee profile ----
-//
-// The exact path (ops::sfu_element -> num::ieee_unary) evaluates exp in the
-// 80-bit extended format and rounds once: docs/numerics.md bounds its error
-// before that rounding by 2^-62 relative.  Here exp(x) is evaluated in
-// binary64 with a relative error below 2^-45 (argument reduction
-// x = n ln2 + r with a two-part ln2, |r| <= ln2/2, degree-11 Taylor
-// polynomial: truncation < 2^-46, evaluation a few 2^-53), and the binary64
-// value is rounded to binary32.  When that value lies more than 2^-39
-// (relative) from every binary32 value and every midpoint between two,
-// both paths round the exact value the same way and neither sees an exact
-// result; every other element is recomputed exactly.  The fast range
-// 0 < |x| <= 87 keeps the result normal (e^-87 > 2^-126, e^87 < 2^128), so
-// the only flag is NX, which the exact path raises for each of them.
-constexpr std::uint32_t kExpFastLimit = 0x42ae0000;  // 87.0f
-constexpr std::uint32_t kExpTolerance = 1U << 14;    // binary64 ulps: >= 2^-39 relative
+// ---- TEXP ----
 
 struct UnaryContext {
   ops::Unary op;
   DataType type;
   NumericProfile profile;
+  num::Flags flags = 0;  // of the elements recomputed exactly
+  template <typename T>
+  T exact(T v) {
+    const num::Result r = ops::sfu_element(op, type, v, profile);
+    flags |= r.flags;
+    return static_cast<T>(r.bits);
+  }
 };
 
-double exp_binary64(double x) noexcept {
-  constexpr double kInvLn2 = 0x1.71547652b82fep0;
-  constexpr double kLn2Hi = 0x1.62e42feep-1;  // 32 significant bits: n * kLn2Hi is exact for |n| < 2^21
-  constexpr double kLn2Lo = 0x1.a39ef35793c76p-33;
-  constexpr double kRound = 0x1.8p52;  // adding it rounds to an integer (|value| < 2^51)
-  const double shifted = x * kInvLn2 + kRound;
-  const double n = shifted - kRound;
-  const double r = (x - n * kLn2Hi) - n * kLn2Lo;
-  // Horner form of sum r^i / i!, i <= 11, written out so the loop calling
-  // this vectorises.
-  const double p =
-      ((((((((((r * (1.0 / 39916800.0) + 1.0 / 3628800.0) * r + 1.0 / 362880.0) * r + 1.0 / 40320.0) * r + 1.0 / 5040.0) * r +
-             1.0 / 720.0) * r + 1.0 / 120.0) * r + 1.0 / 24.0) * r + 1.0 / 6.0) * r + 0.5) * r + 1.0) * r + 1.0;
-  const std::uint64_t exponent = std::bit_cast<std::uint64_t>(shifted) - std::bit_cast<std::uint64_t>(kRound) + 1023;
-  return p * std::bit_cast<double>(exponent << 52);
-}
-
-// A binary64 value within kExpTolerance ulps of a binary32 value or of a
-// midpoint between two (the 29 fraction bits binary32 drops).
-constexpr bool near_fp32_boundary(std::uint64_t bits) noexcept {
-  constexpr std::uint32_t dropped = (1U << 29) - 1;
-  const auto low = static_cast<std::uint32_t>(bits) & dropped;
-  const bool near_value = ((low + kExpTolerance) & dropped) < 2 * kExpTolerance;
-  const bool near_midpoint = ((low + kExpTolerance - (1U << 28)) & dropped) < 2 * kExpTolerance;
-  return near_value | near_midpoint;  // no short circuit: the caller's loop vectorises
-}
-
-PTO_NUM_CLONES num::Flags exp_fp32_span(const UnaryContext& e, const std::uint32_t* a, std::uint32_t* out,
-                                        std::size_t n) {
-  std::array<std::uint32_t, kChunk> slow;
+// FP32, ieee profile: num::simd::exp_fp32 evaluates exp in binary64 and
+// marks every element whose binary32 rounding it cannot vouch for (outside
+// 0 < |x| <= 87, or near a rounding boundary: about one in 2^17); the exact
+// path (80-bit evaluation, error below 2^-62 before its one rounding,
+// docs/numerics.md) recomputes those.  Every other element rounds as the
+// exact path does, to a normal, inexact result: its only flag is NX.
+void exp_fp32_span(UnaryContext& e, const std::uint32_t* a, std::uint32_t* out, std::size_t n) {
+  std::array<std::uint64_t, kChunk / 64> slow;
   ChunkOutput<std::uint32_t> sink(out, a, a);
-  num::Flags flags = 0;
   for (std::size_t i = 0; i < n; i += kChunk) {
     const std::size_t m = std::min(kChunk, n - i);
     std::uint32_t* z = sink.at(i);
-    std::uint32_t any_slow = 0, any_fast = 0;
-    for (std::size_t j = 0; j < m; ++j) {
-      const std::uint32_t v = a[i + j];
-      const bool in_range = (v & 0x7fffffffU) - 1U < kExpFastLimit;  // 0 < |x| <= 87
-      // Other lanes evaluate exp(+0), branch-free.
-      const double x = static_cast<double>(std::bit_cast<float>(v & (0U - static_cast<std::uint32_t>(in_range))));
-      const double y = exp_binary64(x);
-      slow[j] = static_cast<std::uint32_t>(!in_range) | static_cast<std::uint32_t>(near_fp32_boundary(std::bit_cast<std::uint64_t>(y)));
-      any_slow |= slow[j];
-      any_fast |= slow[j] ^ 1U;
-      z[j] = std::bit_cast<std::uint32_t>(static_cast<float>(y));
-    }
-    if (any_fast) flags |= num::kNX;
-    if (any_slow)
-      for (std::size_t j = 0; j < m; ++j)
-        if (slow[j]) {
-          const num::Result r = ops::sfu_element(e.op, e.type, a[i + j], e.profile);
-          z[j] = static_cast<std::uint32_t>(r.bits);
-          flags |= r.flags;
+    std::size_t slow_count = 0;
+    if (num::simd::exp_fp32(a + i, z, slow.data(), m))
+      for (std::size_t w = 0; w < (m + 63) / 64; ++w)
+        for (std::uint64_t bits = slow[w]; bits != 0; bits &= bits - 1) {
+          const std::size_t j = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+          z[j] = e.exact(a[i + j]);
+          ++slow_count;
         }
+    if (slow_count < m) e.flags |= num::kNX;  // some element took the binary64 evaluation
     sink.commit(i, m);
   }
-  return flags;
+}
+
+// Reference profile, IEEE-like formats: TileSFUUnarySpecialValue for zero,
+// negative, infinite and NaN operands, else the profile's TileExponential,
+// value + 1 on the carrier (asl/arch/profile/reference-profile.asl).  One
+// loop adds and scans; a chunk holding a special operand (v - 1 wraps or
+// reaches inf - 1) is recomputed element by element.
+template <typename T>
+PTO_NUM_CLONES void reference_exp_span(UnaryContext& e, const T* a, T* out, std::size_t n) {
+  const T inf = static_cast<T>(infinity_bits(e.type));
+  ChunkOutput<T> sink(out, a, a);
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t m = std::min(kChunk, n - i);
+    T* z = sink.at(i);
+    T special = 0;  // no short circuit: the loop vectorises
+    for (std::size_t j = 0; j < m; ++j) {
+      const T v = a[i + j];
+      z[j] = static_cast<T>(v + 1);
+      special |= static_cast<T>(static_cast<T>(v - 1) >= static_cast<T>(inf - 1));
+    }
+    if (special)
+      for (std::size_t j = 0; j < m; ++j) z[j] = e.exact(a[i + j]);
+    sink.commit(i, m);
+  }
 }
 
 // The valid region of a RowMajor tile as runs of (source, destination).
@@ -460,14 +435,21 @@ bool vec_arithmetic_data_type_supported(DataType t) noexcept {
 
 bool span_unary(ops::Unary op, Tile& destination, const Tile& source, NumericProfile profile, num::Flags& flags) {
   const DataType t = destination.data_type();
-  if (op != ops::Unary::EXP || t != DataType::FP32 || profile != NumericProfile::Ieee ||
-      destination.descriptor().layout != TileLayout::RowMajor || std::fegetround() != FE_TONEAREST)
+  if (op != ops::Unary::EXP || infinity_bits(t) == 0 || destination.descriptor().layout != TileLayout::RowMajor)
     return false;
-  const UnaryContext e{op, t, profile};
-  flags = 0;
-  for_each_span<std::uint32_t>(destination, source, [&](const std::uint32_t* a, std::uint32_t* out, std::size_t n) {
-    flags |= exp_fp32_span(e, a, out, n);
-  });
+  UnaryContext e{op, t, profile};
+  if (profile == NumericProfile::Reference) {
+    ops::visit_carrier(t, [&]<typename T>() {
+      for_each_span<T>(destination, source, [&](const T* a, T* out, std::size_t n) { reference_exp_span<T>(e, a, out, n); });
+    });
+  } else if (t == DataType::FP32 && std::fegetround() == FE_TONEAREST) {
+    for_each_span<std::uint32_t>(destination, source, [&](const std::uint32_t* a, std::uint32_t* out, std::size_t n) {
+      exp_fp32_span(e, a, out, n);
+    });
+  } else {
+    return false;
+  }
+  flags = e.flags;
   return true;
 }
 

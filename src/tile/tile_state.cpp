@@ -211,11 +211,16 @@ void Tile::define_range(std::uint32_t first, std::uint32_t count) noexcept {
   std::uint32_t i = first;
   const std::uint32_t end = first + count;
   while (i < end && (i & 63)) set_defined(i++, true);
-  for (; i + 64 <= end; i += 64) defined_[i >> 6] = ~0ULL;
+  const std::uint32_t words = (end - i) >> 6;
+  std::fill_n(defined_.data() + (i >> 6), words, ~0ULL);
+  i += words << 6;
   while (i < end) set_defined(i++, true);
 }
 
 void Tile::mark_valid_region_defined() noexcept {
+  // Every valid element is already defined: defined_valid_ never exceeds
+  // the number of set bits inside the valid region (ADR 0014 summary).
+  if (defined_valid_ == valid_element_count()) return;
   if (d_.layout == TileLayout::RowMajor) {
     if (d_.valid_columns == d_.columns) {
       define_range(0, d_.valid_rows * d_.columns);
@@ -230,6 +235,7 @@ void Tile::mark_valid_region_defined() noexcept {
 }
 
 void Tile::apply_padding(PadValue pad) noexcept {
+  if (d_.valid_rows == d_.rows && d_.valid_columns == d_.columns) return;  // no padding element
   const bool defined = pad != PadValue::Null;
   const std::uint64_t value = pad_value_for_data_type(pad, d_.data_type);
   for (std::uint32_t r = 0; r < d_.rows; ++r) {

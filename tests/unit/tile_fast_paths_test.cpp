@@ -1,13 +1,14 @@
 // Differential tests of the vectorised fast paths against the exact
 // per-element semantics they must reproduce bit for bit, flags included:
-//  - TEXP FP32, ieee (tile_elementwise.hpp span_unary) vs ops::sfu_element;
+//  - TEXP FP32, ieee (tile_elementwise.hpp span_unary, num::simd::exp_fp32)
+//    vs ops::sfu_element, random values and dense sweeps;
 //  - reference-profile SFU rows vs ops::sfu_element;
 //  - TROWSUM FP32, ieee (vectorised across rows) vs the sequential fold of
 //    ops::binary_element ADD along each row (ADR 0092);
 //  - TADDS/TMAXS/TMINS spans (span_scalar) vs ops::binary_element;
-//  - FP16 ADD/SUB/MUL/DIV through binary32 (one binary32 operation, one
-//    narrowing) vs the exact FP16 operation, for a sample of left operands
-//    against every FP16 encoding on the right;
+//  - FP16 and BF16 ADD/SUB/MUL/DIV through binary32 (one binary32
+//    operation, one narrowing) vs the exact operation, for a sample of left
+//    operands against every encoding on the right;
 //  - the F16C conversion spans (num::f16c) vs the scalar encoder
 //    num::convert, every FP16 code and the FP32 values around every FP16
 //    rounding boundary.
@@ -20,11 +21,13 @@
 #include <cmath>
 #include <random>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "numerics/convert_span.hpp"
 #include "numerics/f16c_span.hpp"
 #include "numerics/format.hpp"
+#include "tile/ops_convert.hpp"
 #include "tile/ops_elementwise.hpp"
 #include "tile/ops_reduce.hpp"
 #include "tile/tile_elementwise.hpp"
@@ -126,6 +129,27 @@ TEST(TileFastPaths, ExpFp32IeeeFlagsOfFastElements) {
   EXPECT_EQ(d.read_raw(0), 0x7f800000U);
 }
 
+// Dense sweeps of FP32 encodings (a fixed encoding step) in several binades
+// of the fast range, across its limits (87, the overflow and subnormal
+// results) and around exp(x) = 1 (results within the rounding-boundary
+// window, recomputed exactly), each element against the exact path.
+TEST(TileFastPaths, ExpFp32IeeeDenseSweeps) {
+  const std::vector<std::pair<float, std::uint32_t>> sweeps = {
+      {0x1p-30f, 1}, {-0x1p-20f, 3}, {0.5f, 97}, {-0.75f, 89}, {1.0f, 101}, {9.0f, 103},
+      {-40.0f, 107}, {86.0f, 47}, {-87.0f, 29}, {-86.9f, 31}, {64.0f, 113}};
+  for (const auto& sweep : sweeps) {
+    Tile s = make_tile(descriptor(DataType::FP32, 256, 64, 256));
+    const std::uint32_t step = sweep.second;  // a plain local: clang 14 lambdas cannot capture bindings
+    std::uint32_t v = f32(sweep.first);
+    fill(s, {}, [&] {
+      const std::uint32_t x = v;
+      v += step;  // away from zero for either sign
+      return x;
+    });
+    check_unary(Unary::EXP, DataType::FP32, NumericProfile::Ieee, s, false);
+  }
+}
+
 TEST(TileFastPaths, ReferenceSfuRowsMatchElementSemantics) {
   std::mt19937_64 g(3);
   for (Unary op : {Unary::EXP, Unary::LOG, Unary::RECIP, Unary::SQRT, Unary::RSQRT})
@@ -143,6 +167,26 @@ TEST(TileFastPaths, ReferenceSfuRowsMatchElementSemantics) {
         check_unary(op, t, NumericProfile::Reference, s, false);
         check_unary(op, t, NumericProfile::Reference, s, true);
       }
+}
+
+// Reference TEXP on FP64 (the span covers every IEEE-like type): chunks of
+// positive finite values take value + 1; chunks with a zero, negative,
+// infinite or NaN operand go element by element.
+TEST(TileFastPaths, ReferenceExpFp64MatchesElementSemantics) {
+  std::mt19937_64 g(41);
+  Tile s = make_tile(descriptor(DataType::FP64, 64, 20, 64));
+  const TileDescriptor& d = s.descriptor();
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r)
+    for (std::uint32_t c = 0; c < d.valid_columns; ++c) s.write_element(r, c, (g() >> 2) + 1);  // positive finite
+  s.write_element(12, 3, 0);
+  s.write_element(13, 4, 0x8000000000000000ULL);       // -0
+  s.write_element(14, 5, 0x7ff0000000000000ULL);       // +inf
+  s.write_element(15, 6, 0xfff0000000000000ULL);       // -inf
+  s.write_element(16, 7, 0x7ff0000000000001ULL);       // sNaN: NV
+  s.write_element(17, 8, 0xbff0000000000000ULL);       // -1
+  s.write_element(18, 9, 0x7fefffffffffffffULL);       // largest finite: + 1 is +inf's encoding
+  check_unary(Unary::EXP, DataType::FP64, NumericProfile::Reference, s, false);
+  check_unary(Unary::EXP, DataType::FP64, NumericProfile::Reference, s, true);
 }
 
 // ---- TROWSUM ----
@@ -236,17 +280,36 @@ TEST(TileFastPaths, ScalarSpansMatchElementSemantics) {
         }
 }
 
-// ---- FP16 arithmetic through binary32 ----
+// Reference-profile TCVT between a floating and another type stores the
+// source word's low element bits (TileProfileConvert returns the source
+// carrier): FP32 0x3f80a0RC -> BF16 0xa0RC (R row, C column), over whole
+// rows (one run) and over 5 of 16 columns (a run per row).
+TEST(TileFastPaths, ReferenceTcvtTruncatesWholeAndPartialRows) {
+  for (const std::uint32_t valid_columns : {16U, 5U}) {
+    Tile s = make_tile(descriptor(DataType::FP32, 16, 8, valid_columns, 512));  // 8 x 16 FP32
+    Tile d = make_tile(descriptor(DataType::BF16, 16, 8, valid_columns, 256));  // 8 x 16 BF16
+    for (std::uint32_t r = 0; r < 8; ++r)
+      for (std::uint32_t c = 0; c < valid_columns; ++c) s.write_element(r, c, 0x3f80a000U | r << 4 | c);
+    EXPECT_EQ(ops::tile_convert(d, s, num::RoundingMode::RNE, false, PadValue::Null, NumericProfile::Reference), 0);
+    for (std::uint32_t r = 0; r < 8; ++r)
+      for (std::uint32_t c = 0; c < valid_columns; ++c)
+        ASSERT_EQ(d.read_raw(d.linear_index(r, c)), 0xa000U | r << 4 | c) << r << " " << c;
+    EXPECT_TRUE(d.contents_defined());
+    EXPECT_EQ(d.defined_element_count(), 8 * valid_columns);
+  }
+}
 
-// One binary32 operation on widened FP16 operands followed by one RNE
-// narrowing is the correctly rounded FP16 result (docs/numerics.md, fast
-// paths): every right operand against a sample of left operands.
-TEST(TileFastPaths, Fp16ThroughBinary32IsCorrectlyRounded) {
+// ---- FP16 and BF16 arithmetic through binary32 ----
+
+// One binary32 operation on widened operands followed by one RNE narrowing
+// is the correctly rounded FP16/BF16 result (docs/numerics.md, fast paths);
+// the span must equal the exact operation for every right operand (zeros of
+// both signs, subnormals, infinities, NaNs with payloads, halfway sums) and
+// a sample of left operands: `edges` plus random encodings.
+void check_every_right_operand(DataType t, std::vector<std::uint16_t> lefts) {
   std::mt19937_64 g(29);
-  std::vector<std::uint16_t> lefts = {0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x7c00,
-                                      0x7d00, 0x3c00, 0x3c01, 0xbc01, 0x3bff, 0x1400, 0x0200, 0x5bff};
-  while (lefts.size() < 20) lefts.push_back(static_cast<std::uint16_t>(g()));
-  Tile left = make_tile(descriptor(DataType::FP16, 256, 128, 256));
+  while (lefts.size() < 24) lefts.push_back(static_cast<std::uint16_t>(g()));
+  Tile left = make_tile(descriptor(t, 256, 128, 256));
   Tile right = make_tile(left.descriptor());
   Tile out = make_tile(left.descriptor());
   for (Binary op : {Binary::ADD, Binary::SUB, Binary::MUL, Binary::DIV})
@@ -263,10 +326,24 @@ TEST(TileFastPaths, Fp16ThroughBinary32IsCorrectlyRounded) {
         ASSERT_TRUE(span_binary(op, out, left, right, NumericProfile::Ieee));
         for (std::uint32_t i = 0; i < 32768; ++i) {
           const std::uint64_t b = half * 32768 + i;
-          const std::uint64_t want = ops::binary_element(op, DataType::FP16, a, b, NumericProfile::Ieee).bits;
+          const std::uint64_t want = ops::binary_element(op, t, a, b, NumericProfile::Ieee).bits;
           ASSERT_EQ(out.read_raw(i), want) << "op " << static_cast<int>(op) << " 0x" << std::hex << a << " 0x" << b;
         }
       }
+}
+
+TEST(TileFastPaths, Fp16ThroughBinary32IsCorrectlyRounded) {
+  check_every_right_operand(DataType::FP16, {0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x7c00, 0x7d00,
+                                             0x3c00, 0x3c01, 0xbc01, 0x3bff, 0x1400, 0x0200, 0x5bff});
+}
+
+// BF16 shares the binary32 exponent range: the left operands include the
+// subnormal and overflow boundaries (results recomputed exactly), 1 + ulp
+// (halfway sums with 2^-8 multiples) and NaNs with payloads.
+TEST(TileFastPaths, Bf16ThroughBinary32IsCorrectlyRounded) {
+  check_every_right_operand(DataType::BF16, {0x0000, 0x8000, 0x0001, 0x007f, 0x0080, 0x0081, 0x8080, 0x7f7f, 0xff7f,
+                                             0x7f80, 0xff80, 0x7fc1, 0x7f81, 0x3f80, 0x3f81, 0xbf81, 0x3f7f, 0x1f80,
+                                             0x5f7f, 0x2000});
 }
 
 // ---- F16C conversion spans ----
@@ -283,6 +360,29 @@ TEST(F16cSpans, WidenEveryFp16Code) {
   std::vector<std::uint32_t> q(8);
   EXPECT_EQ(num::convert_span(quiet, q), 0);
   RecordProperty("f16c", num::f16c::available() ? "yes" : "no");
+}
+
+// binary_via_fp32 takes sixteen elements a step and the rest (here five)
+// in the lane loop; a NaN result in either half of a step, or in the tail,
+// is reported.  1.0 + 2.0 = 3.0: 0x3c00 + 0x4000 = 0x4200; 1.5 * 2.0 = 0x4200.
+TEST(F16cSpans, BinaryStepsReportNaNInEitherHalfAndTail) {
+  for (const std::size_t nan_at : {std::size_t{99}, std::size_t{3}, std::size_t{9}, std::size_t{18}}) {
+    std::vector<std::uint16_t> a(21, 0x3c00), b(21, 0x4000), out(21);
+    if (nan_at < a.size()) a[nan_at] = 0x7e00;
+    EXPECT_EQ(num::f16c::binary_via_fp32(num::f16c::Op::ADD, a.data(), b.data(), out.data(), a.size()),
+              nan_at < a.size())
+        << nan_at;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (i != nan_at) {
+        ASSERT_EQ(out[i], 0x4200U) << nan_at << " " << i;
+      } else {
+        EXPECT_EQ(out[i] & 0x7c00U, 0x7c00U) << nan_at;  // some NaN encoding
+      }
+    }
+  }
+  std::vector<std::uint16_t> a(32, 0x3e00), b(32, 0x4000), out(32);
+  EXPECT_FALSE(num::f16c::binary_via_fp32(num::f16c::Op::MUL, a.data(), b.data(), out.data(), a.size()));
+  for (std::uint16_t v : out) ASSERT_EQ(v, 0x4200U);
 }
 
 // Every FP16 value's binary32 image, the midpoints to its neighbours and
@@ -333,9 +433,11 @@ TEST(Bf16NarrowSpan, MatchesScalarEncoder) {
   std::uniform_real_distribution<float> v(-1e30f, 1e30f);
   const std::vector<std::uint32_t> edges = {0x007fc000, 0x007fbfff, 0x807fc000, 0x007f8000, 0x00000001, 0x80000000,
                                             0,          0x7f7f8000, 0x7f7f7fff, 0xff7f8000, 0x7f7fffff, 0x7f800000,
-                                            0xff800000, 0x7fc00000, 0x7f800001, 0xffa00001, 0x3f808000, 0x3f818000};
+                                            0xff800000, 0x7fc00000, 0x7f800001, 0xffa00001, 0x3f808000, 0x3f818000,
+                                            0x00800000, 0x0080ffff, 0x00ff8000, 0x01000000, 0x007fffff, 0x80807fff,
+                                            0x7f7f7fff, 0x7effffff, 0x7f000000, 0xfe800000};
   for (std::uint32_t edge : edges)
-    for (std::size_t length : {1U, 255U, 256U, 700U}) {
+    for (std::size_t length : {1U, 15U, 16U, 17U, 255U, 256U, 700U, 1024U, 1025U, 2100U}) {
       std::vector<std::uint32_t> in(length);
       for (auto& x : in) x = g() % 4 ? f32(v(g)) : f32(static_cast<float>(g() % 1000));
       in[g() % length] = edge;

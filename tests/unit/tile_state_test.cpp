@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "tile/ops_elementwise.hpp"
 #include "tile/tile_elementwise.hpp"
 #include "tile/tile_render.hpp"
 #include "tile/tile_state.hpp"
@@ -96,6 +97,86 @@ TEST(TilePadding, NullLeavesPaddingUndefinedOthersDefine) {  // TileWithPadding,
   EXPECT_FALSE(f.tile(0).element_defined_at(0, 2));
   EXPECT_EQ(pad_value_for_data_type(PadValue::Max, DataType::FP32), 0x7f7fffffULL);
   EXPECT_EQ(pad_value_for_data_type(PadValue::Min, DataType::U16), 0U);
+}
+
+// ---------------------------------------------------------------- definedness shortcuts
+
+// define_range sets exactly [first, first + count): partial words at both
+// ends and whole words between (elements 60..259 of a 512-element tile).
+TEST(TileDefinedness, DefineRangeAcrossWordBoundaries) {
+  TileFile f;
+  ASSERT_EQ(f.configure(0, u32_request(2048, 16, 32, 16)), Fault::None);  // 32 x 16 U32
+  f.tile(0).define_range(60, 200);
+  EXPECT_EQ(f.tile(0).defined_element_count(), 200U);
+  EXPECT_FALSE(f.tile(0).element_defined(59));
+  EXPECT_TRUE(f.tile(0).element_defined(60));
+  EXPECT_TRUE(f.tile(0).element_defined(64));
+  EXPECT_TRUE(f.tile(0).element_defined(191));
+  EXPECT_TRUE(f.tile(0).element_defined(259));
+  EXPECT_FALSE(f.tile(0).element_defined(260));
+}
+
+// MarkTileValidRegionDefined after partial writes, and again after the
+// destination is reconfigured (ADR 0014: allocation clears definedness), must
+// define the whole valid region (8 x 3 of an 8 x 4 U32 tile) and nothing else.
+TEST(TileDefinedness, MarkValidRegionAfterPartialWriteAndReconfigure) {
+  TileFile f;
+  const ConfigureRequest r = u32_request(128, 4, 8, 3);
+  ASSERT_EQ(f.configure(0, r), Fault::None);
+  Tile& t = f.tile(0);
+  t.write_element(2, 1, 7);
+  t.write_element(0, 3, 9);  // padding element: its bit is set, the count ignores it
+  EXPECT_EQ(t.defined_valid_elements(), 1U);
+  t.mark_valid_region_defined();
+  EXPECT_TRUE(t.contents_defined());
+  EXPECT_EQ(t.defined_valid_elements(), 24U);
+  EXPECT_EQ(t.defined_element_count(), 25U);
+  t.mark_valid_region_defined();  // already defined: unchanged
+  EXPECT_EQ(t.defined_element_count(), 25U);
+  ASSERT_EQ(f.configure(0, r), Fault::None);
+  EXPECT_FALSE(t.contents_defined());
+  EXPECT_EQ(t.defined_element_count(), 0U);
+  t.mark_valid_region_defined();
+  EXPECT_TRUE(t.contents_defined());
+  EXPECT_EQ(t.defined_element_count(), 24U);
+  EXPECT_FALSE(t.element_defined_at(0, 3));
+  EXPECT_FALSE(t.element_defined_at(7, 3));
+}
+
+// A destination written repeatedly (the valid region stays defined) still
+// takes each bundle's padding: U32 ADD of 2 x 3 valid regions in 8 x 4
+// tiles, then Null padding, then a reconfigured destination with Max
+// padding (TileWithPadding, TilePadValueForDataType: U32 Max = 0xffffffff).
+TEST(TileDefinedness, RepeatedPublicationAppliesEachPadding) {
+  TileFile f;
+  const ConfigureRequest r = u32_request(128, 4, 2, 3);
+  for (TileIndex i = 0; i < 3; ++i) ASSERT_EQ(f.configure(i, r), Fault::None);
+  for (std::uint32_t row = 0; row < 2; ++row)
+    for (std::uint32_t c = 0; c < 3; ++c) {
+      f.tile(0).write_element(row, c, 10 * row + c);
+      f.tile(1).write_element(row, c, 100);
+    }
+  Tile& d = f.tile(2);
+  const auto add = [&](PadValue pad) {
+    ops::tile_binary(ops::Binary::ADD, d, f.tile(0), f.tile(1), pad, NumericProfile::Reference);
+  };
+  add(PadValue::Zero);
+  EXPECT_EQ(d.read_raw(d.linear_index(1, 2)), 112U);
+  EXPECT_TRUE(d.contents_defined());
+  EXPECT_EQ(d.defined_element_count(), 32U);  // 6 valid + 26 padding
+  EXPECT_EQ(d.read_raw(d.linear_index(0, 3)), 0U);
+  add(PadValue::Null);
+  EXPECT_TRUE(d.contents_defined());
+  EXPECT_EQ(d.defined_element_count(), 6U);
+  EXPECT_FALSE(d.element_defined_at(0, 3));
+  EXPECT_FALSE(d.element_defined_at(7, 0));
+  ASSERT_EQ(f.configure(2, r), Fault::None);
+  EXPECT_FALSE(d.contents_defined());
+  add(PadValue::Max);
+  EXPECT_TRUE(d.contents_defined());
+  EXPECT_EQ(d.read_raw(d.linear_index(0, 0)), 100U);
+  EXPECT_EQ(d.read_raw(d.linear_index(7, 3)), 0xFFFFFFFFU);
+  EXPECT_EQ(d.defined_element_count(), 32U);
 }
 
 TEST(TileLayouts, FractalLinearIndex) {  // TileLinearIndex ZN / NZ for U32 (8 inner elements)

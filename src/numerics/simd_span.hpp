@@ -1,0 +1,54 @@
+// AVX2 span loops of the tile fast paths that have no F16C instruction to
+// lean on: BF16 arithmetic through binary32, FP32 -> BF16 RNE narrowing and
+// an FP32 exp evaluated in binary64.  Each entry point picks the AVX2 (and,
+// for exp, FMA) loop at run time and otherwise runs a portable loop with
+// the same contract; the tails shorter than a vector take the portable loop
+// too.  None of them decides a rounding the exact path could decide
+// differently: they report the elements (or the span) the caller must
+// recompute exactly (docs/numerics.md, fast paths of the tile kernels).
+// The host must run in the default floating-point environment (round to
+// nearest even, no DAZ/FTZ); callers check fegetround().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "numerics/f16c_span.hpp"
+#include "numerics/rounding.hpp"
+
+namespace pto::num::simd {
+
+// True when the CPU has AVX2 (queried once); exp also needs FMA.
+bool avx2_available() noexcept;
+bool avx2_fma_available() noexcept;
+
+// BF16 a op b through binary32: out[i] = the carry-add RNE narrowing of the
+// binary32 result of the widened operands.  Returns true when some binary32
+// result is a NaN, zero or subnormal (the AVX2 loop also for a few other
+// results, e.g. infinities): those elements are not known to be the BF16
+// operation's result and must be recomputed.
+bool bf16_binary_via_fp32(f16c::Op op, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
+                          std::size_t n) noexcept;
+
+// FP32 -> BF16 RNE for spans of common values: writes the carry-add
+// narrowing of every element and returns {common, inexact}.  `common` is
+// false when some element's rounded exponent field is 0 or all ones (zero,
+// subnormal, tiny, overflow, infinity or NaN); then neither the outputs
+// nor `inexact` are meaningful and the caller converts the span exactly.
+// Otherwise the only possible flag is NX, raised iff `inexact`.
+struct NarrowSummary {
+  bool common = true;
+  bool inexact = false;
+};
+NarrowSummary bf16_narrow_common(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept;
+
+// FP32 exp for 0 < |x| <= 87: out[i] = exp(x) rounded to binary32 when the
+// binary64 evaluation (relative error below 2^-45) lies at least 2^-43
+// (relative) away from every binary32 value and every midpoint between two;
+// then out[i] is the correctly rounded, normal, inexact result.  Every
+// other element is slow: bit i % 64 of slow[i / 64] is set (slow holds
+// (n + 63) / 64 words) and out[i] is unspecified.  Returns true when some
+// element is slow.
+bool exp_fp32(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept;
+
+}  // namespace pto::num::simd
