@@ -180,7 +180,7 @@ def translate(path: Path, rel: str, index, scalar_forms):
     ex = BlockExecutor(index, {k: v for k, v in funcs.items() if k != "main"}, scalar_forms)
     try:
         ex.inline(funcs["main"], [], {})
-        steps = [s for s in ex.steps if not any(v is None for k, v in s.items() if k != "start_pc")]
+        steps = base.finished_steps(ex.steps)
         if not any(s["op"].startswith("expect") or "expect_status" in s for s in steps):
             raise base.Unsupported("no architectural observation (decode-only or model-helper test)")
     except base.Unsupported as exc:

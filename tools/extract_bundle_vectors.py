@@ -46,6 +46,11 @@ observations of tile and pending-bundle state):
     {"op":"install_shared_tile","shared_id":s,"index":i,"mask":m}
                                            InstallSharedTile(s, _Tiles[[i]], m)
                                            (AtomicUpdateSharedTile of Local tile i)
+    {"op":"configure_predicate_tile","index":i,"mask":m,"capacity":n,"rows":n,"columns":n,
+     "valid_rows":n,"valid_columns":n}     ConfigurePredicateTileForMask(...) /
+                                           ConfigurePredicateTile (= mask 0001)
+    {"op":"write_tile_predicate_bit","index":i,"row":r,"column":c,"value":b}
+                                           WriteTilePredicateBit
     {"op":"write_tile_element","index":i,"row":r,"column":c,"value":w}
                                            WriteTileElement
     {"op":"mark_tile_defined","index":i}   MarkTileValidRegionDefined
@@ -77,6 +82,21 @@ observations of tile and pending-bundle state):
                                            _BundleDataAttributes.f / _BundleOperation.f
     {"op":"expect_dimension","index":i,"value":w}      _BundleDimensions[[i]]
     {"op":"expect_dimension_present","index":i,"value":b}
+    {"op":"expect_tile_dispatch_legal","tile_op":"TGATHER","operands":{"destination0":42,
+     "source0":40,"source1":41},"value":b}
+                                           TileOperandsLegal_<handler>(...) or
+                                           InstructionContractOperandsLegal_<OP>(...)
+                                           on explicit tiles: whether the ASL's
+                                           per-operation dispatch arm
+                                           (ExecuteTileInstructionWithoutTime...,
+                                           generated) with that operand record passes
+                                           its legality gate (TileSourceContentsDefined
+                                           of the arm's sources, then the legality
+                                           handler) instead of raising
+                                           Fault_TileLegality.  The operation and the
+                                           operand fields come from the generated arm
+                                           that calls the handler with the same
+                                           constant arguments.
 
 Nothing is computed here except constant expressions and the encodings of
 the rewritten helpers; every expected value comes from an assertion.
@@ -86,7 +106,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 sys.dont_write_bytecode = True
@@ -144,8 +166,14 @@ RUNNER_OPS = {
     "set_bpc", "begin_bundle", "mem_events_start", "mem_events_stop", "mem_events_reset",
     "expect_mem_event_count", "expect_mem_event", "expect_block_record", "configure_cube_tile",
     "install_shared_tile", "reset_bundle_control",
-    "expect_tile_payload",
+    "expect_tile_payload", "expect_tile_dispatch_legal", "configure_predicate_tile",
+    "write_tile_predicate_bit",
 }
+# TileInstructionOperands fields a translated legality check may bind (the
+# rest of the record keeps its reset value in the runner).
+DISPATCH_TILE_FIELDS = re.compile(r"^(destination|source)\d$")
+DISPATCH_WORD_FIELDS = {"scalar0", "scalar1"}
+DISPATCH_INTEGER_FIELDS = {"diagonal", "sort_width"}
 
 
 # Points where this model and the ASL disagree, recorded (and skipped by the
@@ -188,6 +216,46 @@ class StorageIndex:
         return "TileStorageIndex(...)"
 
 
+@lru_cache(maxsize=None)
+def dispatch_legality_arms(generated_text: str) -> dict:
+    """(legality handler, constant arguments) -> (operation, argument list)
+    from the generated ExecuteTileInstructionWithoutTime... case arms, e.g.
+    ("TileOperandsLegal_ExecuteTileBinary", ("TileBinary_ADD",)) ->
+    ("TADD", ["TileBinary_ADD", "operands.destination0", ...]).  A key two
+    arms share is dropped (ambiguous)."""
+    arms: dict = {}
+    op = None
+    for line in generated_text.split("\n"):
+        m = re.match(r"^\s+when TileOperation_(\w+) =>\s*$", line)
+        if m:
+            op = m.group(1)
+            continue
+        m = re.match(r"^\s+if !(TileOperandsLegal_\w+)\((.*)\) then\s*$", line)
+        if m and op is not None:
+            args = [a.strip() for a in m.group(2).split(",")]
+            key = (m.group(1), tuple(a for a in args if not a.startswith("operands.")))
+            arms[key] = None if key in arms and arms[key][0] != op else (op, args)
+    return {k: v for k, v in arms.items() if v is not None}
+
+
+@lru_cache(maxsize=None)
+def contract_operand_legality(spec: Path) -> dict:
+    """InstructionContractOperandsLegal_<OP>: its parameter names and the
+    argument texts of the single TileOperandsLegal_* call it returns (the
+    instruction file's contract wrapper)."""
+    pattern = re.compile(r"func (InstructionContractOperandsLegal_\w+)\(([^)]*)\)\s*=>\s*boolean\s*begin\s*"
+                         r"return\s+(TileOperandsLegal_\w+)\(([^;]*)\);\s*end;")
+    out = {}
+    for path in sorted((spec / "asl").rglob("*.asl")):
+        text = path.read_text()
+        if "InstructionContractOperandsLegal_" not in text:
+            continue
+        for name, params, handler, args in pattern.findall(text):
+            out[name] = ([p.split(":")[0].strip() for p in params.split(",") if p.strip()], handler,
+                         [a.strip() for a in args.split(",")])
+    return out
+
+
 def enum_tail(v, prefix: str) -> str:
     if not isinstance(v, base.EnumV) or not v.name.startswith(prefix):
         raise base.Unsupported(f"expected a {prefix}* value")
@@ -209,6 +277,44 @@ class BundleExecutor(blk.BlockExecutor):
         if isinstance(v, MatrixDestination):
             return {"destination_ordinal": v.ordinal}
         return {"index": self.as_int(v)}
+
+    def dispatch_legality(self, name, values):
+        """expect_tile_dispatch_legal of a legality handler call, or None
+        when the call has no generated dispatch arm or binds an operand field
+        the runner does not set."""
+        if name.startswith("InstructionContractOperandsLegal_"):
+            wrapper = contract_operand_legality(self.index.spec).get(name)
+            if wrapper is None or len(wrapper[0]) != len(values):
+                return None
+            params, name, arg_texts = wrapper
+            bound = dict(zip(params, values))
+            values = [bound[a] if a in bound else base.EnumV(a) for a in arg_texts]
+        constants = tuple(v.name for v in values if isinstance(v, base.EnumV))
+        arm = dispatch_legality_arms(self.index.generated_text).get((name, constants))
+        if arm is None or len(arm[1]) != len(values):
+            return None
+        operation, arg_texts = arm
+        operands = {}
+        for text, value in zip(arg_texts, values):
+            if not text.startswith("operands."):
+                if not isinstance(value, base.EnumV) or value.name != text:
+                    return None
+                continue
+            field = text[len("operands."):]
+            try:
+                if DISPATCH_TILE_FIELDS.match(field):
+                    operands[field] = self.as_int(value)
+                elif field in DISPATCH_WORD_FIELDS:
+                    operands[field] = base.fmt(self.as_bits(value, 64))
+                elif field in DISPATCH_INTEGER_FIELDS:
+                    operands[field] = self.as_int(value)
+                elif field == "flag0":
+                    operands[field] = self.as_bool(value)
+                else:
+                    return None
+            except base.Unsupported:
+                return None  # a helper value: the check stays omitted
+        return base.Obs("expect_tile_dispatch_legal", tile_op=operation, operands=operands, _key="value")
 
     def b_iot(self, vals):
         dv, dest, size, mask, s0v, s1v, s0, s1, last = vals
@@ -297,6 +403,10 @@ class BundleExecutor(blk.BlockExecutor):
             def vals():
                 return self.arg_values(args, env)
 
+            if name.startswith(("TileOperandsLegal_", "InstructionContractOperandsLegal_")):
+                obs = self.dispatch_legality(name, vals())
+                if obs is not None:
+                    return obs
             if name == "EnterBundleBody" and not args:
                 self.exec_word(NOP, name)
                 return None
@@ -330,6 +440,13 @@ class BundleExecutor(blk.BlockExecutor):
                            "data_type": enum_tail(self.concrete(v[6]), "TileDataType_"),
                            "layout": enum_tail(self.concrete(v[7]), "TileLayout_"),
                            "location": enum_tail(self.concrete(v[8]), "TileLocation_")})
+                return None
+            if (name, len(args)) in (("ConfigurePredicateTile", 6), ("ConfigurePredicateTileForMask", 7)):
+                v = vals()
+                self.emit({"op": "configure_predicate_tile", "index": self.as_int(v[0]),
+                           "mask": self.as_bits(v[6], 4).value if len(v) == 7 else 0b0001,
+                           **{k: self.as_int(x) for k, x in zip(
+                               ("capacity", "rows", "columns", "valid_rows", "valid_columns"), v[1:6])}})
                 return None
             if (name, len(args)) in (("ConfigureCubeTile", 7), ("ConfigureCubeTileForMask", 8)):
                 v = vals()
@@ -374,6 +491,11 @@ class BundleExecutor(blk.BlockExecutor):
                 v = vals()
                 self.emit({"op": "write_tile_element", "index": self.as_int(v[0]), "row": self.as_int(v[1]),
                            "column": self.as_int(v[2]), "value": base.fmt(self.as_bits(v[3], 64))})
+                return None
+            if name == "WriteTilePredicateBit" and len(args) == 4:
+                v = vals()
+                self.emit({"op": "write_tile_predicate_bit", "index": self.as_int(v[0]), "row": self.as_int(v[1]),
+                           "column": self.as_int(v[2]), "value": self.as_bool(v[3])})
                 return None
             if name in ("MarkTileValidRegionDefined", "ReleaseTile") and len(args) == 1:
                 op = "mark_tile_defined" if name.startswith("Mark") else "release_tile"
@@ -485,7 +607,8 @@ class BundleExecutor(blk.BlockExecutor):
             return self.as_bool(const)
         if op == "expect_tile_element_defined" and isinstance(const, base.Bits) and const.width == 1:
             return bool(const.value)  # a defined_elements bit
-        if op in ("expect_tile_element_defined", "expect_tile_stream_terminated", "expect_dimension_present"):
+        if op in ("expect_tile_element_defined", "expect_tile_stream_terminated", "expect_dimension_present",
+                  "expect_tile_dispatch_legal"):
             return self.as_bool(const)
         return super().normalise(step, key, const)
 
@@ -509,7 +632,7 @@ def translate(path: Path, rel: str, index, scalar_forms):
     ex = BundleExecutor(index, {k: v for k, v in funcs.items() if k != "main"}, scalar_forms)
     try:
         ex.inline(funcs["main"], [], {})
-        steps = [s for s in ex.steps if not any(v is None for k, v in s.items() if k != "start_pc")]
+        steps = base.finished_steps(ex.steps)
         if not any(s["op"].startswith("expect") or "expect_status" in s for s in steps):
             raise base.Unsupported("no architectural observation (decode-only or model-helper test)")
         unknown = sorted({s["op"] for s in steps} - RUNNER_OPS)

@@ -146,7 +146,16 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
     {"op":"expect_decode_field","bits":"0x..","form_index":k,"form_id":"...",
      "field":"Name","value":n}              DecodeScalarOperandRaw(bits, k,
                                             ScalarField_Name) == raw value
+    {"op":"expect_sysreg","addr":a24,"value":w}         ReadSystemRegisterAddress(a)
+                                            (the architectural read: a denied or
+                                            write-only address faults, as in the ASL)
   An expectation may carry "negate": true when the test asserts "!=".
+  Snapshots (an assertion comparing two state reads): the earlier read
+  (expect_sysreg, expect_cycle, expect_gpr or expect_tpc bound by ``let``)
+  carries "snapshot": name -- the runner records the value it reads there
+  (and checks "value" only if the step has one) -- and the later expectation's
+  value is {"snapshot": name, "offset": k}: the recorded value plus k
+  (modulo 2^64), e.g. ``assert _SystemRegisters.cycle == before + 1``.
 
 Translation rules
   * ``let v = <state read>`` followed later by ``assert v == K`` becomes the
@@ -248,6 +257,14 @@ class Snapshot:
         self.key = key
 
 
+class SnapshotPlus:
+    """``v + k`` of a Snapshot v and a constant k (a read compared later)."""
+
+    def __init__(self, snapshot: Snapshot, offset: int):
+        self.snapshot = snapshot
+        self.offset = offset
+
+
 class Capture:
     """``let v = <effectful call>``: the call's step; asserts attach to it."""
 
@@ -296,6 +313,7 @@ class FunctionIndex:
         # A name declared both ways (impdef/implementation pairs) is
         # side-effect free only if every declaration says so.
         self.side_effect_free -= self.effectful
+        self.spec, self.generated_text = spec, generated_text
         self.generated_bodies: dict[str, tuple] = {}
         # Parameterless generated procedures: "func NAME()\nbegin\n...\nend;"
         self.generated_source: dict[str, str] = {}
@@ -322,6 +340,8 @@ class FunctionIndex:
 # Symbolic executor
 # ---------------------------------------------------------------------------
 
+# Reads a later assertion may compare with (their runners can record them).
+SNAPSHOT_READS = frozenset({"expect_sysreg", "expect_cycle", "expect_gpr", "expect_tpc"})
 QUEUE_VARS = {
     "_TQueue": ("t", False),
     "_UQueue": ("u", False),
@@ -356,7 +376,7 @@ class Executor:
 
     # -- values ---------------------------------------------------------
     def concrete(self, v):
-        if isinstance(v, (Opaque, Obs, Snapshot, Capture)):
+        if isinstance(v, (Opaque, Obs, Snapshot, SnapshotPlus, Capture)):
             raise Unsupported("state-dependent or helper value used where a constant is needed"
                               + (f" ({', '.join(sorted(v.names))})" if isinstance(v, Opaque) else ""))
         return v
@@ -538,6 +558,8 @@ class Executor:
         b = self.eval(e[3], env)
         if op in ("==", "!="):
             return ("cmp", op, a, b)
+        if op == "+" and isinstance(a, Snapshot) and not isinstance(b, (Opaque, Obs, Snapshot, Capture)):
+            return SnapshotPlus(a, self.as_bits(b, 64).value if isinstance(b, Bits) else self.as_int(b))
         if isinstance(a, Opaque) or isinstance(b, Opaque):
             return Opaque((a.names if isinstance(a, Opaque) else set())
                           | (b.names if isinstance(b, Opaque) else set()))
@@ -672,6 +694,8 @@ class Executor:
                        size=self.as_int(A()[1]), _key="value")
         if name == "ReadMemoryByte" and len(args) == 1:
             return Obs("expect_mem", addr=fmt(self.as_bits(A()[0], 64)), size=1, _key="value")
+        if name == "ReadSystemRegisterAddress" and len(args) == 1:
+            return Obs("expect_sysreg", addr=fmt(self.as_bits(A()[0], 24)), _key="value")
         if name == "DecodeScalarForm" and len(args) == 2:
             bits = self.as_bits(A()[0], 48)
             length = self.as_int(A()[1])
@@ -962,10 +986,11 @@ class Executor:
                         for n in x.names:
                             self.omitted[n] += 1
                 return
-            sym_a = isinstance(a, (Obs, Snapshot, Capture))
-            sym_b = isinstance(b, (Obs, Snapshot, Capture))
+            sym_a = isinstance(a, (Obs, Snapshot, SnapshotPlus, Capture))
+            sym_b = isinstance(b, (Obs, Snapshot, SnapshotPlus, Capture))
             if sym_a and sym_b:
-                raise Unsupported("assertion comparing two state reads")
+                self.expect_same(a, b, op == "!=")
+                return
             if not sym_a and not sym_b:
                 if not self.const_compare(v):
                     self.problems.append("constant assertion is false")
@@ -982,7 +1007,39 @@ class Executor:
             return
         raise Unsupported("assertion shape")
 
+    def snapshot_reference(self, v) -> dict:
+        """The expected value {"snapshot": name, "offset": k} of an earlier
+        read (a let-bound Snapshot, optionally plus a constant): the runner
+        records the read's value when it executes the read's step."""
+        snap, offset = (v.snapshot, v.offset) if isinstance(v, SnapshotPlus) else (v, 0)
+        if not isinstance(snap, Snapshot) or snap.step["op"] not in SNAPSHOT_READS:
+            raise Unsupported("assertion comparing two state reads")
+        name = snap.step.setdefault("snapshot", f"s{sum('snapshot' in s for s in self.steps)}")
+        return {"snapshot": name, "offset": offset}
+
+    def expect_same(self, a, b, negate):
+        """assert <read> == <earlier read> (+ k): the later read is checked
+        against the value the runner recorded for the earlier one."""
+        def position(s):
+            return next(i for i, x in enumerate(self.steps) if x is s.step)
+
+        if isinstance(a, SnapshotPlus) or (isinstance(a, Snapshot) and isinstance(b, Snapshot)
+                                            and position(a) < position(b)):
+            a, b = b, a
+        if negate or isinstance(a, (SnapshotPlus, Capture)) or (isinstance(a, Snapshot) and a.step[a.key] is not None):
+            raise Unsupported("assertion comparing two state reads")
+        reference = self.snapshot_reference(b)
+        if isinstance(a, Obs):
+            step = {"op": a.op}
+            step.update({k: v for k, v in a.params.items() if not k.startswith("_")})
+            step[a.params["_key"]] = reference
+            self.emit(step)
+        else:
+            a.step[a.key] = reference
+
     def expect(self, sym, const, negate=False):
+        if isinstance(sym, SnapshotPlus):
+            raise Unsupported("assertion on an offset state read")
         if isinstance(sym, Obs):
             step = {"op": sym.op}
             step.update({k: v for k, v in sym.params.items() if not k.startswith("_")})
@@ -1006,7 +1063,7 @@ class Executor:
             idx = self.as_int(const)
             step["form_id"] = self.form_id(idx)
             return idx
-        if op in ("expect_gpr", "expect_tpc", "expect_fault_address", "expect_cycle",
+        if op in ("expect_gpr", "expect_tpc", "expect_fault_address", "expect_cycle", "expect_sysreg",
                   "expect_commit_argument", "expect_return_address", "expect_queue"):
             return fmt(self.as_bits(const, 64))
         if op == "expect_mem" or (op == "load" and key == "expect_value"):
@@ -1022,6 +1079,19 @@ class Executor:
         if key in ("valid", "expect_result"):
             return self.as_bool(const)
         return fmt(const)
+
+
+def finished_steps(steps: list[dict]) -> list[dict]:
+    """The steps to write: reads bound by ``let`` but never asserted are
+    dropped, unless a later assertion compares with them (``snapshot``:
+    the runner only records their value)."""
+    out = []
+    for s in steps:
+        if "snapshot" in s:
+            out.append({k: v for k, v in s.items() if v is not None or k == "start_pc"})
+        elif not any(v is None for k, v in s.items() if k != "start_pc"):
+            out.append(s)
+    return out
 
 
 def cross_check(points: list[dict], catalog_dir: Path) -> list[str]:
@@ -1118,8 +1188,7 @@ def main(argv=None) -> int:
             ex = Executor(index, {k: v for k, v in funcs.items() if k != "main"}, scalar_forms)
             try:
                 ex.inline(funcs["main"], [], {})
-                steps = [s for s in ex.steps if not any(v is None for k, v in s.items()
-                                                          if k != "start_pc")]
+                steps = finished_steps(ex.steps)
                 if not any(s["op"] == "exec" for s in steps):
                     raise Unsupported("no encoded instruction is executed")
             except Unsupported as exc:

@@ -207,12 +207,6 @@ bool masks_legal(const BlockState& b) {
   return true;
 }
 
-// Matrix blocks the ASL routes to a dedicated path this model lacks (the
-// TLSU dedicated paths are tile::tlsu_dedicated_path, run_tlsu).
-bool dedicated_path(const BlockState& b) {
-  return b.operation.operation_class == arch::BundleOperationClass::TileMatrix;
-}
-
 // ---- destinations (asl/block/model/dispatch/destination-shape.asl) ----
 
 struct Shape {
@@ -438,7 +432,6 @@ ExecOutcome run_matrix(Attempt& a) {
   const tile::MatrixBundleResult r =
       tile::execute_matrix_bundle(b, a.tiles.file, inputs, a.tiles.profile, a.tiles.trace.destinations);
   if (r.no_op) return a.no_op();
-  if (!r.not_implemented.empty()) return a.not_implemented(r.not_implemented);
   if (r.fault != Fault::None) return a.fail(r.fault);
   a.m.state.sysregs.core_state |= static_cast<arch::Word>(r.flags & 0x1FU) << arch::kCoreStateFlagsShift;
   for (const arch::BundleSharedBinding& s : b.shared_bindings)
@@ -477,7 +470,6 @@ ExecOutcome run_tlsu(Attempt& a) {
   TlsuHost host(a);
   const tile::TlsuBundleResult r = tile::execute_tlsu_bundle(a.m.state.block, a.tiles.file, a.op, host);
   if (r.no_op) return a.no_op();
-  if (!r.not_implemented.empty()) return a.not_implemented(r.not_implemented);
   if (r.fault != Fault::None) return a.fail(r.fault, r.fault_address, r.fault_address_is_data);
   for (const arch::BundleSharedBinding& s : a.m.state.block.shared_bindings)
     if (s.valid) a.tiles.trace.shared_bindings.push_back(s);
@@ -503,6 +495,17 @@ ExecOutcome run_cube_transport(Attempt& a) {
   return ExecOutcome::Next;
 }
 
+// The B.IOR inputs the closed schemas read before allocation
+// (SelectedBundleTileScalarRawValue, BundleSortingDescending).
+tile::SchemaView schema_view(const Machine& m, isa::TileOp op, const tile::TileFile& f) {
+  const BlockState& b = m.state.block;
+  tile::SchemaView view{b, f};
+  if (!b.scalar_bindings[0].valid) return view;
+  view.scalar_raw = m.state.read_gpr(b.scalar_bindings[0].source0);
+  view.descending = operand_present(op, "flag0") && read_input(m, op, "flag0") == 1;
+  return view;
+}
+
 ExecOutcome run_generic(Attempt& a) {
   Machine& m = a.m;
   BlockState& b = m.state.block;
@@ -514,18 +517,16 @@ ExecOutcome run_generic(Attempt& a) {
   if (tile::cube_transport_selected(b)) return run_cube_transport(a);  // before the Matrix path, as the ASL
   if (cube_matrix_selected(b)) return run_matrix(a);
   if (tile::tlsu_dedicated_path(b, op)) return run_tlsu(a);
-  if (dedicated_path(b)) return a.not_implemented(isa::tile_op(op).name);
   if (tile::shared_binding_count(b) > 0) return a.fail(Fault::TileLegality);  // BundleSharedBindingsUnconsumed
+  // A TileMatrix block that is not BundleCubeMatrixSelected has a Function
+  // without a CUBE operation: DecodeTileOperation fails (tile-execution.asl).
+  if (b.operation.operation_class == arch::BundleOperationClass::TileMatrix) return a.fail(Fault::IllegalInstruction);
   if (selected_mask_is_zero(b)) return a.no_op();  // PE_MASK=0000: no read, fault or effect (ADR 0096)
   const tile::TileKernel* kernel = tile::tile_kernel_table().get(op);
   if (kernel == nullptr) return a.not_implemented(isa::tile_op(op).name);
   if (!bindings_complete(b, op)) return a.fail(Fault::BundleControl);  // includes B.FPATR outside Matrix
   if (!gpr_binding_values_legal(m, op) || !tile::datr_fields_legal(op, b)) return a.fail(Fault::TileLegality);
-  if (kernel->schema_legal != nullptr && !kernel->schema_legal(b)) return a.fail(Fault::TileLegality);
-  // A B.DATR Layout places the destinations (CurrentBundleTileLayout) for the
-  // eight generic consumers; every other nonzero Layout stops loudly.
-  if (!tile::generic_layout_executed(op, b))
-    return a.not_implemented(fmt::format("{} with B.DATR Layout {}", isa::tile_op(op).name, b.data_attributes.data_layout));
+  if (kernel->schema_legal != nullptr && !kernel->schema_legal(schema_view(m, op, f))) return a.fail(Fault::TileLegality);
   if (!masks_legal(b)) return a.fail(Fault::TileLegality);
   const tile::DestinationPlan plan = (kernel->destinations ? kernel->destinations : tile::default_destinations)(b, f);
   if (const Fault fault = resolve_destinations(b, f, plan, trace.destinations); fault != Fault::None)

@@ -205,19 +205,19 @@ DestinationPlan predicate_destination(const arch::BlockState& b, const TileFile&
 
 // ---- TCMP ----
 
-// SelectedBundleClosedTCMPSchemaLegal, bundle part.
-bool tcmp_schema(const arch::BlockState& b) {
-  return single_binding_schema(b, true, true) && !b.scalar_bindings[0].valid && comparison_mode_legal(b) &&
-         operation_type_is(b, compare_type_supported);
+// SelectedBundleClosedTCMPSchemaLegal, sources included (before allocation).
+bool tcmp_schema(const SchemaView& v) {
+  const arch::BlockState& b = v.bundle;
+  if (!single_binding_schema(b, true, true) || b.scalar_bindings[0].valid || !comparison_mode_legal(b) ||
+      !operation_type_is(b, compare_type_supported))
+    return false;
+  const TileIndex l = b.tile_bindings[0].source0, r = b.tile_bindings[0].source1;
+  return bundle_source_legal(v.tiles, l, *operation_data_type(b), b) && same_shape_and_type(v.tiles, l, r) &&
+         source_encodings_valid(v.tiles, r);
 }
 
-// Its tile part (Fault_TileLegality before allocation), then the predicate destination.
 DestinationPlan tcmp_destinations(const arch::BlockState& b, const TileFile& f) {
-  const TileIndex l = b.tile_bindings[0].source0, r = b.tile_bindings[0].source1;
-  if (!bundle_source_legal(f, l, *operation_data_type(b), b) || !same_shape_and_type(f, l, r) ||
-      !source_encodings_valid(f, r))
-    return DestinationPlan::failed(Fault::TileLegality);
-  return predicate_destination(b, f, l);
+  return predicate_destination(b, f, b.tile_bindings[0].source0);
 }
 
 // TileOperandsLegal_ExecuteTileCompare.
@@ -237,17 +237,20 @@ TileResult tcmp_execute(TileExecutionContext& c) {
 
 // ---- TCMPS ----
 
-// SelectedBundleClosedTCMPSSchemaLegal, bundle part (the scalar's encoding
-// check needs the GPR value and runs in operands_legal).
-bool tcmps_schema(const arch::BlockState& b) {
-  return single_binding_schema(b, true, false) && comparison_mode_legal(b) &&
-         operation_type_is(b, compare_type_supported);
+// SelectedBundleClosedTCMPSSchemaLegal: source and B.IOR scalar encoding
+// before allocation.
+bool tcmps_schema(const SchemaView& v) {
+  const arch::BlockState& b = v.bundle;
+  if (!single_binding_schema(b, true, false) || !comparison_mode_legal(b) ||
+      !operation_type_is(b, compare_type_supported))
+    return false;
+  const DataType t = *operation_data_type(b);
+  return bundle_source_legal(v.tiles, b.tile_bindings[0].source0, t, b) &&
+         num::encoding_valid(t, raw_element_value(v.scalar_raw, t));
 }
 
 DestinationPlan tcmps_destinations(const arch::BlockState& b, const TileFile& f) {
-  const TileIndex s = b.tile_bindings[0].source0;
-  if (!bundle_source_legal(f, s, *operation_data_type(b), b)) return DestinationPlan::failed(Fault::TileLegality);
-  return predicate_destination(b, f, s);
+  return predicate_destination(b, f, b.tile_bindings[0].source0);
 }
 
 // TileOperandsLegal_ExecuteTileCompareScalar.
@@ -269,22 +272,19 @@ TileResult tcmps_execute(TileExecutionContext& c) {
 
 // ---- TSEL: bindings (Predicate, SrcTrue) then (SrcFalse ->Dst) ----
 
-// SelectedBundleClosedTSELSchemaLegal, bundle part.
-bool tsel_schema(const arch::BlockState& b) {
-  return paired_binding_schema(b) && !b.scalar_bindings[0].valid && operation_type_is(b, select_type_supported);
-}
-
-// Its tile part (no encoding validity: selection copies carriers), then the
-// closed loop shape.
-DestinationPlan tsel_destinations(const arch::BlockState& b, const TileFile& f) {
+// SelectedBundleClosedTSELSchemaLegal, sources included (no encoding
+// validity: selection copies carriers).
+bool tsel_schema(const SchemaView& v) {
+  const arch::BlockState& b = v.bundle;
+  const TileFile& f = v.tiles;
+  if (!paired_binding_schema(b) || b.scalar_bindings[0].valid || !operation_type_is(b, select_type_supported))
+    return false;
   const TileIndex mask = b.tile_bindings[0].source0, on_true = b.tile_bindings[0].source1,
                   on_false = b.tile_bindings[1].source0;
-  if (!predicate_values_legal(f, mask) || !same_shape_and_type(f, on_true, on_false) ||
-      !numeric_row_major(f, on_true) || f.tile(on_true).data_type() != *operation_data_type(b) ||
-      !f.source_contents_defined(on_true) || !f.source_contents_defined(on_false) ||
-      !logical_shape_match_any_storage(f, mask, on_true) || !bundle_shape_matches(b, f.tile(on_true)))
-    return DestinationPlan::failed(Fault::TileLegality);
-  return closed_loop_destinations(b, f);
+  return predicate_values_legal(f, mask) && same_shape_and_type(f, on_true, on_false) &&
+         numeric_row_major(f, on_true) && f.tile(on_true).data_type() == *operation_data_type(b) &&
+         f.source_contents_defined(on_true) && f.source_contents_defined(on_false) &&
+         logical_shape_match_any_storage(f, mask, on_true) && bundle_shape_matches(b, f.tile(on_true));
 }
 
 // TileOperandsLegal_ExecuteTileSelect: operands are mask, true, false.
@@ -305,19 +305,15 @@ TileResult tsel_execute(TileExecutionContext& c) {
 
 // ---- TSELS: binding (Predicate, SrcTrue ->Dst), B.IOR false scalar ----
 
-// SelectedBundleClosedTSELSSchemaLegal, bundle part.
-bool tsels_schema(const arch::BlockState& b) {
-  return single_binding_schema(b, true, true) && operation_type_is(b, select_type_supported);
-}
-
-// Its tile part: SelectedBundleTileScalarSourceLegal includes
-// TileSourceEncodingsValid for the true source (the ASL, unlike TSEL).
-DestinationPlan tsels_destinations(const arch::BlockState& b, const TileFile& f) {
+// SelectedBundleClosedTSELSSchemaLegal, sources included:
+// SelectedBundleTileScalarSourceLegal checks TileSourceEncodingsValid for the
+// true source (the ASL, unlike TSEL).
+bool tsels_schema(const SchemaView& v) {
+  const arch::BlockState& b = v.bundle;
+  if (!single_binding_schema(b, true, true) || !operation_type_is(b, select_type_supported)) return false;
   const TileIndex mask = b.tile_bindings[0].source0, on_true = b.tile_bindings[0].source1;
-  if (!predicate_values_legal(f, mask) || !bundle_source_legal(f, on_true, *operation_data_type(b), b) ||
-      !logical_shape_match_any_storage(f, mask, on_true))
-    return DestinationPlan::failed(Fault::TileLegality);
-  return closed_loop_destinations(b, f);
+  return predicate_values_legal(v.tiles, mask) && bundle_source_legal(v.tiles, on_true, *operation_data_type(b), b) &&
+         logical_shape_match_any_storage(v.tiles, mask, on_true);
 }
 
 // TileOperandsLegal_ExecuteTileSelectScalar.
@@ -337,8 +333,8 @@ TileResult tsels_execute(TileExecutionContext& c) {
 
 constexpr TileKernel kTcmp{tcmp_schema, tcmp_destinations, false, tcmp_operands, tcmp_execute};
 constexpr TileKernel kTcmps{tcmps_schema, tcmps_destinations, false, tcmps_operands, tcmps_execute};
-constexpr TileKernel kTsel{tsel_schema, tsel_destinations, false, tsel_operands, tsel_execute};
-constexpr TileKernel kTsels{tsels_schema, tsels_destinations, false, tsels_operands, tsels_execute};
+constexpr TileKernel kTsel{tsel_schema, closed_loop_destinations, false, tsel_operands, tsel_execute};
+constexpr TileKernel kTsels{tsels_schema, closed_loop_destinations, false, tsels_operands, tsels_execute};
 
 }  // namespace
 

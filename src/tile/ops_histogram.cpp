@@ -51,7 +51,7 @@ unsigned selected_byte(const arch::BlockState& b) noexcept { return b.data_attri
 // SelectedBundleClosedHistogramSchemaLegal, bundle part: one terminating
 // binding with two sources and a new destination, no B.DIM, a mandatory
 // B.DATR whose secondary DataType is U32, a U16/U32 BSTART type, RowMajor.
-bool histogram_schema(const arch::BlockState& b) {
+bool histogram_bundle_legal(const arch::BlockState& b) {
   if (tile_binding_count(b) != 1 || shared_binding_count(b) != 0) return false;
   const arch::BundleTileBinding& t = b.tile_bindings[0];
   if (!t.destination_valid || t.destination_allocated_by_bundle || !local_size_code_legal(t.destination_size) ||
@@ -66,11 +66,16 @@ bool histogram_schema(const arch::BlockState& b) {
   return s && histogram_source_type(*s) && bundle_layout_row_major(b);
 }
 
-// The schema's TileHistogramInputsLegal (before allocation), then source
-// ValidRow x 256 with 256 physical columns of the B.DATR type (U32).
+// SelectedBundleClosedHistogramSchemaLegal: the bundle part, then
+// TileHistogramInputsLegal on the two sources (before allocation).
+bool histogram_schema(const SchemaView& v) {
+  const arch::BundleTileBinding& t = v.bundle.tile_bindings[0];
+  return histogram_bundle_legal(v.bundle) && inputs_legal(v.tiles, t.source0, t.source1, selected_byte(v.bundle));
+}
+
+// Source ValidRow x 256 with 256 physical columns of the B.DATR type (U32).
 DestinationPlan histogram_destinations(const arch::BlockState& b, const TileFile& f) {
   const arch::BundleTileBinding& t = b.tile_bindings[0];
-  if (!inputs_legal(f, t.source0, t.source1, selected_byte(b))) return DestinationPlan::failed(Fault::TileLegality);
   DestinationPlan p;
   p.explicit_shape = true;
   p.valid_rows = f.tile(t.source0).descriptor().valid_rows;

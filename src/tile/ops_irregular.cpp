@@ -25,20 +25,10 @@ std::uint32_t loop_valid_columns(const arch::BlockState& b) { return static_cast
 
 // SelectedBundleClosedPartialSchemaLegal, bundle part: two Local sources,
 // one destination, no B.IOR/B.IOS/B.DATR, terminated stream, legal loop.
-bool partial_schema(const arch::BlockState& b) {
-  unsigned sources = 0, destinations = 0;
-  bool terminated = false;
-  for (const arch::BundleTileBinding& t : b.tile_bindings) {
-    if (!t.valid) continue;
-    sources += unsigned{t.source0_valid} + unsigned{t.source1_valid};
-    if (t.destination_valid) {
-      ++destinations;
-      if (t.destination_allocated_by_bundle || !local_size_code_legal(t.destination_size)) return false;
-    }
-    terminated = t.last;
-  }
-  if (sources != 2 || destinations != 1 || shared_binding_count(b) != 0 || b.scalar_bindings[0].valid ||
-      b.data_attributes_present || !terminated || !dimension_positive(b, 0))
+bool partial_bundle_legal(const arch::BlockState& b) {
+  const BindingTally tally = tally_tile_bindings(b);
+  if (tally.sources != 2 || tally.destinations != 1 || !tally.destinations_fresh || shared_binding_count(b) != 0 ||
+      b.scalar_bindings[0].valid || b.data_attributes_present || !tally.terminated || !dimension_positive(b, 0))
     return false;
   for (unsigned i = 1; i < 3; ++i)
     if (b.dimension_present[i] && !dimension_positive(b, i)) return false;
@@ -47,18 +37,44 @@ bool partial_schema(const arch::BlockState& b) {
   return t && partial_type(*t);
 }
 
-// TileOperandsLegal_ExecuteTilePartial with the tile part of the schema
-// (sources within the loop, one of them covering it).
-bool partial_operands(const TileFile& f, const TileOperands& o, const arch::BlockState& b) {
+// Source valid region nonempty and within rows x columns.
+bool partial_within(const TileDescriptor& s, std::uint32_t rows, std::uint32_t columns) {
+  return s.valid_rows >= 1 && s.valid_columns >= 1 && s.valid_rows <= rows && s.valid_columns <= columns;
+}
+
+// SelectedBundleClosedPartialSchemaLegal: the two sources (binding order,
+// BundlePartialSourceAt) are checked against the loop before allocation,
+// one of them covering it.
+bool partial_schema(const SchemaView& v) {
+  const arch::BlockState& b = v.bundle;
+  const TileFile& f = v.tiles;
+  if (!partial_bundle_legal(b)) return false;
+  const DataType t = *operation_data_type(b);
+  std::array<TileIndex, 2> sources{};
+  unsigned n = 0;
+  for (const arch::BundleTileBinding& binding : b.tile_bindings) {
+    if (!binding.valid) continue;
+    if (binding.source0_valid && n < 2) sources[n++] = binding.source0;
+    if (binding.source1_valid && n < 2) sources[n++] = binding.source1;
+  }
+  const std::uint32_t vr = loop_valid_rows(b), vc = loop_valid_columns(b);
+  bool covered = false;
+  for (TileIndex s : sources) {
+    if (!numeric_row_major(f, s) || f.tile(s).data_type() != t || !partial_within(f.tile(s).descriptor(), vr, vc) ||
+        !f.source_contents_defined(s))
+      return false;
+    covered = covered || (f.tile(s).descriptor().valid_rows == vr && f.tile(s).descriptor().valid_columns == vc);
+  }
+  return covered && (!num::is_float(t) || (source_encodings_valid(f, sources[0]) && source_encodings_valid(f, sources[1])));
+}
+
+// TileOperandsLegal_ExecuteTilePartial.
+bool partial_operands(const TileFile& f, const TileOperands& o, const arch::BlockState&) {
   const TileIndex d = o.destination[0], l = o.source[0], r = o.source[1];
   if (!f.descriptor_legal(d) || !numeric_row_major(f, l) || !numeric_row_major(f, r)) return false;
   const TileDescriptor& dd = f.tile(d).descriptor();
   const TileDescriptor& ld = f.tile(l).descriptor();
   const TileDescriptor& rd = f.tile(r).descriptor();
-  const std::uint32_t vr = loop_valid_rows(b), vc = loop_valid_columns(b);
-  const auto within = [&](const TileDescriptor& s, std::uint32_t rows, std::uint32_t columns) {
-    return s.valid_rows >= 1 && s.valid_columns >= 1 && s.valid_rows <= rows && s.valid_columns <= columns;
-  };
   const auto covers = [&](const TileDescriptor& s) { return s.valid_rows == dd.valid_rows && s.valid_columns == dd.valid_columns; };
   // TilePartialCoverageLegal: with both anchored at the origin, every
   // destination element is covered exactly when one source covers it all
@@ -67,8 +83,8 @@ bool partial_operands(const TileFile& f, const TileOperands& o, const arch::Bloc
   for (std::uint32_t row = 0; row < dd.valid_rows && covered; ++row)
     for (std::uint32_t col = 0; col < dd.valid_columns && covered; ++col)
       covered = (row < ld.valid_rows && col < ld.valid_columns) || (row < rd.valid_rows && col < rd.valid_columns);
-  if (!within(ld, vr, vc) || !within(rd, vr, vc) || !within(ld, dd.valid_rows, dd.valid_columns) ||
-      !within(rd, dd.valid_rows, dd.valid_columns) || !covered || !(covers(ld) || covers(rd)))
+  if (!partial_within(ld, dd.valid_rows, dd.valid_columns) ||
+      !partial_within(rd, dd.valid_rows, dd.valid_columns) || !covered || !(covers(ld) || covers(rd)))
     return false;
   const DataType t = dd.data_type;
   if (!partial_type(t) || ld.data_type != t || rd.data_type != t || dd.layout != TileLayout::RowMajor ||

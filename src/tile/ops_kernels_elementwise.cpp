@@ -58,7 +58,7 @@ TileResult binary_execute(TileExecutionContext& c) {
 
 template <Binary Op>
 constexpr TileKernel binary_kernel() {
-  if (closed_binary(Op)) return {binary_schema<Op>, closed_loop_destinations, false, binary_operands<Op>, binary_execute<Op>};
+  if (closed_binary(Op)) return {bundle_schema<binary_schema<Op>>, closed_loop_destinations, false, binary_operands<Op>, binary_execute<Op>};
   return {nullptr, nullptr, false, binary_operands<Op>, binary_execute<Op>};
 }
 
@@ -93,28 +93,35 @@ TileResult unary_execute(TileExecutionContext& c) {
 
 template <Unary Op>
 constexpr TileKernel unary_kernel() {
-  if (closed_unary_schema_op(Op)) return {unary_schema<Op>, closed_loop_destinations, false, unary_operands<Op>, unary_execute<Op>};
+  if (closed_unary_schema_op(Op)) return {bundle_schema<unary_schema<Op>>, closed_loop_destinations, false, unary_operands<Op>, unary_execute<Op>};
   return {nullptr, nullptr, false, unary_operands<Op>, unary_execute<Op>};
 }
 
 // ---- ExecuteTileScalar ----
 
-// SelectedBundleClosedTileScalarBinarySchemaLegal, bundle-only part; the
-// source and scalar checks need tile state and run in operands_legal.
+// SelectedBundleClosedTileScalarBinarySchemaLegal: the source and the B.IOR
+// scalar (encoding, integer DIV/REM by zero) are checked here, before any
+// destination is allocated.
 template <Binary Op>
-bool scalar_schema(const arch::BlockState& b) {
+bool scalar_schema(const SchemaView& v) {
+  const arch::BlockState& b = v.bundle;
   const auto t = operation_data_type(b);
-  return single_binding_schema(b, true, false) && t && binary_type_supported(Op, *t) && bundle_layout_row_major(b);
+  if (!single_binding_schema(b, true, false) || !t || !binary_type_supported(Op, *t) || !bundle_layout_row_major(b) ||
+      !bundle_source_legal(v.tiles, b.tile_bindings[0].source0, *t, b))
+    return false;
+  const std::uint64_t scalar = raw_element_value(v.scalar_raw, *t);
+  if (!num::encoding_valid(*t, scalar)) return false;
+  if ((Op == Binary::DIV || Op == Binary::REM) && num::is_integer(*t)) return scalar != 0;
+  return true;
 }
 
-// TileOperandsLegal_ExecuteTileScalar plus SelectedBundleTileScalarSourceLegal.
+// TileOperandsLegal_ExecuteTileScalar.
 template <Binary Op>
-bool scalar_operands(const TileFile& f, const TileOperands& o, const arch::BlockState& b) {
+bool scalar_operands(const TileFile& f, const TileOperands& o, const arch::BlockState&) {
   const TileIndex d = o.destination[0], s = o.source[0];
   if (!same_shape_and_type(f, d, s) || !numeric_row_major(f, s) || !f.source_contents_defined(s)) return false;
   const DataType t = f.tile(s).data_type();
-  const auto op_type = operation_data_type(b);
-  if (!op_type || *op_type != t || !binary_type_supported(Op, t) || !bundle_shape_matches(b, f.tile(s))) return false;
+  if (!binary_type_supported(Op, t)) return false;
   const bool carrier_logical = (Op == Binary::AND || Op == Binary::OR || Op == Binary::XOR) && vec_scalar_integer_type(t);
   const std::uint64_t scalar = raw_element_value(o.scalar0, t);
   if (!carrier_logical && (!source_encodings_valid(f, s) || !num::encoding_valid(t, scalar))) return false;
@@ -180,8 +187,8 @@ TileResult tfma_execute(TileExecutionContext& c) {
   return TileResult::written(d.valid_element_count(), flags);
 }
 
-constexpr TileKernel kFillKernel{fill_schema, closed_loop_destinations, false, fill_operands, fill_execute};
-constexpr TileKernel kTfmaKernel{tfma_schema, closed_loop_destinations, false, tfma_operands, tfma_execute};
+constexpr TileKernel kFillKernel{bundle_schema<fill_schema>, closed_loop_destinations, false, fill_operands, fill_execute};
+constexpr TileKernel kTfmaKernel{bundle_schema<tfma_schema>, closed_loop_destinations, false, tfma_operands, tfma_execute};
 
 }  // namespace
 

@@ -13,21 +13,19 @@ namespace {
 
 bool returns_index(Reduction op) noexcept { return op == Reduction::ARGMAX || op == Reduction::ARGMIN; }
 
-// SelectedBundleClosedReductionSchemaLegal, bundle part.
-bool reduction_schema(const arch::BlockState& b) {
+// SelectedBundleClosedReductionSchemaLegal, source included (before allocation).
+bool reduction_schema(const SchemaView& v) {
+  const arch::BlockState& b = v.bundle;
   const auto t = operation_data_type(b);
   return single_binding_schema(b, true, false) && !b.scalar_bindings[0].valid && t &&
-         vec_arithmetic_data_type_supported(*t);
+         vec_arithmetic_data_type_supported(*t) && bundle_source_legal(v.tiles, b.tile_bindings[0].source0, *t, b);
 }
 
-// The tile part of SelectedBundleClosedReductionSchemaLegal fails before
-// allocation; then the destination takes the reduced source shape and U32
-// (index reductions) or the source type.
+// The destination takes the reduced source shape and U32 (index
+// reductions) or the source type.
 template <Reduction Op, TileAxis Axis>
 DestinationPlan reduction_destinations(const arch::BlockState& b, const TileFile& f) {
   const TileIndex s = b.tile_bindings[0].source0;
-  const auto t = operation_data_type(b);
-  if (!t || !bundle_source_legal(f, s, *t, b)) return DestinationPlan::failed(Fault::TileLegality);
   const TileDescriptor& sd = f.tile(s).descriptor();
   DestinationPlan p;
   p.explicit_shape = true;
@@ -97,12 +95,6 @@ ExpandTypes expand_types(const arch::BlockState& b) {
   return {expdif_pair_legal(*s, d), *s, d};
 }
 
-// SelectedBundleClosedExpansionSchemaLegal, bundle part.
-template <Expand Op>
-bool expand_schema(const arch::BlockState& b) {
-  const bool copy = Op == Expand::COPY;
-  return single_binding_schema(b, true, !copy) && !b.scalar_bindings[0].valid && expand_types<Op>(b).legal;
-}
 
 // Broadcast shape against the loop dimensions (SelectedBundleExpansionBroadcastShapeMatches).
 template <TileAxis Axis>
@@ -125,24 +117,31 @@ bool broadcast_nonzero(const Tile& source, const Tile& broadcast) {
   return true;
 }
 
-// The tile part of the schema (fails before allocation) and the closed-loop
-// destination shape with the EXPDIF destination type.
+// SelectedBundleClosedExpansionSchemaLegal, sources included (before
+// allocation): the broadcast with its own shape rule, then (non-copy) the
+// loop-shaped source and the integer DIV nonzero broadcast.
+template <Expand Op, TileAxis Axis>
+bool expand_schema(const SchemaView& v) {
+  const arch::BlockState& b = v.bundle;
+  const TileFile& f = v.tiles;
+  const bool copy = Op == Expand::COPY;
+  const ExpandTypes types = expand_types<Op>(b);
+  if (!single_binding_schema(b, true, !copy) || b.scalar_bindings[0].valid || !types.legal) return false;
+  const arch::BundleTileBinding& binding = b.tile_bindings[0];
+  const TileIndex broadcast = copy ? binding.source0 : binding.source1;
+  if (!numeric_row_major(f, broadcast) || f.tile(broadcast).data_type() != types.source ||
+      !source_encodings_valid(f, broadcast) || !broadcast_matches_bundle<Axis>(b, f.tile(broadcast).descriptor()))
+    return false;
+  if (copy) return true;
+  const TileIndex s = binding.source0;
+  return bundle_source_legal(f, s, types.source, b) &&
+         (Op != Expand::DIV || !num::is_integer(types.destination) || broadcast_nonzero<Axis>(f.tile(s), f.tile(broadcast)));
+}
+
+// The closed-loop destination shape with the EXPDIF destination type.
 template <Expand Op, TileAxis Axis>
 DestinationPlan expand_destinations(const arch::BlockState& b, const TileFile& f) {
   const ExpandTypes types = expand_types<Op>(b);
-  const arch::BundleTileBinding& binding = b.tile_bindings[0];
-  const TileIndex broadcast = Op == Expand::COPY ? binding.source0 : binding.source1;
-  if (!types.legal || !bundle_source_legal(f, broadcast, types.source, b) ||
-      !broadcast_matches_bundle<Axis>(b, f.tile(broadcast).descriptor()))
-    return DestinationPlan::failed(Fault::TileLegality);
-  // bundle_source_legal checks the full-tile shape against the loop; a
-  // broadcast is re-checked above with its own shape rule.
-  if (Op != Expand::COPY) {
-    const TileIndex s = binding.source0;
-    if (!bundle_source_legal(f, s, types.source, b)) return DestinationPlan::failed(Fault::TileLegality);
-    if (Op == Expand::DIV && num::is_integer(types.destination) && !broadcast_nonzero<Axis>(f.tile(s), f.tile(broadcast)))
-      return DestinationPlan::failed(Fault::TileLegality);
-  }
   DestinationPlan p = closed_loop_destinations(b, f);
   if (Op == Expand::EXPDIF) p.primary_type = types.destination;
   return p;
@@ -187,7 +186,7 @@ TileResult expand_execute(TileExecutionContext& c) {
 
 template <Expand Op, TileAxis Axis>
 constexpr TileKernel expand_kernel() {
-  return {expand_schema<Op>, expand_destinations<Op, Axis>, false, expand_operands<Op, Axis>, expand_execute<Op, Axis>};
+  return {expand_schema<Op, Axis>, expand_destinations<Op, Axis>, false, expand_operands<Op, Axis>, expand_execute<Op, Axis>};
 }
 
 }  // namespace

@@ -344,8 +344,8 @@ constexpr TileKernel kTconcat{nullptr, nullptr, false, tconcat_operands, tconcat
 constexpr TileKernel kTfillpad{nullptr, nullptr, false, tfillpad_operands, tfillpad_execute};
 constexpr TileKernel kTgather{nullptr, nullptr, true, tgather_operands, tgather_execute};
 constexpr TileKernel kTscatter{nullptr, nullptr, false, tscatter_operands, tscatter_execute};
-constexpr TileKernel kTci{generation_schema<true>, closed_loop_destinations, false, tci_operands, tci_execute};
-constexpr TileKernel kTtri{generation_schema<false>, closed_loop_destinations, false, ttri_operands, ttri_execute};
+constexpr TileKernel kTci{bundle_schema<generation_schema<true>>, closed_loop_destinations, false, tci_operands, tci_execute};
+constexpr TileKernel kTtri{bundle_schema<generation_schema<false>>, closed_loop_destinations, false, ttri_operands, ttri_execute};
 
 }  // namespace
 

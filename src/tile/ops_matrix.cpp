@@ -1,13 +1,13 @@
 #include "tile/ops_matrix.hpp"
 
-#include <fmt/format.h>
-
 #include <bit>
+#include <utility>
 #include <vector>
 
 #include "numerics/arith.hpp"
 #include "numerics/format.hpp"
 #include "tile/cube_layout.hpp"
+#include "tile/matrix_postprocess.hpp"
 #include "tile/ops_common.hpp"
 #include "tile/ops_elementwise.hpp"
 #include "tile/shared_tile.hpp"
@@ -846,6 +846,49 @@ std::vector<std::uint64_t> matrix_reduction(const std::vector<std::uint64_t>& pr
   return out;
 }
 
+// The scalar B.FPATR parameters (BundleTileInstructionOperands
+// post_quant_param / post_lrelu_param): dense from RegSrc0, quantisation
+// first; absent ones read as zero.
+struct ScalarParameters {
+  std::uint64_t quant = 0, lrelu = 0;
+};
+
+ScalarParameters scalar_parameters(const arch::BlockState& b, const std::array<std::uint64_t, 3>& in) noexcept {
+  ScalarParameters p;
+  unsigned slot = 0;
+  if (fpatr::mode_uses_scalar_parameter(fp(b).pre_quant_mode)) p.quant = in[slot++];
+  if (fpatr::relu_uses_scalar_parameter(fp(b).relu_mode)) p.lrelu = in[slot];
+  return p;
+}
+
+// MatrixPostProcessResult: every D element through
+// TileProfileMatrixPostProcessWithFlags (tile/matrix_postprocess.hpp) with
+// the numeric control of ResolveTileNumericExecutionControl (B.DATR RMode,
+// NONE = RNE, and Sat).  Vector parameters are row 0, column c, of the Local
+// sources after the mathematical ones and RowMaxIn, quantisation first.
+std::vector<std::uint64_t> post_processed(const arch::BlockState& b, const TileFile& f, std::vector<std::uint64_t> values,
+                                          std::uint32_t n, unsigned math_sources, DataType output,
+                                          const ScalarParameters& scalars, num::Flags& flags) {
+  const unsigned mode = fp(b).pre_quant_mode, relu = fp(b).relu_mode;
+  if (mode == 0 && relu == 0) return values;  // MatrixPostQuantBaseWithFlags: identity
+  const unsigned quant_ordinal = math_sources + unsigned{fp(b).row_max_en && fp(b).row_max_init};
+  const bool vector_quant = fpatr::mode_uses_vector_parameter(mode);
+  const Tile* quant_tile = vector_quant ? &f.tile(source_at(b, quant_ordinal)) : nullptr;
+  const Tile* relu_tile =
+      fpatr::relu_uses_vector_parameter(relu) ? &f.tile(source_at(b, quant_ordinal + unsigned{vector_quant})) : nullptr;
+  const std::uint64_t scalar_quant = fpatr::mode_uses_scalar_parameter(mode) ? scalars.quant : 1;
+  const postprocess::Control control{datr_rounding(b), b.data_attributes.saturating};
+  for (std::size_t e = 0; e < values.size(); ++e) {
+    const auto column = static_cast<std::uint32_t>(e % n);
+    const std::uint64_t quant = quant_tile ? quant_tile->read_word(quant_tile->linear_index(0, column)) : scalar_quant;
+    const std::uint64_t lrelu = relu_tile ? relu_tile->read_word(relu_tile->linear_index(0, column)) : scalars.lrelu;
+    const num::Result r = postprocess::post_process(values[e], mode, relu, output, quant, lrelu, control);
+    values[e] = r.bits;
+    flags |= r.flags;
+  }
+  return values;
+}
+
 }  // namespace
 
 MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const std::array<std::uint64_t, 3>& in,
@@ -858,8 +901,6 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
   MatrixSchema s;
   s.code = b.operation.selector & 31U;
   s.function = matrix_function(s.code);
-  const std::string name = fmt::format("{}{}{}{}", s.function.gemv ? "TGEMV" : "TMATMUL", s.function.mx ? "_MX" : "",
-                                       s.function.bias ? "_BIAS" : "", s.function.accumulate ? "_ACC" : "");
   // Zero-mask bindings install nothing; their participation marker exits first.
   bool any_binding = false, nonzero = false;
   for (const arch::BundleTileBinding& t : b.tile_bindings) {
@@ -899,14 +940,7 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
     return legality();
   const std::optional<TileLayout> layout = cooperative_m_layout(b, f, s);
   if (!layout) return legality();
-  // Every legality check has run.  TileProfileMatrixPostProcessWithFlags is
-  // the identity only for PreQuantMode = ReluMode = 0 (MatrixPostQuantBase-
-  // WithFlags); its FP19 requantisation and activation arithmetic is not
-  // written yet, so such a bundle stops before any allocation or effect.
-  if (fp(b).pre_quant_mode != 0 || fp(b).relu_mode != 0) {
-    result.not_implemented = name + " with B.FPATR pre-quantisation or activation";
-    return result;
-  }
+  // Every legality check has run: allocate the output group, then snapshot.
   if (const Fault fault = resolve_cube_destinations(b, f, s, *layout, allocated); fault != Fault::None) {
     result.fault = fault;
     return result;
@@ -945,7 +979,7 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
     operands.right = materialize(s.k, s.n, s.types.right, fp(b).trans_b);
     if (s.right_scale_present) operands.right_scale = materialize(blocks, s.n, DataType::E8M0, false);
   }
-  const std::vector<std::uint64_t> values = matrix_values(operands, o, profile, datr_rounding(b));
+  std::vector<std::uint64_t> values = matrix_values(operands, o, profile, datr_rounding(b));
   // CommitMatrixResult: every output is prepared from pre-commit state
   // (RowMax and GroupMax reduce the unconverted product; RowMaxIn follows
   // the mathematical sources), then D, RowMax and GroupMax publish together.
@@ -958,11 +992,14 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
   if (fp(b).group_max_en)
     group_max = matrix_reduction(values, s.m, s.n, fpatr::group_n(fp(b).group_n_code), nullptr, fp(b).max_abs_en,
                                  s.result_type, profile, result.flags);
-  publish(f.tile(o.destination), values, s.n);
+  const DataType output = fp(b).pre_quant_mode == 0 ? s.result_type : fpatr::output_type(fp(b).pre_quant_mode);
+  const std::vector<std::uint64_t> d =
+      post_processed(b, f, std::move(values), s.n, math_sources, output, scalar_parameters(b, in), result.flags);
+  publish(f.tile(o.destination), d, s.n);
   if (fp(b).row_max_en) publish(f.tile(destination_at(b, 1)), row_max, 1);
   if (fp(b).group_max_en)
     publish(f.tile(destination_at(b, fp(b).row_max_en ? 2 : 1)), group_max, group_max_columns(b, s.n));
-  result.elements_written = values.size() + row_max.size() + group_max.size();
+  result.elements_written = d.size() + row_max.size() + group_max.size();
   for (unsigned i = 0; i < s.shared; ++i) b.shared_bindings[i].consumed = true;  // ConsumeBundleSharedBindings
   return result;
 }

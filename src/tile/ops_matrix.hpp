@@ -24,13 +24,15 @@
 //    converted exactly to FP32, each k step a correctly rounded FP32 fused
 //    multiply-add (MX: operand x scale rounded to FP32 first), bias a rounded
 //    FP32 add, rounding from B.DATR RMode (NONE = RNE).
-// B.FPATR RowMax/GroupMax reduce the product with the profile's MAX step
-// (asl/arch/profile/matrix-postprocess.asl); a nonzero PreQuantMode or
-// ReluMode (FP19 requantisation) stops as "not implemented in this model"
-// before any effect.  Shared (B.IOS) A/B groups and B.FPATR TransA/TransB
-// follow asl/block/model/dispatch/shared-cube-matrix.asl.  See
-// docs/semantics-notes.md "CUBE Matrix path and CUBE layouts" and
-// "CUBE Matrix path with Shared operands".
+// B.FPATR RowMax/GroupMax reduce the unconverted product with the profile's
+// MAX step; D passes through the PreQuantMode/ReluMode post-processing of
+// tile/matrix_postprocess.hpp (asl/arch/profile/matrix-postprocess.asl), the
+// same in both profiles.  The direct handlers publish the unconverted
+// product (CommitMatrixResult without B.FPATR).  Shared (B.IOS) A/B groups
+// and B.FPATR TransA/TransB follow
+// asl/block/model/dispatch/shared-cube-matrix.asl.  See
+// docs/semantics-notes.md "CUBE Matrix path and CUBE layouts", "CUBE Matrix
+// path with Shared operands" and "Matrix post-processing".
 #pragma once
 
 #include <array>
@@ -76,7 +78,6 @@ bool mx_type_needs_scale(DataType t) noexcept;
 struct MatrixBundleResult {
   Fault fault = Fault::None;
   bool no_op = false;               // zero PE mask: no read, allocation or effect
-  std::string not_implemented;      // non-empty: stop loudly before any effect
   std::uint64_t elements_written = 0;
   num::Flags flags = 0;
 };

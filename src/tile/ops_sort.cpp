@@ -61,19 +61,10 @@ bool sort_source_legal(const TileFile& f, TileIndex s, DataType t) {
 
 // SelectedBundleClosedSortingSchemaLegal, bundle part.
 template <bool Tsort>
-bool sort_schema(const arch::BlockState& b) {
-  unsigned sources = 0, destinations = 0;
-  bool terminated = false;
-  for (const arch::BundleTileBinding& t : b.tile_bindings) {
-    if (!t.valid) continue;
-    sources += unsigned{t.source0_valid} + unsigned{t.source1_valid};
-    if (t.destination_valid) {
-      ++destinations;
-      if (t.destination_allocated_by_bundle || !local_size_code_legal(t.destination_size)) return false;
-    }
-    terminated = t.last;
-  }
-  if (shared_binding_count(b) != 0 || sources != (Tsort ? 1U : 2U) || destinations != (Tsort ? 2U : 1U) || !terminated)
+bool sort_bundle_legal(const arch::BlockState& b) {
+  const BindingTally tally = tally_tile_bindings(b);
+  if (shared_binding_count(b) != 0 || tally.sources != (Tsort ? 1U : 2U) ||
+      tally.destinations != (Tsort ? 2U : 1U) || !tally.destinations_fresh || !tally.terminated)
     return false;
   if (Tsort ? (b.dimension_present[1] || b.dimension_present[2] || (b.dimension_present[0] && b.dimensions[0] > 64))
             : (b.dimension_present[0] || b.dimension_present[1] || b.dimension_present[2]))
@@ -93,13 +84,31 @@ TileIndex sorting_source(const arch::BlockState& b, unsigned ordinal) {
   return 0;
 }
 
-// Tile part of the schema, then the destination shape of
-// ResolveBundleTileDestinationsForOperation.
+// SelectedBundleClosedSortingSchemaLegal, sources included (before
+// allocation); TMRGSORT also requires both runs ordered in the direction
+// the B.IOR flag0 selects (BundleSortingDescending).
+template <bool Tsort>
+bool sort_schema(const SchemaView& v) {
+  const arch::BlockState& b = v.bundle;
+  const TileFile& f = v.tiles;
+  if (!sort_bundle_legal<Tsort>(b)) return false;
+  const DataType t = *operation_data_type(b);
+  const TileIndex left = sorting_source(b, 0);
+  if (!sort_source_legal(f, left, t)) return false;
+  if (Tsort) return true;
+  const TileIndex right = sorting_source(b, 1);
+  if (!sort_source_legal(f, right, t) || f.tile(left).descriptor().valid_rows != 1 ||
+      f.tile(right).descriptor().valid_rows != 1 ||
+      f.tile(left).descriptor().valid_columns + f.tile(right).descriptor().valid_columns > 32768)
+    return false;
+  return sequence_ordered(f.tile(left), v.descending) && sequence_ordered(f.tile(right), v.descending);
+}
+
+// The destination shape of ResolveBundleTileDestinationsForOperation.
 template <bool Tsort>
 DestinationPlan sort_destinations(const arch::BlockState& b, const TileFile& f) {
   const auto t = operation_data_type(b);
   const TileIndex left = sorting_source(b, 0);
-  if (!t || !sort_source_legal(f, left, *t)) return DestinationPlan::failed(Fault::TileLegality);
   const TileDescriptor& ld = f.tile(left).descriptor();
   DestinationPlan p;
   p.explicit_shape = true;
@@ -110,11 +119,7 @@ DestinationPlan sort_destinations(const arch::BlockState& b, const TileFile& f) 
     p.columns = ld.columns;
     return p;
   }
-  const TileIndex right = sorting_source(b, 1);
-  if (!sort_source_legal(f, right, *t) || ld.valid_rows != 1 || f.tile(right).descriptor().valid_rows != 1)
-    return DestinationPlan::failed(Fault::TileLegality);
-  const std::uint32_t output = ld.valid_columns + f.tile(right).descriptor().valid_columns;
-  if (output > 32768) return DestinationPlan::failed(Fault::TileLegality);  // schema bound precedes allocation
+  const std::uint32_t output = ld.valid_columns + f.tile(sorting_source(b, 1)).descriptor().valid_columns;
   p.valid_rows = 1;
   p.valid_columns = output;
   p.columns = std::bit_ceil(output);  // SmallestTilePhysicalColumns

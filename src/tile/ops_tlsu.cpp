@@ -63,9 +63,14 @@ std::uint64_t indexed_address(std::uint64_t base, std::uint64_t index, DataType 
   return num::is_packed4(t) ? base + (index >> 1) : base + index * memory_element_bytes(t);
 }
 
-// Row-major views only (the Shared paths run with B.DATR Layout NORM).
-constexpr std::uint32_t view_element(const TileDescriptor& d, std::uint32_t r, std::uint32_t c) noexcept {
-  return r * d.columns + c;
+// A Shared view (the TLOADShared candidate, MaterializeSharedTileForReadSchema)
+// as a tile of its descriptor: its linear_index is TileLogicalLinearIndex in
+// the view's layout (B.DATR CurrentBundleTileLayout), which also selects the
+// owning quarter (SharedTileElementRegion) of each logical element.
+Tile view_tile(const TileDescriptor& d) {
+  Tile t;
+  t.configure(d);
+  return t;
 }
 
 }  // namespace
@@ -167,12 +172,16 @@ MemoryOutcome tload_shared(TileFile& f, unsigned shared_id, TileMemoryPort& memo
       std::uint64_t{d.rows} * d.columns > logical_element_capacity(d.capacity_bytes, d.data_type) ||
       !shared_update_compatible(f, shared_id, d, mask))
     return {Fault::TileLegality, 0};
+  Tile candidate = view_tile(d);
+  // A fractal layout needs a legal fractal shape (TileLinearIndex asserts
+  // TileGenericIndexingPermitted): this model rejects it before any access.
+  if (!candidate.generic_indexing_permitted()) return {Fault::TileLegality, 0};
   const unsigned size = memory_element_bytes(d.data_type);
   std::vector<Lane> lanes;  // selected elements with their quarter's PE in `row`-major order
   std::vector<unsigned> agents;
   for (std::uint32_t r = 0; r < d.valid_rows; ++r) {
     for (std::uint32_t c = 0; c < d.valid_columns; ++c) {
-      const unsigned region = shared_element_region(d, view_element(d, r, c));
+      const unsigned region = shared_element_region(d, candidate.linear_index(r, c));
       if (!region_selected(mask, region)) continue;
       const std::uint64_t address = strided_byte_address(bases[region], r, c, row_stride_bytes[region], d.data_type);
       if (const Fault fault = probe_element(memory, address, size, false); fault != Fault::None) return {fault, address};
@@ -180,8 +189,6 @@ MemoryOutcome tload_shared(TileFile& f, unsigned shared_id, TileMemoryPort& memo
       agents.push_back(region);
     }
   }
-  Tile candidate;
-  candidate.configure(d);
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     const Lane& l = lanes[i];
     candidate.write_element(l.row, l.column, decode_element(memory.load_element(agents[i], l.address, size), d.data_type, l.column));
@@ -193,13 +200,17 @@ MemoryOutcome tload_shared(TileFile& f, unsigned shared_id, TileMemoryPort& memo
 MemoryOutcome tstore_shared(const TileFile& f, unsigned shared_id, TileMemoryPort& memory, const PeWords& bases,
                             const PeWords& row_stride_bytes, const TileDescriptor& view, PeMask mask) {
   if (mask == 0) return {};
+  const Tile layout = view_tile(view);
+  // Only an unallocated register's view can have an illegal fractal shape
+  // (SharedTileDescriptorLegal covers an allocated one), see tload_shared.
+  if (!layout.generic_indexing_permitted()) return {Fault::TileLegality, 0};
   const unsigned size = memory_element_bytes(view.data_type);
   const auto selected_address = [&](std::uint32_t r, std::uint32_t c, unsigned region) {
     return strided_byte_address(bases[region], r, c, row_stride_bytes[region], view.data_type);
   };
   for (std::uint32_t r = 0; r < view.valid_rows; ++r) {
     for (std::uint32_t c = 0; c < view.valid_columns; ++c) {
-      const unsigned region = shared_element_region(view, view_element(view, r, c));
+      const unsigned region = shared_element_region(view, layout.linear_index(r, c));
       if (!region_selected(mask, region)) continue;
       const std::uint64_t address = selected_address(r, c, region);
       if (const Fault fault = probe_element(memory, address, size, true); fault != Fault::None) return {fault, address};
@@ -208,7 +219,7 @@ MemoryOutcome tstore_shared(const TileFile& f, unsigned shared_id, TileMemoryPor
   const SharedTile& s = f.shared(shared_id);
   for (std::uint32_t r = 0; r < view.valid_rows; ++r) {
     for (std::uint32_t c = 0; c < view.valid_columns; ++c) {
-      const std::uint32_t e = view_element(view, r, c);
+      const std::uint32_t e = layout.linear_index(r, c);
       const unsigned region = shared_element_region(view, e);
       if (!region_selected(mask, region)) continue;
       const std::uint64_t address = selected_address(r, c, region);
@@ -238,9 +249,10 @@ void tmov_shared_to_local(TileFile& f, TileIndex destination, unsigned shared_id
   if (mask == 0) return;
   Tile& d = f.tile(destination);
   const SharedTile& s = f.shared(shared_id);
+  // The destination has the view's geometry and layout: one storage index.
   for (std::uint32_t r = 0; r < view.rows; ++r) {
     for (std::uint32_t c = 0; c < view.columns; ++c) {
-      const std::uint32_t e = view_element(view, r, c);
+      const std::uint32_t e = d.linear_index(r, c);
       if (region_selected(mask, shared_element_region(view, e))) d.write_element(r, c, read_shared_word(s, shared_id, e));
     }
   }

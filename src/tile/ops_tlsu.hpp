@@ -64,12 +64,16 @@ struct PrefetchShape {
 MemoryOutcome tprefetch(TileMemoryPort& memory, const PeWords& bases, const PeWords& row_stride_elements,
                         const PrefetchShape& shape);
 
-// TLOADShared: Fault::TileLegality for an incompatible descriptor (nothing
-// changed), a memory fault at the first failing selected element, else the
-// selected quarters installed and published atomically.
+// TLOADShared: Fault::TileLegality for an incompatible descriptor or a
+// fractal layout (ZN/NZ) whose derived shape is not a whole number of
+// fractals (nothing changed), a memory fault at the first failing selected
+// element, else the selected quarters installed and published atomically.
+// Elements are placed, and owned by quarters, in shape.layout.
 MemoryOutcome tload_shared(TileFile& f, unsigned shared_id, TileMemoryPort& memory, const PeWords& bases,
                            const PeWords& row_stride_bytes, const SharedShape& shape, PeMask mask);
-// TSTOREShared of the selected quarters of the materialised read schema.
+// TSTOREShared of the selected quarters of the materialised read schema
+// (elements indexed in view.layout); Fault::TileLegality, nothing written,
+// when the view of an unallocated register has an illegal fractal shape.
 MemoryOutcome tstore_shared(const TileFile& f, unsigned shared_id, TileMemoryPort& memory, const PeWords& bases,
                             const PeWords& row_stride_bytes, const TileDescriptor& view, PeMask mask);
 // TMOVLocalToShared (INSERT, or PUBLISH when `publish`): Fault::TileLegality
@@ -106,7 +110,6 @@ struct TlsuBundleResult {
   bool fault_address_is_data = false;  // memory faults carry the element address
   std::uint64_t fault_address = 0;
   bool no_op = false;             // PE_MASK=0000: no read, allocation or effect
-  std::string not_implemented;    // non-empty: stop loudly before any effect
   std::uint64_t elements_written = 0;
 };
 

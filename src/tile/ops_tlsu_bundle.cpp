@@ -3,8 +3,6 @@
 // tlsu-prefetch,tlsu-gmov,shared-tlsu}.asl) and the TLSU TileKernels.
 // Each path keeps its ASL unit's check order; every check precedes the
 // first effect, and the engine rolls back destinations on any fault.
-#include <fmt/format.h>
-
 #include "tile/ops_compare.hpp"
 #include "tile/ops_tlsu.hpp"
 #include "tile/tile_contracts.hpp"
@@ -69,9 +67,11 @@ bool valid_shape_is(const Tile& t, const Dimensions& d) noexcept {
   return t.descriptor().valid_rows == d.valid_rows && t.descriptor().valid_columns == d.valid_columns;
 }
 
-// CurrentBundleTileLayout: B.DATR Layout NORM is RowMajor; the engine stops
-// other layouts before a dedicated path runs (execute_tlsu_bundle).
-constexpr TileLayout kCurrentLayout = TileLayout::RowMajor;
+// CurrentBundleTileLayout: the destination layout of the B.DATR Layout pair
+// (RowMajor for NORM or an omitted B.DATR).  The dedicated paths compare
+// their source tiles and Shared views with it, and place their destinations
+// in it; the CUBE codes never get here (BundleCubeTransportSelected).
+TileLayout current_layout(const BlockState& b) noexcept { return bundle_tile_layouts(b).destination; }
 
 DestinationPlan explicit_plan(const Dimensions& d, DataType t) noexcept {
   DestinationPlan p;
@@ -134,7 +134,8 @@ TlsuBundleResult run_mgather(BlockState& b, TileFile& f, isa::TileOp op, TlsuBun
     const TileIndex mask = binding.source1;
     if (!f.source_contents_defined(indices) || !ops::predicate_values_legal(f, mask) ||
         !indexed_index_type_legal(f.tile(indices).data_type()) || !type || !indexed_transfer_type_legal(*type) ||
-        f.tile(indices).descriptor().layout != kCurrentLayout || f.tile(mask).descriptor().layout != kCurrentLayout ||
+        f.tile(indices).descriptor().layout != current_layout(b) ||
+        f.tile(mask).descriptor().layout != current_layout(b) ||
         !valid_shape_is(f.tile(indices), dims) || !valid_shape_is(f.tile(mask), dims))
       return fault(Fault::TileLegality);
   } else {
@@ -211,8 +212,9 @@ TlsuBundleResult run_mscatter(BlockState& b, TileFile& f, isa::TileOp op, TlsuBu
       (masked && !ops::predicate_values_legal(f, second.source0)) || !type || s.data_type() != *type ||
       !indexed_index_type_legal(i.data_type()) || !indexed_transfer_type_legal(*type) || !valid_shape_is(s, dims) ||
       s.descriptor().columns != dims.columns || !valid_shape_is(i, dims) ||
-      (masked && !valid_shape_is(f.tile(second.source0), dims)) || s.descriptor().layout != kCurrentLayout ||
-      i.descriptor().layout != kCurrentLayout || (masked && f.tile(second.source0).descriptor().layout != kCurrentLayout))
+      (masked && !valid_shape_is(f.tile(second.source0), dims)) || s.descriptor().layout != current_layout(b) ||
+      i.descriptor().layout != current_layout(b) ||
+      (masked && f.tile(second.source0).descriptor().layout != current_layout(b)))
     return fault(Fault::TileLegality);
   const Tile* mask = masked ? &f.tile(second.source0) : nullptr;
   const MemoryOutcome o = mscatter(s, host.memory(), host.current_pe(), base_address(b, host), i, mask);
@@ -255,7 +257,7 @@ TlsuBundleResult run_gmov(BlockState& b, TileFile& f, TlsuBundleHost& host) {
   if (!binding.destination_valid || !binding.source0_valid || binding.source1_valid || !binding.last ||
       !core4_ready || !local_size_code_legal(binding.destination_size) ||
       size_code_bytes(binding.destination_size) != s.descriptor().capacity_bytes || !type ||
-      !carrier_or_packed_type_supported(*type) || s.data_type() != *type || s.descriptor().layout != kCurrentLayout)
+      !carrier_or_packed_type_supported(*type) || s.data_type() != *type || s.descriptor().layout != current_layout(b))
     return fault(Fault::TileLegality);
   for (unsigned i = 0; i < arch::kBundleDimensionCount; ++i)
     if (b.dimension_present[i]) return fault(Fault::TileLegality);
@@ -308,7 +310,7 @@ TlsuBundleResult run_shared_tload(BlockState& b, TileFile& f, const arch::Bundle
   if (vc < 1 || vc > 65535 || vr < 1 || vr > 65535 || cols < 1 || cols > 65535 || vc > cols)
     return fault(Fault::TileLegality);
   SharedShape shape{size_code_bytes(sb.size_code), static_cast<std::uint32_t>(cols), static_cast<std::uint32_t>(vr),
-                    static_cast<std::uint32_t>(vc), type, kCurrentLayout};
+                    static_cast<std::uint32_t>(vc), type, current_layout(b)};
   PeWords bases{}, strides{};
   shared_addresses(b, host, dense_row_stride_bytes(shape.columns, type), bases, strides);
   const MemoryOutcome o = tload_shared(f, sb.shared_id, host.memory(), bases, strides, shape, sb.pe_mask);
@@ -324,12 +326,13 @@ TlsuBundleResult run_shared_tstore(BlockState& b, TileFile& f, const arch::Bundl
   if (dims.valid_columns < 1 || dims.valid_rows < 1 || dims.columns < 1 || dims.valid_columns > dims.columns)
     return fault(Fault::TileLegality);
   const auto schema =
-      shared_read_schema(f, sb.shared_id, {0, dims.columns, dims.valid_rows, dims.valid_columns, type, kCurrentLayout});
+      shared_read_schema(f, sb.shared_id, {0, dims.columns, dims.valid_rows, dims.valid_columns, type, current_layout(b)});
   if (!schema) return fault(Fault::TileLegality);
   PeWords bases{}, strides{};
   shared_addresses(b, host, dense_row_stride_bytes(dims.columns, type), bases, strides);
   const MemoryOutcome o =
       tstore_shared(f, sb.shared_id, host.memory(), bases, strides, shared_descriptor(*schema), sb.pe_mask);
+  if (o.fault == Fault::TileLegality) return fault(o.fault);
   return o.ok() ? written(0) : memory_fault(o);
 }
 
@@ -361,7 +364,7 @@ TlsuBundleResult run_tmov_from_shared(BlockState& b, TileFile& f, const arch::Bu
     return fault(Fault::TileLegality);
   const Dimensions dims = destination_dimensions(b, f);
   const SharedShape shape{size_code_bytes(t.destination_size), dims.columns, dims.valid_rows, dims.valid_columns,
-                          type, kCurrentLayout};
+                          type, current_layout(b)};
   if (dims.valid_rows < 1 || dims.valid_columns < 1 || dims.columns < 1 || dims.valid_columns > dims.columns ||
       !shared_read_schema_legal_at_capacity(f, sb.shared_id, shape))
     return fault(Fault::TileLegality);
@@ -374,8 +377,11 @@ TlsuBundleResult run_tmov_from_shared(BlockState& b, TileFile& f, const arch::Bu
   if (const Fault a = host.resolve_destinations(plan); a != Fault::None) return fault(a);
   const TileIndex destination = b.tile_bindings[0].destination;
   const TileDescriptor& d = f.tile(destination).descriptor();
+  // An unallocated register's view may have an illegal fractal shape
+  // (TileGenericIndexingPermitted): rejected as tload_shared does.
   if (d.rows != view.rows || d.columns != view.columns || d.valid_rows != view.valid_rows ||
-      d.valid_columns != view.valid_columns || d.data_type != view.data_type || d.layout != view.layout)
+      d.valid_columns != view.valid_columns || d.data_type != view.data_type || d.layout != view.layout ||
+      !f.tile(destination).generic_indexing_permitted())
     return fault(Fault::TileLegality);
   tmov_shared_to_local(f, destination, sb.shared_id, view, sb.pe_mask);
   return written(f.tile(destination).valid_element_count());
@@ -538,11 +544,6 @@ bool tlsu_dedicated_path(const BlockState& b, isa::TileOp op) noexcept {
 }
 
 TlsuBundleResult execute_tlsu_bundle(BlockState& b, TileFile& f, isa::TileOp op, TlsuBundleHost& host) {
-  if (b.data_attributes_present && b.data_attributes.data_layout != 0) {
-    TlsuBundleResult r;
-    r.not_implemented = fmt::format("{} with B.DATR Layout {}", isa::tile_op(op).name, b.data_attributes.data_layout);
-    return r;
-  }
   switch (op) {
     case isa::TileOp::MGATHER: case isa::TileOp::MGATHER_MASK: return run_mgather(b, f, op, host);
     case isa::TileOp::MGATHER_CAS: return run_mgather_cas(b, f, host);

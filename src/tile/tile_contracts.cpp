@@ -1,6 +1,5 @@
 #include "tile/tile_contracts.hpp"
 
-#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -94,14 +93,6 @@ BundleTileLayouts bundle_tile_layouts(const arch::BlockState& bundle) noexcept {
     case 30: return {true, L::NZ, L::ZN};                    // NZ2ZN
     default: return {!layout_is_cube_conversion(code), L::RowMajor, L::RowMajor};  // NORM (B.DATR accepts no other code)
   }
-}
-
-bool generic_layout_executed(isa::TileOp op, const arch::BlockState& bundle) noexcept {
-  using isa::TileOp;
-  constexpr std::array<TileOp, 8> kConsumers{TileOp::TCVT,    TileOp::TCONCAT, TileOp::TEXTRACT, TileOp::TINSERT,
-                                             TileOp::TFILLPAD, TileOp::TTRANS, TileOp::TGATHER,  TileOp::TSCATTER};
-  if (!bundle.data_attributes_present || bundle.data_attributes.data_layout == 0) return true;
-  return bundle_tile_layouts(bundle).valid && std::find(kConsumers.begin(), kConsumers.end(), op) != kConsumers.end();
 }
 
 }  // namespace pto::tile

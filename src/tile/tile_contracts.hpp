@@ -54,10 +54,4 @@ struct BundleTileLayouts {
 };
 BundleTileLayouts bundle_tile_layouts(const arch::BlockState& bundle) noexcept;
 
-// The generic commit executes a nonzero B.DATR Layout for the operations
-// whose destinations it only places (TCVT, TCONCAT, TEXTRACT, TINSERT,
-// TFILLPAD, TTRANS, TGATHER, TSCATTER) when the code has a layout pair;
-// every other nonzero Layout stops as not implemented.
-bool generic_layout_executed(isa::TileOp op, const arch::BlockState& bundle) noexcept;
-
 }  // namespace pto::tile

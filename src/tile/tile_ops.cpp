@@ -79,6 +79,21 @@ unsigned shared_binding_count(const arch::BlockState& b) noexcept {
                                              [](const arch::BundleSharedBinding& s) { return s.valid; }));
 }
 
+BindingTally tally_tile_bindings(const arch::BlockState& b) noexcept {
+  BindingTally tally;
+  for (const arch::BundleTileBinding& t : b.tile_bindings) {
+    if (!t.valid) continue;
+    tally.sources += unsigned{t.source0_valid} + unsigned{t.source1_valid};
+    if (t.destination_valid) {
+      ++tally.destinations;
+      tally.destinations_fresh =
+          tally.destinations_fresh && !t.destination_allocated_by_bundle && local_size_code_legal(t.destination_size);
+    }
+    tally.terminated = t.last;
+  }
+  return tally;
+}
+
 bool dimension_positive(const arch::BlockState& b, unsigned i) noexcept {
   return b.dimension_present[i] && b.dimensions[i] >= 1 && b.dimensions[i] <= 65535;
 }

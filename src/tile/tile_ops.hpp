@@ -19,8 +19,9 @@
 //   4. BundleOperationGPRBindingValuesLegal, SelectedBundleTileDataAttributes-
 //      Legal (from the catalog datr_contract, tile_contracts.hpp)
 //                                        -> Fault_TileLegality (engine)
-//   5. TileKernel::schema_legal  (the op's SelectedBundleClosed*SchemaLegal)
-//                                        -> Fault_TileLegality
+//   5. TileKernel::schema_legal  (the op's SelectedBundleClosed*SchemaLegal,
+//      including the parts that read source tiles and the B.IOR scalar /
+//      flag0 values: SchemaView)          -> Fault_TileLegality
 //   6. SelectedBundleTileMasksLegal       -> Fault_TileLegality (engine)
 //   7. TileKernel::destinations  (ResolveBundleTileDestinationsForOperation):
 //      a DestinationPlan; the engine renames hands, checks capacity and every
@@ -163,7 +164,25 @@ struct DestinationPlan {
   }
 };
 
-using SchemaLegal = bool (*)(const arch::BlockState& bundle);
+// What a closed schema (step 5) reads: the pending block, the tile file
+// before any destination is allocated, and the two B.IOR inputs the ASL
+// schemas read.  Both are GPR reads through the bindings, so they equal what
+// step 8 reads (no effect lies in between; B.IOR selectors 24..31 never
+// decode).
+struct SchemaView {
+  const arch::BlockState& bundle;
+  const TileFile& tiles;
+  std::uint64_t scalar_raw = 0;  // SelectedBundleTileScalarRawValue (RegSrc0; zero without B.IOR)
+  bool descending = false;       // BundleSortingDescending (flag0 GPR == 1; false without B.IOR)
+};
+
+using SchemaLegal = bool (*)(const SchemaView& view);
+// A closed schema that reads only the pending block (binary, unary, TFMA,
+// generation, TEXPANDS): none of their ASL schemas reads tile state or GPRs.
+template <bool (*Schema)(const arch::BlockState&)>
+bool bundle_schema(const SchemaView& view) {
+  return Schema(view.bundle);
+}
 using DestinationResolver = DestinationPlan (*)(const arch::BlockState& bundle, const TileFile& tiles);
 using OperandsLegal = bool (*)(const TileFile& tiles, const TileOperands& operands, const arch::BlockState& bundle);
 using TileSemantic = TileResult (*)(TileExecutionContext& context);
@@ -199,6 +218,14 @@ std::optional<DataType> effective_data_type(const arch::BlockState& bundle) noex
 // Number of valid tile bindings / Shared bindings.
 unsigned tile_binding_count(const arch::BlockState& bundle) noexcept;
 unsigned shared_binding_count(const arch::BlockState& bundle) noexcept;
+// Operand counts over the valid tile bindings of a multi-binding closed schema
+// (partial, sorting): every destination must be a fresh Local tile with a
+// legal SizeCode; `terminated` is the L bit of the last valid binding.
+struct BindingTally {
+  unsigned sources = 0, destinations = 0;
+  bool terminated = false, destinations_fresh = true;
+};
+BindingTally tally_tile_bindings(const arch::BlockState& bundle) noexcept;
 // LB<i> present with a value in 1..65535.
 bool dimension_positive(const arch::BlockState& bundle, unsigned index) noexcept;
 // The LB0-required, LB1/LB2-optional loop shape of the closed schemas, and

@@ -120,17 +120,15 @@ TEST(BundleCommit, TstoreOfUndefinedSourceIsTileLegalityBeforeEffects) {
   EXPECT_EQ(h.load32(0x80), 0U);
 }
 
-TEST(BundleCommit, OperationsWithoutAPathStopAsNotImplemented) {
-  // MGATHER (TLSU function 4) with a B.DATR layout conversion, which this
-  // model does not execute: the run stops naming the operation, with no
-  // allocation.
+TEST(BundleCommit, MgatherWithALayoutRunsItsLegalityChecks) {
+  // MGATHER (TLSU function 4) with B.DATR ND2DN executes its dedicated path
+  // (tlsu-mgather.asl): the unallocated index tile is Fault_TileLegality
+  // before any allocation.
   BundleTestHost h;
   const auto o = h.run({tile_start(0x00011181, 4, kU32), encode_form(kBDatr, {{"Layout", 1}}), bdim(0, 1),
                         encode_form(kBIotSrcDst, {{"SrcTile0", 1}, {"SizeCode", 1}, {"PEMode", 7}, {"L", 1}}), bior(2, 0), kBstop});
-  EXPECT_EQ(o.status, BundleStatus::NotImplemented);
-  EXPECT_EQ(o.message, "not implemented in this model: MGATHER with B.DATR Layout 1");
+  EXPECT_EQ(o.fault, FaultCode::Fault_TileLegality);
   EXPECT_EQ(h.file.core_capacity_in_use(), 0U);
-  EXPECT_TRUE(h.state().bundle_active);  // the block stays pending: nothing committed
 }
 
 TEST(BundleCommit, TaddMissingLb0IsTileLegality) {

@@ -21,6 +21,8 @@
 #include "numerics/datatypes.hpp"
 #include "runner/dispatch.hpp"
 #include "tile/shared_tile.hpp"
+#include "tile/tile_contracts.hpp"
+#include "tile/tile_ops.hpp"
 #include "tile/cube_layout.hpp"
 #include "spec_vector_runner.hpp"
 
@@ -235,6 +237,47 @@ unsigned binding_count(const pto::arch::BlockState& b) {
   return n;
 }
 
+// The operand record of an expect_tile_dispatch_legal step: the fields the
+// ASL call bound (destinationN, sourceN, scalar0/1, flag0, diagonal,
+// sort_width); the rest keep their reset values.
+pto::tile::TileOperands dispatch_operands(const json& fields) {
+  pto::tile::TileOperands o;
+  for (const auto& [name, value] : fields.items()) {
+    const auto index = [&] { return static_cast<std::size_t>(name.back() - '0'); };
+    if (name.starts_with("destination")) o.destination.at(index()) = static_cast<pto::tile::TileIndex>(u(value));
+    else if (name.starts_with("source")) o.source.at(index()) = static_cast<pto::tile::TileIndex>(u(value));
+    else if (name == "scalar0") o.scalar0 = num(value);
+    else if (name == "scalar1") o.scalar1 = num(value);
+    else if (name == "flag0") o.flag0 = value.get<bool>();
+    else if (name == "diagonal") o.diagonal = value.get<std::int32_t>();
+    else if (name == "sort_width") o.sort_width = static_cast<std::uint8_t>(u(value));
+    else throw std::runtime_error("unknown operand field " + name);
+  }
+  return o;
+}
+
+// The legality gate of the ASL's per-operation dispatch arm
+// (ExecuteTileInstructionWithoutTime..., generated) on an explicit operand
+// record: TileSourceContentsDefined of the generic sources, then
+// TileOperandsLegal_<handler>; a false gate raises Fault_TileLegality before
+// any effect.  Both checks are the model's (the generic commit's steps 9
+// and 10, src/tile/tile_ops.hpp).
+std::string expect_dispatch_legal(Machine& m, const json& s) {
+  const std::string name = s["tile_op"];
+  const auto op = pto::isa::tile_op_from_name(name);
+  if (!op) return "unknown tile operation " + name;
+  const pto::tile::TileKernel* kernel = pto::tile::tile_kernel_table().get(*op);
+  if (kernel == nullptr) return "SKIP: not implemented in this model: " + name;
+  const pto::tile::TileOperands o = dispatch_operands(s["operands"]);
+  const pto::tile::TileFile& f = tiles(m);
+  bool legal = true;
+  const std::uint8_t defined = pto::tile::generic_defined_sources(*op);
+  for (std::size_t i = 0; i < o.source.size(); ++i)
+    if (((defined >> i) & 1U) && !f.source_contents_defined(o.source[i])) legal = false;
+  legal = legal && kernel->operands_legal(f, o, m.state.block);
+  return compare(s, name + " dispatch legality", flag(legal));
+}
+
 // Executes one step; returns a failure description, "SKIP: ..." or "".
 // The descriptor fields ConfigureTile and ConfigureCubeTile share; nullopt
 // for an unknown data type name.
@@ -320,6 +363,20 @@ std::string run_step(Machine& m, const json& s) {
     // ConfigureCubeTileForMask's boolean result, when the point asserts it.
     if (s.contains("expect_configured") && s["expect_configured"].get<bool>() != configured)
       return fmt::format("ConfigureCubeTile returned {}", configured);
+  } else if (op == "configure_predicate_tile") {  // its ASL asserts are the caller's duty
+    tiles(m).configure_predicate(static_cast<pto::tile::TileIndex>(u(s["index"])), u(s["capacity"]), u(s["rows"]),
+                                 u(s["columns"]), u(s["valid_rows"]), u(s["valid_columns"]),
+                                 static_cast<pto::tile::PeMask>(u(s["mask"])));
+  } else if (op == "write_tile_predicate_bit") {
+    // TileInfoWithPredicateBit: logical bit row*Col+column of the packed
+    // payload; write_element defines and counts that logical element (its
+    // byte is written back unchanged), then the bit is set.
+    auto& t = tiles(m).tile(static_cast<pto::tile::TileIndex>(u(s["index"])));
+    const std::uint32_t bit = u(s["row"]) * t.descriptor().columns + u(s["column"]);
+    t.write_element(u(s["row"]), u(s["column"]), t.read_raw(bit));
+    std::byte& byte = t.payload()[bit / 8];
+    const auto mask = static_cast<std::byte>(1U << (bit % 8));
+    byte = s["value"].get<bool>() ? (byte | mask) : (byte & ~mask);
   } else if (op == "write_tile_element") {
     tiles(m).tile(static_cast<pto::tile::TileIndex>(u(s["index"]))).write_element(u(s["row"]), u(s["column"]),
                                                                                   num(s["value"]));
@@ -345,6 +402,8 @@ std::string run_step(Machine& m, const json& s) {
     if (op == "expect_tile_element_defined") return compare(s, "element definedness", flag(defined));
     if (!defined) return "element is not defined";  // ReadTileElement asserts the element's bit
     return compare(s, "element", hex(t.read_word(e)));
+  } else if (op == "expect_tile_dispatch_legal") {
+    return expect_dispatch_legal(m, s);
   } else if (op == "expect_tile") {
     return compare(s, "tile " + s["field"].get<std::string>(), tile_field(tiles(m), tile_index(m, s), s["field"]));
   } else if (op == "expect_shared_tile") {

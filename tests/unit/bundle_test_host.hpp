@@ -128,7 +128,7 @@ class BundleTestHost {
 };
 
 // Data type codes (asl/arch/data-types/tile-data-types.asl).
-inline constexpr unsigned kU32 = 25, kFP32 = 1, kU8 = 27, kU4X2 = 28, kU16 = 26, kS32 = 21;
+inline constexpr unsigned kU32 = 25, kFP32 = 1, kU8 = 27, kU4X2 = 28, kU16 = 26, kS32 = 17;
 
 // BSTART.TLOAD U32; LB0=2; LB1=2; [LB2=cols]; B.IOT SizeCode=1 mask=1111 L ->T
 inline std::vector<std::uint64_t> two_by_two_tload(std::optional<unsigned> lb2) {

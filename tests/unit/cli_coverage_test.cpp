@@ -37,17 +37,15 @@ TEST(CliCoverage, EveryFormAndTileOperationIsListedWithItsStatus) {
   EXPECT_EQ(per_engine["TLSU"], 10U);
 }
 
-TEST(CliCoverage, PartialOperationsListTheirUnexecutedPaths) {
+TEST(CliCoverage, NoUnexecutedPathsRemainInsideExecutableOperations) {
+  // B.FPATR post-processing and the B.DATR layouts execute: the list is empty.
   const nlohmann::json j = coverage_json();
-  ASSERT_FALSE(j["unexecuted_paths"].empty());
-  for (const auto& p : j["unexecuted_paths"]) {
-    EXPECT_FALSE(p["operations"].get<std::string>().empty());
-    EXPECT_FALSE(p["condition"].get<std::string>().empty());
-    EXPECT_EQ(p["message"].get<std::string>().rfind("<OP>", 0), 0U) << p["message"];
-  }
+  EXPECT_TRUE(j["unexecuted_paths"].empty()) << j["unexecuted_paths"].dump();
   const fs::path dir = scratch_dir("cli-coverage-text");
   const CliResult text = run_pto("coverage", dir);
-  EXPECT_NE(text.out.find("forms: 540/540 executable; tile operations: 109/109 executable"), std::string::npos)
+  EXPECT_NE(text.out.find("forms: 540/540 executable; tile operations: 109/109 executable; 0 paths inside them not "
+                          "implemented"),
+            std::string::npos)
       << text.out;
 }
 

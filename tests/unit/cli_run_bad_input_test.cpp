@@ -190,25 +190,6 @@ TEST(CliRunBadInput, WildAndOddStartPcFault) {
   expect_error(run_bytes("odd-pc", bytes, "--start-pc 0x3"), kRunExitFault, "Fault_InstructionPC");
 }
 
-TEST(CliRunBadInput, NotImplementedFormsStopLoudly) {
-  // Every scalar form executes; B.FPATR pre-quantisation (F322F16) of an
-  // otherwise legal CUBE Matrix bundle does not yet.  A and B are 16 x 16
-  // FP16 CUBE tiles loaded from (zero) memory.
-  const CliResult r = run_source("not-impl",
-                                 "_start: HL.ADDI zero, 0x20000, ->a0\n ADDI zero, 32, ->a1\n"
-                                 " BSTART.TLOAD FP16\n B.DATR ND2M16, DTYPE_NONE, Zero, EQ, Default, 0, 0\n"
-                                 " B.DIM zero, 16, ->LB0\n B.DIM zero, 16, ->LB1\n B.IOT mask=1111, last, ->M<4>\n"
-                                 " B.IOR a0, a1\n"
-                                 " BSTART.TLOAD FP16\n B.DATR ND2N8, DTYPE_NONE, Zero, EQ, Default, 0, 0\n"
-                                 " B.DIM zero, 16, ->LB0\n B.DIM zero, 16, ->LB1\n B.IOT mask=1111, last, ->M<4>\n"
-                                 " B.IOR a0, a1\n"
-                                 " BSTART.TMATMUL FP16\n B.FPATR F322F16, None, 0, 0, 0, 0, 0, 0, 0\n"
-                                 " B.DIM zero, 16, ->LB0\n B.DIM zero, 16, ->LB1\n B.DIM zero, 16, ->LB2\n"
-                                 " B.IOT M#1, M#2, mask=1111, last, ->T<4>\n BSTOP\n");
-  expect_error(r, kRunExitNotImplemented,
-               "not implemented in this model: TMATMUL with B.FPATR pre-quantisation or activation");
-}
-
 TEST(CliRunBadInput, HostMemoryCapIsACleanStop) {
   // Stores to 16 distinct pages with a 4-page host cap.
   const CliResult r = run_source("cap",

@@ -257,16 +257,187 @@ TEST(LayoutConversion, CubeCodeOnTtransIsTileLegality) {
   EXPECT_EQ(h.file.core_capacity_in_use(), in_use);
 }
 
-// A non-CUBE Layout on an operation outside the eight still stops loudly,
-// with no allocation.
-TEST(LayoutConversion, OtherLayoutConsumersStopAsNotImplemented) {
-  {
+// ---- TLOAD, TSTORE, TMOV on the generic commit (load-store.asl,
+// shared-movement.asl TMOV, memory-schema.asl) ----
+
+// The pair table of PTO-AVS-TILE-TCVT-LAYOUT-001: every non-CUBE code and
+// the destination layout it places.
+struct LayoutCode {
+  unsigned code;
+  TileLayout destination;
+};
+constexpr LayoutCode kLayoutCodes[] = {
+    {1, TileLayout::ColumnMajor}, {3, TileLayout::ZN},       {4, TileLayout::NZ},          {6, TileLayout::RowMajor},
+    {8, TileLayout::ZN},          {9, TileLayout::NZ},       {17, TileLayout::RowMajor},   {18, TileLayout::ColumnMajor},
+    {20, TileLayout::NZ},         {27, TileLayout::RowMajor}, {28, TileLayout::ColumnMajor}, {30, TileLayout::ZN}};
+
+constexpr unsigned kTmovFunction = 2;
+std::uint64_t tmov_start(unsigned dt) { return tile_start(0x00011181, kTmovFunction, dt); }
+
+// FP64 element (r, c) of a GM rectangle at 0x1000 with a 64-byte row pitch.
+constexpr std::uint64_t kGmBase = 0x1000, kGmPitch = 64;
+std::uint64_t gm_value(std::uint32_t r, std::uint32_t c) { return 0x100000000ULL * (r + 1) + 10 * r + c + 1; }
+void fill_gm(BundleTestHost& h, std::uint32_t rows, std::uint32_t columns) {
+  for (std::uint32_t r = 0; r < rows; ++r)
+    for (std::uint32_t c = 0; c < columns; ++c) h.m.memory.write(kGmBase + r * kGmPitch + c * 8, 8, gm_value(r, c));
+}
+
+// BSTART.TLOAD FP64; B.DATR Layout; 2 x 3 valid of 4 columns; 512 bytes
+// (16 rows, one FP64 fractal of 16 x 4); base a2, byte pitch a3.
+BundleOutcome run_fp64_tload(BundleTestHost& h, unsigned layout, unsigned size_code = 3) {
+  h.gpr[2] = kGmBase;
+  h.gpr[3] = kGmPitch;
+  return h.run({tload_start(kFP64), datr(layout), bdim(0, 3), bdim(1, 2), bdim(2, 4),
+                encode_form(kBIotDst, {{"SizeCode", size_code}, {"PEMode", 7}, {"L", 1}, {"DstTile", 0}}), bior(2, 3),
+                kBstop});
+}
+
+// TLOAD places its destination in CurrentBundleTileLayout (the pair's
+// destination; ResolveBundleTileDestinations) and fills it by logical
+// (r, c) from base + r * pitch + c * 8: the pair's source layout is not
+// consulted, GM is always addressed by rows (TLOAD, load-store.asl).
+TEST(LayoutConversion, TloadPlacesEveryLayoutCodeByLogicalElement) {
+  for (const LayoutCode& l : kLayoutCodes) {
     BundleTestHost h;
-    const auto o = h.run({tload_start(kU32), datr(1), bdim(0, 2), bdim(1, 2),
-                          encode_form(kBIotDst, {{"SizeCode", 1}, {"PEMode", 7}, {"L", 1}, {"DstTile", 0}}), kBstop});
-    EXPECT_EQ(o.status, BundleStatus::NotImplemented);
-    EXPECT_EQ(o.message, "not implemented in this model: TLOAD with B.DATR Layout 1");
-    EXPECT_EQ(h.file.core_capacity_in_use(), 0U);
+    fill_gm(h, 2, 3);
+    const auto o = run_fp64_tload(h, l.code);
+    ASSERT_TRUE(o.ok()) << l.code << " " << o.message << o.trace.outcome;
+    const tile::Tile& t = h.file.tile(h.destination());
+    EXPECT_EQ(t.descriptor().layout, l.destination) << l.code;
+    EXPECT_EQ(t.descriptor().data_type, DataType::FP64) << l.code;
+    EXPECT_EQ(t.descriptor().rows, 16U) << l.code;
+    for (std::uint32_t r = 0; r < 2; ++r)
+      for (std::uint32_t c = 0; c < 3; ++c) EXPECT_EQ(element_at(h, h.destination(), r, c), gm_value(r, c)) << l.code;
+    EXPECT_EQ(t.defined_valid_elements(), 6U) << l.code;
+    EXPECT_FALSE(t.element_defined_at(2, 0)) << l.code;  // outside the valid region (ADR 0014)
+  }
+}
+
+// The storage index of d(1, 2) in each placed layout (TileLinearIndex):
+// RowMajor 1 * 4 + 2; ColumnMajor 2 * 16 + 1; ZN inner column * 16 + inner
+// row; NZ inner row * 4 + inner column (one 16 x 4 fractal).
+TEST(LayoutConversion, TloadStorageIndexFollowsThePlacedLayout) {
+  const std::pair<unsigned, std::uint32_t> cases[] = {{6, 1 * 4 + 2}, {1, 2 * 16 + 1}, {3, 2 * 16 + 1}, {4, 1 * 4 + 2}};
+  for (const auto& [code, index] : cases) {
+    BundleTestHost h;
+    fill_gm(h, 2, 3);
+    ASSERT_TRUE(run_fp64_tload(h, code).ok()) << code;
+    EXPECT_EQ(h.file.tile(h.destination()).read_raw(index), gm_value(1, 2)) << code;
+  }
+  // ColumnMajor with 4 rows (128 bytes): d(1, 2) at 2 * 4 + 1.
+  BundleTestHost h;
+  fill_gm(h, 2, 3);
+  ASSERT_TRUE(run_fp64_tload(h, 1, 1).ok());
+  EXPECT_EQ(h.file.tile(h.destination()).read_raw(2 * 4 + 1), gm_value(1, 2));
+}
+
+// TileOperandsLegal_TLOAD needs TileDescriptorLegal: a fractal destination
+// of 4 rows (128 bytes) is not a whole fractal, Fault_TileLegality after the
+// allocation, which is rolled back; no GM byte is read into a tile.
+TEST(LayoutConversion, TloadFractalDestinationShapeIsTileLegalityAfterAllocation) {
+  for (const unsigned code : {3U, 4U, 8U, 9U, 20U, 30U}) {
+    BundleTestHost h;
+    fill_gm(h, 2, 3);
+    const auto o = run_fp64_tload(h, code, 1);
+    EXPECT_EQ(o.fault, FaultCode::Fault_TileLegality) << code;
+    EXPECT_FALSE(o.trace.destinations.empty()) << code;  // the check follows the allocation
+    EXPECT_EQ(h.file.core_capacity_in_use(), 0U) << code;
+    EXPECT_FALSE(h.file.tile(0).allocated()) << code;
+  }
+}
+
+// A present B.DATR makes its DataType field (zero: FP64, BundleDataTypeConcrete)
+// the effective destination type of ordinary TLOAD: BSTART.TLOAD U32 with
+// ND2DN loads 8-byte FP64 elements.  The omitted-B.IOR pitch still derives
+// from the BSTART type (BundleTileInstructionOperands): 2 columns x 4 bytes,
+// so d(0, 1) and d(1, 0) both read GM[8..16).
+TEST(LayoutConversion, TloadWithBdatrLoadsTheFp64EffectiveType) {
+  BundleTestHost h;
+  h.m.memory.write(0, 8, 0x1111);
+  h.m.memory.write(8, 8, 0x2222);
+  h.m.memory.write(16, 8, 0x3333);
+  const auto o = h.run({tload_start(kU32), datr(1), bdim(0, 2), bdim(1, 2),
+                        encode_form(kBIotDst, {{"SizeCode", 1}, {"PEMode", 7}, {"L", 1}, {"DstTile", 0}}), kBstop});
+  ASSERT_TRUE(o.ok()) << o.message << o.trace.outcome;
+  const tile::TileIndex d = h.destination();
+  EXPECT_EQ(h.file.tile(d).descriptor().data_type, DataType::FP64);
+  EXPECT_EQ(h.file.tile(d).descriptor().layout, TileLayout::ColumnMajor);
+  EXPECT_EQ(element_at(h, d, 0, 0), 0x1111U);
+  EXPECT_EQ(element_at(h, d, 0, 1), 0x2222U);
+  EXPECT_EQ(element_at(h, d, 1, 0), 0x2222U);
+  EXPECT_EQ(element_at(h, d, 1, 1), 0x3333U);
+}
+
+// TSTORE has no layout rule (TileOperandsLegal_TSTORE, load-store.asl
+// TSTORE): a source of any layout is stored by logical (r, c), whatever
+// pair the Layout names.
+TEST(LayoutConversion, TstoreStoresAnySourceLayoutByLogicalElement) {
+  const std::pair<unsigned, TileLayout> cases[] = {{1, TileLayout::ColumnMajor},
+                                                   {1, TileLayout::RowMajor},
+                                                   {3, TileLayout::NZ},
+                                                   {27, TileLayout::ZN}};
+  for (const auto& [code, layout] : cases) {
+    BundleTestHost h;
+    configure(h, 5, 512, 4, 2, 3, DataType::FP64, layout);
+    for (std::uint32_t r = 0; r < 2; ++r)
+      for (std::uint32_t c = 0; c < 3; ++c) h.file.tile(5).write_element(r, c, gm_value(r, c));
+    h.gpr[2] = kGmBase;
+    h.gpr[3] = kGmPitch;
+    const auto o = h.run({tstore_start(kFP64), datr(code), encode_form(kBIotSrc, {{"SrcTile0", 5}, {"PEMode", 7}, {"L", 1}}),
+                          bior(2, 3), kBstop});
+    ASSERT_TRUE(o.ok()) << code << " " << o.message << o.trace.outcome;
+    for (std::uint32_t r = 0; r < 2; ++r)
+      for (std::uint32_t c = 0; c < 3; ++c)
+        EXPECT_EQ(h.m.memory.read(kGmBase + r * kGmPitch + c * 8, 8), gm_value(r, c)) << code << " " << r << c;
+    EXPECT_EQ(h.m.memory.read(kGmBase + 3 * 8, 8), 0U) << code;  // column 3 is outside the valid region
+  }
+}
+
+// TMOV: the destination is placed in CurrentBundleTileLayout and
+// TileOperandsLegal_TMOV (TileShapeAndTypeMatch) compares layouts, so the
+// source must already have the pair's destination layout; the copy is
+// element for element (TMOV, shared-movement.asl).
+TEST(LayoutConversion, TmovCopiesASourceOfThePlacedLayout) {
+  BundleTestHost h;
+  configure(h, 5, 128, 4, 2, 3, DataType::FP64, TileLayout::ColumnMajor);
+  for (std::uint32_t r = 0; r < 2; ++r)
+    for (std::uint32_t c = 0; c < 3; ++c) h.file.tile(5).write_element(r, c, gm_value(r, c));
+  const auto o = h.run({tmov_start(kFP64), datr(1), encode_form(kBIotSrcDst, {{"SrcTile0", 5}, {"SizeCode", 1},
+                                                                               {"PEMode", 7}, {"L", 1}, {"DstTile", 0}}),
+                        kBstop});
+  ASSERT_TRUE(o.ok()) << o.message << o.trace.outcome;
+  const tile::Tile& t = h.file.tile(h.destination());
+  EXPECT_EQ(t.descriptor().layout, TileLayout::ColumnMajor);
+  for (std::uint32_t r = 0; r < 2; ++r)
+    for (std::uint32_t c = 0; c < 3; ++c) EXPECT_EQ(element_at(h, h.destination(), r, c), gm_value(r, c));
+  EXPECT_EQ(t.read_raw(2 * 4 + 1), gm_value(1, 2));  // d(1, 2) column-major in 4 rows
+  EXPECT_TRUE(t.contents_defined());
+}
+
+// A source whose layout differs from the placed one, or (a present B.DATR
+// makes the destination FP64) whose type is not FP64: Fault_TileLegality in
+// TileOperandsLegal_TMOV, after the allocation, rolled back.
+TEST(LayoutConversion, TmovLayoutOrTypeMismatchIsTileLegalityAfterAllocation) {
+  struct Case {
+    const char* what;
+    unsigned code;
+    DataType type;
+    unsigned bstart_type;
+  };
+  for (const Case& c : {Case{"ColumnMajor source, ND2ZN places ZN", 3, DataType::FP64, kFP64},
+                        Case{"ColumnMajor source, DN2ND places RowMajor", 6, DataType::FP64, kFP64},
+                        Case{"FP32 source, ND2DN places an FP64 ColumnMajor tile", 1, DataType::FP32, kFP32}}) {
+    BundleTestHost h;
+    configure(h, 5, 128, 4, 2, 3, c.type, TileLayout::ColumnMajor);
+    for (std::uint32_t r = 0; r < 2; ++r)
+      for (std::uint32_t k = 0; k < 3; ++k) h.file.tile(5).write_element(r, k, 1);
+    const std::uint64_t in_use = h.file.core_capacity_in_use();
+    const auto o = h.run({tmov_start(c.bstart_type), datr(c.code),
+                          encode_form(kBIotSrcDst, {{"SrcTile0", 5}, {"SizeCode", 1}, {"PEMode", 7}, {"L", 1}, {"DstTile", 0}}),
+                          kBstop});
+    EXPECT_EQ(o.fault, FaultCode::Fault_TileLegality) << c.what;
+    EXPECT_FALSE(o.trace.destinations.empty()) << c.what;
+    EXPECT_EQ(h.file.core_capacity_in_use(), in_use) << c.what;
   }
 }
 

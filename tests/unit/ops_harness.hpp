@@ -57,6 +57,12 @@ struct OpsHarness {
 
   OpsHarness() { register_vec_sfu_tile_kernels(table); }
 
+  // What a kernel's closed schema reads (step 5): the bundle, the tiles and
+  // the B.IOR scalar / flag0 values.
+  SchemaView schema_view(std::uint64_t scalar_raw = 0, bool descending = false) const {
+    return {bundle, tiles, scalar_raw, descending};
+  }
+
   // ConfigureTile(index, capacity, columns, ..., valid_rows, valid_columns, type).
   void configure(TileIndex i, DataType t, std::uint32_t columns, std::uint32_t valid_rows,
                  std::uint32_t valid_columns, std::uint32_t capacity = 128, TileLayout layout = TileLayout::RowMajor,

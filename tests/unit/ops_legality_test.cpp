@@ -73,8 +73,20 @@ TEST(OpsLegality, ScalarRejectsZeroIntegerScalarAndLoopMismatch) {
   Three h(DataType::U8);
   EXPECT_TRUE(h.legal(TileOp::TDIVS, OpsHarness::operands(2, {0}, 0x100 | 3)));
   EXPECT_FALSE(h.legal(TileOp::TDIVS, OpsHarness::operands(2, {0}, 0x100)));  // low byte zero
-  h.loop(DataType::U8, 3, 1, 4);  // SelectedBundleComparisonShapeMatches: LB0 != ValidCol
-  EXPECT_FALSE(h.legal(TileOp::TADDS, OpsHarness::operands(2, {0}, 1)));
+  // SelectedBundleComparisonShapeMatches and the zero integer divisor belong
+  // to the closed schema (step 5, before allocation) as well.
+  arch::BundleTileBinding& t = h.bundle.tile_bindings[0];
+  t.valid = t.destination_valid = t.source0_valid = t.last = true;
+  t.source0 = 0;
+  t.destination_size = 1;
+  const TileKernel* adds = h.table.get(TileOp::TADDS);
+  const TileKernel* divs = h.table.get(TileOp::TDIVS);
+  EXPECT_TRUE(adds->schema_legal(h.schema_view(1)));
+  EXPECT_TRUE(divs->schema_legal(h.schema_view(0x100 | 3)));
+  EXPECT_FALSE(divs->schema_legal(h.schema_view(0x100)));
+  h.loop(DataType::U8, 3, 1, 4);  // LB0 != ValidCol
+  EXPECT_FALSE(adds->schema_legal(h.schema_view(1)));
+  EXPECT_TRUE(h.legal(TileOp::TADDS, OpsHarness::operands(2, {0}, 1)));  // not a TileOperandsLegal rule
 }
 
 TEST(OpsLegality, ScalarRejectsInvalidScalarEncoding) {  // TileNumericEncodingValid of the scalar
@@ -119,15 +131,15 @@ TEST(OpsLegality, ClosedBinarySchema) {  // SelectedBundleClosedBinarySchemaLega
   b.dimensions[0] = 8;
   const TileKernel* k = h.table.get(TileOp::TSUB);
   ASSERT_NE(k, nullptr);
-  EXPECT_TRUE(k->schema_legal(b));
+  EXPECT_TRUE(k->schema_legal(h.schema_view()));
   b.dimensions[0] = 0;  // LB0 must be nonzero
-  EXPECT_FALSE(k->schema_legal(b));
+  EXPECT_FALSE(k->schema_legal(h.schema_view()));
   b.dimensions[0] = 8;
   b.operation.data_type = num::code_of(DataType::E8M0);  // not a VEC arithmetic type
-  EXPECT_FALSE(k->schema_legal(b));
+  EXPECT_FALSE(k->schema_legal(h.schema_view()));
   b.operation.data_type = num::code_of(DataType::FP32);
   t.source1_valid = false;  // binary needs two sources
-  EXPECT_FALSE(k->schema_legal(b));
+  EXPECT_FALSE(k->schema_legal(h.schema_view()));
   const DestinationPlan p = k->destinations(b, h.tiles);  // ValidRow 1, Col = ValidCol by default
   EXPECT_TRUE(p.explicit_shape);
   EXPECT_EQ(p.valid_columns, 8U);

@@ -11,6 +11,7 @@
 #include "bundle_test_host.hpp"
 #include "numerics/format.hpp"
 #include "tile/cube_layout.hpp"
+#include "tile/matrix_postprocess.hpp"
 #include "tile/ops_matrix.hpp"
 #include "tile/shared_tile.hpp"
 
@@ -647,15 +648,182 @@ TEST(MatrixBundle, InconsistentFpatrEnablesFaultAtTheCommand) {
   EXPECT_TRUE(h.state().fixed_point_attributes.row_max_init);
 }
 
-TEST(MatrixBundle, UnexecutedPathsStopLoudly) {
-  // B.FPATR pre-quantisation (mode 1: FP32 -> FP16), legal in every other respect.
+// ---- B.FPATR pre-quantisation and activation (matrix-postprocess.asl) ----
+// Expected values are hand-derived from MatrixPostQuantBaseWithFlags.
+
+constexpr std::uint64_t kFp16One = 0x3c00, kFp16OneAndHalf = 0x3e00, kFp16Seventy = 0x5460;
+
+// A = [1.0] (1 x 1, tile 32), B = [b0, b1] (1 x 2, tile 33), FP16.
+void one_by_two_fp16(BundleTestHost& h, std::uint64_t b0, std::uint64_t b1) {
+  operands(h, 1, 2, 1, DataType::FP16, [&](unsigned w, std::uint32_t, std::uint32_t c) {
+    return w == 0 ? kFp16One : c == 0 ? b0 : b1;
+  });
+}
+
+// A 1 x 2 U64 parameter row (tile 40, RowMajor, location Any).
+void parameter_row(BundleTestHost& h, tile::TileIndex i, std::uint64_t p0, std::uint64_t p1) {
+  tile::ConfigureRequest r;
+  r.capacity_bytes = 128;
+  r.columns = r.valid_columns = 2;
+  r.valid_rows = 1;
+  r.data_type = DataType::U64;
+  r.mask = 0b1111;
+  ASSERT_EQ(h.file.configure(i, r), Fault::None);
+  h.file.tile(i).write_element(0, 0, p0);
+  h.file.tile(i).write_element(0, 1, p1);
+}
+
+std::uint64_t fp19(std::uint32_t fp32) { return num::fp32_to_fp19(fp32); }
+num::Flags status_flags(const BundleTestHost& h) {
+  return static_cast<num::Flags>((h.m.state.sysregs.core_state >> arch::kCoreStateFlagsShift) & 0x1F);
+}
+
+// PTO-AVS-BLOCK-B-FPATR-COMMIT-006 through a complete bundle: QF322B8 (mode
+// 24) with its scalar B.IOR parameter (scale 2.0, offset 0) converts
+// P = [1.5, 70.0] to S8 [3, 140 wrapped = 0x8C]; OF|NX reach CORE_STATE only
+// with the commit.
+TEST(MatrixPostprocessBundle, ScalarRequantisationCommitsDAndFlagsTogether) {
   BundleTestHost h;
-  operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+  one_by_two_fp16(h, kFp16OneAndHalf, kFp16Seventy);
+  h.gpr[7] = tile::postprocess::quant_parameter(num::fp32_to_fp19(0x40000000), 0, 9);
+  const std::vector<std::uint64_t> words{cube_start(0, kFP16), fpatr(24), bior(7, 0), bdim(0, 1), bdim(1, 2), bdim(2, 1),
+                                         iot_src_src_dst(32, 33, 4)};
+  ASSERT_TRUE(h.run(words).ok());
+  EXPECT_EQ(status_flags(h), 0U);
+  const auto o = h.run({kBstop});
+  ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+  const tile::TileIndex d = h.destination();
+  EXPECT_EQ(h.file.tile(d).data_type(), DataType::S8);
+  EXPECT_EQ(element_at(h, d, 0, 0), 3U);
+  EXPECT_EQ(element_at(h, d, 0, 1), 0xffffffffffffff8cULL);
+  EXPECT_EQ(status_flags(h), num::kOF | num::kNX);
+}
+
+TEST(MatrixPostprocessBundle, DatrSatClampsTheFinalEncoding) {
+  BundleTestHost h;  // as above with B.DATR Sat = 1: 140 clamps to 127
+  one_by_two_fp16(h, kFp16OneAndHalf, kFp16Seventy);
+  h.gpr[7] = tile::postprocess::quant_parameter(num::fp32_to_fp19(0x40000000), 0, 9);
+  const auto o = h.run({cube_start(0, kFP16), fpatr(24), encode_form(kBDatr, {{"DataType", kFP16}, {"Sat", 1}}),
+                        bior(7, 0), bdim(0, 1), bdim(1, 2), bdim(2, 1), iot_src_src_dst(32, 33, 4), kBstop});
+  ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+  EXPECT_EQ(element_at(h, h.destination(), 0, 0), 3U);
+  EXPECT_EQ(element_at(h, h.destination(), 0, 1), 127U);
+  EXPECT_EQ(status_flags(h), num::kOF | num::kNX);
+}
+
+// QF322B8 vector (mode 23): column c uses row 0, column c of the parameter
+// source after the mathematical ones: 1.5 * 2.0 - 1 = 2 and 70 * 0.5 + 3 = 38.
+TEST(MatrixPostprocessBundle, VectorQuantisationIsPerColumn) {
+  BundleTestHost h;
+  one_by_two_fp16(h, kFp16OneAndHalf, kFp16Seventy);
+  namespace pp = tile::postprocess;
+  parameter_row(h, 40, pp::quant_parameter(num::fp32_to_fp19(0x40000000), 0x1ff, 9),
+                pp::quant_parameter(num::fp32_to_fp19(0x3f000000), 3, 9));
+  const std::uint64_t parameters = encode_form(kBIotSrc, {{"SrcTile0", 40}, {"PEMode", 7}, {"L", 1}});
+  const auto o = h.run({cube_start(0, kFP16), fpatr(23), bdim(0, 1), bdim(1, 2), bdim(2, 1),
+                        iot_src_src_dst(32, 33, 4, 0, 7, false), parameters, kBstop});
+  ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+  EXPECT_EQ(element_at(h, h.destination(), 0, 0), 2U);
+  EXPECT_EQ(element_at(h, h.destination(), 0, 1), 38U);
+  EXPECT_EQ(status_flags(h), 0U);
+}
+
+// Vector PReLU without pre-quantisation keeps FP32: [-2.0, 4.0] with alpha
+// [0.25, 0.5] gives [-0.5, 4.0] (the positive element keeps multiplier 1).
+TEST(MatrixPostprocessBundle, VectorPreluScalesOnlyNegativeElements) {
+  BundleTestHost h;
+  one_by_two_fp16(h, 0xc000, 0x4400);
+  parameter_row(h, 40, fp19(0x3e800000), fp19(0x3f000000));
+  const std::uint64_t alphas = encode_form(kBIotSrc, {{"SrcTile0", 40}, {"PEMode", 7}, {"L", 1}});
+  const auto o = h.run({cube_start(0, kFP16), fpatr(0, 3), bdim(0, 1), bdim(1, 2), bdim(2, 1),
+                        iot_src_src_dst(32, 33, 1, 0, 7, false), alphas, kBstop});
+  ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+  EXPECT_EQ(h.file.tile(h.destination()).data_type(), DataType::FP32);
+  EXPECT_EQ(element_at(h, h.destination(), 0, 0), 0xbf000000U);
+  EXPECT_EQ(element_at(h, h.destination(), 0, 1), 0x40800000U);
+}
+
+// ReLU on an S32 accumulator (reference profile, S8 inputs): [-3, 2] -> [0, 2].
+TEST(MatrixPostprocessBundle, ReluZeroesNegativeIntegerAccumulators) {
+  BundleTestHost h;
+  use_reference_profile(h);
+  operands(h, 1, 2, 1, DataType::S8, [](unsigned w, std::uint32_t, std::uint32_t c) -> std::uint64_t {
+    return w == 0 ? 0xff : c == 0 ? 3 : 0xfe;
+  });
+  const auto o = h.run({cube_start(0, kS8), fpatr(0, 1), bdim(0, 1), bdim(1, 2), bdim(2, 1), iot_src_src_dst(32, 33, 1), kBstop});
+  ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+  EXPECT_EQ(element_at(h, h.destination(), 0, 0), 0U);
+  EXPECT_EQ(element_at(h, h.destination(), 0, 1), 2U);
+}
+
+// Parameter legality is part of the complete-bundle preflight: an FP19 scale
+// of zero (scalar) or a nonzero reserved bit (vector) faults before any
+// allocation, payload snapshot or status flag.
+TEST(MatrixPostprocessBundle, IllegalParametersFaultBeforeAnyEffect) {
+  namespace pp = tile::postprocess;
+  BundleTestHost h;
+  one_by_two_fp16(h, kFp16OneAndHalf, kFp16Seventy);
   const std::uint64_t used = h.file.core_capacity_in_use();
-  const auto o = h.run({cube_start(0, kFP16), fpatr(1), iot_src_src_dst(32, 33, 1), kBstop});
-  EXPECT_EQ(o.status, BundleStatus::NotImplemented) << static_cast<int>(o.fault);
-  EXPECT_EQ(o.message, "not implemented in this model: TMATMUL with B.FPATR pre-quantisation or activation");
-  EXPECT_EQ(h.file.core_capacity_in_use(), used);  // stopped before the destination allocation
+  h.gpr[7] = pp::quant_parameter(0, 0, 9);
+  const auto scalar = h.run({cube_start(0, kFP16), fpatr(24), bior(7, 0), bdim(0, 1), bdim(1, 2), bdim(2, 1),
+                             iot_src_src_dst(32, 33, 4), kBstop});
+  EXPECT_EQ(scalar.fault, FaultCode::Fault_TileLegality);
+  EXPECT_EQ(h.file.core_capacity_in_use(), used);
+  EXPECT_EQ(status_flags(h), 0U);
+
+  BundleTestHost g;
+  one_by_two_fp16(g, kFp16OneAndHalf, kFp16Seventy);
+  // PTO-AVS-TILE-MATRIX-VQUANT-DESC-001's words: FP19 0x400 with S9 offset 1,
+  // then the same word plus one (a reserved low bit).
+  const std::uint64_t normal_parameter = pp::quant_parameter(0x400, 1, 9);
+  parameter_row(g, 40, normal_parameter, normal_parameter + 1);
+  const std::uint64_t before = g.file.core_capacity_in_use();
+  const auto vector = g.run({cube_start(0, kFP16), fpatr(23), bdim(0, 1), bdim(1, 2), bdim(2, 1),
+                             iot_src_src_dst(32, 33, 4, 0, 7, false),
+                             encode_form(kBIotSrc, {{"SrcTile0", 40}, {"PEMode", 7}, {"L", 1}}), kBstop});
+  EXPECT_EQ(vector.fault, FaultCode::Fault_TileLegality);
+  EXPECT_EQ(g.file.core_capacity_in_use(), before);
+}
+
+// PTO-AVS-TILE-POST-MAXABS-SINGLE-002 through a bundle: a one-element S32
+// accumulator of -3 (reference profile, S8 -1 * 3) with RowMaxEn, GroupMaxEn
+// (GroupN 8) and MaxAbsEn publishes its magnitude 3 to both auxiliary outputs.
+TEST(MatrixPostprocessBundle, SingleElementMaxAbsReductions) {
+  BundleTestHost h;
+  use_reference_profile(h);
+  operands(h, 1, 1, 1, DataType::S8, [](unsigned w, std::uint32_t, std::uint32_t) -> std::uint64_t {
+    return w == 0 ? 0xff : 3;
+  });
+  const auto auxiliary = [](bool last) {
+    return encode_form(kBIotDst, {{"SizeCode", 1}, {"PEMode", 7}, {"L", last}, {"DstTile", 1}});
+  };
+  constexpr std::uint64_t kMaxAbs = 1U << 15;
+  const auto o = h.run({cube_start(0, kS8), fpatr(0, 0, 1, true, true) | kMaxAbs, iot_src_src_dst(32, 33, 1, 0, 7, false),
+                        auxiliary(false), auxiliary(true), kBstop});
+  ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+  const auto& d = o.trace.destinations;
+  ASSERT_EQ(d.size(), 3U);
+  EXPECT_EQ(element_at(h, d[0], 0, 0), static_cast<std::uint64_t>(-3));
+  EXPECT_EQ(element_at(h, d[1], 0, 0), 3U);
+  EXPECT_EQ(element_at(h, d[2], 0, 0), 3U);
+}
+
+// A TileMatrix block whose Function names no CUBE operation is not
+// BundleCubeMatrixSelected; DecodeTileOperation then fails
+// (Fault_IllegalInstruction), after BundleSharedBindingsUnconsumed
+// (Fault_TileLegality) (asl/block/model/dispatch/tile-execution.asl).
+TEST(MatrixBundle, UnassignedMatrixFunctionIsIllegalInstruction) {
+  for (const bool shared : {false, true}) {
+    BundleTestHost h;
+    arch::BundleOperationDescriptor& d = h.state().operation;
+    d.valid = d.selector_valid = d.data_type_valid = true;
+    d.operation_class = arch::BundleOperationClass::TileMatrix;
+    d.selector = 3;  // TileMatrixFunctionAssigned(3) is false
+    d.data_type = kFP16;
+    h.state().shared_bindings[0].valid = shared;
+    EXPECT_EQ(block::commit_tile_bundle(h.m, isa::TileOp::TMATMUL), scalar::ExecOutcome::Fault);
+    EXPECT_EQ(h.m.state.last_fault, shared ? FaultCode::Fault_TileLegality : FaultCode::Fault_IllegalInstruction);
+  }
 }
 
 // ---- Shared A/B operands (asl/block/model/dispatch/shared-cube-matrix.asl) ----

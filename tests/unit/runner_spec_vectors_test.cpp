@@ -15,6 +15,7 @@
 #include "block/control.hpp"
 #include "isa/decoder.hpp"
 #include "runner/dispatch.hpp"
+#include "scalar/system_registers.hpp"
 #include "spec_vector_runner.hpp"
 
 namespace {
@@ -177,6 +178,21 @@ std::string bookkeeping_step(pto::arch::State& st, const std::string& op, const 
     return "";
   }
   return *var == num(s["value"]) ? "" : fmt::format("{} = {}", name, hex(*var));
+}
+
+// The value a snapshot step reads (spec_vector_runner.hpp).
+std::optional<Word> observe(Machine& m, const json& s) {
+  const std::string op = s.at("op");
+  if (op == "expect_sysreg") {  // ReadSystemRegisterAddress: zero (and the fault) when denied
+    Word v = 0;
+    return pto::scalar::read_system_register(m, static_cast<pto::scalar::SystemRegisterAddress>(num(s["addr"])), v)
+               ? v
+               : 0;
+  }
+  if (op == "expect_cycle") return m.state.sysregs.cycle;
+  if (op == "expect_gpr") return m.state.read_gpr(static_cast<unsigned>(num(s["reg"])));
+  if (op == "expect_tpc") return m.state.pc;
+  return std::nullopt;
 }
 
 // Executes one step; returns a failure description or "".
@@ -352,6 +368,9 @@ std::string run_step(Machine& m, const json& s) {
   } else if (op == "expect_fp_flags") {  // ScalarFPFlags(): CORE_STATE[36:32]
     const Word flags = (st.sysregs.core_state >> pto::arch::kCoreStateFlagsShift) & 0x1F;
     if (flags != num(s["value"])) return fmt::format("fp flags {:#x}", flags);
+  } else if (op == "expect_sysreg") {
+    const Word v = *observe(m, s);
+    if (v != num(s["value"])) return fmt::format("system register {} = {}", s["addr"].get<std::string>(), hex(v));
   } else if (op == "expect_core_state") {
     if (st.sysregs.core_state != num(s["value"])) return fmt::format("core state {}", hex(st.sysregs.core_state));
   } else if (op.starts_with("set_") || op.starts_with("expect_")) {
@@ -372,7 +391,7 @@ std::string run_negatable_step(Machine& m, const json& s) {
 }
 
 class SpecScalarVector : public ::testing::TestWithParam<std::size_t> {};
-TEST_P(SpecScalarVector, Matches) { check_vector(vectors()[GetParam()], run_negatable_step); }
+TEST_P(SpecScalarVector, Matches) { check_vector(vectors()[GetParam()], run_negatable_step, observe); }
 INSTANTIATE_TEST_SUITE_P(AVS, SpecScalarVector, ::testing::ValuesIn(indices(vectors())), vector_name<vectors>);
 TEST(SpecScalarVectors, FilePresent) { EXPECT_GT(vectors().size(), 1000u); }
 
@@ -381,7 +400,7 @@ TEST(SpecScalarVectors, FilePresent) { EXPECT_GT(vectors().size(), 1000u); }
 // programming-model,memory-model}); tools/extract_block_vectors.py --verbose
 // lists the untranslated ones and why.
 class SpecBlockVector : public ::testing::TestWithParam<std::size_t> {};
-TEST_P(SpecBlockVector, Matches) { check_vector(block_vectors()[GetParam()], run_negatable_step); }
+TEST_P(SpecBlockVector, Matches) { check_vector(block_vectors()[GetParam()], run_negatable_step, observe); }
 INSTANTIATE_TEST_SUITE_P(AVS, SpecBlockVector, ::testing::ValuesIn(indices(block_vectors())),
                          vector_name<block_vectors>);
 TEST(SpecBlockVectors, FilePresent) { EXPECT_GE(block_vectors().size(), 36u); }

@@ -5,12 +5,15 @@
 // function, and parameterized-test names.
 #pragma once
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <cctype>
 #include <cstddef>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,15 +40,60 @@ inline Word num(const json& v) {
   return std::stoull(v.get<std::string>(), nullptr, 0);
 }
 
+// A suite without snapshot reads.
+inline std::optional<Word> no_snapshots(Machine&, const json&) { return std::nullopt; }
+
+// Snapshots (an assertion comparing two state reads): a read step carrying
+// "snapshot": name records what `observe` reads there (and is checked only
+// when it also has a "value"); a later expected value {"snapshot": name,
+// "offset": k} (always under "value") is that record plus k, modulo 2^64.  Returns the step to run
+// (`s` itself when it names no snapshot), or nullopt when there is nothing
+// to check; `failure` is set when the step cannot be resolved.
+template <typename Observe>
+std::optional<json> resolve_snapshots(Machine& m, const json& s, std::map<std::string, Word>& recorded,
+                                      Observe& observe, std::string& failure) {
+  if (s.contains("snapshot")) {
+    const std::optional<Word> got = observe(m, s);
+    if (!got) {
+      failure = "no snapshot reader for this step";
+      return std::nullopt;
+    }
+    const std::string name = s.at("snapshot");
+    recorded[name] = *got;
+    if (!s.contains("value")) return std::nullopt;
+  }
+  json out = s;
+  for (auto& [key, value] : out.items()) {
+    if (!value.is_object() || !value.contains("snapshot")) continue;
+    const std::string name = value.at("snapshot");
+    const auto it = recorded.find(name);
+    if (it == recorded.end()) {
+      failure = "snapshot " + name + " not recorded";
+      return std::nullopt;
+    }
+    value = "0x" + fmt::format("{:x}", it->second + num(value["offset"]));
+  }
+  return out;
+}
+
 // Runs every step of one vector on a fresh reference machine.  `run_step`
 // returns "" when the step holds, "SKIP: <why>" to skip the vector (a family
 // whose model support has not landed), or what it observed instead.
-template <typename RunStep>
-void check_vector(const json& v, RunStep&& run_step) {
+// `observe` reads the value of a snapshot step (see resolve_snapshots).
+template <typename RunStep, typename Observe = decltype(no_snapshots)&>
+void check_vector(const json& v, RunStep&& run_step, Observe&& observe = no_snapshots) {
   Machine m(arch::MachineConfig::reference());
   const auto& steps = v.at("steps");
+  std::map<std::string, Word> recorded;
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    const std::string failure = run_step(m, steps[i]);
+    std::string failure;
+    const json& s = steps[i];
+    if (s.contains("snapshot") || (s.contains("value") && s["value"].is_object())) {
+      const std::optional<json> resolved = resolve_snapshots(m, steps[i], recorded, observe, failure);
+      if (resolved) failure = run_step(m, *resolved);
+    } else {
+      failure = run_step(m, steps[i]);
+    }
     if (failure.starts_with("SKIP: ")) GTEST_SKIP() << v["avs_id"].get<std::string>() << ": " << failure.substr(6);
     ASSERT_EQ(failure, "") << v["avs_id"].get<std::string>() << " step " << i << ": " << steps[i].dump()
                            << " (source " << v["source"].get<std::string>() << ")";
