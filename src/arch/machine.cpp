@@ -138,8 +138,10 @@ Word Machine::pack_trap_status(unsigned ring) const {
 
 void Machine::update_fast_access() {
   const MemoryConfig& mc = memory.config();
-  fast_limit_ = mc.user_limit != 0 ? std::min(mc.user_limit, mc.address_limit) : mc.address_limit;
-  fast_access_ = access_log_ == nullptr && !state.memory_event_capture && fast_limit_ >= 8;
+  const Word limit = mc.user_limit != 0 ? std::min(mc.user_limit, mc.address_limit) : mc.address_limit;
+  // An aligned access of at most 8 bytes starting below limit - 7 ends at or below limit.
+  const bool fast = access_log_ == nullptr && !state.memory_event_capture && limit >= 8;
+  fast_end_ = fast ? limit - 7 : 0;
   memory.set_fast_path(access_log_ == nullptr);
 }
 

@@ -88,16 +88,15 @@ class Machine {
   // LoadWithOrder: natural alignment, little-endian, zero-extended.  On a
   // fault raises it (address = the data address) and returns false.
   bool load(Word address, unsigned size, Word& out, MemoryOrder order = MemoryOrder::Relaxed) {
-    if (fast_access_ && (address & (size - 1)) == 0 && address <= fast_limit_ - size) {
-      out = memory.read(address, size);
+    if ((address & (size - 1)) == 0 && address < fast_end_) {
+      out = memory.read_aligned(address, size);
       return true;
     }
     return load_slow(address, size, out, order);
   }
   // StoreWithOrder: also clears an overlapping LR/SC reservation.
   bool store(Word address, unsigned size, Word value, MemoryOrder order = MemoryOrder::Relaxed) {
-    if (fast_access_ && (address & (size - 1)) == 0 && address <= fast_limit_ - size &&
-        !state.reservation_valid) {
+    if ((address & (size - 1)) == 0 && address < fast_end_ && !state.reservation_valid) {
       memory.write(address, size, value);
       return true;
     }
@@ -138,10 +137,10 @@ class Machine {
 
   MachineConfig config_;
   std::vector<MemoryAccess>* access_log_ = nullptr;
-  // Fast loads/stores skip the probe when nothing can fault below fast_limit_
-  // for any ACR, nothing is being recorded and event capture is off.
-  bool fast_access_ = false;
-  Word fast_limit_ = 0;
+  // Fast loads/stores skip the probe for naturally aligned accesses (size
+  // <= 8) starting below fast_end_: nothing there can fault for any ACR.  0
+  // (no fast access) while accesses are recorded or event capture is on.
+  Word fast_end_ = 0;
 };
 
 }  // namespace pto::arch

@@ -56,6 +56,13 @@ Word Memory::read_slow(Word address, unsigned size) const {
   return v;
 }
 
+Word Memory::read_aligned_miss(Word address, unsigned size) const {
+  const Word v = read(address, size);
+  const CacheEntry& e = read_cache_[(address >> kPageBits) % kCacheEntries];
+  if (e.tag == (address >> kPageBits)) hot_read_ = e;  // resident and cached (the fast path is on)
+  return v;
+}
+
 void Memory::write_slow(Word address, unsigned size, Word value) {
   bool touched_code = false;
   for (unsigned i = 0; i < size; ++i) {
@@ -133,6 +140,7 @@ void Memory::set_fast_path(bool enabled) {
 }
 
 void Memory::flush_caches() {
+  hot_read_ = CacheEntry{};
   read_cache_.fill(CacheEntry{});
   write_cache_.fill(CacheEntry{});
 }

@@ -88,6 +88,12 @@ class Memory {
     if (const std::uint8_t* p = resident_span(address, size)) return load_le(p, size);
     return read_slow(address, size);
   }
+  // read for a naturally aligned access (size 1, 2, 4 or 8), which never
+  // crosses a page: one compare against the last page it read.
+  Word read_aligned(Word address, unsigned size) const {
+    if ((address >> kPageBits) == hot_read_.tag) return load_le(hot_read_.data + (address & kPageMask), size);
+    return read_aligned_miss(address, size);
+  }
   void write(Word address, unsigned size, Word value) {
     if (std::uint8_t* p = writable_span(address, size)) {
       store_le(p, size, value);
@@ -157,6 +163,7 @@ class Memory {
   }
 
   Word read_slow(Word address, unsigned size) const;
+  Word read_aligned_miss(Word address, unsigned size) const;
   void write_slow(Word address, unsigned size, Word value);
   const Page* find_page(Word page_number) const;
   Page& page_for_write(Word page_number);
@@ -165,6 +172,8 @@ class Memory {
   MemoryConfig config_;
   std::unordered_map<Word, std::unique_ptr<Page>> pages_;
   mutable std::array<CacheEntry, kCacheEntries> read_cache_{};
+  // The page read_aligned hit last (a copy of its read_cache_ entry).
+  mutable CacheEntry hot_read_{};
   std::array<CacheEntry, kCacheEntries> write_cache_{};
   bool fast_path_ = true;
   CodeWriteHook code_hook_ = nullptr;

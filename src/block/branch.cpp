@@ -79,13 +79,24 @@ constexpr SetcForm kSetcForms[] = {
     {Mnemonic::C_SETC_NE, SetcOperand::Register, Condition::NE, false},
 };
 
+// A Reg5 source of a SETC record; `Gprs`: the record's sources are all GPRs.
+template <bool Gprs>
+Word setc_source(const State& s, unsigned sel) {
+  if constexpr (Gprs) {
+    return s.gpr[s.current_pe][sel];
+  } else {
+    return s.read_reg5(sel);
+  }
+}
+
 // The right operand of a SETC form.  Field order (catalog): register forms
 // SrcL, SrcR[, SrcRType]; immediate forms SrcL, shamt, imm.
+template <bool Gprs>
 Word setc_right(const State& s, const DecodedInsn& d, const SetcForm& f) {
   switch (f.operand) {
     case SetcOperand::Register:
     case SetcOperand::LogicalRegister: {
-      const Word v = s.read_reg5(d.reg(1));
+      const Word v = setc_source<Gprs>(s, d.reg(1));
       const unsigned type = d.field_count > 2 ? static_cast<unsigned>(d.field[2]) : 0;
       return compare_right(v, type, f.operand == SetcOperand::LogicalRegister);
     }
@@ -99,12 +110,12 @@ Word setc_right(const State& s, const DecodedInsn& d, const SetcForm& f) {
 // ExecuteSetCommit / ExecuteSetCommitLogical, one instance per row of
 // kSetcForms.  Applicability (active COND block body, condition not yet
 // set) is checked by the dispatcher.
-template <std::size_t Row>
+template <std::size_t Row, bool Gprs = false>
 ExecOutcome SETC(Machine& m, const DecodedInsn& d) {
   constexpr SetcForm f = kSetcForms[Row];
   State& s = m.state;
-  const Word left = s.read_reg5(d.reg(0));
-  const Word right = setc_right(s, d, f);
+  const Word left = setc_source<Gprs>(s, d.reg(0));
+  const Word right = setc_right<Gprs>(s, d, f);
   bool holds;
   if (f.operand == SetcOperand::LogicalRegister || f.operand == SetcOperand::LogicalImmediate) {
     holds = (f.combine_or ? (left | right) : (left & right)) != 0;
@@ -117,13 +128,14 @@ ExecOutcome SETC(Machine& m, const DecodedInsn& d) {
 
 // SETC with its applicability checked here instead of by the dispatcher
 // (the record has no other pre-check): the same order, the fault first.
-template <std::size_t Row>
+// `Gprs`: every Reg5 source of the record names a GPR.
+template <std::size_t Row, bool Gprs>
 ExecOutcome SETC_self_admitting(Machine& m, const DecodedInsn& d) {
   if (!commit_condition_setter_applicable(m.state.block)) {
     m.set_fault(FaultCode::Fault_BundleControl, m.state.pc);
     return ExecOutcome::Fault;
   }
-  return SETC<Row>(m, d);
+  return SETC<Row, Gprs>(m, d);
 }
 
 // SetCommitTarget / SetCompressedCommitTarget: BARG.BPCN = SrcL.
@@ -211,20 +223,29 @@ void register_setc_handlers(scalar::HandlerTable& t, std::index_sequence<Rows...
   (t.set(kSetcForms[Rows].mnemonic, SETC<Rows>), ...);
 }
 
-template <std::size_t... Rows>
+template <bool Gprs, std::size_t... Rows>
 constexpr std::array<scalar::Handler, sizeof...(Rows)> make_self_admitting_setc(std::index_sequence<Rows...>) {
-  return {SETC_self_admitting<Rows>...};
+  return {SETC_self_admitting<Rows, Gprs>...};
 }
 
-// Row i: the self-admitting SETC of kSetcForms[i].
-constexpr auto kSelfAdmittingSetc = make_self_admitting_setc(std::make_index_sequence<std::size(kSetcForms)>{});
+// [gprs][i]: the self-admitting SETC of kSetcForms[i], reading its sources
+// as Reg5 selectors (0) or as GPRs (1).
+constexpr std::array kSelfAdmittingSetc = {
+    make_self_admitting_setc<false>(std::make_index_sequence<std::size(kSetcForms)>{}),
+    make_self_admitting_setc<true>(std::make_index_sequence<std::size(kSetcForms)>{})};
+
+// The record's Reg5 sources (SrcL, and SrcR of register forms) are GPRs.
+bool setc_sources_are_gprs(const DecodedInsn& d, const SetcForm& f) {
+  const bool register_form = f.operand == SetcOperand::Register || f.operand == SetcOperand::LogicalRegister;
+  return d.reg(0) < arch::kAbsoluteGprCount && (!register_form || d.reg(1) < arch::kAbsoluteGprCount);
+}
 
 }  // namespace
 
 scalar::Handler self_admitting_variant(const DecodedInsn& d) {
   if (d.applicability != scalar::Applicability::CommitConditionSetter) return nullptr;
   for (std::size_t i = 0; i < std::size(kSetcForms); ++i) {
-    if (kSetcForms[i].mnemonic == d.mnemonic) return kSelfAdmittingSetc[i];
+    if (kSetcForms[i].mnemonic == d.mnemonic) return kSelfAdmittingSetc[setc_sources_are_gprs(d, kSetcForms[i])][i];
   }
   return nullptr;
 }

@@ -103,6 +103,12 @@ inline bool commit_condition_setter_applicable(const arch::BlockState& b) {
 // dispatcher can skip the generic admission.  Defined in src/block/branch.cpp.
 scalar::Handler self_admitting_variant(const scalar::DecodedInsn& d);
 
+// Specialises a record for the PC it is cached at (the run loop's decode
+// cache; a record so bound must only execute at `pc`): a scalar BSTART gets
+// a handler with its targets precomputed.  Other records stay unchanged.
+// Defined in src/block/start_stop.cpp.
+void bind_to_pc(scalar::DecodedInsn& d, arch::Word pc);
+
 // ExecuteSetCommit's effect: _CommitArgument, BARG.taken, condition marker.
 inline void set_commit_condition(arch::State& s, bool holds) {
   s.commit_argument = holds ? 1 : 0;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "block/control.hpp"
 #include "block/handlers.hpp"
@@ -303,6 +304,19 @@ void begin_bundle(State& s, Word start_pc, BundleKind kind, BundleTransfer trans
   }
 }
 
+// The target a start at `pc` encodes: its scaled offset for a transfer with
+// one, else the fallthrough.
+Word relative_target(const StartForm& sf, BundleTransfer transfer, const DecodedInsn& d, Word pc) {
+  if (transfer == BundleTransfer::Fallthrough || sf.offset_field < 0) return pc + d.length_bytes;
+  return pc + (static_cast<Word>(d.field[sf.offset_field]) << 1);
+}
+
+// The return target of a start at `pc` (fused calls encode it as uimm5).
+Word start_return_target(const StartForm& sf, const DecodedInsn& d, Word pc) {
+  if (sf.return_field < 0) return pc + d.length_bytes;
+  return pc + (d.length_bytes - 2u) + (static_cast<Word>(d.field[sf.return_field]) << 1);
+}
+
 // ExecuteDecodedBundleStartWithAcceptedApplicabilityRules.
 // `Scalar`: every form of the mnemonic is a Control-class start without a
 // tile selector or BrType, whose descriptor is always legal
@@ -332,17 +346,13 @@ ExecOutcome BSTART(Machine& m, const DecodedInsn& d) {
     m.set_fault(FaultCode::Fault_BundleControl, pc);
     return ExecOutcome::Fault;
   }
-  Word target = fallthrough;
+  Word target = relative_target(sf, transfer, d, pc);
   if (transfer == BundleTransfer::Return) {
     target = s.return_address;
   } else if (reads_retiring_bpcn) {
     target = s.block.barg.bpcn;
-  } else if (transfer != BundleTransfer::Fallthrough && sf.offset_field >= 0) {
-    target = pc + (static_cast<Word>(d.field[sf.offset_field]) << 1);
   }
-  const Word return_target =
-      sf.return_field >= 0 ? pc + (d.length_bytes - 2u) + (static_cast<Word>(d.field[sf.return_field]) << 1)
-                           : fallthrough;
+  const Word return_target = start_return_target(sf, d, pc);
   if (target & 1) {
     m.set_fault(FaultCode::Fault_InstructionPC, target);
     return ExecOutcome::Fault;
@@ -366,8 +376,72 @@ ExecOutcome BSTART(Machine& m, const DecodedInsn& d) {
   return ExecOutcome::PcWritten;
 }
 
+// complete_bundle kept out of BSTOP's fast path, so the common scalar commit
+// needs no stack frame.
+[[gnu::noinline]] ExecOutcome complete_bundle_out_of_line(Machine& m, Word continuation) {
+  return complete_bundle(m, continuation);
+}
+
+// BSTART bound to the PC its record is cached for (bind_to_pc): the branch
+// and return targets are constants of the record (field slots past
+// field_count), kind and transfer are template constants.  An active block
+// retiring here takes the generic path: its commit may fault or run a tile
+// operation.  Bound transfers read no state (not Return/Indirect/IndirectCall).
+constexpr unsigned kBoundTargetSlot = scalar::kMaxDecodedFields - 2;
+constexpr unsigned kBoundReturnSlot = scalar::kMaxDecodedFields - 1;
+
+template <BundleKind Kind, BundleTransfer Transfer>
+ExecOutcome BSTART_bound(Machine& m, const DecodedInsn& d) {
+  State& s = m.state;
+  if (s.block.bundle_active) [[unlikely]] return BSTART<true>(m, d);
+  clear_header(s.block);
+  const Word pc = s.pc;
+  begin_bundle(s, pc, Kind, Transfer, d.u(kBoundTargetSlot), pc + d.length_bytes, d.u(kBoundReturnSlot),
+               Transfer != BundleTransfer::Conditional);
+  arch::BundleOperationDescriptor desc;  // as BSTART<true> installs it
+  desc.valid = true;
+  desc.form_identity = static_cast<std::uint8_t>((d.form - isa::kScalarFormCount) & 0x7F);
+  s.block.operation = desc;
+  return ExecOutcome::PcWritten;
+}
+
+// The scalar start kinds (start_form_of) and the transfers bound variants take.
+constexpr std::array kBoundKinds = {BundleKind::Standard, BundleKind::Floating, BundleKind::System};
+constexpr std::array kBoundTransfers = {BundleTransfer::Fallthrough, BundleTransfer::Direct,
+                                        BundleTransfer::Conditional, BundleTransfer::Call};
+
+template <std::size_t K, std::size_t... T>
+constexpr std::array<scalar::Handler, sizeof...(T)> bound_start_row(std::index_sequence<T...>) {
+  return {BSTART_bound<kBoundKinds[K], kBoundTransfers[T]>...};
+}
+template <std::size_t... K>
+constexpr auto bound_start_table(std::index_sequence<K...>) {
+  return std::array{bound_start_row<K>(std::make_index_sequence<kBoundTransfers.size()>{})...};
+}
+// [kind][transfer]: indices into kBoundKinds and kBoundTransfers.
+constexpr auto kBoundStarts = bound_start_table(std::make_index_sequence<kBoundKinds.size()>{});
+
+template <typename E, std::size_t N>
+int index_in(const std::array<E, N>& list, E value) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (list[i] == value) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 // ExecuteBundleStop: commit with the sequential continuation after the stop.
-ExecOutcome BSTOP(Machine& m, const DecodedInsn& d) { return complete_bundle(m, m.state.pc + d.length_bytes); }
+// A scalar block whose header no command wrote (header_dirty clear: no B.CATR
+// trap or DR attribute) commits with nothing to check but the commit PC, as
+// complete_bundle would find.
+ExecOutcome BSTOP(Machine& m, const DecodedInsn& d) {
+  const Word continuation = m.state.pc + d.length_bytes;
+  const BlockState& b = m.state.block;
+  if (b.bundle_active && !b.header_dirty && b.operation.operation_class == BundleOperationClass::Control) {
+    const Word next_pc = commit_pc(b.barg, continuation);
+    if (((continuation | next_pc) & 1) == 0) [[likely]] return stop_bundle(m, next_pc);
+  }
+  return complete_bundle_out_of_line(m, continuation);
+}
 
 // SetBundleControlAttributes (B.CATR): header only, at most once.
 ExecOutcome B_CATR(Machine& m, const DecodedInsn& d) {
@@ -512,6 +586,19 @@ void register_start_stop_handlers(scalar::HandlerTable& t) {
   }
   t.set(isa::Mnemonic::B_CATR, B_CATR);
   t.set(isa::Mnemonic::B_HINT, B_HINT);
+}
+
+void bind_to_pc(DecodedInsn& d, Word pc) {
+  if (d.handler != &BSTART<true> || d.field_count > kBoundTargetSlot) return;
+  const StartForm& sf = start_form(d.form);
+  const int kind = index_in(kBoundKinds, sf.kind);
+  const int transfer = index_in(kBoundTransfers, sf.transfer);
+  if (kind < 0 || transfer < 0) return;
+  // The targets BSTART<true> computes at `pc`.  A record with a handler
+  // sits at an even PC (odd PCs decode to fetch faults), so they are even.
+  d.field[kBoundTargetSlot] = static_cast<std::int64_t>(relative_target(sf, sf.transfer, d, pc));
+  d.field[kBoundReturnSlot] = static_cast<std::int64_t>(start_return_target(sf, d, pc));
+  d.handler = kBoundStarts[static_cast<std::size_t>(kind)][static_cast<std::size_t>(transfer)];
 }
 
 void begin_bundle_at(Machine& m, Word start_pc, BundleKind kind, BundleTransfer transfer, Word target,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "block/bundle_engine.hpp"
+#include "block/control.hpp"
 #include "isa/length.hpp"
 
 namespace pto::runner {
@@ -126,6 +127,7 @@ DecodedInsn Executor::fetch_and_decode(Word pc) {
 void Executor::fill(Entry& e, Word pc) {
   ++misses_;
   e.insn = fetch_and_decode(pc);
+  block::bind_to_pc(e.insn, pc);
   e.tag = pc;
   if (e.insn.length_bytes != 0) {
     m_.memory.mark_code_page(pc);
@@ -145,13 +147,22 @@ bool is_body_instruction(const DecodedInsn& d) {
 }
 
 // A body instruction of these families never changes _BundleActive or
-// _BundleBodyActive, so after it succeeded the body entry rule is settled
-// for the next step (only block commands and SYS trap returns change them).
+// _BundleBodyActive (only block commands and SYS trap returns change them),
+// so after it succeeded the body entry rule is settled for the next step.
 bool settles_body_entry(const DecodedInsn& d) {
   if (!is_body_instruction(d) || (d.traits & scalar::kTraitCommand)) return false;
   const isa::Family f = d.desc().family;
   return f == isa::Family::ALU || f == isa::Family::AGU || f == isa::Family::BRU || f == isa::Family::FSU ||
          f == isa::Family::AMO;
+}
+
+// After a successful attempt of these the fault record is clear (their
+// faults all go through set_fault with a Fault outcome) and no SYS terminal
+// is pending: the families above never set it, and a block start clears it
+// (BeginBundleAt, after the retiring commit's ClearBundleHeaderState).
+bool leaves_attempt_clean(const DecodedInsn& d) {
+  return settles_body_entry(d) ||
+         ((d.traits & scalar::kTraitDecoded) && std::string_view(d.desc().semantic_handler) == "ExecuteBundleStart");
 }
 
 // A step after which the run cannot continue sequentially: a fetch fault or
@@ -174,11 +185,13 @@ void Executor::build_run(Run& run, Word pc, const Watch& watch) {
     if (n > 0 && (watch.watched(at) || at - pc >= kMaxRunSpan)) break;
     const DecodedInsn& d = lookup(at);
     const bool settled = n > 0 && settles_body_entry(run_pool_.back().insn);
+    const bool clean = n > 0 && leaves_attempt_clean(run_pool_.back().insn);
     RunStep& step = run_pool_.emplace_back();
     step.pc = at;
     step.next_pc = at + d.length_bytes;
     if (d.prechecks != 0) step.admission |= kAdmitFully;
     if (is_body_instruction(d) && !settled) step.admission |= kAdmitBodyEntry;
+    if (!clean) step.admission |= kAdmitFresh;
     step.insn = d;
     // The lookahead halfword of the length rule ends at pc + length + 1.
     const Word step_last = at + d.length_bytes + 1;
@@ -215,9 +228,10 @@ bool Executor::stops_after(ExecOutcome o, const DecodedInsn& d, Word pc, RunResu
 
 RunResult Executor::fast_loop(const RunLimits& limits) {
   // Each iteration executes one run: a straight line of pre-decoded steps
-  // starting at TPC.  Per attempt the loop does exactly what `execute` does
+  // starting at TPC.  Per attempt the loop does what `execute` does
   // (BeginArchitecturalInstructionAttempt, admission, the handler, TPC), with
-  // TPC stored before the handler so it sees the one-step state.
+  // TPC stored before the handler so it sees the one-step state; the parts
+  // a step after a clean one can skip (see Admission) run only where flagged.
   Machine& m = m_;
   arch::State& s = m.state;
   RunResult r;
@@ -270,43 +284,54 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
         }
         build_run(*run, pc, watch);
       }
-      // Attempts left in the budget bound this pass through the run.
-      const std::uint64_t budget = max_steps - steps;
       run_begin = &run_pool_[run->first];
-      const RunStep* const end = run_begin + (budget < run->count ? budget : run->count);
       active_start_ = run->start;
       active_last_ = run->last;
-      run_stop_ = reinterpret_cast<std::uintptr_t>(end);
       ExecOutcome o;
-      current = run_begin;
-      for (;;) {
-        const DecodedInsn& d = current->insn;
-        s.pc = current->pc;
-        begin_attempt(s);
-        if ((current->admission | s.block.system_block_terminal_pending) != 0) [[unlikely]] {
-          if ((current->admission & kAdmitFully) || s.block.system_block_terminal_pending) {
-            o = admit(m, d) ? d.handler(m, d) : ExecOutcome::Fault;
+      // Passes through the run: after a commit back to its start (a loop
+      // block) the next pass starts here, as the next outer iteration would
+      // when the directory still maps TPC to this run (so TPC is not watched,
+      // and no store hit the run's bytes: that drops it from the directory).
+      do {
+        // Attempts left in the budget bound this pass through the run.
+        const std::uint64_t budget = max_steps - steps;
+        run_stop_ = reinterpret_cast<std::uintptr_t>(run_begin + (budget < run->count ? budget : run->count));
+        current = run_begin;
+        for (;;) {
+          const DecodedInsn& d = current->insn;
+          s.pc = current->pc;
+          ++s.sysregs.cycle;  // AdvanceArchitecturalTime
+          if (const std::uint8_t admission = current->admission; admission != 0) [[unlikely]] {
+            if (admission & kAdmitFresh) {
+              s.last_fault = FaultCode::Fault_None;
+              s.fault_address = 0;
+            }
+            if ((admission & kAdmitFully) || ((admission & kAdmitFresh) && s.block.system_block_terminal_pending)) {
+              o = admit(m, d) ? d.handler(m, d) : ExecOutcome::Fault;
+            } else {
+              // kAdmitBodyEntry marks body instructions only: the body entry
+              // rule reduces to its state condition.
+              if ((admission & kAdmitBodyEntry) && s.block.bundle_active) s.block.bundle_body_active = true;
+              o = d.handler(m, d);
+            }
           } else {
-            enter_body_if_body_instruction(s.block, d);
             o = d.handler(m, d);
           }
-        } else {
-          o = d.handler(m, d);
+          ++current;
+          if (o == ExecOutcome::Next) [[likely]] {
+            if (reinterpret_cast<std::uintptr_t>(current) >= run_stop_) break;
+            continue;
+          }
+          // BSTART writes TPC to its own successor: the run goes on.
+          if (o == ExecOutcome::PcWritten && s.pc == current[-1].next_pc &&
+              reinterpret_cast<std::uintptr_t>(current) < run_stop_) {
+            continue;
+          }
+          break;
         }
-        ++current;
-        if (o == ExecOutcome::Next) [[likely]] {
-          if (reinterpret_cast<std::uintptr_t>(current) >= run_stop_) break;
-          continue;
-        }
-        // BSTART writes TPC to its own successor: the run goes on.
-        if (o == ExecOutcome::PcWritten && s.pc == current[-1].next_pc &&
-            reinterpret_cast<std::uintptr_t>(current) < run_stop_) {
-          continue;
-        }
-        break;
-      }
+        steps += static_cast<std::uint64_t>(current - run_begin);
+      } while (o == ExecOutcome::PcWritten && s.pc == run->start && steps < max_steps);
       const RunStep& last = current[-1];
-      steps += static_cast<std::uint64_t>(current - run_begin);
       current = nullptr;
       run_stop_ = 0;
       if (o == ExecOutcome::Next) {

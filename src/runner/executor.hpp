@@ -118,9 +118,15 @@ class Executor {
     std::uint8_t admission = 0;  // Admission bits: what runs before the handler
     scalar::DecodedInsn insn;
   };
+  // A step whose admission bits are all clear runs its handler directly:
+  // the step before it in the run left the attempt clean
+  // (leaves_attempt_clean in executor.cpp), so the fault-record clear of
+  // BeginArchitecturalInstructionAttempt and the SYS-terminal check would
+  // change nothing.
   enum Admission : std::uint8_t {
-    kAdmitFully = 1u << 0,   // pre-checks: the whole `admit`
+    kAdmitFully = 1u << 0,      // pre-checks: the whole `admit`
     kAdmitBodyEntry = 1u << 1,  // the body entry rule may change state here
+    kAdmitFresh = 1u << 2,      // clear the fault record; a SYS terminal may be pending
   };
   // A run starting at `start`: pool steps [first, first + count).  Its
   // decodes read only bytes in [start, last] (the fused-call lookahead

@@ -1,0 +1,352 @@
+// The fast run loop's shortcuts (src/runner/executor.cpp) against the
+// one-attempt-at-a-time semantics of ExecutePTOInstruction
+// (asl/arch/dispatch/top-level.asl): BSTART records bound to their PC,
+// BSTOP's scalar commit path, the fault-record clear and SYS-terminal check
+// skipped after clean attempts, and the guest memory hot page.  Each program
+// runs in the fast loop and in the observed loop (which executes every attempt
+// through `execute`), and the results and whole state dumps must agree;
+// expected values are derived by hand from the programs.
+#include <gtest/gtest.h>
+
+#include <string_view>
+#include <vector>
+
+#include "arch/machine.hpp"
+#include "encode_mnemonic.hpp"
+#include "isa/decoder.hpp"
+#include "runner/executor.hpp"
+#include "runner/state_dump.hpp"
+
+namespace {
+
+using pto::arch::FaultCode;
+using pto::arch::Machine;
+using pto::arch::Word;
+using pto::runner::Executor;
+using pto::runner::RunLimits;
+using pto::runner::RunResult;
+using pto::runner::StopReason;
+using pto::test::enc;
+
+constexpr Word kCode = 0x10000, kData = 0x20000, kVector = 0x18000;
+enum : unsigned { a0 = 2, a1 = 3, a2 = 4, a3 = 5, a4 = 6, a5 = 7, a6 = 8 };
+
+// The form of `mnemonic` whose assembly template contains `variant`.
+Word enc_variant(std::string_view mnemonic, std::string_view variant,
+                 std::initializer_list<std::pair<std::string_view, std::int64_t>> named) {
+  const auto m = pto::isa::mnemonic_from_name(mnemonic);
+  EXPECT_TRUE(m.has_value()) << mnemonic;
+  for (const auto i : pto::isa::forms_of_mnemonic(*m)) {
+    const auto& f = pto::isa::form(i);
+    if (std::string_view(f.asm_template).find(variant) == std::string_view::npos) continue;
+    std::vector<std::int64_t> values(pto::isa::fields_of(f).size(), 0);
+    for (const auto& [name, v] : named) values.at(static_cast<std::size_t>(pto::isa::field_index(f, name))) = v;
+    return std::get<std::uint64_t>(pto::isa::encode(f, values));
+  }
+  ADD_FAILURE() << "no " << variant << " form of " << mnemonic;
+  return 0;
+}
+
+// BSTART.STD DIRECT/COND with a byte offset (the simm17 field is in halfwords).
+Word bstart(std::string_view variant, std::int64_t byte_offset) {
+  return enc_variant("BSTART.STD", variant, {{"simm17", byte_offset / 2}});
+}
+
+struct Program {
+  std::vector<Word> code;                  // 32-bit words from kCode
+  std::vector<Word> vector_code;           // 32-bit words from kVector (EVBASE of ring 0 when present)
+  void (*setup)(Machine&) = nullptr;
+  RunLimits limits;
+};
+
+void load(Machine& m, const Program& p) {
+  Word pc = kCode;
+  for (Word w : p.code) m.memory.write(std::exchange(pc, pc + 4), 4, w);
+  pc = kVector;
+  for (Word w : p.vector_code) m.memory.write(std::exchange(pc, pc + 4), 4, w);
+  if (!p.vector_code.empty()) m.state.banked_reg(0, pto::arch::kEvbaseLow) = kVector;
+  for (Word i = 0; i < 512; ++i) m.memory.write(kData + 8 * i, 8, i * 0x9E3779B97F4A7C15ull);
+  m.state.pc = kCode;
+  if (p.setup) p.setup(m);
+}
+
+struct CountingObserver : pto::runner::Observer {
+  std::uint64_t loads = 0;
+  void on_retire(const Machine&, const pto::runner::Retired& r) override {
+    for (const auto& a : r.accesses) loads += a.write ? 0 : 1;
+  }
+};
+
+struct Outcome {
+  RunResult result;
+  nlohmann::json state;
+};
+
+Outcome run_fast(const Program& p) {
+  Machine m;
+  load(m, p);
+  Executor ex(m);
+  Outcome o{ex.run(p.limits), {}};
+  o.state = pto::runner::dump_state(m);
+  return o;
+}
+
+Outcome run_observed(const Program& p, CountingObserver& observer) {
+  Machine m;
+  load(m, p);
+  Executor ex(m);
+  Outcome o{ex.run(p.limits, &observer), {}};
+  o.state = pto::runner::dump_state(m);
+  return o;
+}
+
+// Runs both loops, expects the same stop and state, returns the fast one.
+Outcome run_both(const Program& p) {
+  CountingObserver observer;
+  const Outcome fast = run_fast(p);
+  const Outcome slow = run_observed(p, observer);
+  EXPECT_EQ(fast.result.reason, slow.result.reason);
+  EXPECT_EQ(fast.result.steps, slow.result.steps);
+  EXPECT_EQ(fast.result.pc, slow.result.pc);
+  EXPECT_EQ(fast.result.fault, slow.result.fault);
+  EXPECT_EQ(fast.result.fault_pc, slow.result.fault_pc);
+  EXPECT_EQ(fast.state, slow.state) << "fast and observed state dumps differ";
+  return fast;
+}
+
+// loop: BSTART.STD COND loop ; a0 += 1 ; a5 = a0 & 511 ; a6 = a3 + (a5 << 3)
+//       a2 = [a6] ; a4 += a2 ; setc.ne a0, a1 ; BSTOP       (bench/bench_run.cpp)
+std::vector<Word> checksum_kernel() {
+  return {bstart("COND", 0),
+          enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+          enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 511}}),
+          enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 3}}),
+          enc("LDI", {{"RegDst", a2}, {"SrcL", a6}, {"simm12", 0}}),
+          enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", a2}, {"SrcRType", 3}, {"shamt", 0}}),
+          enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
+          enc("BSTOP", {})};
+}
+
+Program kernel_program(Word iterations) {
+  Program p;
+  p.code = checksum_kernel();
+  static Word n;
+  n = iterations;
+  p.setup = [](Machine& m) {
+    m.state.write_gpr(a1, n);
+    m.state.write_gpr(a3, kData);
+  };
+  p.limits.stop_pc = kCode + 4 * p.code.size();
+  return p;
+}
+
+TEST(RunnerRunLoopExactness, ChecksumKernelMatchesTheObservedLoop) {
+  const Outcome o = run_both(kernel_program(700));  // 700 > 512: the index wraps
+  EXPECT_EQ(o.result.reason, StopReason::StopPc);
+  EXPECT_EQ(o.result.steps, 700u * 8);
+  Word sum = 0;
+  for (Word i = 1; i <= 700; ++i) sum += (i & 511) * 0x9E3779B97F4A7C15ull;
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(sum)) << o.state["gpr"][0];
+}
+
+// The step budget may end a pass at any attempt of the loop body.
+TEST(RunnerRunLoopExactness, StepBudgetEndingAtEveryAttemptOfTheBody) {
+  for (Word budget = 1; budget <= 26; ++budget) {
+    Program p = kernel_program(100);
+    p.limits.max_steps = budget;
+    const Outcome o = run_both(p);
+    EXPECT_EQ(o.result.reason, StopReason::MaxSteps) << budget;
+    EXPECT_EQ(o.result.steps, budget);
+    // One attempt per step: attempt k runs the body word (k - 1) mod 8.
+    EXPECT_EQ(o.result.pc, kCode + 4 * (budget % 8)) << budget;
+  }
+}
+
+// A commit back to the run's own start begins the next pass inside the run
+// (executor.cpp): the budget still ends the 301st pass at any attempt, and
+// time counts every attempt of every pass.
+TEST(RunnerRunLoopExactness, StepBudgetEndingDeepInALoopOfPasses) {
+  for (Word budget = 8 * 300; budget < 8 * 301; ++budget) {
+    Program p = kernel_program(1000);
+    p.limits.max_steps = budget;
+    const Outcome o = run_both(p);
+    EXPECT_EQ(o.result.reason, StopReason::MaxSteps) << budget;
+    EXPECT_EQ(o.result.steps, budget);
+    EXPECT_EQ(o.result.pc, kCode + 4 * (budget % 8)) << budget;
+    // ADDI is attempt 2 of each pass; time starts at 0 and counts attempts.
+    const Word passes_with_addi = budget / 8 + (budget % 8 >= 2 ? 1 : 0);
+    EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(passes_with_addi)) << budget;
+    EXPECT_EQ(o.state["system_registers"]["CYCLE"], pto::runner::hex_word(budget)) << budget;
+  }
+}
+
+// CYCLE and TIME read mid-block count every attempt so far, the reading one
+// included (BeginArchitecturalInstructionAttempt advances time first).
+TEST(RunnerRunLoopExactness, CycleAndTimeReadMidRunCountEveryAttempt) {
+  Program p;
+  p.code = {enc_variant("BSTART.SYS", "FALL", {}),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("SSRGET", {{"RegDst", a2}, {"SSR_ID", 0xC00}}),  // CYCLE
+            enc("SSRGET", {{"RegDst", a3}, {"SSR_ID", 0x010}}),  // TIME
+            enc("BSTOP", {})};
+  p.setup = [](Machine& m) { m.state.sysregs.cycle = 1000; };
+  p.limits.stop_pc = kCode + 4 * p.code.size();
+  const Outcome o = run_both(p);
+  ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
+  EXPECT_EQ(o.state["gpr"][0][a2], pto::runner::hex_word(1004));
+  EXPECT_EQ(o.state["gpr"][0][a3], pto::runner::hex_word(1005));
+  EXPECT_EQ(o.state["system_registers"]["CYCLE"], pto::runner::hex_word(1006));
+}
+
+// A BSTART reached while a block is active commits the retiring block first
+// (the bound record falls back to the generic start): here the DIRECT block
+// at kCode retires at kCode + 8 and its target is not taken.
+TEST(RunnerRunLoopExactness, BoundStartRetiringAnActiveBlock) {
+  Program p;
+  p.code = {bstart("DIRECT", 0x40),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            bstart("DIRECT", 0x20),  // at kCode + 8: target kCode + 0x28
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 2}}),
+            enc("BSTOP", {})};
+  p.code.resize(0x40 / 4, enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}));
+  p.code.push_back(enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 100}}));
+  p.limits.max_steps = 8;
+  const Outcome o = run_both(p);
+  EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(3));
+  // BSTOP at kCode + 16 commits to kCode + 0x28; three more attempts there.
+  EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(3));
+  EXPECT_EQ(o.result.pc, kCode + 0x28 + 12);
+}
+
+// A store that rewrites a BSTART already executed (and bound to its PC)
+// takes effect at its next execution: the new offset, not the bound one.
+TEST(RunnerRunLoopExactness, StoreIntoABoundStartRebindsIt) {
+  Program p;
+  // kCode: BSTART.STD COND +0 (loops while a0 != a1); body: a0 += 1, SW
+  // a2 -> [a3] (a3 = kCode: rewrites this BSTART), SETC.NE, BSTOP.
+  p.code = {bstart("COND", 0),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("SWI", {{"SrcL", a2}, {"SrcR", a3}, {"simm12", 0}}),
+            enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
+            enc("BSTOP", {})};
+  p.code.resize(0x40 / 4 + 2, enc("ADDI", {{"RegDst", a4}, {"SrcL", a4}, {"uimm12", 1}}));
+  static Word rewritten;
+  rewritten = bstart("COND", 0x40);  // the same block, branching to kCode + 0x40
+  p.setup = [](Machine& m) {
+    m.state.write_gpr(a1, 5);
+    m.state.write_gpr(a2, rewritten);
+    m.state.write_gpr(a3, kCode);
+  };
+  p.limits.max_steps = 5 + 5 + 2;
+  const Outcome o = run_both(p);
+  // Pass 1 runs the original BSTART and stores the new one; pass 2 runs the
+  // new BSTART, so its BSTOP commits to kCode + 0x40 (a0 = 2 != 5).
+  EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(2));
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(2));
+  EXPECT_EQ(o.result.pc, kCode + 0x40 + 8);
+}
+
+// A fault taken to a vector (EVBASE != 0) leaves the fault record set; the
+// next attempt, at the vector, clears it again.
+TEST(RunnerRunLoopExactness, FaultRecordClearedByTheAttemptAfterAVectoredFault) {
+  Program p;
+  p.code = {enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("LDI", {{"RegDst", a2}, {"SrcL", a6}, {"simm12", 0}})};  // a6 odd: misaligned
+  p.vector_code = {enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
+                   enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}})};
+  p.setup = [](Machine& m) { m.state.write_gpr(a6, kData + 1); };
+  for (Word budget : {Word{2}, Word{3}, Word{4}}) {
+    p.limits.max_steps = budget;
+    const Outcome o = run_both(p);
+    const bool faulted_last = budget == 2;
+    EXPECT_EQ(o.state["fault"]["last_fault"], faulted_last ? "Fault_DataAlignment" : "Fault_None") << budget;
+    EXPECT_EQ(o.state["fault"]["fault_address"], pto::runner::hex_word(faulted_last ? kData + 1 : 0)) << budget;
+    EXPECT_EQ(o.result.pc, budget == 2 ? kVector : kVector + 4 * (budget - 2));
+  }
+}
+
+// The observed loop records every load even after the fast loop used the
+// hot page on the same machine.
+TEST(RunnerRunLoopExactness, ObservedLoadsAfterFastLoads) {
+  Program p = kernel_program(20);
+  Machine m;
+  load(m, p);
+  Executor ex(m);
+  p.limits.stop_pc.reset();
+  p.limits.max_steps = 8 * 10;
+  ASSERT_EQ(ex.run(p.limits).steps, 80u);
+  CountingObserver observer;
+  p.limits.max_steps = 8 * 5;
+  ASSERT_EQ(ex.run(p.limits, &observer).steps, 40u);
+  EXPECT_EQ(observer.loads, 5u);  // one LDI per iteration
+}
+
+// ---- the hot page of Memory::read_aligned ----
+
+TEST(RunnerRunLoopExactness, HotPageFollowsWritesAndClear) {
+  pto::arch::Memory mem;
+  mem.write(kData, 8, 0x1122334455667788ull);
+  EXPECT_EQ(mem.read_aligned(kData, 8), 0x1122334455667788ull);
+  EXPECT_EQ(mem.read_aligned(kData + 8, 8), 0u);
+  mem.write(kData + 8, 4, 0xAABBCCDDu);  // same page, after it became hot
+  EXPECT_EQ(mem.read_aligned(kData + 8, 4), 0xAABBCCDDu);
+  const std::uint8_t bytes[2] = {0x5A, 0xA5};
+  mem.write_bytes(kData + 16, bytes);
+  EXPECT_EQ(mem.read_aligned(kData + 16, 2), 0xA55Au);
+  mem.fill(kData, 8, 0xEE);
+  EXPECT_EQ(mem.read_aligned(kData, 8), 0xEEEEEEEEEEEEEEEEull);
+  EXPECT_EQ(mem.read_aligned(kData + 0x1000, 8), 0u);  // another (absent) page
+  EXPECT_EQ(mem.read_aligned(kData, 1), 0xEEu);
+  mem.clear();  // ResetProfileState: every byte zero, the hot page dropped
+  EXPECT_EQ(mem.read_aligned(kData, 8), 0u);
+  EXPECT_EQ(mem.resident_bytes(), 0u);
+}
+
+// Data stores put a page in the fast write path before a program on it is
+// decoded; a later guest store into the decoded word must be fetched again.
+TEST(RunnerRunLoopExactness, StoreIntoCodeOnAPageStoredToBeforeDecode) {
+  Machine m;
+  Word v = 0;
+  ASSERT_TRUE(m.store(kCode + 0x800, 8, 7));
+  ASSERT_TRUE(m.load(kCode + 0x800, 8, v));
+  EXPECT_EQ(v, 7u);
+  m.memory.write(kCode, 4, enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}));
+  m.state.pc = kCode;
+  Executor ex(m);
+  RunLimits one;
+  one.max_steps = 1;
+  ASSERT_EQ(ex.run(one).steps, 1u);
+  ASSERT_TRUE(m.store(kCode, 4, enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 5}})));
+  m.state.pc = kCode;
+  ASSERT_EQ(ex.run(one).steps, 1u);
+  EXPECT_EQ(m.state.read_gpr(a0), 6u);  // 1, then the rewritten + 5
+}
+
+// The fast path ends where an access could fault for some ACR: the
+// reference profile limits ACR >= 2 to the first 3072 bytes
+// (asl/arch/profile/reference-profile.asl), the model to 4096.
+TEST(RunnerRunLoopExactness, LoadsAtTheFastPathLimit) {
+  Machine m(pto::arch::MachineConfig::reference());
+  m.memory.write(3064, 8, 0x0102030405060708ull);
+  m.memory.write(3072, 8, 0x1112131415161718ull);
+  m.state.pc = 0x100;
+  Word v = 0;
+  ASSERT_TRUE(m.load(3064, 8, v));
+  EXPECT_EQ(v, 0x0102030405060708ull);
+  ASSERT_TRUE(m.load(3072, 8, v));  // ACR0: below the model limit
+  EXPECT_EQ(v, 0x1112131415161718ull);
+  ASSERT_TRUE(m.load(4088, 8, v));
+  EXPECT_FALSE(m.load(4096, 8, v));
+  EXPECT_EQ(m.state.last_fault, FaultCode::Fault_DataPage);
+  m.reset();
+  m.set_current_acr(2);
+  m.memory.write(3064, 8, 7);
+  ASSERT_TRUE(m.load(3064, 8, v));
+  EXPECT_EQ(v, 7u);
+  EXPECT_FALSE(m.load(3072, 8, v));
+  EXPECT_EQ(m.state.last_fault, FaultCode::Fault_DataPage);
+  EXPECT_EQ(m.state.fault_address, 3072u);
+}
+
+}  // namespace
