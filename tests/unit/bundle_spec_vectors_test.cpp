@@ -243,9 +243,9 @@ unsigned binding_count(const pto::arch::BlockState& b) {
 pto::tile::TileOperands dispatch_operands(const json& fields) {
   pto::tile::TileOperands o;
   for (const auto& [name, value] : fields.items()) {
-    const auto index = [&] { return static_cast<std::size_t>(name.back() - '0'); };
-    if (name.starts_with("destination")) o.destination.at(index()) = static_cast<pto::tile::TileIndex>(u(value));
-    else if (name.starts_with("source")) o.source.at(index()) = static_cast<pto::tile::TileIndex>(u(value));
+    const auto index = name.empty() ? std::size_t{0} : static_cast<std::size_t>(name.back() - '0');  // destinationN/sourceN
+    if (name.starts_with("destination")) o.destination.at(index) = static_cast<pto::tile::TileIndex>(u(value));
+    else if (name.starts_with("source")) o.source.at(index) = static_cast<pto::tile::TileIndex>(u(value));
     else if (name == "scalar0") o.scalar0 = num(value);
     else if (name == "scalar1") o.scalar1 = num(value);
     else if (name == "flag0") o.flag0 = value.get<bool>();
