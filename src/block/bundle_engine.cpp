@@ -142,19 +142,6 @@ bool scalar_binding_schema_legal(const BlockState& b, isa::TileOp op) {
   return s.destination == 0;
 }
 
-// BundleTileBindingStreamTerminated.
-bool stream_terminated(const BlockState& b) {
-  unsigned n = 0;
-  bool seen_last = false;
-  for (const arch::BundleTileBinding& t : b.tile_bindings) {
-    if (!t.valid) continue;
-    if (seen_last) return false;
-    ++n;
-    seen_last = t.last;
-  }
-  return n > 0 && seen_last;
-}
-
 // BundleOperationBindingsComplete (non-matrix: the dedicated path takes Matrix).
 bool bindings_complete(const BlockState& b, isa::TileOp op) {
   if (b.fixed_point_attributes.valid) return false;
@@ -168,7 +155,7 @@ bool bindings_complete(const BlockState& b, isa::TileOp op) {
   for (std::string_view f : {"destination0", "destination1"}) expected_destinations += operand_present(op, f);
   for (std::string_view f : {"source0", "source1", "source2", "source3", "source4"}) expected_sources += operand_present(op, f);
   if (destinations != expected_destinations || sources != expected_sources) return false;
-  if (tile::tile_binding_count(b) > 0 && !stream_terminated(b)) return false;
+  if (tile::tile_binding_count(b) > 0 && !tile::stream_terminated(b)) return false;
   return scalar_binding_schema_legal(b, op);
 }
 

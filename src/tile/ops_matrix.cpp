@@ -434,18 +434,6 @@ unsigned local_destination_count(const arch::BlockState& b) noexcept {
   return n;
 }
 
-bool stream_terminated(const arch::BlockState& b) noexcept {  // BundleTileBindingStreamTerminated
-  unsigned n = 0;
-  bool seen_last = false;
-  for (const arch::BundleTileBinding& t : b.tile_bindings) {
-    if (!t.valid) continue;
-    if (seen_last) return false;
-    ++n;
-    seen_last = t.last;
-  }
-  return n > 0 && seen_last;
-}
-
 // The Matrix schema as the dedicated path resolves it.
 struct MatrixSchema {
   unsigned code = 0;

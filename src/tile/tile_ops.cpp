@@ -79,6 +79,18 @@ unsigned shared_binding_count(const arch::BlockState& b) noexcept {
                                              [](const arch::BundleSharedBinding& s) { return s.valid; }));
 }
 
+bool stream_terminated(const arch::BlockState& b) noexcept {
+  unsigned n = 0;
+  bool seen_last = false;
+  for (const arch::BundleTileBinding& t : b.tile_bindings) {
+    if (!t.valid) continue;
+    if (seen_last) return false;
+    ++n;
+    seen_last = t.last;
+  }
+  return n > 0 && seen_last;
+}
+
 BindingTally tally_tile_bindings(const arch::BlockState& b) noexcept {
   BindingTally tally;
   for (const arch::BundleTileBinding& t : b.tile_bindings) {

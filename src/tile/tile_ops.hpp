@@ -218,6 +218,9 @@ std::optional<DataType> effective_data_type(const arch::BlockState& bundle) noex
 // Number of valid tile bindings / Shared bindings.
 unsigned tile_binding_count(const arch::BlockState& bundle) noexcept;
 unsigned shared_binding_count(const arch::BlockState& bundle) noexcept;
+// BundleTileBindingStreamTerminated: at least one valid binding and the L bit
+// on the last valid one only.
+bool stream_terminated(const arch::BlockState& bundle) noexcept;
 // Operand counts over the valid tile bindings of a multi-binding closed schema
 // (partial, sorting): every destination must be a fresh Local tile with a
 // legal SizeCode; `terminated` is the L bit of the last valid binding.

@@ -312,19 +312,12 @@ Fault TileFile::check_configure(TileIndex i, const ConfigureRequest& r) const no
 
 Fault TileFile::configure(TileIndex i, const ConfigureRequest& r) {
   if (const Fault f = check_configure(i, r); f != Fault::None) return f;
-  TileDescriptor d;
-  d.allocated = true;
-  d.storage_kind = TileStorageKind::Numeric;
-  d.capacity_bytes = r.capacity_bytes;
-  d.rows = derived_tile_rows(r.capacity_bytes, r.columns, r.data_type);
-  d.columns = r.columns;
-  d.valid_rows = r.valid_rows;
-  d.valid_columns = r.valid_columns;
-  d.data_type = r.data_type;
-  d.layout = r.layout;
-  d.location = r.location;
-  tiles_[i].configure(d);  // allocation clears every definedness bit (ADR 0014)
-  masks_[i] = r.mask;
+  install(i,
+          {.allocated = true, .capacity_bytes = r.capacity_bytes,
+           .rows = derived_tile_rows(r.capacity_bytes, r.columns, r.data_type), .columns = r.columns,
+           .valid_rows = r.valid_rows, .valid_columns = r.valid_columns, .data_type = r.data_type,
+           .layout = r.layout, .location = r.location},
+          r.mask);
   return Fault::None;
 }
 
@@ -339,34 +332,26 @@ Fault TileFile::configure_cube(TileIndex i, const ConfigureRequest& r) {
       capacity_limit_)
     return Fault::TileAllocation;
   const CubeGeometry g = cube_geometry(r.layout, r.valid_rows, r.valid_columns, r.data_type);
-  TileDescriptor d;
-  d.allocated = true;
-  d.capacity_bytes = r.capacity_bytes;
-  d.rows = g.storage_rows;
-  d.columns = g.storage_columns;
-  d.valid_rows = r.valid_rows;
-  d.valid_columns = r.valid_columns;
-  d.data_type = r.data_type;
-  d.layout = r.layout;
-  d.location = r.location;
-  tiles_[i].configure(d);  // allocation clears every definedness bit (ADR 0014)
-  masks_[i] = r.mask;
+  install(i,
+          {.allocated = true, .capacity_bytes = r.capacity_bytes, .rows = g.storage_rows,
+           .columns = g.storage_columns, .valid_rows = r.valid_rows, .valid_columns = r.valid_columns,
+           .data_type = r.data_type, .layout = r.layout, .location = r.location},
+          r.mask);
   return Fault::None;
 }
 
 void TileFile::configure_predicate(TileIndex i, std::uint32_t capacity_bytes, std::uint32_t rows,
                                    std::uint32_t columns, std::uint32_t valid_rows, std::uint32_t valid_columns,
                                    PeMask mask) {
-  TileDescriptor d;
-  d.allocated = true;
-  d.storage_kind = TileStorageKind::Predicate;
-  d.capacity_bytes = capacity_bytes;
-  d.rows = rows;
-  d.columns = columns;
-  d.valid_rows = valid_rows;
-  d.valid_columns = valid_columns;
-  d.data_type = DataType::U8;
-  tiles_[i].configure(d);  // allocation clears every definedness bit (ADR 0014)
+  install(i,
+          {.allocated = true, .storage_kind = TileStorageKind::Predicate, .capacity_bytes = capacity_bytes,
+           .rows = rows, .columns = columns, .valid_rows = valid_rows, .valid_columns = valid_columns,
+           .data_type = DataType::U8},
+          mask);
+}
+
+void TileFile::install(TileIndex i, const TileDescriptor& d, PeMask mask) {
+  tiles_[i].configure(d);
   masks_[i] = mask;
 }
 

@@ -228,6 +228,9 @@ class TileFile {
   void copy_tile(TileIndex destination, TileIndex source, PeMask mask);
 
  private:
+  // Installs a new descriptor: allocation clears every definedness bit (ADR 0014).
+  void install(TileIndex i, const TileDescriptor& d, PeMask mask);
+
   std::array<Tile, kTileRegisterCount> tiles_;
   std::array<PeMask, kTileRegisterCount> masks_{};
   std::vector<SharedTile> shared_;

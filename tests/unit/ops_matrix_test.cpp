@@ -24,6 +24,14 @@ using tile::Fault;
 using tile::TileLayout;
 using tile::TileLocation;
 
+// ConfigureCubeTile(index, capacity, valid_rows, valid_columns, type, layout, Matrix) for `mask`.
+void configure_cube_tile(tile::TileFile& f, tile::TileIndex i, std::uint32_t rows, std::uint32_t columns, DataType t,
+                         TileLayout layout, std::uint32_t capacity, tile::PeMask mask) {
+  const tile::ConfigureRequest r{.capacity_bytes = capacity, .valid_rows = rows, .valid_columns = columns,
+                                 .data_type = t, .layout = layout, .location = TileLocation::Matrix, .mask = mask};
+  ASSERT_EQ(f.configure_cube(i, r), Fault::None);
+}
+
 // ---- direct semantic handlers (ExecuteTileInstruction / TMATMUL(...)) ----
 
 class DirectCube {
@@ -49,15 +57,7 @@ class DirectCube {
   // ConfigureCubeTile(index, 128, valid_rows, valid_columns, type, layout, Matrix).
   void cube(tile::TileIndex i, std::uint32_t rows, std::uint32_t columns, DataType t, TileLayout layout,
             std::uint32_t capacity = 128) {
-    tile::ConfigureRequest r;
-    r.capacity_bytes = capacity;
-    r.valid_rows = rows;
-    r.valid_columns = columns;
-    r.data_type = t;
-    r.layout = layout;
-    r.location = TileLocation::Matrix;
-    r.mask = 0b0001;
-    ASSERT_EQ(file.configure_cube(i, r), Fault::None);
+    configure_cube_tile(file, i, rows, columns, t, layout, capacity, 0b0001);
   }
   // ConfigureTile(index, 128, rows, columns, valid_rows, valid_columns, type, RowMajor, location).
   void plain(tile::TileIndex i, std::uint32_t columns, std::uint32_t valid_rows, std::uint32_t valid_columns, DataType t,
@@ -458,15 +458,7 @@ void use_reference_profile(BundleTestHost& h) { block::tile_state(h.m).profile =
 
 void configure_cube(BundleTestHost& h, tile::TileIndex i, std::uint32_t rows, std::uint32_t columns, DataType t,
                     TileLayout layout, std::uint32_t capacity = 1024) {
-  tile::ConfigureRequest r;
-  r.capacity_bytes = capacity;
-  r.valid_rows = rows;
-  r.valid_columns = columns;
-  r.data_type = t;
-  r.layout = layout;
-  r.location = TileLocation::Matrix;
-  r.mask = 0b1111;
-  ASSERT_EQ(h.file.configure_cube(i, r), Fault::None);
+  configure_cube_tile(h.file, i, rows, columns, t, layout, capacity, 0b1111);
 }
 
 // A (m x k) in M#1 (index 32) and B (k x n) in M#2 (index 33), filled by `value`.
