@@ -88,11 +88,16 @@ class Machine {
   // LoadWithOrder: natural alignment, little-endian, zero-extended.  On a
   // fault raises it (address = the data address) and returns false.
   bool load(Word address, unsigned size, Word& out, MemoryOrder order = MemoryOrder::Relaxed) {
+    return load_fast(address, size, out) || load_slow(address, size, out, order);
+  }
+  // load's fast path alone: an aligned access below fast_end_ (nothing there
+  // can fault or is being recorded).  False, with no effect, otherwise.
+  bool load_fast(Word address, unsigned size, Word& out) const {
     if ((address & (size - 1)) == 0 && address < fast_end_) {
       out = memory.read_aligned(address, size);
       return true;
     }
-    return load_slow(address, size, out, order);
+    return false;
   }
   // StoreWithOrder: also clears an overlapping LR/SC reservation.
   bool store(Word address, unsigned size, Word value, MemoryOrder order = MemoryOrder::Relaxed) {

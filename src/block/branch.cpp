@@ -111,18 +111,19 @@ Word setc_right(const State& s, const DecodedInsn& d, const SetcForm& f) {
 // kSetcForms.  Applicability (active COND block body, condition not yet
 // set) is checked by the dispatcher.
 template <std::size_t Row, bool Gprs = false>
-ExecOutcome SETC(Machine& m, const DecodedInsn& d) {
+bool setc_holds(const State& s, const DecodedInsn& d) {
   constexpr SetcForm f = kSetcForms[Row];
-  State& s = m.state;
   const Word left = setc_source<Gprs>(s, d.reg(0));
   const Word right = setc_right<Gprs>(s, d, f);
-  bool holds;
   if (f.operand == SetcOperand::LogicalRegister || f.operand == SetcOperand::LogicalImmediate) {
-    holds = (f.combine_or ? (left | right) : (left & right)) != 0;
-  } else {
-    holds = condition_holds(f.condition, left, right);
+    return (f.combine_or ? (left | right) : (left & right)) != 0;
   }
-  set_commit_condition(s, holds);
+  return condition_holds(f.condition, left, right);
+}
+
+template <std::size_t Row, bool Gprs = false>
+ExecOutcome SETC(Machine& m, const DecodedInsn& d) {
+  set_commit_condition(m.state, setc_holds<Row, Gprs>(m.state, d));
   return ExecOutcome::Next;
 }
 
@@ -234,6 +235,14 @@ constexpr std::array kSelfAdmittingSetc = {
     make_self_admitting_setc<false>(std::make_index_sequence<std::size(kSetcForms)>{}),
     make_self_admitting_setc<true>(std::make_index_sequence<std::size(kSetcForms)>{})};
 
+template <std::size_t... Rows>
+constexpr std::array<CommitCondition, sizeof...(Rows)> make_gpr_setc_conditions(std::index_sequence<Rows...>) {
+  return {setc_holds<Rows, true>...};
+}
+
+// [i]: the condition of kSelfAdmittingSetc[1][i].
+constexpr auto kGprSetcConditions = make_gpr_setc_conditions(std::make_index_sequence<std::size(kSetcForms)>{});
+
 // The record's Reg5 sources (SrcL, and SrcR of register forms) are GPRs.
 bool setc_sources_are_gprs(const DecodedInsn& d, const SetcForm& f) {
   const bool register_form = f.operand == SetcOperand::Register || f.operand == SetcOperand::LogicalRegister;
@@ -246,6 +255,13 @@ scalar::Handler self_admitting_variant(const DecodedInsn& d) {
   if (d.applicability != scalar::Applicability::CommitConditionSetter) return nullptr;
   for (std::size_t i = 0; i < std::size(kSetcForms); ++i) {
     if (kSetcForms[i].mnemonic == d.mnemonic) return kSelfAdmittingSetc[setc_sources_are_gprs(d, kSetcForms[i])][i];
+  }
+  return nullptr;
+}
+
+CommitCondition commit_condition_of(const DecodedInsn& d) {
+  for (std::size_t i = 0; i < std::size(kSetcForms); ++i) {
+    if (kSelfAdmittingSetc[1][i] == d.handler) return kGprSetcConditions[i];
   }
   return nullptr;
 }

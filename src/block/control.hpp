@@ -97,6 +97,23 @@ inline bool commit_condition_setter_applicable(const arch::BlockState& b) {
          !b.condition_set;
 }
 
+// The commit condition a register-only SETC record computes (its sources
+// all GPRs, its handler the self-admitting variant), or nullptr.  For the
+// run loop's fused blocks, which know the SETC is applicable.
+using CommitCondition = bool (*)(const arch::State& s, const scalar::DecodedInsn& d);
+CommitCondition commit_condition_of(const scalar::DecodedInsn& d);
+
+// A scalar BSTART bound to its PC (bind_to_pc) whose block the run loop may
+// fuse: a STD or FP block with a fallthrough, direct or conditional
+// transfer, whose start writes no GPR.  `target` is its BPCN.
+struct BoundStart {
+  arch::BundleTransfer transfer = arch::BundleTransfer::Fallthrough;
+  arch::Word target = 0;
+};
+std::optional<BoundStart> fusable_bound_start(const scalar::DecodedInsn& d);
+// The record is a BSTOP / C.BSTOP / L.BSTOP (ExecuteBundleStop).
+bool is_block_stop(const scalar::DecodedInsn& d);
+
 // A handler for this fully decoded record that checks the record's
 // applicability itself (Fault_BundleControl before any effect), or nullptr.
 // Predecode installs it when applicability is the only pre-check, so the

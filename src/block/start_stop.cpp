@@ -601,6 +601,19 @@ void bind_to_pc(DecodedInsn& d, Word pc) {
   d.handler = kBoundStarts[static_cast<std::size_t>(kind)][static_cast<std::size_t>(transfer)];
 }
 
+std::optional<BoundStart> fusable_bound_start(const DecodedInsn& d) {
+  for (std::size_t kind = 0; kind < kBoundKinds.size(); ++kind) {
+    if (kBoundKinds[kind] == BundleKind::System) continue;
+    for (std::size_t transfer = 0; transfer < kBoundTransfers.size(); ++transfer) {
+      if (kBoundTransfers[transfer] == BundleTransfer::Call || kBoundStarts[kind][transfer] != d.handler) continue;
+      return BoundStart{kBoundTransfers[transfer], d.u(kBoundTargetSlot)};
+    }
+  }
+  return std::nullopt;
+}
+
+bool is_block_stop(const DecodedInsn& d) { return d.handler == &BSTOP; }
+
 void begin_bundle_at(Machine& m, Word start_pc, BundleKind kind, BundleTransfer transfer, Word target,
                      Word sequential, Word return_target, bool taken) {
   if (m.state.block.bundle_active) {

@@ -49,6 +49,7 @@ std::string_view stop_reason_name(StopReason r) {
 
 Executor::Executor(Machine& m)
     : m_(m), cache_(new Entry[kCacheMask + 1]), runs_(new Run[kRunMask + 1]) {
+  run_pool_.reserve(kRunPoolCapacity);  // fusions point into it
   flush_decode_cache();
   m_.memory.set_code_write_hook(&Executor::on_code_write, this);
 }
@@ -68,6 +69,8 @@ void Executor::forget_runs() {
 void Executor::flush_runs() {
   forget_runs();
   run_pool_.clear();
+  fusions_.clear();
+  fused_ops_.clear();
 }
 
 void Executor::invalidate_runs(Word address, Word last) {
@@ -203,6 +206,80 @@ void Executor::build_run(Run& run, Word pc, const Watch& watch) {
   run.last = last;
   run.first = first;
   run.count = static_cast<std::uint32_t>(run_pool_.size()) - first;
+  run.fusion = fuse_run(run);
+}
+
+std::uint32_t Executor::fuse_run(const Run& run) {
+  if (run.count < 2) return kNoFusion;
+  const RunStep* steps = &run_pool_[run.first];
+  const RunStep& stop = steps[run.count - 1];
+  const std::optional<block::BoundStart> start = block::fusable_bound_start(steps[0].insn);
+  if (!start || !block::is_block_stop(stop.insn)) return kNoFusion;
+  Fusion f{start->transfer, start->target, stop.next_pc, static_cast<std::uint32_t>(fused_ops_.size())};
+  for (std::uint32_t i = 1; i + 1 < run.count; ++i) {
+    const DecodedInsn& d = steps[i].insn;
+    const bool admitted_by_handler = (steps[i].admission & kAdmitFully) == 0;
+    std::optional<scalar::RegisterOp> op = scalar::register_op_of(d);
+    if (op && admitted_by_handler) {
+      fused_ops_.push_back(*op);
+      continue;
+    }
+    // The one SETC of a COND block body is applicable (the condition is not
+    // yet set); a second one would fault.
+    const block::CommitCondition condition = block::commit_condition_of(d);
+    if (condition != nullptr && admitted_by_handler && start->transfer == arch::BundleTransfer::Conditional &&
+        f.condition == nullptr) {
+      f.condition_index = i - 1;
+      f.condition = condition;
+      f.condition_insn = &d;
+      fused_ops_.emplace_back();
+      continue;
+    }
+    fused_ops_.resize(f.first);
+    return kNoFusion;
+  }
+  fusions_.push_back(f);
+  return static_cast<std::uint32_t>(fusions_.size() - 1);
+}
+
+std::uint32_t Executor::run_fused(const Run& run, const RunStep* begin, std::uint64_t& steps,
+                                  std::uint64_t max_steps) {
+  Machine& m = m_;
+  arch::State& s = m.state;
+  const Fusion& f = fusions_[run.fusion];
+  const scalar::RegisterOp* body = &fused_ops_[f.first];
+  const std::uint32_t body_count = run.count - 2;
+  Word* gpr = s.gpr[s.current_pe].data();
+  do {
+    bool holds = false;  // a COND block's BARG.taken starts false
+    for (std::uint32_t i = 0; i < body_count; ++i) {
+      if (i == f.condition_index) {
+        holds = f.condition(s, *f.condition_insn);
+        s.commit_argument = holds ? 1 : 0;
+        continue;
+      }
+      if (!body[i].execute(m, gpr, body[i])) [[unlikely]] {
+        // Step-by-step from here: the block as its BSTART began it (from
+        // the idle state a whole pass leaves), the body entered, the
+        // condition as set so far, time advanced by the attempts done.
+        ++s.sysregs.cycle;
+        s.pc = begin[0].pc;
+        begin[0].insn.handler(m, begin[0].insn);
+        s.block.bundle_body_active = true;
+        if (f.condition_index < i) block::set_commit_condition(s, holds);
+        s.sysregs.cycle += i;
+        return i + 1;
+      }
+    }
+    s.sysregs.cycle += run.count;
+    steps += run.count;
+    ++fused_passes_;
+    // BARGCommitPC of the block (block::commit_pc).
+    const bool to_target = f.transfer == arch::BundleTransfer::Direct ||
+                           (f.transfer == arch::BundleTransfer::Conditional && holds);
+    s.pc = to_target ? f.target : f.continuation;
+  } while (s.pc == run.start && max_steps - steps >= run.count);
+  return run.count;
 }
 
 bool Executor::stops_after(ExecOutcome o, const DecodedInsn& d, Word pc, RunResult& r) const {
@@ -292,11 +369,21 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
       // block) the next pass starts here, as the next outer iteration would
       // when the directory still maps TPC to this run (so TPC is not watched,
       // and no store hit the run's bytes: that drops it from the directory).
+      bool whole_pass = false;  // the last pass ran every step of the run
       do {
+        std::uint32_t first = 0;
+        if (whole_pass && run->fusion != kNoFusion && max_steps - steps >= run->count) {
+          first = run_fused(*run, run_begin, steps, max_steps);
+          if (first == run->count) {
+            current = run_begin + run->count;
+            o = ExecOutcome::PcWritten;  // BSTOP's commit
+            continue;
+          }
+        }
         // Attempts left in the budget bound this pass through the run.
         const std::uint64_t budget = max_steps - steps;
         run_stop_ = reinterpret_cast<std::uintptr_t>(run_begin + (budget < run->count ? budget : run->count));
-        current = run_begin;
+        current = run_begin + first;
         for (;;) {
           const DecodedInsn& d = current->insn;
           s.pc = current->pc;
@@ -330,6 +417,7 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
           break;
         }
         steps += static_cast<std::uint64_t>(current - run_begin);
+        whole_pass = current == run_begin + run->count;
       } while (o == ExecOutcome::PcWritten && s.pc == run->start && steps < max_steps);
       const RunStep& last = current[-1];
       current = nullptr;

@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "arch/machine.hpp"
+#include "block/control.hpp"
 #include "runner/dispatch.hpp"
+#include "scalar/register_op.hpp"
 
 namespace pto::runner {
 
@@ -82,6 +84,8 @@ class Executor {
   void flush_decode_cache();
 
   std::uint64_t decode_misses() const { return misses_; }
+  // Passes run as fused loop blocks (docs/architecture.md "Fused loop blocks").
+  std::uint64_t fused_passes() const { return fused_passes_; }
 
  private:
   struct Entry {
@@ -136,7 +140,35 @@ class Executor {
     arch::Word last = 0;
     std::uint32_t first = 0;
     std::uint32_t count = 0;
+    std::uint32_t fusion = 0;  // kNoFusion, or an index into fusions_
   };
+  static constexpr std::uint32_t kNoFusion = ~std::uint32_t{0};
+
+  // ---- fused loop blocks (docs/architecture.md "Fused loop blocks") ----
+  // A run that is one whole plain scalar block: a bound STD/FP BSTART
+  // (block::fusable_bound_start), body steps that are register-only ALU
+  // operations, immediate-offset loads or (COND blocks only) one
+  // register-only SETC, and a BSTOP.  Once a pass through it has run step by
+  // step, the block state at its end no longer depends on the state before
+  // it, so later passes that return to its start run the body alone.
+  struct Fusion {
+    arch::BundleTransfer transfer = arch::BundleTransfer::Fallthrough;
+    arch::Word target = 0;        // the block's BPCN
+    arch::Word continuation = 0;  // the address after its BSTOP
+    std::uint32_t first = 0;      // fused_ops_ index of the first body step
+    // The SETC: its body index (kNoCondition if none), condition and record.
+    std::uint32_t condition_index = kNoCondition;
+    block::CommitCondition condition = nullptr;
+    const scalar::DecodedInsn* condition_insn = nullptr;  // in run_pool_
+  };
+  static constexpr std::uint32_t kNoCondition = ~std::uint32_t{0};
+  std::uint32_t fuse_run(const Run& run);  // a fusions_ index, or kNoFusion
+  // Passes through a fused run at its start while they return to it and
+  // the budget holds a whole pass.  Returns the index of the step the
+  // step-by-step loop resumes at: run.count after the last whole pass, or a
+  // body load that left the fast path, with the state put where step-by-step
+  // execution would have it.
+  std::uint32_t run_fused(const Run& run, const RunStep* begin, std::uint64_t& steps, std::uint64_t max_steps);
   static constexpr unsigned kRunBits = 12;
   static constexpr arch::Word kRunMask = (arch::Word{1} << kRunBits) - 1;
   static constexpr unsigned kMaxRunLength = 32;
@@ -172,6 +204,8 @@ class Executor {
   std::array<bool, 2> watched_valid_{};
   std::unique_ptr<Run[]> runs_;
   std::vector<RunStep> run_pool_;
+  std::vector<Fusion> fusions_;  // emptied with run_pool_
+  std::vector<scalar::RegisterOp> fused_ops_;  // one per body step (the SETC's unused)
   // The bytes of the run being executed: a store into them stops the run
   // after the storing attempt, and the next fetch re-decodes.
   arch::Word active_start_ = 0, active_last_ = 0;  // meaningful while run_stop_ != 0
@@ -179,6 +213,7 @@ class Executor {
   // sets it to 0 to stop the run after the current attempt.
   std::uintptr_t run_stop_ = 0;
   std::uint64_t misses_ = 0;
+  std::uint64_t fused_passes_ = 0;
 };
 
 }  // namespace pto::runner

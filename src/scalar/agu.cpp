@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "scalar/handler_support.hpp"
+#include "scalar/register_op.hpp"
 
 namespace pto::scalar {
 namespace {
@@ -232,6 +233,23 @@ Handler agu_register_only_variant(const DecodedInsn& d) {
     return gprs ? kRegisterOnlyLoads[i] : nullptr;
   }
   return nullptr;
+}
+
+std::optional<RegisterOp> agu_register_op(const DecodedInsn& d) {
+  for (std::size_t i = 0; i < std::size(generated::kAguForms); ++i) {
+    if (kRegisterOnlyLoads[i] == nullptr || kRegisterOnlyLoads[i] != d.handler) continue;
+    const AguForm& a = generated::kAguForms[i];
+    const ScalarFormSlots s = slots_of(d.mnemonic);
+    RegisterOp op;
+    op.kind = RegisterOp::Kind::Load;
+    op.dst = static_cast<std::uint8_t>(d.reg(static_cast<unsigned>(s.reg_dst)));
+    op.left = static_cast<std::uint8_t>(d.reg(static_cast<unsigned>(s.src_l)));
+    op.size = a.size_bytes;
+    op.sign = a.signed_load;
+    op.imm = d.u(static_cast<unsigned>(s.imm)) << a.offset_scale;  // as load_immediate_gprs
+    return op;
+  }
+  return std::nullopt;
 }
 
 }  // namespace pto::scalar

@@ -5,6 +5,7 @@
 // dispatcher's legality checks have passed.
 #include "scalar/alu_semantics.hpp"
 #include "scalar/handler_support.hpp"
+#include "scalar/register_op.hpp"
 
 namespace pto::scalar {
 namespace {
@@ -289,12 +290,17 @@ struct RegisterOnlyVariant {
   M mnemonic;
   ScalarFormSlots slots;
   Handler handler;
+  RegisterOp::Kind kind;
+  BinaryOp op;
+  bool word;
 };
 
 template <M Mn, BinaryOp Op, bool W>
-constexpr RegisterOnlyVariant binary_gprs = {Mn, slots_of(Mn), &execute_binary_gprs<Mn, Op, W>};
+constexpr RegisterOnlyVariant binary_gprs = {
+    Mn, slots_of(Mn), &execute_binary_gprs<Mn, Op, W>, RegisterOp::Kind::Binary, Op, W};
 template <M Mn, BinaryOp Op, bool W>
-constexpr RegisterOnlyVariant immediate_gprs = {Mn, slots_of(Mn), &execute_immediate_binary_gprs<Mn, Op, W>};
+constexpr RegisterOnlyVariant immediate_gprs = {
+    Mn, slots_of(Mn), &execute_immediate_binary_gprs<Mn, Op, W>, RegisterOp::Kind::BinaryImmediate, Op, W};
 
 constexpr RegisterOnlyVariant kRegisterOnlyVariants[] = {
     binary_gprs<M::ADD, BinaryOp::ADD, false>,       binary_gprs<M::ADDW, BinaryOp::ADD, true>,
@@ -435,6 +441,29 @@ Handler alu_register_only_variant(const DecodedInsn& d) {
     if (v.mnemonic == d.mnemonic) return register_only_operands(v.slots, d) ? v.handler : nullptr;
   }
   return nullptr;
+}
+
+std::optional<RegisterOp> alu_register_op(const DecodedInsn& d) {
+  for (const RegisterOnlyVariant& v : kRegisterOnlyVariants) {
+    if (v.handler != d.handler) continue;
+    const ScalarFormSlots& s = v.slots;
+    RegisterOp op;
+    op.kind = v.kind;
+    op.op = v.op;
+    op.word = v.word;
+    op.dst = static_cast<std::uint8_t>(d.reg(static_cast<unsigned>(s.reg_dst)));
+    op.left = static_cast<std::uint8_t>(d.reg(static_cast<unsigned>(s.src_l)));
+    if (v.kind == RegisterOp::Kind::Binary) {
+      op.right = static_cast<std::uint8_t>(d.reg(static_cast<unsigned>(s.src_r)));
+      op.shamt = static_cast<std::uint8_t>(d.u(static_cast<unsigned>(s.shamt)) & 63u);
+    } else {
+      // The right operand execute_immediate_binary_gprs reads: the
+      // immediate, or the shift amount of the shift-immediate forms.
+      op.imm = d.u(static_cast<unsigned>(s.imm >= 0 ? s.imm : s.shamt));
+    }
+    return op;
+  }
+  return std::nullopt;
 }
 
 }  // namespace pto::scalar

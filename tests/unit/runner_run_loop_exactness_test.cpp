@@ -53,20 +53,28 @@ Word bstart(std::string_view variant, std::int64_t byte_offset) {
 }
 
 struct Program {
-  std::vector<Word> code;                  // 32-bit words from kCode
+  std::vector<Word> code;                  // 32-bit words from code_base
   std::vector<Word> vector_code;           // 32-bit words from kVector (EVBASE of ring 0 when present)
   void (*setup)(Machine&) = nullptr;
   RunLimits limits;
+  bool reference = false;  // the reference configuration (4096 bytes, no data table)
+  Word code_base = kCode;
 };
 
+Machine make_machine(const Program& p) {
+  return p.reference ? Machine(pto::arch::MachineConfig::reference()) : Machine();
+}
+
 void load(Machine& m, const Program& p) {
-  Word pc = kCode;
+  Word pc = p.code_base;
   for (Word w : p.code) m.memory.write(std::exchange(pc, pc + 4), 4, w);
   pc = kVector;
   for (Word w : p.vector_code) m.memory.write(std::exchange(pc, pc + 4), 4, w);
   if (!p.vector_code.empty()) m.state.banked_reg(0, pto::arch::kEvbaseLow) = kVector;
-  for (Word i = 0; i < 512; ++i) m.memory.write(kData + 8 * i, 8, i * 0x9E3779B97F4A7C15ull);
-  m.state.pc = kCode;
+  if (!p.reference) {
+    for (Word i = 0; i < 512; ++i) m.memory.write(kData + 8 * i, 8, i * 0x9E3779B97F4A7C15ull);
+  }
+  m.state.pc = p.code_base;
   if (p.setup) p.setup(m);
 }
 
@@ -80,19 +88,21 @@ struct CountingObserver : pto::runner::Observer {
 struct Outcome {
   RunResult result;
   nlohmann::json state;
+  std::uint64_t fused_passes = 0;
 };
 
 Outcome run_fast(const Program& p) {
-  Machine m;
+  Machine m = make_machine(p);
   load(m, p);
   Executor ex(m);
   Outcome o{ex.run(p.limits), {}};
   o.state = pto::runner::dump_state(m);
+  o.fused_passes = ex.fused_passes();
   return o;
 }
 
 Outcome run_observed(const Program& p, CountingObserver& observer) {
-  Machine m;
+  Machine m = make_machine(p);
   load(m, p);
   Executor ex(m);
   Outcome o{ex.run(p.limits, &observer), {}};
@@ -147,6 +157,13 @@ TEST(RunnerRunLoopExactness, ChecksumKernelMatchesTheObservedLoop) {
   Word sum = 0;
   for (Word i = 1; i <= 700; ++i) sum += (i & 511) * 0x9E3779B97F4A7C15ull;
   EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(sum)) << o.state["gpr"][0];
+}
+
+// After its first pass (step by step) every pass of the loop block runs
+// fused: passes 2 to 700.
+TEST(RunnerRunLoopExactness, ChecksumKernelPassesRunFused) {
+  EXPECT_EQ(run_fast(kernel_program(700)).fused_passes, 699u);
+  EXPECT_EQ(run_fast(kernel_program(1)).fused_passes, 0u);
 }
 
 // The step budget may end a pass at any attempt of the loop body.
@@ -245,6 +262,94 @@ TEST(RunnerRunLoopExactness, StoreIntoABoundStartRebindsIt) {
   EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(2));
   EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(2));
   EXPECT_EQ(o.result.pc, kCode + 0x40 + 8);
+}
+
+// ---- fused loop blocks (docs/architecture.md "Fused loop blocks") ----
+
+// loop: BSTART.STD COND loop ; a0 += 1 ; [setc.ne a0, a1] ; a5 = a0 & 4 ;
+//       a5 >>= 2 ; a6 = a3 + a5 ; a2 = [a6] ; a4 += a2 ; [setc.ne a0, a1] ; BSTOP
+// The load address is odd (misaligned) once a0 reaches 4: pass 4 faults at
+// its LDI (attempt 3 * 9 + 7 with the SETC first, else 3 * 9 + 6) and
+// traps to the vector.
+Program misaligning_loop(bool condition_first) {
+  Program p;
+  const Word setc = enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}});
+  p.code = {bstart("COND", 0), enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}})};
+  if (condition_first) p.code.push_back(setc);
+  for (Word w : {enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 4}}),
+                 enc("SRLI", {{"RegDst", a5}, {"SrcL", a5}, {"shamt", 2}}),
+                 enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 0}}),
+                 enc("LDI", {{"RegDst", a2}, {"SrcL", a6}, {"simm12", 0}}),
+                 enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", a2}, {"SrcRType", 3}, {"shamt", 0}})}) {
+    p.code.push_back(w);
+  }
+  if (!condition_first) p.code.push_back(setc);
+  p.code.push_back(enc("BSTOP", {}));
+  p.vector_code.assign(16, enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 100}}));
+  p.setup = [](Machine& m) {
+    m.state.write_gpr(a1, 10);
+    m.state.write_gpr(a3, kData);
+  };
+  return p;
+}
+
+// A fused pass whose load leaves the fast path continues step by step from
+// that load: the fault, its trap context (the active block, its body
+// entered, the condition set or not yet) and every budget around it agree
+// with the observed loop.
+TEST(RunnerRunLoopExactness, FusedPassFaultingAtItsLoad) {
+  for (const bool condition_first : {true, false}) {
+    const Word fault_attempt = 3 * 9 + (condition_first ? 7 : 6);
+    for (Word budget = 1; budget <= 45; ++budget) {
+      Program p = misaligning_loop(condition_first);
+      p.limits.max_steps = budget;
+      const Outcome o = run_both(p);
+      EXPECT_EQ(o.result.steps, budget) << budget;
+      if (budget > fault_attempt) {
+        EXPECT_EQ(o.result.pc, kVector + 4 * (budget - fault_attempt)) << budget;
+        const auto& context = o.state["rings"][0]["trap_context"];
+        EXPECT_EQ(context["tpc"], pto::runner::hex_word(kCode + 20 + (condition_first ? 4 : 0))) << budget;
+        EXPECT_EQ(context["block"]["active"], true);
+        EXPECT_EQ(context["block"]["body_active"], true);
+        EXPECT_EQ(context["block"]["condition_set"], condition_first);
+        EXPECT_EQ(context["block"]["barg"]["taken"], condition_first);  // a0 = 4 != 10
+        // Passes 2 and 3 ran fused; pass 4 left the fused path at its load.
+        EXPECT_EQ(o.fused_passes, 2u) << budget;
+      }
+    }
+  }
+}
+
+// Loads the fast path never takes (the reference configuration's top
+// 1024 bytes, which ACR >= 2 may not access) run through the handler from
+// the fused pass, which finishes step by step; the next pass is fused again.
+TEST(RunnerRunLoopExactness, FusedPassesWithLoadsBeyondTheFastPath) {
+  Program p;
+  p.reference = true;
+  p.code_base = 0x100;
+  // a5 = (a0 & 3) << 3 ; a2 = [3056 + a5]: 3056, 3064 (fast), 3072, 3080 (not)
+  p.code = {bstart("COND", 0),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 3}}),
+            enc("SLLI", {{"RegDst", a5}, {"SrcL", a5}, {"shamt", 3}}),
+            enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("LDI", {{"RegDst", a2}, {"SrcL", a6}, {"simm12", 0}}),
+            enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", a2}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
+            enc("BSTOP", {})};
+  p.setup = [](Machine& m) {
+    m.state.write_gpr(a1, 20);
+    m.state.write_gpr(a3, 3056);
+    for (Word i = 0; i < 4; ++i) m.memory.write(3056 + 8 * i, 8, Word{1} << (8 * i));
+  };
+  p.limits.stop_pc = 0x100 + 4 * p.code.size();
+  const Outcome o = run_both(p);
+  ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
+  EXPECT_EQ(o.result.steps, 20u * 9);
+  // a0 = 1..20: a0 & 3 is 1, 2, 3, 0 five times each.
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(5 * (0x1 + 0x100 + 0x10000 + 0x1000000)));
+  // Fused: passes 2..20 with a0 & 3 in {0, 1} (a0 = 4, 5, 8, 9, ..., 17, 20).
+  EXPECT_EQ(o.fused_passes, 9u);
 }
 
 // A fault taken to a vector (EVBASE != 0) leaves the fault record set; the

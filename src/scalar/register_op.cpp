@@ -1,0 +1,72 @@
+#include "scalar/register_op.hpp"
+
+#include <array>
+#include <bit>
+#include <utility>
+
+namespace pto::scalar {
+namespace {
+
+using Kind = RegisterOp::Kind;
+
+template <BinaryOp Op, bool Word32, bool Immediate>
+bool execute_binary(arch::Machine&, Word* gpr, const RegisterOp& op) {
+  const Word right = Immediate ? op.imm : gpr[op.right] << op.shamt;
+  gpr[op.dst] = Word32 ? scalar_binary_w(Op, gpr[op.left], right) : scalar_binary(Op, gpr[op.left], right);
+  return true;
+}
+
+// The load_immediate_gprs variant without its fault path (src/scalar/agu.cpp).
+template <unsigned Size, bool Signed>
+bool execute_load(arch::Machine& m, Word* gpr, const RegisterOp& op) {
+  Word raw;
+  if (!m.load_fast(gpr[op.left] + op.imm, Size, raw)) return false;
+  gpr[op.dst] = Signed ? sign_extend(raw, 8 * Size) : zero_extend(raw, 8 * Size);
+  return true;
+}
+
+constexpr BinaryOp kBinaryOps[] = {BinaryOp::ADD, BinaryOp::SUB, BinaryOp::AND, BinaryOp::OR,
+                                   BinaryOp::XOR, BinaryOp::SLL, BinaryOp::SRL, BinaryOp::SRA,
+                                   BinaryOp::MIN, BinaryOp::MINU, BinaryOp::MAX, BinaryOp::MAXU};
+
+constexpr bool listed_in_enum_order() {
+  for (std::size_t i = 0; i < std::size(kBinaryOps); ++i) {
+    if (static_cast<std::size_t>(kBinaryOps[i]) != i) return false;
+  }
+  return true;
+}
+static_assert(listed_in_enum_order(), "kBinary rows are indexed by BinaryOp");
+
+template <bool Word32, bool Immediate, std::size_t... I>
+constexpr std::array<RegisterOpFn, sizeof...(I)> binary_row(std::index_sequence<I...>) {
+  return {execute_binary<kBinaryOps[I], Word32, Immediate>...};
+}
+constexpr auto kOps = std::make_index_sequence<std::size(kBinaryOps)>{};
+// [word][immediate][op]
+constexpr std::array<std::array<std::array<RegisterOpFn, std::size(kBinaryOps)>, 2>, 2> kBinary = {{
+    {binary_row<false, false>(kOps), binary_row<false, true>(kOps)},
+    {binary_row<true, false>(kOps), binary_row<true, true>(kOps)},
+}};
+// [log2 size][signed]
+constexpr std::array<std::array<RegisterOpFn, 2>, 4> kLoads = {{
+    {execute_load<1, false>, execute_load<1, true>},
+    {execute_load<2, false>, execute_load<2, true>},
+    {execute_load<4, false>, execute_load<4, true>},
+    {execute_load<8, false>, execute_load<8, true>},
+}};
+
+RegisterOpFn execute_function(const RegisterOp& op) {
+  if (op.kind == Kind::Load) return kLoads[static_cast<std::size_t>(std::countr_zero(op.size)) & 3][op.sign];
+  return kBinary[op.word][op.kind == Kind::BinaryImmediate][static_cast<std::size_t>(op.op)];
+}
+
+}  // namespace
+
+std::optional<RegisterOp> register_op_of(const DecodedInsn& d) {
+  std::optional<RegisterOp> op = alu_register_op(d);
+  if (!op) op = agu_register_op(d);
+  if (op) op->execute = execute_function(*op);
+  return op;
+}
+
+}  // namespace pto::scalar
