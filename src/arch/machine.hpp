@@ -107,6 +107,13 @@ class Machine {
     }
     return store_slow(address, size, value, order);
   }
+  // store's fast path on a write-cached page alone (Memory::write_cached: no
+  // allocation, no decoded code to invalidate).  False, with no effect,
+  // otherwise.
+  bool store_fast(Word address, unsigned size, Word value) {
+    return (address & (size - 1)) == 0 && address < fast_end_ && !state.reservation_valid &&
+           memory.write_cached(address, size, value);
+  }
   // StoreTranslated's reservation rule: a store of `size` bytes at `address`
   // overlapping the LR/SC reservation granule clears the reservation.
   void clear_overlapping_reservation(Word address, Word size) noexcept;

@@ -95,11 +95,14 @@ class Memory {
     return read_aligned_miss(address, size);
   }
   void write(Word address, unsigned size, Word value) {
-    if (std::uint8_t* p = writable_span(address, size)) {
-      store_le(p, size, value);
-      return;
-    }
-    write_slow(address, size, value);
+    if (!write_cached(address, size, value)) write_slow(address, size, value);
+  }
+  // write when the page is in the write cache (resident, no decoded code on
+  // it: nothing to allocate or invalidate); false, with no effect, otherwise.
+  bool write_cached(Word address, unsigned size, Word value) {
+    std::uint8_t* p = writable_span(address, size);
+    if (p != nullptr) store_le(p, size, value);
+    return p != nullptr;
   }
 
   // Bulk raw access (loader, MCOPY/MSET, tile memory).  No permission check.

@@ -235,10 +235,33 @@ Handler agu_register_only_variant(const DecodedInsn& d) {
   return nullptr;
 }
 
+// An immediate-offset store without address update whose base (SrcR,
+// agu_base) and data (SrcD, else SrcL: agu_store_source) are GPRs, as a
+// RegisterOp, for a record whose handler is the table's (fully decoded) and
+// that has no pre-checks.
+std::optional<RegisterOp> plain_store_op(const DecodedInsn& d, const AguForm& a) {
+  if (a.action != AguAction::Store || a.address_kind != AguAddressKind::Immediate ||
+      a.update != AddressUpdate::None || d.prechecks != 0 || d.handler != handler_table().get(d.mnemonic)) {
+    return std::nullopt;
+  }
+  const ScalarFormSlots s = slots_of(d.mnemonic);
+  const unsigned base = d.reg(static_cast<unsigned>(s.src_r));
+  const unsigned data = d.reg(static_cast<unsigned>(s.src_d >= 0 ? s.src_d : s.src_l));
+  if (base >= arch::kAbsoluteGprCount || data >= arch::kAbsoluteGprCount) return std::nullopt;
+  RegisterOp op;
+  op.kind = RegisterOp::Kind::Store;
+  op.left = static_cast<std::uint8_t>(base);
+  op.right = static_cast<std::uint8_t>(data);
+  op.size = a.size_bytes;
+  op.imm = d.u(static_cast<unsigned>(s.imm)) << a.offset_scale;  // agu_offset
+  return op;
+}
+
 std::optional<RegisterOp> agu_register_op(const DecodedInsn& d) {
   for (std::size_t i = 0; i < std::size(generated::kAguForms); ++i) {
-    if (kRegisterOnlyLoads[i] == nullptr || kRegisterOnlyLoads[i] != d.handler) continue;
     const AguForm& a = generated::kAguForms[i];
+    if (a.mnemonic != d.mnemonic) continue;
+    if (kRegisterOnlyLoads[i] == nullptr || kRegisterOnlyLoads[i] != d.handler) return plain_store_op(d, a);
     const ScalarFormSlots s = slots_of(d.mnemonic);
     RegisterOp op;
     op.kind = RegisterOp::Kind::Load;

@@ -25,6 +25,12 @@ bool execute_load(arch::Machine& m, Word* gpr, const RegisterOp& op) {
   return true;
 }
 
+// agu_store's effect (src/scalar/agu.cpp) on a write-cached page.
+template <unsigned Size>
+bool execute_store(arch::Machine& m, Word* gpr, const RegisterOp& op) {
+  return m.store_fast(gpr[op.left] + op.imm, Size, gpr[op.right]);
+}
+
 constexpr BinaryOp kBinaryOps[] = {BinaryOp::ADD, BinaryOp::SUB, BinaryOp::AND, BinaryOp::OR,
                                    BinaryOp::XOR, BinaryOp::SLL, BinaryOp::SRL, BinaryOp::SRA,
                                    BinaryOp::MIN, BinaryOp::MINU, BinaryOp::MAX, BinaryOp::MAXU};
@@ -55,8 +61,13 @@ constexpr std::array<std::array<RegisterOpFn, 2>, 4> kLoads = {{
     {execute_load<8, false>, execute_load<8, true>},
 }};
 
+constexpr std::array<RegisterOpFn, 4> kStores = {execute_store<1>, execute_store<2>, execute_store<4>,
+                                                  execute_store<8>};
+
 RegisterOpFn execute_function(const RegisterOp& op) {
-  if (op.kind == Kind::Load) return kLoads[static_cast<std::size_t>(std::countr_zero(op.size)) & 3][op.sign];
+  const auto log2_size = static_cast<std::size_t>(std::countr_zero(op.size)) & 3;
+  if (op.kind == Kind::Load) return kLoads[log2_size][op.sign];
+  if (op.kind == Kind::Store) return kStores[log2_size];
   return kBinary[op.word][op.kind == Kind::BinaryImmediate][static_cast<std::size_t>(op.op)];
 }
 

@@ -19,8 +19,9 @@ namespace pto::scalar {
 
 struct RegisterOp;
 // Executes `op` on the register file `gpr` of the current PE: true after
-// writing dst; false, with no effect, for a load that leaves
-// arch::Machine::load_fast (the caller then runs the record's handler).
+// writing dst (or memory); false, with no effect, for a load or store that
+// leaves arch::Machine::load_fast / store_fast (the caller then runs the
+// record's handler).
 using RegisterOpFn = bool (*)(arch::Machine& m, Word* gpr, const RegisterOp& op);
 
 struct RegisterOp {
@@ -28,20 +29,23 @@ struct RegisterOp {
     Binary,           // dst = left OP (right << shamt)
     BinaryImmediate,  // dst = left OP imm
     Load,             // dst = NormalizeScalarLoadResult(mem[left + imm])
+    Store,            // mem[left + imm] = right (size bytes)
   };
   RegisterOpFn execute = nullptr;  // specialised for kind, op, word, size and sign
   Kind kind = Kind::Binary;
   BinaryOp op = BinaryOp::ADD;
   bool word = false;  // the W form: 32-bit operation, result sign-extended
   bool sign = false;  // Load: sign-extend the loaded bytes
-  std::uint8_t dst = 0, left = 0, right = 0;  // GPR numbers; dst is never R0
+  std::uint8_t dst = 0, left = 0, right = 0;  // GPR numbers; dst is never R0 (Store: left base, right data)
   std::uint8_t shamt = 0;
-  std::uint8_t size = 0;  // Load: access bytes (1, 2, 4, 8)
-  Word imm = 0;           // BinaryImmediate: the right operand; Load: the scaled offset
+  std::uint8_t size = 0;  // Load, Store: access bytes (1, 2, 4, 8)
+  Word imm = 0;           // BinaryImmediate: the right operand; Load, Store: the scaled offset
 };
 
 // The record as a RegisterOp when predecode gave it a register-only variant
-// (every operand a GPR, the destination not R0, no right modifier).
+// (every operand a GPR, the destination not R0, no right modifier), or it is
+// an immediate-offset store without address update whose base and data are
+// GPRs.
 std::optional<RegisterOp> register_op_of(const DecodedInsn& d);
 // The halves, defined beside the variants (src/scalar/alu.cpp, agu.cpp);
 // `execute` is left null.

@@ -352,6 +352,41 @@ TEST(RunnerRunLoopExactness, FusedPassesWithLoadsBeyondTheFastPath) {
   EXPECT_EQ(o.fused_passes, 9u);
 }
 
+// Stores in fused passes: a page holding decoded code never takes the
+// fused store (its writes must reach the decode cache), nor a page not yet
+// written; both continue the pass step by step.
+// loop: BSTART.STD COND loop ; a0 += 1 ; a5 = (a0 & 4) << 15 ;
+//       a6 = a3 + a5 ; SD a0 -> [a6] ; setc.ne a0, a1 ; BSTOP
+// then a2 = [kCode + 0x800], a4 = [0x30800].
+TEST(RunnerRunLoopExactness, FusedPassesWithStores) {
+  Program p;
+  p.code = {bstart("COND", 0),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 4}}),
+            enc("SLLI", {{"RegDst", a5}, {"SrcL", a5}, {"shamt", 15}}),
+            enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("SDI", {{"SrcL", a0}, {"SrcR", a6}, {"simm12", 0}}),
+            enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
+            enc("BSTOP", {}),
+            enc("LDI", {{"RegDst", a2}, {"SrcL", a3}, {"simm12", 0}}),
+            enc("LDI", {{"RegDst", a4}, {"SrcL", 9}, {"simm12", 0}})};
+  p.setup = [](Machine& m) {
+    m.state.write_gpr(a1, 16);
+    m.state.write_gpr(a3, kCode + 0x800);  // the code page; + 0x20000 a page nothing wrote yet
+    m.state.write_gpr(9, kCode + 0x800 + 0x20000);
+  };
+  p.limits.stop_pc = kCode + 4 * p.code.size();
+  const Outcome o = run_both(p);
+  ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
+  EXPECT_EQ(o.result.steps, 16u * 8 + 2);
+  // a0 & 4 == 0 stores to the code page (last a0 = 16), else to 0x30800 (last 15).
+  EXPECT_EQ(o.state["gpr"][0][a2], pto::runner::hex_word(16));
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(15));
+  // Fused: passes 2..16 storing to the data page once it is resident and
+  // written (a0 = 4 wrote it first): a0 = 5, 6, 7, 12, 13, 14, 15.
+  EXPECT_EQ(o.fused_passes, 7u);
+}
+
 // A fault taken to a vector (EVBASE != 0) leaves the fault record set; the
 // next attempt, at the vector, clears it again.
 TEST(RunnerRunLoopExactness, FaultRecordClearedByTheAttemptAfterAVectoredFault) {
