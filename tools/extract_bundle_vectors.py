@@ -6,8 +6,8 @@ Same method as tools/extract_block_vectors.py (whose executor this script
 extends; read tools/extract_exec_vectors.py for the base step vocabulary).
 Directories: ``tests/asl/block/{attributes,operands,model}``, the tile
 bundles of ``tests/asl/block/execution`` and
-``tests/asl/tile/model/{state,definedness,shape,legality,memory}`` and
-``tests/asl/tile/{elementwise-tile-tile,tile-scalar-and-immediate,reduce-and-expand,irregular-and-complex}``.
+``tests/asl/tile/model/{state,definedness,shape,legality,memory,execution}`` and
+``tests/asl/tile/{elementwise-tile-tile,tile-scalar-and-immediate,reduce-and-expand,layout-and-rearrangement,irregular-and-complex}``.
 Output: ``tests/data/spec_bundle_exec.json``.
 
 Test-only helpers become encoded instructions executed at the current TPC
@@ -21,6 +21,21 @@ Test-only helpers become encoded instructions executed at the current TPC
                                   (PEMode from the mask, ADR 0096)
     ExecuteBundleTileOperation()  BSTOP (its result is the status of BSTOP)
     ExecuteDecodedBundleCommand(bits, form, n)   the command word itself
+    InstructionContractExecute_<OP>(d, s0[, s1]) / ExecuteTileBinary(op, d, l, r) /
+    ExecuteTileUnary(op, d, s)    the semantic handler on configured tiles, when
+                                  one bundle expresses it exactly: BSTART.TEPL
+                                  <OP>, <type>; B.DIM LB0=ValidCol, LB1=ValidRow,
+                                  LB2=Col; B.IOT s0[, s1], mask, last, ->hand 0
+                                  <SizeCode of d's capacity>; BSTOP (Executed).
+                                  Required (so that the bundle allocates d's
+                                  descriptor): d is not a source, d was configured
+                                  here (RowMajor, a Local SizeCode capacity, the
+                                  sources' PEMode mask) and not written since; B.DATR
+                                  state set up before (SetBundleDataAttributeState)
+                                  moves into the bundle if the operation accepts
+                                  it; reads of d afterwards read binding 0's
+                                  renamed destination (a later bundle makes them
+                                  untranslatable).  Handlers: SINGLE_BINDING_HANDLERS
     SetBundleDataAttributeState(...); _BundleDataAttributesPresent = TRUE
                                   the B.DATR word with the same fields (the
                                   pair only: the helper alone leaves B.DATR
@@ -64,6 +79,11 @@ observations of tile and pending-bundle state):
     {"op":"expect_tile_payload","index":i,"row":r,"column":c,"value":w}
                                            t.payload[[TileStorageIndex(t, r, c)]]
                                            (no definedness requirement)
+    {"op":"expect_tile_linear_index","index":i,"row":r,"column":c,"value":k}
+                                           TileLinearIndex(_Tiles[[i]], r, c) /
+                                           TileStorageIndex(...) asserted directly: the
+                                           payload slot the tile register file stores
+                                           (r, c) in
     {"op":"expect_tile","index":i,"field":f,"value":v}      _Tiles[[i]].f
     {"op":"expect_shared_tile","index":i,"field":f,"value":v} _SharedTiles[[i]].f;
                                            f = "tile.<g>": SharedTileRecord(i).tile.g;
@@ -96,7 +116,45 @@ observations of tile and pending-bundle state):
                                            Fault_TileLegality.  The operation and the
                                            operand fields come from the generated arm
                                            that calls the handler with the same
-                                           constant arguments.
+                                           constant arguments.  A NumericExecutionControl
+                                           argument (DefaultNumericExecutionControl()) is
+                                           "numeric_control": {"rounding_mode": "RNE",
+                                           "saturating": false}.
+    {"op":"expect_tile_dtype_legal","tile_op":"TMAX","cases":[{"destination0":"FP32",
+     "source0":"FP32","source1":"FP32"}],"operands":{"scalar0":"0x1"},"value":b}
+                                           InstructionContractDataTypeLegal_<OP>(t),
+                                           InstructionContract{Value,Index}DataTypeLegal_
+                                           TGATHER(t), InstructionContractTypePairLegal_
+                                           TSCATTER(v, i): whether the model's kernel for
+                                           <OP> accepts tiles of those types (the same gate
+                                           as expect_tile_dispatch_legal, on tiles the
+                                           runner configures: 16 x 16 RowMajor, valid
+                                           region 1 x 1, sources defined with zero
+                                           payload).  Every tile operand of the op's
+                                           generated dispatch arm takes the asserted type;
+                                           "predicate" is a predicate tile (TCMP's
+                                           destination, TSEL's mask); a TGATHER/TSCATTER
+                                           index (source1) or value operand not named by
+                                           the assertion takes a type the same contract
+                                           accepts (S32 / FP32); a B.IOR scalar the arm
+                                           reads is 1 and "payloads" name sources whose
+                                           element holds a value (an integer divisor is
+                                           nonzero), so operand-value rules do not decide
+                                           a type check.  TCVT(t): t as source (to FP32)
+                                           and as destination (from FP32); legal when
+                                           every case is accepted.  Only handlers whose
+                                           operands share one type are translated
+                                           (UNIFORM_TYPE_HANDLERS).
+    {"op":"expect_tile_datr_legal","tile_op":"TABS","fields":{"comparison_mode":n,
+     "pad_value":n,"saturating":b,"canonicalize":b,"data_type":n,"rounding_mode":n,
+     "data_layout":n},"value":b}           TileOperationDATRFieldsLegal(<catalog index>, ...),
+                                           and TileOperationDATRFieldApplicable(op, f) as the
+                                           same check with only field f nonzero: whether the
+                                           model accepts an explicit B.DATR with those fields
+                                           for the operation
+    {"op":"expect_tile_datr_pad_union","tile_op":"TFMA","value":"PadValue"}
+                                           TileOperationDATRPadUnion(<catalog index>): how the
+                                           model reads B.DATR PadValueOrByteId for the op
 
 Nothing is computed here except constant expressions and the encodings of
 the rewritten helpers; every expected value comes from an assertion.
@@ -125,9 +183,11 @@ TILE_EXECUTION = ("TLOAD", "TSTORE", "VEC", "TEPL", "SFU", "TMOV", "TPREFETCH", 
 DIRECTORIES = (("block/attributes", "block/operands")
                + tuple(f"block/execution/BSTART.{x}" for x in TILE_EXECUTION)
                + ("block/model",)
-               + tuple(f"tile/model/{x}" for x in ("state", "definedness", "shape", "legality", "memory"))
+               + tuple(f"tile/model/{x}" for x in ("state", "definedness", "shape", "legality", "memory",
+                                                  "execution"))
                + tuple(f"tile/{x}" for x in ("elementwise-tile-tile", "tile-scalar-and-immediate",
-                                            "reduce-and-expand", "irregular-and-complex")))
+                                            "reduce-and-expand", "layout-and-rearrangement",
+                                            "irregular-and-complex")))
 
 base.CONSTANTS.update({"PTO_BUNDLE_TILE_BINDING_COUNT": 16, "PTO_BUNDLE_SHARED_BINDING_COUNT": 4,
                        "PTO_TILE_REGISTER_COUNT": 64, "PTO_SHARED_TILE_COUNT": 256,
@@ -167,13 +227,60 @@ RUNNER_OPS = {
     "expect_mem_event_count", "expect_mem_event", "expect_block_record", "configure_cube_tile",
     "install_shared_tile", "reset_bundle_control",
     "expect_tile_payload", "expect_tile_dispatch_legal", "configure_predicate_tile",
-    "write_tile_predicate_bit",
+    "write_tile_predicate_bit", "expect_tile_dtype_legal", "expect_tile_datr_legal",
+    "expect_tile_datr_pad_union", "expect_tile_linear_index", "expect_fp_flags",
 }
 # TileInstructionOperands fields a translated legality check may bind (the
 # rest of the record keeps its reset value in the runner).
 DISPATCH_TILE_FIELDS = re.compile(r"^(destination|source)\d$")
 DISPATCH_WORD_FIELDS = {"scalar0", "scalar1"}
 DISPATCH_INTEGER_FIELDS = {"diagonal", "sort_width"}
+# Data-type contract helpers other than InstructionContractDataTypeLegal_<OP>:
+# name -> (operation, the operand the asserted type(s) bind, in argument order).
+# The other tile operands keep the type the same contract accepts for them
+# (asl/tile/model/legality/indexed-rearrangement.asl).
+DTYPE_HELPERS = {
+    "InstructionContractValueDataTypeLegal_TGATHER": ("TGATHER", ("value",)),
+    "InstructionContractIndexDataTypeLegal_TGATHER": ("TGATHER", ("index",)),
+    "InstructionContractTypePairLegal_TSCATTER": ("TSCATTER", ("value", "index")),
+}
+# Legality handlers whose numeric tile operands all share the operation's
+# data type (operand-schema.asl, indexed-layout.asl), with the operand that is
+# a predicate tile instead (TCMP's destination, TSEL's mask); the data-type
+# contract of other handlers (sorting, indexed, reductions, ...) involves
+# further roles and stays omitted.
+UNIFORM_TYPE_HANDLERS = {
+    "TileOperandsLegal_ExecuteTileBinary": None, "TileOperandsLegal_ExecuteTileUnary": None,
+    "TileOperandsLegal_ExecuteTileScalar": None, "TileOperandsLegal_ExecuteTileFillScalar": None,
+    "TileOperandsLegal_TFMA": None, "TileOperandsLegal_ExecuteTilePartial": None,
+    "TileOperandsLegal_ExecuteTileCompare": "destination0",
+    "TileOperandsLegal_ExecuteTileCompareScalar": "destination0",
+    "TileOperandsLegal_ExecuteTileSelect": "source0", "TileOperandsLegal_ExecuteTileSelectScalar": "source0",
+}
+# Integer TDIV/TREM also require a nonzero divisor (TilePayloadNonzero, an
+# operand-value rule): the right source holds 1 so it does not decide a type check.
+NONZERO_DIVISOR = {"TileBinary_DIV", "TileBinary_REM"}
+INDEXED_ROLES = {"destination0": "value", "source0": "value", "source1": "index"}
+INDEXED_DEFAULTS = {"value": "FP32", "index": "S32"}
+# Semantic handlers a direct call of which (InstructionContractExecute_<OP>(d, s...),
+# ExecuteTile<...>(op, d, s...)) is one single-binding BSTART.TEPL bundle:
+# sources bound by one terminating B.IOT, destination0 newly allocated.
+# (Reductions are not: their B.DIM dimensions describe the source.)
+SINGLE_BINDING_HANDLERS = {"ExecuteTileBinary", "ExecuteTileUnary", "ExecuteTileExpand", "ExecuteTilePartial",
+                           "TGATHER", "TCONCAT", "TTRANS"}
+# B.DATR fields (catalog names, as b_datr encodes them): (lsb, width).
+DATR_WORD_FIELDS = {"Layout": (7, 5), "RMode": (15, 3), "DataType": (20, 5), "Canonicalize": (25, 1),
+                    "Sat": (26, 1), "PadValueOrByteId": (27, 2), "CMode": (29, 3)}
+BSTART_TEPL = 0x00019181  # DataType@31:27, Mode@26:25, Function@24:20
+# TileSizeCodeBytes: SizeCode k (1..10 for a Local destination) is 64 << k bytes.
+LOCAL_SIZE_CODES = {64 << k: k for k in range(1, 11)}
+# TileOperationDATRFieldsLegal argument order -> expect_tile_datr_legal field.
+DATR_ARGUMENTS = ("comparison_mode", "pad_value", "saturating", "canonicalize", "data_type", "rounding_mode",
+                  "data_layout")
+DATR_FIELD_OF_ENUM = {"TileDATRField_CMode": "comparison_mode", "TileDATRField_PadValueOrByteId": "pad_value",
+                      "TileDATRField_Sat": "saturating", "TileDATRField_Canonicalize": "canonicalize",
+                      "TileDATRField_DataType": "data_type", "TileDATRField_RMode": "rounding_mode",
+                      "TileDATRField_Layout": "data_layout"}
 
 
 # Points where this model and the ASL disagree, recorded (and skipped by the
@@ -183,6 +290,17 @@ KNOWN_DIVERGENCES = {
         "translation: the retried ExecuteBundleTileOperation becomes a BSTOP at the trap PC (the odd fault "
         "address); tests/unit/tlsu_bundle_test.cpp retries through RecoverTrapContext instead",
 }
+
+
+class NumericControl:
+    """A NumericExecutionControl value: DefaultNumericExecutionControl()
+    (asl/arch/data-types/rounding.asl: RNE, not saturating)."""
+
+    def __init__(self, rounding_mode: str, saturating: bool):
+        self.rounding_mode, self.saturating = rounding_mode, saturating
+
+    def __repr__(self) -> str:
+        return "NumericExecutionControl{...}"
 
 
 class MatrixDestination:
@@ -206,10 +324,14 @@ class TileRecord:
         return "_Tiles[[...]] record"
 
 
-class StorageIndex:
-    """``TileStorageIndex(t, r, c)`` of a TileRecord: the payload slot of (r, c)."""
+class StorageIndex(base.Obs):
+    """``TileStorageIndex(t, r, c)`` / ``TileLinearIndex(t, r, c)`` of a
+    TileRecord: the payload slot of (r, c) (the two agree outside the CUBE
+    layouts, where TileLinearIndex is not defined); asserted directly, the
+    slot number itself (expect_tile_linear_index)."""
 
     def __init__(self, ref: dict, row: int, column: int):
+        super().__init__("expect_tile_linear_index", **ref, row=row, column=column, _key="value")
         self.ref, self.row, self.column = ref, row, column
 
     def __repr__(self) -> str:
@@ -233,7 +355,7 @@ def dispatch_legality_arms(generated_text: str) -> dict:
         m = re.match(r"^\s+if !(TileOperandsLegal_\w+)\((.*)\) then\s*$", line)
         if m and op is not None:
             args = [a.strip() for a in m.group(2).split(",")]
-            key = (m.group(1), tuple(a for a in args if not a.startswith("operands.")))
+            key = (m.group(1), tuple(a for a in args if not a.startswith("operands.") and a != "numeric_control"))
             arms[key] = None if key in arms and arms[key][0] != op else (op, args)
     return {k: v for k, v in arms.items() if v is not None}
 
@@ -256,6 +378,72 @@ def contract_operand_legality(spec: Path) -> dict:
     return out
 
 
+@lru_cache(maxsize=None)
+def dispatch_operand_arguments(generated_text: str) -> dict:
+    """operation -> (legality handler, argument texts) of the call its
+    generated dispatch arm makes (e.g. "TMAX" -> ("TileOperandsLegal_
+    ExecuteTileBinary", ["TileBinary_MAX", "operands.destination0",
+    "operands.source0", "operands.source1"]))."""
+    out: dict = {}
+    op = None
+    for line in generated_text.split("\n"):
+        m = re.match(r"^\s+when TileOperation_(\w+) =>\s*$", line)
+        if m:
+            op = m.group(1)
+            continue
+        m = re.match(r"^\s+if !(TileOperandsLegal_\w+)\((.*)\) then\s*$", line)
+        if m and op is not None and op not in out:
+            out[op] = (m.group(1), [a.strip() for a in m.group(2).split(",")])
+    return out
+
+
+@lru_cache(maxsize=None)
+def tile_catalog_records(spec: Path) -> dict:
+    """Catalog index -> catalog record (name, command_mnemonic, mode,
+    function, ...), from the PTO-INSTRUCTION headers of asl/tile/**."""
+    out = {}
+    for path in sorted((spec / "asl/tile").rglob("*.asl")):
+        m = re.match(r"// PTO-INSTRUCTION: (\{.*\})\s*$", path.read_text().split("\n", 1)[0])
+        if m:
+            header = json.loads(m.group(1))
+            for index, record in zip(header.get("catalog_indices", []), header.get("catalog_records", [])):
+                out[index] = record
+    return out
+
+
+def tile_operation_names(spec: Path) -> dict:
+    """Catalog index -> tile operation mnemonic (the integer the
+    TileOperationDATR* helpers take)."""
+    return {i: r["name"] for i, r in tile_catalog_records(spec).items()}
+
+
+@lru_cache(maxsize=None)
+def data_type_codes(spec: Path) -> dict:
+    """TileDataType name -> its five-bit DataType encoding
+    (TileDataTypeFromEncoding, asl/arch/data-types/tile-data-types.asl)."""
+    text = (spec / "asl/arch/data-types/tile-data-types.asl").read_text()
+    body = text[text.index("func TileDataTypeFromEncoding"):]
+    body = body[:body.index("\nend;")]
+    return {name: int(code) for code, name in re.findall(r"when (\d+) => return TileDataType_(\w+);", body)}
+
+
+@lru_cache(maxsize=None)
+def contract_execute_wrappers(spec: Path) -> dict:
+    """InstructionContractExecute_<OP>: its parameter names, the semantic
+    handler it calls and that call's argument texts (an operand-legality
+    assert before the call is the precondition the bundle checks)."""
+    pattern = re.compile(r"func (InstructionContractExecute_\w+)\(([^)]*)\)\s*begin\s*"
+                         r"(?:assert InstructionContractOperandsLegal_\w+\([^;]*\);\s*)?"
+                         r"(\w+)\(([^;]*)\);\s*end;")
+    out = {}
+    for path in sorted((spec / "asl/tile").rglob("*.asl")):
+        text = path.read_text()
+        for name, params, handler, args in pattern.findall(text):
+            out[name] = ([p.split(":")[0].strip() for p in params.split(",") if p.strip()], handler,
+                         [a.strip() for a in args.split(",")])
+    return out
+
+
 def enum_tail(v, prefix: str) -> str:
     if not isinstance(v, base.EnumV) or not v.name.startswith(prefix):
         raise base.Unsupported(f"expected a {prefix}* value")
@@ -263,6 +451,24 @@ def enum_tail(v, prefix: str) -> str:
 
 
 class BundleExecutor(blk.BlockExecutor):
+    def __init__(self, *args):
+        super().__init__(*args)
+        # Tile index -> binding it was renamed to by a rewritten semantic-handler
+        # call ({"binding": 0}), or None once a later bundle retired it.
+        self.renamed: dict = {}
+
+    def emit(self, step: dict) -> dict:
+        # A reset, reconfiguration or release ends a handler destination's renaming;
+        # a bundle's commit retires the binding it is read through.
+        renamed = self.renamed
+        if step["op"] == "reset":
+            renamed.clear()
+        elif step.get("index") in renamed and step["op"].startswith(("configure", "release")):
+            del renamed[step["index"]]
+        elif step["op"] == "exec" and step.get("bits") == f"0x{BSTOP:08x}":
+            self.stale_renamings()
+        return super().emit(step)
+
     def exec_word(self, bits: int, origin: str):
         step = self.emit({"op": "exec", "entry": "command" if bits != NOP else "pto",
                           "bits": f"0x{bits:08x}", "length_bits": 32, "rewritten_from": origin})
@@ -276,7 +482,12 @@ class BundleExecutor(blk.BlockExecutor):
             return {"binding": v.step["index"]}
         if isinstance(v, MatrixDestination):
             return {"destination_ordinal": v.ordinal}
-        return {"index": self.as_int(v)}
+        index = self.as_int(v)
+        if index in self.renamed:
+            if self.renamed[index] is None:
+                raise base.Unsupported("read of a handler's destination after a later bundle")
+            return self.renamed[index]
+        return {"index": index}
 
     def dispatch_legality(self, name, values):
         """expect_tile_dispatch_legal of a legality handler call, or None
@@ -296,6 +507,9 @@ class BundleExecutor(blk.BlockExecutor):
         operation, arg_texts = arm
         operands = {}
         for text, value in zip(arg_texts, values):
+            if text == "numeric_control" and isinstance(value, NumericControl):
+                operands[text] = {"rounding_mode": value.rounding_mode, "saturating": value.saturating}
+                continue
             if not text.startswith("operands."):
                 if not isinstance(value, base.EnumV) or value.name != text:
                     return None
@@ -315,6 +529,161 @@ class BundleExecutor(blk.BlockExecutor):
             except base.Unsupported:
                 return None  # a helper value: the check stays omitted
         return base.Obs("expect_tile_dispatch_legal", tile_op=operation, operands=operands, _key="value")
+
+    def configured_tile(self, index: int):
+        """The configure_tile step that set tile `index` up since the last
+        reset and whether a step wrote its elements after it; (None, False)
+        when it was not configured here, or released since."""
+        for j in range(len(self.steps) - 1, -1, -1):
+            step = self.steps[j]
+            if step["op"] == "reset":
+                break
+            if step.get("index") == index and step["op"] in ("configure_tile", "release_tile",
+                                                             "configure_cube_tile", "configure_predicate_tile"):
+                if step["op"] != "configure_tile":
+                    break
+                written = any(later.get("index") == index and later["op"] in ("write_tile_element",
+                                                                              "mark_tile_defined")
+                              for later in self.steps[j + 1:])
+                return step, written
+        return None, False
+
+    # Steps that may lie between B.DATR state set up outside a bundle and the
+    # handler call it applies to (none reads the pending block: the
+    # binary/unary operand legality does not).
+    DATR_MOVABLE_OVER = {"configure_tile", "write_tile_element", "mark_tile_defined", "expect_tile_dispatch_legal"}
+
+    def pending_datr_word(self, handler: str, record: dict):
+        """The B.DATR word of SetBundleDataAttributeState state set since the
+        last reset (removed here: the handler's bundle carries it), or None.
+        Unsupported when the operation's bundle would reject that B.DATR
+        (a nonzero field outside its catalog datr_contract,
+        TileOperationDATRFieldsLegal)."""
+        for j in range(len(self.steps) - 1, -1, -1):
+            st = self.steps[j]
+            if st["op"] == "reset":
+                return None
+            if st.get("rewritten_from") == "SetBundleDataAttributeState":
+                if any(later["op"] not in self.DATR_MOVABLE_OVER for later in self.steps[j + 1:]):
+                    raise base.Unsupported(f"{handler} after B.DATR state and other effects (not one bundle)")
+                word = int(st["bits"], 16)
+                allowed = set(record["datr_contract"]["allowed_nonzero_fields"])
+                for field, (lsb, width) in DATR_WORD_FIELDS.items():
+                    if (word >> lsb) & ((1 << width) - 1) and field not in allowed:
+                        raise base.Unsupported(f"B.DATR state no {record['name']} bundle accepts ({field})")
+                del self.steps[j]
+                return word
+        return None
+
+    def semantic_handler_bundle(self, handler: str, values: list, origin: str) -> None:
+        """A direct semantic-handler call as the one bundle that performs it
+        (SINGLE_BINDING_HANDLERS); Unsupported when no bundle expresses it."""
+        constants = [v.name for v in values if isinstance(v, base.EnumV)]
+        records = [r for r in tile_catalog_records(self.index.spec).values()
+                   if r.get("semantic_handler") == handler and r.get("command_mnemonic") == "BSTART.TEPL"
+                   and [a["constant"] for a in r["arguments"] if "constant" in a] == constants]
+        if len(records) != 1 or len(records[0]["arguments"]) != len(values):
+            raise base.Unsupported(f"call to {handler} without a single catalog operation")
+        record = records[0]
+        fields: dict = {}
+        for a, v in zip(record["arguments"], values):
+            if "operand" in a and fields.setdefault(a["operand"], self.as_int(v)) != self.as_int(v):
+                raise base.Unsupported(f"{handler} with two tiles for operand {a['operand']}")
+        sources = [fields[f] for f in sorted(fields) if f.startswith("source")]
+        destination = fields["destination0"]
+        if destination in sources:
+            raise base.Unsupported(f"{handler} with an aliased destination (a bundle allocates a new one)")
+        if len(sources) not in (1, 2) or set(fields) != {"destination0", *(f"source{i}" for i in range(len(sources)))}:
+            raise base.Unsupported(f"{handler} operands not bound by one B.IOT")
+        datr = self.pending_datr_word(handler, record)
+        # The bundle allocates the destination from B.DIM, SizeCode, BSTART
+        # type and the default layout: exactly d's descriptor when these hold.
+        (d, written), configured = self.configured_tile(destination), [self.configured_tile(i)[0] for i in sources]
+        if (d is None or any(c is None for c in configured) or d["layout"] != "RowMajor"
+                or d["capacity"] not in LOCAL_SIZE_CODES or d["mask"] not in PE_MODE_OF_MASK
+                or any(c["mask"] != d["mask"] for c in configured)):
+            raise base.Unsupported(f"{handler} on tiles no single bundle allocates alike")
+        if written:
+            raise base.Unsupported(f"{handler} into a destination holding values (a bundle allocates a new one)")
+        code = data_type_codes(self.index.spec)[d["data_type"]]
+        self.exec_word(BSTART_TEPL | (code << 27) | (record["mode"] << 25) | (record["function"] << 20), origin)
+        if datr is not None:
+            self.exec_word(datr, "SetBundleDataAttributeState")
+        for lb, value in enumerate((d["valid_columns"], d["valid_rows"], d["columns"])):
+            self.b_dim(lb, value, origin)
+        self.exec_word(self.b_iot([True, 0, LOCAL_SIZE_CODES[d["capacity"]], base.Bits(4, d["mask"]), True,
+                                   len(sources) == 2, sources[0], sources[-1] if len(sources) == 2 else 0, True]),
+                       origin)
+        self.exec_word(BSTOP, origin)["expect_status"] = "CommandExecution_Executed"
+        self.renamed[destination] = {"binding": 0}
+
+    def stale_renamings(self):
+        """A later bundle retires binding 0's trace: earlier renamed
+        destinations can no longer be read."""
+        for i in self.renamed:
+            self.renamed[i] = None
+
+    def b_dim(self, index: int, value: int, origin: str):
+        if value >= 1 << 16 or index > 2:
+            raise base.Unsupported("SetBundleDimension value not encodable in B.DIM")
+        imm = ((value & 0xFFF) << 20) | ((value >> 12) << 7)  # uimm17[11:0] @31:20, [16:12] @11:7
+        self.exec_word(0x43 | (index << 12) | imm, origin)
+
+    def dtype_legality(self, name, values):
+        """expect_tile_dtype_legal of a data-type contract helper on constant
+        types, or None (not a data-type helper, or a non-constant type)."""
+        try:
+            types = [enum_tail(self.concrete(v), "TileDataType_") for v in values]
+        except base.Unsupported:
+            return None
+        if name in DTYPE_HELPERS:
+            operation, bound = DTYPE_HELPERS[name]
+            if len(types) != len(bound):
+                return None
+            by_role = {**INDEXED_DEFAULTS, **dict(zip(bound, types))}
+            cases = [{f: by_role[r] for f, r in INDEXED_ROLES.items()}]
+        elif name.startswith("InstructionContractDataTypeLegal_") and len(types) == 1:
+            operation, t = name[len("InstructionContractDataTypeLegal_"):], types[0]
+            handler, args = dispatch_operand_arguments(self.index.generated_text).get(operation, (None, []))
+            if operation == "TCVT":  # t as source and as destination
+                cases = [{"destination0": "FP32", "source0": t}, {"destination0": t, "source0": "FP32"}]
+            elif handler in UNIFORM_TYPE_HANDLERS:
+                fields = [a[len("operands."):] for a in args if a.startswith("operands.")]
+                cases = [{f: "predicate" if f == UNIFORM_TYPE_HANDLERS[handler] else t
+                          for f in fields if DISPATCH_TILE_FIELDS.match(f)}]
+            else:
+                return None
+        else:
+            return None
+        _, args = dispatch_operand_arguments(self.index.generated_text).get(operation, (None, []))
+        extra = {"operands": {"scalar0": "0x1"}} if "operands.scalar0" in args else {}
+        if NONZERO_DIVISOR & set(args) and "operands.source1" in args:
+            extra["payloads"] = {"source1": "0x1"}
+        return base.Obs("expect_tile_dtype_legal", tile_op=operation, cases=cases, **extra, _key="value")
+
+    def datr_legality(self, name, values):
+        """expect_tile_datr_legal / expect_tile_datr_pad_union of the
+        TileOperationDATR* helpers on a constant operation index, or None."""
+        try:
+            operation = tile_operation_names(self.index.spec)[self.as_int(values[0])]
+        except (base.Unsupported, KeyError, IndexError):
+            return None
+        if operation in ("TLOAD", "TSTORE"):
+            return None  # their B.DATR rule adds the PadValue/CUBE-layout check
+        if name == "TileOperationDATRPadUnion" and len(values) == 1:
+            return base.Obs("expect_tile_datr_pad_union", tile_op=operation, _key="value")
+        if name == "TileOperationDATRFieldApplicable" and len(values) == 2:
+            field = DATR_FIELD_OF_ENUM.get(getattr(self.concrete(values[1]), "name", None))
+            if field is None:
+                return None
+            fields = {f: (f == field) if f in ("saturating", "canonicalize") else int(f == field)
+                      for f in DATR_ARGUMENTS}
+            return base.Obs("expect_tile_datr_legal", tile_op=operation, fields=fields, _key="value")
+        if name == "TileOperationDATRFieldsLegal" and len(values) == 8:
+            fields = {f: self.as_bool(v) if f in ("saturating", "canonicalize") else self.as_bits(v).value
+                      for f, v in zip(DATR_ARGUMENTS, values[1:])}
+            return base.Obs("expect_tile_datr_legal", tile_op=operation, fields=fields, _key="value")
+        return None
 
     def b_iot(self, vals):
         dv, dest, size, mask, s0v, s1v, s0, s1, last = vals
@@ -359,13 +728,22 @@ class BundleExecutor(blk.BlockExecutor):
 
     def eval(self, e, env):
         # t.defined_elements[TileStorageIndex(t, r, c)] of a TileRecord t
-        if (e[0] == "slice" and e[1][0] == "field" and e[1][2] == "defined_elements" and e[1][1][0] == "id"
-                and isinstance(env.get(e[1][1][1]), TileRecord) and len(e[2]) == 1 and e[2][0][0] == e[2][0][1]):
-            slot = self.eval(e[2][0][0], env)
-            if isinstance(slot, StorageIndex):
-                return base.Obs("expect_tile_element_defined", **env[e[1][1][1]].ref, row=slot.row,
-                                column=slot.column, _key="value")
+        # (a let-bound record or _Tiles[[i]] itself)
+        if (e[0] == "slice" and e[1][0] == "field" and e[1][2] == "defined_elements" and len(e[2]) == 1
+                and e[2][0][0] == e[2][0][1]
+                and ((e[1][1][0] == "id" and isinstance(env.get(e[1][1][1]), TileRecord))
+                     or (e[1][1][0] == "index" and e[1][1][1] == ("id", "_Tiles")))):
+            record, slot = self.eval(e[1][1], env), self.eval(e[2][0][0], env)
+            if isinstance(record, TileRecord) and isinstance(slot, StorageIndex) and slot.ref == record.ref:
+                return base.Obs("expect_tile_element_defined", **record.ref, row=slot.row, column=slot.column,
+                                _key="value")
         return super().eval(e, env)
+
+    def bind(self, name, value, env):
+        if isinstance(value, StorageIndex):  # a slot used later as an index, not a read to snapshot
+            env[name] = value
+            return
+        super().bind(name, value, env)
 
     def exec_stmt(self, stmt, env):
         if getattr(self, "pending_datr", None) is not None:
@@ -407,16 +785,36 @@ class BundleExecutor(blk.BlockExecutor):
                 obs = self.dispatch_legality(name, vals())
                 if obs is not None:
                     return obs
+            if name.startswith("InstructionContractDataTypeLegal_") or name in DTYPE_HELPERS:
+                obs = self.dtype_legality(name, vals())
+                if obs is not None:
+                    return obs
+            if name.startswith("TileOperationDATR"):
+                obs = self.datr_legality(name, vals())
+                if obs is not None:
+                    return obs
+            if name == "DefaultNumericExecutionControl" and not args:
+                return NumericControl("RNE", False)
+            if name == "SelectedBundleTileDataAttributesLegal" and len(args) == 1:
+                # A check of the pending block that raises Fault_TileLegality
+                # only when it returns FALSE: a model helper (omitted check).
+                return base.Opaque([name])
             if name == "EnterBundleBody" and not args:
                 self.exec_word(NOP, name)
                 return None
             if name == "SetBundleDimension" and len(args) == 2:
                 v = vals()
-                index, value = self.as_int(v[0]), self.as_bits(v[1], 64).value
-                if value >= 1 << 16 or index > 2:
-                    raise base.Unsupported("SetBundleDimension value not encodable in B.DIM")
-                imm = ((value & 0xFFF) << 20) | ((value >> 12) << 7)  # uimm17[11:0] @31:20, [16:12] @11:7
-                self.exec_word(0x43 | (index << 12) | imm, name)
+                self.b_dim(self.as_int(v[0]), self.as_bits(v[1], 64).value, name)
+                return None
+            if name.startswith("InstructionContractExecute_") and name in contract_execute_wrappers(self.index.spec):
+                params, handler, arg_texts = contract_execute_wrappers(self.index.spec)[name]
+                if handler in SINGLE_BINDING_HANDLERS and len(params) == len(args):
+                    bound = dict(zip(params, vals()))
+                    self.semantic_handler_bundle(handler, [bound[a] if a in bound else base.EnumV(a)
+                                                           for a in arg_texts], name)
+                    return None
+            if name in SINGLE_BINDING_HANDLERS:
+                self.semantic_handler_bundle(name, vals(), name)
                 return None
             if name == "AddBundleTileBinding" and len(args) == 9:
                 self.exec_word(self.b_iot(vals()), name)
@@ -461,7 +859,7 @@ class BundleExecutor(blk.BlockExecutor):
             if name == "SetBundleDataAttributeState" and len(args) == 7:
                 self.pending_datr = self.b_datr(vals())
                 return None
-            if name == "TileStorageIndex" and len(args) == 3:
+            if name in ("TileStorageIndex", "TileLinearIndex") and len(args) == 3:
                 v = vals()
                 if isinstance(v[0], TileRecord):
                     return StorageIndex(v[0].ref, self.as_int(v[1]), self.as_int(v[2]))
@@ -576,6 +974,14 @@ class BundleExecutor(blk.BlockExecutor):
         return super().eval_state_path(e, env)
 
     def assign(self, lhs, value, env):
+        # control.saturating = b / control.rounding_mode = m of a NumericControl
+        # (a new value: a copy made by `var c2 = c` stays independent)
+        if (lhs[0] == "field" and lhs[1][0] == "id" and isinstance(env.get(lhs[1][1]), NumericControl)
+                and lhs[2] in ("saturating", "rounding_mode")):
+            old = env[lhs[1][1]]
+            env[lhs[1][1]] = (NumericControl(old.rounding_mode, self.as_bool(value)) if lhs[2] == "saturating"
+                              else NumericControl(enum_tail(self.concrete(value), "NumericRound_"), old.saturating))
+            return
         if lhs[0] == "index" and lhs[1] == ("id", "_Memory"):
             self.emit({"op": "write_mem", "addr": base.fmt(base.Bits(64, self.as_int(self.eval(lhs[2], env)))),
                        "size": 1, "value": base.fmt(self.as_bits(value, 8))})
@@ -601,14 +1007,17 @@ class BundleExecutor(blk.BlockExecutor):
             return const
         if op in ("expect_tile_element", "expect_dimension", "expect_tile_payload"):
             return base.fmt(self.as_bits(const, 64))
-        if op in ("expect_core_capacity", "expect_tile_binding_count", "expect_shared_binding_count"):
+        if op in ("expect_core_capacity", "expect_tile_binding_count", "expect_shared_binding_count",
+                  "expect_tile_linear_index"):
             return self.as_int(const)
         if key == "expect_configured":
             return self.as_bool(const)
         if op == "expect_tile_element_defined" and isinstance(const, base.Bits) and const.width == 1:
             return bool(const.value)  # a defined_elements bit
+        if op == "expect_tile_datr_pad_union":
+            return enum_tail(self.concrete(const), "TileDATRPadUnion_")
         if op in ("expect_tile_element_defined", "expect_tile_stream_terminated", "expect_dimension_present",
-                  "expect_tile_dispatch_legal"):
+                  "expect_tile_dispatch_legal", "expect_tile_dtype_legal", "expect_tile_datr_legal"):
             return self.as_bool(const)
         return super().normalise(step, key, const)
 

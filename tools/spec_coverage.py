@@ -57,6 +57,8 @@ CATEGORIES = (
     ("model-internal state or helper",
      r"state variable|assignment to|call to|helper value|record/array|model state call"),
     ("not encodable as an instruction", r"not encodable|without a PEMode|without a B.IOT form"),
+    ("semantic handler call no bundle expresses",
+     r"aliased destination|bundle accepts|not one bundle|single bundle|one B\.IOT|two tiles for operand"),
 )
 
 

@@ -13,12 +13,15 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <utility>
+#include <variant>
 
 #include "arch/machine.hpp"
 #include "block/bundle_engine.hpp"
 #include "block/control.hpp"
 #include "isa/decoder.hpp"
 #include "numerics/datatypes.hpp"
+#include "numerics/rounding.hpp"
 #include "runner/dispatch.hpp"
 #include "tile/shared_tile.hpp"
 #include "tile/tile_contracts.hpp"
@@ -239,7 +242,7 @@ unsigned binding_count(const pto::arch::BlockState& b) {
 
 // The operand record of an expect_tile_dispatch_legal step: the fields the
 // ASL call bound (destinationN, sourceN, scalar0/1, flag0, diagonal,
-// sort_width); the rest keep their reset values.
+// sort_width, numeric_control); the rest keep their reset values.
 pto::tile::TileOperands dispatch_operands(const json& fields) {
   pto::tile::TileOperands o;
   for (const auto& [name, value] : fields.items()) {
@@ -251,6 +254,11 @@ pto::tile::TileOperands dispatch_operands(const json& fields) {
     else if (name == "flag0") o.flag0 = value.get<bool>();
     else if (name == "diagonal") o.diagonal = value.get<std::int32_t>();
     else if (name == "sort_width") o.sort_width = static_cast<std::uint8_t>(u(value));
+    else if (name == "numeric_control") {  // an explicit NumericExecutionControl record
+      const auto mode = pto::num::rounding_mode_from_name(value["rounding_mode"].get<std::string>());
+      if (!mode) throw std::runtime_error("unknown rounding mode");
+      o.numeric_control = {false, *mode, value["saturating"].get<bool>()};
+    }
     else throw std::runtime_error("unknown operand field " + name);
   }
   return o;
@@ -262,21 +270,105 @@ pto::tile::TileOperands dispatch_operands(const json& fields) {
 // TileOperandsLegal_<handler>; a false gate raises Fault_TileLegality before
 // any effect.  Both checks are the model's (the generic commit's steps 9
 // and 10, src/tile/tile_ops.hpp).
-std::string expect_dispatch_legal(Machine& m, const json& s) {
+bool dispatch_gate_passes(Machine& m, pto::isa::TileOp op, const pto::tile::TileKernel& kernel,
+                          const pto::tile::TileOperands& o) {
+  const pto::tile::TileFile& f = pto::block::tile_state(m).file;
+  const std::uint8_t defined = pto::tile::generic_defined_sources(op);
+  for (std::size_t i = 0; i < o.source.size(); ++i)
+    if (((defined >> i) & 1U) && !f.source_contents_defined(o.source[i])) return false;
+  return kernel.operands_legal(f, o, m.state.block);
+}
+
+// The step's operation and its registered kernel; an error text instead
+// ("SKIP: ..." when the model has no kernel for it).
+std::variant<std::pair<pto::isa::TileOp, const pto::tile::TileKernel*>, std::string> step_kernel(const json& s) {
   const std::string name = s["tile_op"];
   const auto op = pto::isa::tile_op_from_name(name);
   if (!op) return "unknown tile operation " + name;
   const pto::tile::TileKernel* kernel = pto::tile::tile_kernel_table().get(*op);
   if (kernel == nullptr) return "SKIP: not implemented in this model: " + name;
-  const pto::tile::TileOperands o = dispatch_operands(s["operands"]);
-  const pto::tile::TileFile& f = tiles(m);
-  bool legal = true;
-  const std::uint8_t defined = pto::tile::generic_defined_sources(*op);
-  for (std::size_t i = 0; i < o.source.size(); ++i)
-    if (((defined >> i) & 1U) && !f.source_contents_defined(o.source[i])) legal = false;
-  legal = legal && kernel->operands_legal(f, o, m.state.block);
-  return compare(s, name + " dispatch legality", flag(legal));
+  return std::pair{*op, kernel};
 }
+
+std::string expect_dispatch_legal(Machine& m, const json& s) {
+  const auto k = step_kernel(s);
+  if (const auto* error = std::get_if<std::string>(&k)) return *error;
+  const auto [op, kernel] = std::get<0>(k);
+  const bool legal = dispatch_gate_passes(m, op, *kernel, dispatch_operands(s["operands"]));
+  return compare(s, s["tile_op"].get<std::string>() + " dispatch legality", flag(legal));
+}
+
+// A data-type legality helper (InstructionContractDataTypeLegal_<OP>, ...):
+// each case configures the named operands as tiles of the given types (or a
+// predicate tile) at the top tile registers (16 x 16 RowMajor storage, valid
+// region 1 x 1; sources defined, their element zero, which every type
+// encodes, or the step's "payloads" value), asks the same dispatch gate as
+// expect_tile_dispatch_legal, and releases them again.  The type is legal
+// when every case passes.
+constexpr unsigned kDtypeProbeFirstTile = 56;
+constexpr std::uint32_t kProbeSide = 16;
+std::string configure_probe_tile(pto::tile::TileFile& f, pto::tile::TileIndex index, const std::string& type) {
+  if (type == "predicate") {  // a U8-carrier descriptor: one byte of capacity per element
+    f.configure_predicate(index, kProbeSide * kProbeSide, kProbeSide, kProbeSide, 1, 1, 0b0001);
+    return "";
+  }
+  const auto dt = pto::num::data_type_from_name(type);
+  if (!dt) return "unknown data type " + type;
+  pto::tile::ConfigureRequest r;
+  r.capacity_bytes = kProbeSide * kProbeSide * pto::tile::element_bits(*dt) / 8;
+  r.columns = kProbeSide;
+  r.valid_rows = r.valid_columns = 1;
+  r.data_type = *dt;
+  r.mask = 0b0001;
+  return f.configure(index, r) == pto::tile::Fault::None ? "" : "probe tile of type " + type + " rejected";
+}
+
+std::string expect_dtype_legal(Machine& m, const json& s) {
+  const auto k = step_kernel(s);
+  if (const auto* error = std::get_if<std::string>(&k)) return *error;
+  const auto [op, kernel] = std::get<0>(k);
+  pto::tile::TileFile& f = tiles(m);
+  const json payloads = s.value("payloads", json::object());
+  bool legal = true;
+  for (const json& c : s["cases"]) {
+    json fields = s.value("operands", json::object());
+    unsigned next = kDtypeProbeFirstTile;
+    for (const auto& [field, type] : c.items()) {
+      const auto index = static_cast<pto::tile::TileIndex>(next++);
+      if (f.tile(index).allocated()) return fmt::format("probe tile register {} is in use", index);
+      if (const std::string error = configure_probe_tile(f, index, type.get<std::string>()); !error.empty())
+        return error;
+      if (payloads.contains(field)) f.tile(index).write_element(0, 0, num(payloads[field]));
+      if (field.starts_with("source")) f.tile(index).mark_valid_region_defined();
+      fields[field] = static_cast<unsigned>(index);
+    }
+    legal = legal && dispatch_gate_passes(m, op, *kernel, dispatch_operands(fields));
+    for (unsigned i = kDtypeProbeFirstTile; i < next; ++i) f.release(static_cast<pto::tile::TileIndex>(i));
+  }
+  return compare(s, s["tile_op"].get<std::string>() + " data-type legality " + s["cases"].dump(), flag(legal));
+}
+
+// TileOperationDATRFieldsLegal: an explicit B.DATR with these fields,
+// checked by the model's SelectedBundleTileDataAttributesLegal.
+std::string expect_datr_legal(const json& s) {
+  const auto op = pto::isa::tile_op_from_name(s["tile_op"].get<std::string>());
+  if (!op) return "unknown tile operation";
+  const json& f = s["fields"];
+  pto::arch::BlockState b;
+  b.data_attributes_present = true;
+  auto& d = b.data_attributes;
+  d.comparison_mode = static_cast<std::uint8_t>(u(f["comparison_mode"]));
+  d.pad_value = static_cast<std::uint8_t>(u(f["pad_value"]));
+  d.saturating = f["saturating"].get<bool>();
+  d.canonicalize = f["canonicalize"].get<bool>();
+  d.data_type = static_cast<std::uint8_t>(u(f["data_type"]));
+  d.data_type_present = true;
+  d.rounding_mode = static_cast<std::uint8_t>(u(f["rounding_mode"]));
+  d.data_layout = static_cast<std::uint8_t>(u(f["data_layout"]));
+  return compare(s, "B.DATR legality", flag(pto::tile::datr_fields_legal(*op, b)));
+}
+
+constexpr const char* kPadUnions[] = {"MustZero", "PadValue", "HistogramByteId"};  // tile::PadUnion order
 
 // Executes one step; returns a failure description, "SKIP: ..." or "".
 // The descriptor fields ConfigureTile and ConfigureCubeTile share; nullopt
@@ -401,9 +493,28 @@ std::string run_step(Machine& m, const json& s) {
     const bool defined = t.allocated() && e < t.logical_capacity() && t.element_defined(e);
     if (op == "expect_tile_element_defined") return compare(s, "element definedness", flag(defined));
     if (!defined) return "element is not defined";  // ReadTileElement asserts the element's bit
-    return compare(s, "element", hex(t.read_word(e)));
+    // The ASL payload is a Word per element whose bits above the element
+    // width depend on how it was written (WriteTileElement keeps them, a
+    // handler stores its normalised result); the register file keeps the
+    // element's own bits, which are what is compared.
+    const unsigned bits = pto::tile::element_bits(t.data_type());
+    const Word mask = bits >= 64 ? ~Word{0} : (Word{1} << bits) - 1;
+    json want = s;
+    want["value"] = hex(num(s["value"]) & mask);
+    return compare(want, "element", hex(t.read_raw(e)));
   } else if (op == "expect_tile_dispatch_legal") {
     return expect_dispatch_legal(m, s);
+  } else if (op == "expect_tile_linear_index") {  // TileLinearIndex: the slot (row, column) is stored in
+    const auto& t = tiles(m).tile(static_cast<pto::tile::TileIndex>(tile_index(m, s)));
+    return compare(s, "linear index", hex(t.linear_index(u(s["row"]), u(s["column"]))));
+  } else if (op == "expect_tile_dtype_legal") {
+    return expect_dtype_legal(m, s);
+  } else if (op == "expect_tile_datr_legal") {
+    return expect_datr_legal(s);
+  } else if (op == "expect_tile_datr_pad_union") {
+    const auto t = pto::isa::tile_op_from_name(s["tile_op"].get<std::string>());
+    if (!t) return "unknown tile operation";
+    return compare(s, "B.DATR pad union", kPadUnions[static_cast<unsigned>(pto::tile::datr_contract(*t).pad_union)]);
   } else if (op == "expect_tile") {
     return compare(s, "tile " + s["field"].get<std::string>(), tile_field(tiles(m), tile_index(m, s), s["field"]));
   } else if (op == "expect_shared_tile") {
@@ -437,6 +548,8 @@ std::string run_step(Machine& m, const json& s) {
     if (equal == s.value("negate", false)) return fmt::format("fault {}", pto::arch::fault_name(st.last_fault));
   } else if (op == "expect_fault_address") {
     return compare(s, "fault address", hex(st.fault_address));
+  } else if (op == "expect_fp_flags") {  // ScalarFPFlags(): CORE_STATE[36:32]
+    return compare(s, "fp flags", hex((st.sysregs.core_state >> pto::arch::kCoreStateFlagsShift) & 0x1F));
   } else if (op == "expect_tpc") {
     return compare(s, "tpc", hex(st.pc));
   } else if (op == "expect_bpc") {
