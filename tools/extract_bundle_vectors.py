@@ -346,6 +346,16 @@ def dispatch_legality_arms(generated_text: str) -> dict:
     ("TADD", ["TileBinary_ADD", "operands.destination0", ...]).  A key two
     arms share is dropped (ambiguous)."""
     arms: dict = {}
+    for op, handler, args in legality_calls_of_arms(generated_text):
+        key = (handler, tuple(a for a in args if not a.startswith("operands.") and a != "numeric_control"))
+        arms[key] = None if key in arms and arms[key][0] != op else (op, args)
+    return {k: v for k, v in arms.items() if v is not None}
+
+
+def legality_calls_of_arms(generated_text: str):
+    """(operation, legality handler, argument texts) of every
+    `if !TileOperandsLegal_*(...)` call in the generated dispatch arms, in
+    order."""
     op = None
     for line in generated_text.split("\n"):
         m = re.match(r"^\s+when TileOperation_(\w+) =>\s*$", line)
@@ -354,10 +364,7 @@ def dispatch_legality_arms(generated_text: str) -> dict:
             continue
         m = re.match(r"^\s+if !(TileOperandsLegal_\w+)\((.*)\) then\s*$", line)
         if m and op is not None:
-            args = [a.strip() for a in m.group(2).split(",")]
-            key = (m.group(1), tuple(a for a in args if not a.startswith("operands.") and a != "numeric_control"))
-            arms[key] = None if key in arms and arms[key][0] != op else (op, args)
-    return {k: v for k, v in arms.items() if v is not None}
+            yield op, m.group(1), [a.strip() for a in m.group(2).split(",")]
 
 
 @lru_cache(maxsize=None)
@@ -385,15 +392,8 @@ def dispatch_operand_arguments(generated_text: str) -> dict:
     ExecuteTileBinary", ["TileBinary_MAX", "operands.destination0",
     "operands.source0", "operands.source1"]))."""
     out: dict = {}
-    op = None
-    for line in generated_text.split("\n"):
-        m = re.match(r"^\s+when TileOperation_(\w+) =>\s*$", line)
-        if m:
-            op = m.group(1)
-            continue
-        m = re.match(r"^\s+if !(TileOperandsLegal_\w+)\((.*)\) then\s*$", line)
-        if m and op is not None and op not in out:
-            out[op] = (m.group(1), [a.strip() for a in m.group(2).split(",")])
+    for op, handler, args in legality_calls_of_arms(generated_text):
+        out.setdefault(op, (handler, args))
     return out
 
 
