@@ -235,42 +235,55 @@ Handler agu_register_only_variant(const DecodedInsn& d) {
   return nullptr;
 }
 
-// An immediate-offset store without address update whose base (SrcR,
-// agu_base) and data (SrcD, else SrcL: agu_store_source) are GPRs, as a
-// RegisterOp, for a record whose handler is the table's (fully decoded) and
-// that has no pre-checks.
-std::optional<RegisterOp> plain_store_op(const DecodedInsn& d, const AguForm& a) {
-  if (a.action != AguAction::Store || a.address_kind != AguAddressKind::Immediate ||
-      a.update != AddressUpdate::None || d.prechecks != 0 || d.handler != handler_table().get(d.mnemonic)) {
+// A load or store without address update, immediate or register offset
+// (no modifier), every register a GPR (a load's destination not R0), as a
+// RegisterOp: the same address (agu_base, agu_offset), data (agu_store_source)
+// and result (normalize_load) as the record's handler, which must be the
+// table's or its register-only variant (fully decoded), with no pre-checks.
+std::optional<RegisterOp> memory_register_op(const DecodedInsn& d, const AguForm& a) {
+  const bool load = a.action == AguAction::Load;
+  if ((!load && a.action != AguAction::Store) || a.update != AddressUpdate::None || d.prechecks != 0 ||
+      (a.address_kind != AguAddressKind::Immediate && a.address_kind != AguAddressKind::Register) ||
+      (d.handler != handler_table().get(d.mnemonic) && d.handler != agu_register_only_variant(d))) {
     return std::nullopt;
   }
   const ScalarFormSlots s = slots_of(d.mnemonic);
-  const unsigned base = d.reg(static_cast<unsigned>(s.src_r));
-  const unsigned data = d.reg(static_cast<unsigned>(s.src_d >= 0 ? s.src_d : s.src_l));
-  if (base >= arch::kAbsoluteGprCount || data >= arch::kAbsoluteGprCount) return std::nullopt;
+  auto reg = [&d](int slot) { return d.reg(static_cast<unsigned>(slot)); };
   RegisterOp op;
-  op.kind = RegisterOp::Kind::Store;
-  op.left = static_cast<std::uint8_t>(base);
-  op.right = static_cast<std::uint8_t>(data);
+  op.kind = load ? RegisterOp::Kind::Load : RegisterOp::Kind::Store;
   op.size = a.size_bytes;
-  op.imm = d.u(static_cast<unsigned>(s.imm)) << a.offset_scale;  // agu_offset
+  op.sign = a.signed_load;
+  op.indexed = a.address_kind == AguAddressKind::Register;
+  // Immediate stores take their base from SrcR and their data from SrcL.
+  const bool base_in_src_r = !load && !op.indexed;
+  const unsigned base = reg(base_in_src_r ? s.src_r : s.src_l);
+  const unsigned data = load ? reg(s.reg_dst) : reg(s.src_d >= 0 ? s.src_d : s.src_l);
+  if (base >= arch::kAbsoluteGprCount || data >= arch::kAbsoluteGprCount || (load && data == 0)) {
+    return std::nullopt;
+  }
+  op.left = static_cast<std::uint8_t>(base);
+  if (load) {
+    op.dst = static_cast<std::uint8_t>(data);
+  } else {
+    op.right = static_cast<std::uint8_t>(data);
+  }
+  if (!op.indexed) {
+    op.imm = d.u(static_cast<unsigned>(s.imm)) << a.offset_scale;
+    return op;
+  }
+  const unsigned index = reg(s.src_r);
+  if (index >= arch::kAbsoluteGprCount || kOrderedRightModifier[d.u(static_cast<unsigned>(s.src_r_type)) & 3] !=
+                                              RightModifier::None) {
+    return std::nullopt;
+  }
+  op.index = static_cast<std::uint8_t>(index);
+  op.shamt = static_cast<std::uint8_t>(s.shamt >= 0 ? d.u(static_cast<unsigned>(s.shamt)) & 63 : a.offset_scale);
   return op;
 }
 
 std::optional<RegisterOp> agu_register_op(const DecodedInsn& d) {
-  for (std::size_t i = 0; i < std::size(generated::kAguForms); ++i) {
-    const AguForm& a = generated::kAguForms[i];
-    if (a.mnemonic != d.mnemonic) continue;
-    if (kRegisterOnlyLoads[i] == nullptr || kRegisterOnlyLoads[i] != d.handler) return plain_store_op(d, a);
-    const ScalarFormSlots s = slots_of(d.mnemonic);
-    RegisterOp op;
-    op.kind = RegisterOp::Kind::Load;
-    op.dst = static_cast<std::uint8_t>(d.reg(static_cast<unsigned>(s.reg_dst)));
-    op.left = static_cast<std::uint8_t>(d.reg(static_cast<unsigned>(s.src_l)));
-    op.size = a.size_bytes;
-    op.sign = a.signed_load;
-    op.imm = d.u(static_cast<unsigned>(s.imm)) << a.offset_scale;  // as load_immediate_gprs
-    return op;
+  for (const AguForm& a : generated::kAguForms) {
+    if (a.mnemonic == d.mnemonic) return memory_register_op(d, a);
   }
   return std::nullopt;
 }

@@ -16,19 +16,25 @@ bool execute_binary(arch::Machine&, Word* gpr, const RegisterOp& op) {
   return true;
 }
 
-// The load_immediate_gprs variant without its fault path (src/scalar/agu.cpp).
-template <unsigned Size, bool Signed>
+// ScalarDecodedAGUBase + ScalarDecodedAGUOffset (src/scalar/agu.cpp).
+template <bool Indexed>
+Word address_of(const Word* gpr, const RegisterOp& op) {
+  return gpr[op.left] + (Indexed ? gpr[op.index] << op.shamt : op.imm);
+}
+
+// agu_load's effect (src/scalar/agu.cpp) without its fault path.
+template <unsigned Size, bool Signed, bool Indexed>
 bool execute_load(arch::Machine& m, Word* gpr, const RegisterOp& op) {
   Word raw;
-  if (!m.load_fast(gpr[op.left] + op.imm, Size, raw)) return false;
+  if (!m.load_fast(address_of<Indexed>(gpr, op), Size, raw)) return false;
   gpr[op.dst] = Signed ? sign_extend(raw, 8 * Size) : zero_extend(raw, 8 * Size);
   return true;
 }
 
 // agu_store's effect (src/scalar/agu.cpp) on a write-cached page.
-template <unsigned Size>
+template <unsigned Size, bool Indexed>
 bool execute_store(arch::Machine& m, Word* gpr, const RegisterOp& op) {
-  return m.store_fast(gpr[op.left] + op.imm, Size, gpr[op.right]);
+  return m.store_fast(address_of<Indexed>(gpr, op), Size, gpr[op.right]);
 }
 
 constexpr BinaryOp kBinaryOps[] = {BinaryOp::ADD, BinaryOp::SUB, BinaryOp::AND, BinaryOp::OR,
@@ -53,21 +59,28 @@ constexpr std::array<std::array<std::array<RegisterOpFn, std::size(kBinaryOps)>,
     {binary_row<false, false>(kOps), binary_row<false, true>(kOps)},
     {binary_row<true, false>(kOps), binary_row<true, true>(kOps)},
 }};
-// [log2 size][signed]
-constexpr std::array<std::array<RegisterOpFn, 2>, 4> kLoads = {{
-    {execute_load<1, false>, execute_load<1, true>},
-    {execute_load<2, false>, execute_load<2, true>},
-    {execute_load<4, false>, execute_load<4, true>},
-    {execute_load<8, false>, execute_load<8, true>},
-}};
-
-constexpr std::array<RegisterOpFn, 4> kStores = {execute_store<1>, execute_store<2>, execute_store<4>,
-                                                  execute_store<8>};
+template <bool Indexed>
+constexpr std::array<std::array<RegisterOpFn, 2>, 4> load_table() {
+  return {{
+      {execute_load<1, false, Indexed>, execute_load<1, true, Indexed>},
+      {execute_load<2, false, Indexed>, execute_load<2, true, Indexed>},
+      {execute_load<4, false, Indexed>, execute_load<4, true, Indexed>},
+      {execute_load<8, false, Indexed>, execute_load<8, true, Indexed>},
+  }};
+}
+template <bool Indexed>
+constexpr std::array<RegisterOpFn, 4> store_table() {
+  return {execute_store<1, Indexed>, execute_store<2, Indexed>, execute_store<4, Indexed>,
+          execute_store<8, Indexed>};
+}
+// [indexed][log2 size][signed], [indexed][log2 size]
+constexpr std::array kLoads = {load_table<false>(), load_table<true>()};
+constexpr std::array kStores = {store_table<false>(), store_table<true>()};
 
 RegisterOpFn execute_function(const RegisterOp& op) {
   const auto log2_size = static_cast<std::size_t>(std::countr_zero(op.size)) & 3;
-  if (op.kind == Kind::Load) return kLoads[log2_size][op.sign];
-  if (op.kind == Kind::Store) return kStores[log2_size];
+  if (op.kind == Kind::Load) return kLoads[op.indexed][log2_size][op.sign];
+  if (op.kind == Kind::Store) return kStores[op.indexed][log2_size];
   return kBinary[op.word][op.kind == Kind::BinaryImmediate][static_cast<std::size_t>(op.op)];
 }
 

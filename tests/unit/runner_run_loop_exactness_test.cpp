@@ -387,6 +387,38 @@ TEST(RunnerRunLoopExactness, FusedPassesWithStores) {
   EXPECT_EQ(o.fused_passes, 7u);
 }
 
+// Register-offset loads and stores in fused passes: copy the table to a
+// fresh page (the first store, in pass 1, allocates it) and sum it.
+// loop: BSTART.STD COND loop ; a0 += 1 ; a5 = a0 & 511 ; a2 = [a3 + (a5 << 3)] ;
+//       a4 += a2 ; SD a2 -> [r9 + (a5 << 3)] ; setc.ne a0, a1 ; BSTOP
+// then a6 = [r9 + 8 * 20].
+TEST(RunnerRunLoopExactness, FusedPassesWithRegisterOffsets) {
+  Program p;
+  p.code = {bstart("COND", 0),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 511}}),
+            enc("LD", {{"RegDst", a2}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 0}, {"shamt", 3}}),
+            enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", a2}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("SD", {{"SrcD", a2}, {"SrcL", 9}, {"SrcR", a5}, {"SrcRType", 0}}),
+            enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
+            enc("BSTOP", {}),
+            enc("LDI", {{"RegDst", a6}, {"SrcL", 9}, {"simm12", 20}})};  // LDI scales by 8
+  p.setup = [](Machine& m) {
+    m.state.write_gpr(a1, 20);
+    m.state.write_gpr(a3, kData);
+    m.state.write_gpr(9, kData + 0x10000);
+  };
+  p.limits.stop_pc = kCode + 4 * p.code.size();
+  const Outcome o = run_both(p);
+  ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
+  EXPECT_EQ(o.result.steps, 20u * 8 + 1);
+  Word sum = 0;
+  for (Word i = 1; i <= 20; ++i) sum += i * 0x9E3779B97F4A7C15ull;
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(sum));
+  EXPECT_EQ(o.state["gpr"][0][a6], pto::runner::hex_word(20 * 0x9E3779B97F4A7C15ull));
+  EXPECT_EQ(o.fused_passes, 19u);
+}
+
 // A fault taken to a vector (EVBASE != 0) leaves the fault record set; the
 // next attempt, at the vector, clears it again.
 TEST(RunnerRunLoopExactness, FaultRecordClearedByTheAttemptAfterAVectoredFault) {
