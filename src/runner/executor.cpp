@@ -242,6 +242,20 @@ std::uint32_t Executor::fuse_run(const Run& run) {
   return static_cast<std::uint32_t>(fusions_.size() - 1);
 }
 
+namespace {
+
+// Executes body ops [from, to) of a fused pass; returns the index of the
+// first op that left the fast path, or `to`.
+std::uint32_t run_register_ops(Machine& m, Word* gpr, const scalar::RegisterOp* body, std::uint32_t from,
+                               std::uint32_t to) {
+  for (std::uint32_t i = from; i < to; ++i) {
+    if (!body[i].execute(m, gpr, body[i])) [[unlikely]] return i;
+  }
+  return to;
+}
+
+}  // namespace
+
 std::uint32_t Executor::run_fused(const Run& run, const RunStep* begin, std::uint64_t& steps,
                                   std::uint64_t max_steps) {
   Machine& m = m_;
@@ -249,27 +263,20 @@ std::uint32_t Executor::run_fused(const Run& run, const RunStep* begin, std::uin
   const Fusion& f = fusions_[run.fusion];
   const scalar::RegisterOp* body = &fused_ops_[f.first];
   const std::uint32_t body_count = run.count - 2;
+  // The ops before the SETC, and the SETC's index (body_count if none).
+  const std::uint32_t split = f.condition == nullptr ? body_count : f.condition_index;
   Word* gpr = s.gpr[s.current_pe].data();
-  do {
-    bool holds = false;  // a COND block's BARG.taken starts false
-    for (std::uint32_t i = 0; i < body_count; ++i) {
-      if (i == f.condition_index) {
-        holds = f.condition(s, *f.condition_insn);
-        s.commit_argument = holds ? 1 : 0;
-        continue;
-      }
-      if (!body[i].execute(m, gpr, body[i])) [[unlikely]] {
-        // Step-by-step from here: the block as its BSTART began it (from
-        // the idle state a whole pass leaves), the body entered, the
-        // condition as set so far, time advanced by the attempts done.
-        ++s.sysregs.cycle;
-        s.pc = begin[0].pc;
-        begin[0].insn.handler(m, begin[0].insn);
-        s.block.bundle_body_active = true;
-        if (f.condition_index < i) block::set_commit_condition(s, holds);
-        s.sysregs.cycle += i;
-        return i + 1;
-      }
+  bool holds;
+  std::uint32_t i;
+  for (;;) {
+    holds = false;  // a COND block's BARG.taken starts false
+    i = run_register_ops(m, gpr, body, 0, split);
+    if (i < split) [[unlikely]] break;
+    if (split < body_count) {
+      holds = f.condition(s, *f.condition_insn);
+      s.commit_argument = holds ? 1 : 0;
+      i = run_register_ops(m, gpr, body, split + 1, body_count);
+      if (i < body_count) [[unlikely]] break;
     }
     s.sysregs.cycle += run.count;
     steps += run.count;
@@ -278,8 +285,18 @@ std::uint32_t Executor::run_fused(const Run& run, const RunStep* begin, std::uin
     const bool to_target = f.transfer == arch::BundleTransfer::Direct ||
                            (f.transfer == arch::BundleTransfer::Conditional && holds);
     s.pc = to_target ? f.target : f.continuation;
-  } while (s.pc == run.start && max_steps - steps >= run.count);
-  return run.count;
+    if (s.pc != run.start || max_steps - steps < run.count) return run.count;
+  }
+  // Body op i left the fast path.  Step by step from there: the block as its
+  // BSTART began it (from the idle state a whole pass leaves), the body
+  // entered, the condition as set so far, time advanced by the attempts done.
+  ++s.sysregs.cycle;
+  s.pc = begin[0].pc;
+  begin[0].insn.handler(m, begin[0].insn);
+  s.block.bundle_body_active = true;
+  if (split < i) block::set_commit_condition(s, holds);
+  s.sysregs.cycle += i;
+  return i + 1;
 }
 
 bool Executor::stops_after(ExecOutcome o, const DecodedInsn& d, Word pc, RunResult& r) const {
