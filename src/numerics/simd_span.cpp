@@ -75,9 +75,16 @@ PTO_NUM_CLONES NarrowSummary bf16_narrow_lanes(const std::uint32_t* in, std::uin
   return {worst <= kRoundedExponentSpan, (bits & 0xFFFFU) != 0};
 }
 
-// ---- FP32 exp in binary64 ----
+// ---- FP32 exp ----
 //
-// exp(x) = 2^k exp(r), k = round(x / ln2), r = x - k ln2 with a two-part
+// Tiers, each vouching only for the roundings it can prove (docs/numerics.md,
+// TEXP FP32): the AVX2+FMA loop evaluates eight lanes in binary32 with an
+// error bound and marks the lanes whose rounding that bound leaves open
+// (about 1 in 200); the binary64 evaluation below redoes those (and is the
+// portable loop for every element); what it cannot decide (about one
+// random element in 2^18) stays slow for the caller's exact path.
+//
+// Binary64: exp(x) = 2^k exp(r), k = round(x / ln2), r = x - k ln2 with a two-part
 // ln2 (the 32-bit high part times |k| <= 126 and x - k ln2_hi are exact),
 // |r| <= ln2/2 (1 + 2^-20).  exp(r) is a degree-9 polynomial: the
 // Chebyshev fit of exp on that interval (mpmath chebyfit, coefficients
@@ -93,18 +100,22 @@ constexpr double kExpCoefficients[10] = {0x1.000000000003dp+0, 0x1.0000000000006
                                          0x1.6c162bb7b3ef5p-10, 0x1.a01994c82e1c6p-13, 0x1.a17df105a3981p-16,
                                          0x1.72e107e8d8eb6p-19};
 constexpr std::uint32_t kExpFastLimit = 0x42ae0000;  // 87.0f
-// Half-width of the window around each binary32 rounding boundary, in
-// binary64 ulps: 2^10 ulps >= 2^-43 relative, above the evaluation error.
+// Half-width of the window around each binary32 midpoint, in binary64
+// ulps: 2^10 ulps >= 2^-43 relative, above the evaluation error.  Only
+// midpoints matter: the exact path raises NX for every nonzero finite
+// argument (its sticky bit), so a result near a binary32 value rounds to it
+// either way.
 constexpr std::uint64_t kExpTolerance = std::uint64_t{1} << 10;
-// Binary32 values and midpoints are the binary64 values whose low 28 bits
-// are zero (29 bits dropped; midpoints set the 29th).
-constexpr std::uint64_t kBoundaryPeriod = (std::uint64_t{1} << 28) - 1;
+// A binary64 value of the binary32 exponent range is a binary32 midpoint
+// when its low 29 bits (those binary32 drops) are 1 followed by 28 zeros.
+constexpr std::uint64_t kDroppedBits = (std::uint64_t{1} << 29) - 1;
+constexpr std::uint64_t kMidpointBits = std::uint64_t{1} << 28;
 
 constexpr bool exp_fast_range(std::uint32_t v) noexcept { return (v & 0x7FFFFFFFU) - 1U < kExpFastLimit; }
 
-// Within kExpTolerance ulps of a binary32 value or midpoint.
-constexpr bool near_fp32_boundary(std::uint64_t bits) noexcept {
-  return ((bits + kExpTolerance) & kBoundaryPeriod) < 2 * kExpTolerance;
+// Within kExpTolerance ulps of a binary32 midpoint.
+constexpr bool near_fp32_midpoint(std::uint64_t bits) noexcept {
+  return ((bits + kExpTolerance - kMidpointBits) & kDroppedBits) < 2 * kExpTolerance;
 }
 
 double exp_binary64(double x) noexcept {
@@ -126,7 +137,7 @@ PTO_NUM_CLONES bool exp_fp32_lanes(const std::uint32_t* in, std::uint32_t* out, 
     const bool fast = exp_fast_range(v);
     // Other lanes evaluate exp(+0), branch-free.
     const double y = exp_binary64(static_cast<double>(std::bit_cast<float>(v & (0U - static_cast<std::uint32_t>(fast)))));
-    const bool s = !fast || near_fp32_boundary(std::bit_cast<std::uint64_t>(y));
+    const bool s = !fast || near_fp32_midpoint(std::bit_cast<std::uint64_t>(y));
     slow[i / 64] |= std::uint64_t{s} << (i % 64);
     any |= static_cast<std::uint32_t>(s);
     out[i] = std::bit_cast<std::uint32_t>(static_cast<float>(y));
@@ -214,53 +225,161 @@ PTO_AVX2 NarrowSummary bf16_narrow_avx2(const std::uint32_t* in, std::uint16_t* 
   return {tail.common && !exponent_out_of_span(worst), tail.inexact || inexact};
 }
 
-PTO_AVX2 __m256d c(int i) { return _mm256_set1_pd(kExpCoefficients[i]); }
+// ---- FP32 exp, binary32 tier (AVX2 + FMA) ----
+//
+// exp(x) = 2^e T exp(r): k = round(x 8/ln2), j = k mod 8, e = floor(k / 8),
+// T = 2^(j/8) = Th (1 + tau) (Th, tau binary32; |T - Th (1 + tau)| < 2^-49 T),
+// r = x - k ln2/8 = rh + l.  rh = x - k C1 is exact in one FMA (C1 = RN(ln2/8)
+// is a multiple of 2^-24; k != 0 needs |x| > 2^-5, a multiple of 2^-28, and
+// |rh| < 2^-4), l = -k (ln2/8 - C1) is below 2^-21.9, and s = RN(tau - k C2)
+// stands for tau + l.  Then exp(x) / 2^e = Th exp(rh) (1 + s) up to 2^-43.8
+// relative, evaluated as yh + low:
+//   yh  = RN(Th + Th rh), eps = RN(Th rh + (Th - yh)): Th - yh is exact and
+//         Th rh + (Th - yh) is the rounding error of yh (below 2^-24), so
+//         eps is that error to 2^-48;
+//   h2  = RN(rh rh/2), u = RN(h2 + h2 q) ~ exp(rh) - 1 - rh with
+//         q ~ rh/3 + rh^2/12 + rh^3/60 (Taylor, truncation below 1e-8);
+//   low = RN(Th u + RN(s RN(Th h2 + yh) + eps)).
+// |yh + low - exp(x)/2^e| <= 1.93e-10 (2^-32.3; the terms are summed in
+// docs/numerics.md).  Lp = RN(low + delta) and Lm = RN(low - delta) lie
+// beyond low +- (delta - 2^-34), so a binary32 midpoint within 1.93e-10 of
+// yh + low (where exp(x)/2^e and the exact path's value, error below 2^-62,
+// both lie) separates RN(yh + Lp) from RN(yh + Lm).  When the two agree,
+// that value is exp(x)/2^e correctly rounded, as the exact path rounds it.
+// yh + low lies in [0.95, 1.92], so the result is normal in the fast range
+// and scaling by 2^e is an exponent add.
+alignas(32) constexpr float kExpTableHi[8] = {0x1p+0f,         0x1.172b84p+0f, 0x1.306fe0p+0f, 0x1.4bfdaep+0f,
+                                              0x1.6a09e6p+0f, 0x1.8ace54p+0f, 0x1.ae89fap+0f, 0x1.d5818ep+0f};
+alignas(32) constexpr float kExpTableTau[8] = {0.0f,            -0x1.9c0c22p-27f, 0x1.125002p-25f, -0x1.0a3550p-25f,
+                                               0x1.26055cp-26f, 0x1.67a1cap-28f,  -0x1.f9c304p-27f, -0x1.a5217cp-28f};
+constexpr float kExp8InvC = 0x1.715476p+3f;  // RN(8 / ln2)
+constexpr float kExp8C1 = 0x1.62e430p-4f;    // RN(ln2 / 8)
+constexpr float kExp8C2 = -0x1.05c610p-32f;  // RN(ln2 / 8 - C1)
+constexpr float kExp8Shift = 0x1.8p23f;      // adding it rounds to an integer, k in the low bits
+constexpr float kExp8Third = 0x1.555556p-2f, kExp8Sixth = 0x1.555556p-3f, kExp8Thirtieth = 0x1.111112p-5f;
+constexpr float kExp8Delta = 0x1.2p-32f;  // 2.62e-10 > 1.93e-10 + 2^-34
+// Lanes outside 0 < |x| <= 87: 2 |x| bits - 2 (wrapping for zero), biased
+// for a signed compare, exceeds 2 * 87.0f bits - 2.
+constexpr auto kExp8RangeBias = static_cast<int>(0x80000000U - 2U);
+constexpr auto kExp8RangeLimit = static_cast<int>(0x80000000U + 2U * kExpFastLimit - 2U);
 
-PTO_AVX2_FMA __m256d exp4(__m256d x) {
-  const __m256d shifted = _mm256_fmadd_pd(x, _mm256_set1_pd(kInvLn2), _mm256_set1_pd(kRound));
-  const __m256d k = _mm256_sub_pd(shifted, _mm256_set1_pd(kRound));
-  const __m256d r = _mm256_fnmadd_pd(k, _mm256_set1_pd(kLn2Lo), _mm256_fnmadd_pd(k, _mm256_set1_pd(kLn2Hi), x));
-  // Estrin's scheme: a short dependency chain, so consecutive steps overlap.
-  const __m256d r2 = _mm256_mul_pd(r, r), r4 = _mm256_mul_pd(r2, r2);
-  const __m256d p01 = _mm256_fmadd_pd(c(1), r, c(0)), p23 = _mm256_fmadd_pd(c(3), r, c(2));
-  const __m256d p45 = _mm256_fmadd_pd(c(5), r, c(4)), p67 = _mm256_fmadd_pd(c(7), r, c(6));
-  const __m256d p89 = _mm256_fmadd_pd(c(9), r, c(8));
-  const __m256d p03 = _mm256_fmadd_pd(p23, r2, p01), p47 = _mm256_fmadd_pd(p67, r2, p45);
-  const __m256d p = _mm256_fmadd_pd(_mm256_fmadd_pd(p89, r4, p47), r4, p03);
-  const __m256i scale = _mm256_slli_epi64(_mm256_castpd_si256(shifted), 52);
-  return _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(p), scale));
+// The three stages of a vector, software-pipelined over consecutive
+// vectors (reduction, evaluation, rounding test): the dependency chain of a
+// vector is long (~50 cycles) and the three stages in flight keep the FMA
+// units busy.
+struct Exp8Reduced {
+  __m256i v;
+  __m256 rh, th, s, shifted;
+};
+struct Exp8 {
+  __m256i v;
+  __m256 yh, low, shifted;
+};
+
+PTO_AVX2_FMA Exp8Reduced exp8_reduce(const std::uint32_t* in) {
+  const __m256i v = load8(in);
+  const __m256 x = _mm256_castsi256_ps(v);
+  const __m256 shifted = _mm256_fmadd_ps(x, _mm256_set1_ps(kExp8InvC), _mm256_set1_ps(kExp8Shift));
+  const __m256 k = _mm256_sub_ps(shifted, _mm256_set1_ps(kExp8Shift));
+  const __m256i j = _mm256_castps_si256(shifted);  // vpermps reads the low three bits: k mod 8
+  const __m256 tau = _mm256_permutevar8x32_ps(_mm256_load_ps(kExpTableTau), j);
+  return {v, _mm256_fnmadd_ps(k, _mm256_set1_ps(kExp8C1), x), _mm256_permutevar8x32_ps(_mm256_load_ps(kExpTableHi), j),
+          _mm256_fnmadd_ps(k, _mm256_set1_ps(kExp8C2), tau), shifted};
 }
 
-// A four-bit mask of the lanes of y near a binary32 rounding boundary.
-PTO_AVX2 int near_boundary4(__m256d y) {
-  const __m256i low = _mm256_and_si256(_mm256_add_epi64(_mm256_castpd_si256(y), _mm256_set1_epi64x(kExpTolerance)),
-                                       _mm256_set1_epi64x(kBoundaryPeriod));
-  return _mm256_movemask_pd(
-      _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(2 * kExpTolerance), low)));
+PTO_AVX2_FMA Exp8 exp8_evaluate(const Exp8Reduced& r) {
+  const __m256 rh = r.rh, th = r.th;
+  const __m256 h2 = _mm256_mul_ps(rh, _mm256_mul_ps(rh, _mm256_set1_ps(0.5f)));
+  const __m256 q = _mm256_fmadd_ps(_mm256_fmadd_ps(rh, _mm256_set1_ps(kExp8Thirtieth), _mm256_set1_ps(kExp8Sixth)), h2,
+                                   _mm256_mul_ps(rh, _mm256_set1_ps(kExp8Third)));
+  const __m256 u = _mm256_fmadd_ps(h2, q, h2);
+  const __m256 yh = _mm256_fmadd_ps(th, rh, th);
+  const __m256 eps = _mm256_fmadd_ps(th, rh, _mm256_sub_ps(th, yh));
+  const __m256 g = _mm256_fmadd_ps(r.s, _mm256_fmadd_ps(th, h2, yh), eps);
+  return {r.v, yh, _mm256_fmadd_ps(th, u, g), r.shifted};
+}
+
+// Stores the eight scaled results; returns the mask of the slow lanes.
+PTO_AVX2_FMA unsigned exp8_store(const Exp8& t, std::uint32_t* out) {
+  const __m256i biased = _mm256_add_epi32(_mm256_add_epi32(t.v, t.v), _mm256_set1_epi32(kExp8RangeBias));
+  const __m256i outside = _mm256_cmpgt_epi32(biased, _mm256_set1_epi32(kExp8RangeLimit));
+  const __m256 delta = _mm256_set1_ps(kExp8Delta);
+  const __m256 up = _mm256_add_ps(t.yh, _mm256_add_ps(t.low, delta));
+  const __m256 down = _mm256_add_ps(t.yh, _mm256_sub_ps(t.low, delta));
+  // e = floor(k / 8) into the exponent field (the shifter's own bits drop out).
+  const __m256i scale = _mm256_slli_epi32(_mm256_srai_epi32(_mm256_castps_si256(t.shifted), 3), 23);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_add_epi32(_mm256_castps_si256(up), scale));
+  const __m256 open = _mm256_or_ps(_mm256_cmp_ps(up, down, _CMP_NEQ_UQ), _mm256_castsi256_ps(outside));
+  return static_cast<unsigned>(_mm256_movemask_ps(open));
+}
+
+// The pipeline state between vectors: the next vector reduced, the current
+// one evaluated.
+struct Exp8Pipeline {
+  Exp8Reduced next;
+  Exp8 current;
+};
+
+// Stores the vector at i (reducing the one at `ahead`, evaluating i + 8);
+// returns its slow mask in place in the word of i.  (A function rather than
+// a lambda: GCC does not give lambdas the enclosing target attribute.)
+PTO_AVX2_FMA std::uint64_t exp8_step(Exp8Pipeline& p, const std::uint32_t* ahead, std::uint32_t* out, std::size_t i) {
+  const Exp8Reduced after = exp8_reduce(ahead);
+  const Exp8 evaluated = exp8_evaluate(p.next);
+  const unsigned mask = exp8_store(p.current, out + i);
+  p.next = after;
+  p.current = evaluated;
+  return std::uint64_t{mask} << (i % 64);
+}
+
+// Whole vectors of [0, n), n % 8 == 0: writes slow[0, (n + 63) / 64).  The
+// vector two ahead is reduced and the next one evaluated before the current
+// one is stored (the look-ahead loads stop at the last vector).
+PTO_AVX2_FMA void exp_fp32_binary32(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow,
+                                    std::size_t n) noexcept {
+  if (n == 0) return;
+  const std::size_t last = n - 8;
+  Exp8Pipeline p{exp8_reduce(in + std::min<std::size_t>(8, last)), exp8_evaluate(exp8_reduce(in))};
+  std::size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    std::uint64_t word = 0;
+#pragma GCC unroll 8
+    for (std::size_t j = i; j < i + 64; j += 8) word |= exp8_step(p, in + std::min(j + 16, last), out, j);
+    slow[i / 64] = word;
+  }
+  if (i < n) {
+    std::uint64_t word = 0;
+    for (std::size_t j = i; j < n; j += 8) word |= exp8_step(p, in + std::min(j + 16, last), out, j);
+    slow[i / 64] = word;
+  }
+}
+
+// The binary64 evaluation of the in-range elements the binary32 tier marked
+// in slow[0, (n + 63) / 64): clears the mark of each one it rounds.  Returns
+// true when some element stays slow.
+bool refine_exp_binary64(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept {
+  std::uint64_t left = 0;
+  for (std::size_t w = 0; w < (n + 63) / 64; ++w) {
+    for (std::uint64_t bits = slow[w]; bits != 0; bits &= bits - 1) {
+      const auto bit = static_cast<unsigned>(std::countr_zero(bits));
+      const std::uint32_t v = in[w * 64 + bit];
+      if (!exp_fast_range(v)) continue;
+      const double y = exp_binary64(static_cast<double>(std::bit_cast<float>(v)));
+      if (near_fp32_midpoint(std::bit_cast<std::uint64_t>(y))) continue;
+      out[w * 64 + bit] = std::bit_cast<std::uint32_t>(static_cast<float>(y));
+      slow[w] &= ~(std::uint64_t{1} << bit);
+    }
+    left |= slow[w];
+  }
+  return left != 0;
 }
 
 PTO_AVX2_FMA bool exp_fp32_avx2(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow,
                                 std::size_t n) noexcept {
-  const __m256i magnitude = _mm256_set1_epi32(0x7FFFFFFF);
-  unsigned any = 0;
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256i v = load8(in + i);
-    const __m256i m = _mm256_and_si256(v, magnitude);  // signed compares are exact below the sign bit
-    const __m256i fast = _mm256_andnot_si256(_mm256_cmpeq_epi32(m, _mm256_setzero_si256()),
-                                             _mm256_cmpgt_epi32(_mm256_set1_epi32(kExpFastLimit + 1), m));
-    const __m256 x = _mm256_castsi256_ps(_mm256_and_si256(v, fast));  // other lanes: exp(+0)
-    const __m256d y0 = exp4(_mm256_cvtps_pd(_mm256_castps256_ps128(x)));
-    const __m256d y1 = exp4(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)));
-    const __m256 f = _mm256_set_m128(_mm256_cvtpd_ps(y1), _mm256_cvtpd_ps(y0));
-    _mm256_storeu_ps(reinterpret_cast<float*>(out + i), f);
-    const auto mask = static_cast<unsigned>(
-        (~_mm256_movemask_ps(_mm256_castsi256_ps(fast)) | near_boundary4(y0) | (near_boundary4(y1) << 4)) & 0xFF);
-    any |= mask;
-    slow[i / 64] |= std::uint64_t{mask} << (i % 64);  // i % 8 == 0: the byte stays in the word
-  }
-  const bool tail = exp_fp32_lanes(in, out, slow, i, n);
-  return tail || any != 0;
+  const std::size_t whole = n - n % 8;
+  exp_fp32_binary32(in, out, slow, whole);
+  exp_fp32_lanes(in, out, slow, whole, n);
+  return refine_exp_binary64(in, out, slow, n);
 }
 
 bool detect_avx2() noexcept { return __builtin_cpu_supports("avx2"); }
@@ -310,10 +429,17 @@ NarrowSummary bf16_narrow_common(const std::uint32_t* in, std::uint16_t* out, st
 }
 
 bool exp_fp32(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept {
-  std::fill_n(slow, (n + 63) / 64, std::uint64_t{0});
 #ifdef PTO_HAVE_AVX2_PATH
-  if (avx2_fma_available()) return exp_fp32_avx2(in, out, slow, n);
+  if (avx2_fma_available()) {
+    std::fill_n(slow, (n + 63) / 64, std::uint64_t{0});
+    return exp_fp32_avx2(in, out, slow, n);
+  }
 #endif
+  return exp_fp32_portable(in, out, slow, n);
+}
+
+bool exp_fp32_portable(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept {
+  std::fill_n(slow, (n + 63) / 64, std::uint64_t{0});
   return exp_fp32_lanes(in, out, slow, 0, n);
 }
 

@@ -1,9 +1,9 @@
 // AVX2 span loops of the tile fast paths that have no F16C instruction to
 // lean on: BF16 arithmetic through binary32, FP32 -> BF16 RNE narrowing and
-// an FP32 exp evaluated in binary64.  Each entry point picks the AVX2 (and,
-// for exp, FMA) loop at run time and otherwise runs a portable loop with
-// the same contract; the tails shorter than a vector take the portable loop
-// too.  None of them decides a rounding the exact path could decide
+// an FP32 exp (binary32 evaluation, binary64 for the elements it leaves
+// open).  Each entry point picks the AVX2 (and, for exp, FMA) loop at run
+// time and otherwise runs a portable loop with the same contract; the
+// tails shorter than a vector take the portable loop too.  None of them decides a rounding the exact path could decide
 // differently: they report the elements (or the span) the caller must
 // recompute exactly (docs/numerics.md, fast paths of the tile kernels).
 // The host must run in the default floating-point environment (round to
@@ -42,13 +42,22 @@ struct NarrowSummary {
 };
 NarrowSummary bf16_narrow_common(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept;
 
-// FP32 exp for 0 < |x| <= 87: out[i] = exp(x) rounded to binary32 when the
-// binary64 evaluation (relative error below 2^-45) lies at least 2^-43
-// (relative) away from every binary32 value and every midpoint between two;
-// then out[i] is the correctly rounded, normal, inexact result.  Every
-// other element is slow: bit i % 64 of slow[i / 64] is set (slow holds
-// (n + 63) / 64 words) and out[i] is unspecified.  Returns true when some
-// element is slow.
+// FP32 exp for 0 < |x| <= 87: out[i] = exp(x) correctly rounded to
+// binary32 (RNE) for every element not marked slow; such a result is
+// normal and inexact.  Every other element is slow: bit i % 64 of
+// slow[i / 64] is set (slow holds (n + 63) / 64 words) and out[i] is
+// unspecified.  Returns true when some element is slow.  Slow are the
+// elements outside the range and those whose rounding the evaluations
+// cannot decide: with AVX2+FMA a binary32 evaluation (absolute error below
+// 2^-32.3 before scaling) hands the ~0.5% of elements within that bound
+// of a midpoint to a binary64 evaluation (relative error below 2^-45),
+// which keeps those within 2^-43 of a binary32 midpoint (about one random
+// element in 2^18); the portable loop runs the binary64 evaluation on every
+// element (docs/numerics.md, TEXP FP32).
 bool exp_fp32(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept;
+
+// exp_fp32 through the portable loop whatever the CPU (the loop exp_fp32
+// runs without AVX2+FMA; tests compare both).
+bool exp_fp32_portable(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept;
 
 }  // namespace pto::num::simd

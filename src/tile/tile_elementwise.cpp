@@ -295,12 +295,13 @@ struct UnaryContext {
   }
 };
 
-// FP32, ieee profile: num::simd::exp_fp32 evaluates exp in binary64 and
-// marks every element whose binary32 rounding it cannot vouch for (outside
-// 0 < |x| <= 87, or near a rounding boundary: about one in 2^17); the exact
-// path (80-bit evaluation, error below 2^-62 before its one rounding,
-// docs/numerics.md) recomputes those.  Every other element rounds as the
-// exact path does, to a normal, inexact result: its only flag is NX.
+// FP32, ieee profile: num::simd::exp_fp32 (binary32 evaluation, then
+// binary64 for the elements it leaves open) marks every element whose
+// binary32 rounding it cannot vouch for (outside 0 < |x| <= 87, or too near
+// a midpoint: about one in 2^18); the exact path (80-bit evaluation, error
+// below 2^-62 before its one rounding, docs/numerics.md) recomputes those.
+// Every other element rounds as the exact path does, to a normal, inexact
+// result: its only flag is NX.
 void exp_fp32_span(UnaryContext& e, const std::uint32_t* a, std::uint32_t* out, std::size_t n) {
   std::array<std::uint64_t, kChunk / 64> slow;
   ChunkOutput<std::uint32_t> sink(out, a, a);
@@ -315,7 +316,7 @@ void exp_fp32_span(UnaryContext& e, const std::uint32_t* a, std::uint32_t* out, 
           z[j] = e.exact(a[i + j]);
           ++slow_count;
         }
-    if (slow_count < m) e.flags |= num::kNX;  // some element took the binary64 evaluation
+    if (slow_count < m) e.flags |= num::kNX;  // some element took a fast evaluation
     sink.commit(i, m);
   }
 }
