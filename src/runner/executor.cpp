@@ -261,7 +261,7 @@ std::uint32_t Executor::run_fused(const Run& run, const RunStep* begin, std::uin
   Machine& m = m_;
   arch::State& s = m.state;
   const Fusion& f = fusions_[run.fusion];
-  const scalar::RegisterOp* body = &fused_ops_[f.first];
+  const scalar::RegisterOp* body = fused_ops_.data() + f.first;  // an empty body may sit at the end
   const std::uint32_t body_count = run.count - 2;
   // The ops before the SETC, and the SETC's index (body_count if none).
   const std::uint32_t split = f.condition == nullptr ? body_count : f.condition_index;

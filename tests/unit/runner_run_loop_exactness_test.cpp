@@ -421,6 +421,20 @@ TEST(RunnerRunLoopExactness, FusedPassesWithRegisterOffsets) {
   EXPECT_EQ(o.fused_passes, 19u);
 }
 
+// A loop block with an empty body (BSTART.STD DIRECT to itself, BSTOP) is a
+// fusion too: 101 attempts are one step-by-step pass, 49 fused passes and
+// the BSTART of a 51st pass.
+TEST(RunnerRunLoopExactness, EmptyLoopBlock) {
+  Program p;
+  p.code = {bstart("DIRECT", 0), enc("BSTOP", {})};
+  p.limits.max_steps = 101;
+  const Outcome o = run_both(p);
+  EXPECT_EQ(o.result.reason, StopReason::MaxSteps);
+  EXPECT_EQ(o.result.pc, kCode + 4);
+  EXPECT_EQ(o.fused_passes, 49u);
+  EXPECT_EQ(o.state["system_registers"]["CYCLE"], pto::runner::hex_word(101));
+}
+
 // ---- generated loop blocks: fused passes against the observed loop ----
 
 // Forms a generated loop body draws from: fusable ones (register-only ALU,
