@@ -299,6 +299,40 @@ std::uint32_t Executor::run_fused(const Run& run, const RunStep* begin, std::uin
   return i + 1;
 }
 
+std::uint32_t Executor::first_fused_pass(const Run& run, const RunStep* begin, std::uint64_t& steps) {
+  Machine& m = m_;
+  arch::State& s = m.state;
+  const Fusion& f = fusions_[run.fusion];
+  const scalar::RegisterOp* body = fused_ops_.data() + f.first;
+  const std::uint32_t body_count = run.count - 2;
+  const std::uint32_t split = f.condition == nullptr ? body_count : f.condition_index;
+  Word* gpr = s.gpr[s.current_pe].data();
+  // The BSTART attempt as the first step of a run makes it: the fault record
+  // cleared, time advanced, the bound start beginning the block.
+  s.last_fault = FaultCode::Fault_None;
+  s.fault_address = 0;
+  ++s.sysregs.cycle;
+  s.pc = begin[0].pc;
+  begin[0].insn.handler(m, begin[0].insn);
+  if (body_count > 0) s.block.bundle_body_active = true;  // entered by the first body step
+  std::uint32_t i = run_register_ops(m, gpr, body, 0, split);
+  if (i == split && split < body_count) {
+    block::set_commit_condition(s, f.condition(s, *f.condition_insn));
+    i = run_register_ops(m, gpr, body, split + 1, body_count);
+  }
+  s.sysregs.cycle += i;
+  if (i < body_count) return i + 1;  // body op i left the fast path: step by step from it
+  // The BSTOP attempt: on this block (bound start, clean header, Control
+  // class, even commit PC) it takes BSTOP's short commit, which cannot fault.
+  ++s.sysregs.cycle;
+  const RunStep& stop = begin[run.count - 1];
+  s.pc = stop.pc;
+  stop.insn.handler(m, stop.insn);
+  steps += run.count;
+  ++fused_passes_;
+  return run.count;
+}
+
 bool Executor::stops_after(ExecOutcome o, const DecodedInsn& d, Word pc, RunResult& r) const {
   if (o == ExecOutcome::NotImplemented) {
     r.reason = StopReason::NotImplemented;
@@ -389,11 +423,16 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
       bool whole_pass = false;  // the last pass ran every step of the run
       do {
         std::uint32_t first = 0;
-        if (whole_pass && run->fusion != kNoFusion && max_steps - steps >= run->count) {
-          first = run_fused(*run, run_begin, steps, max_steps);
+        if (run->fusion != kNoFusion && max_steps - steps >= run->count &&
+            (whole_pass || (!s.block.bundle_active && !s.block.header_dirty))) {
+          if (!whole_pass) first = first_fused_pass(*run, run_begin, steps);
+          if (whole_pass || (first == run->count && s.pc == run->start && max_steps - steps >= run->count)) {
+            first = run_fused(*run, run_begin, steps, max_steps);
+          }
           if (first == run->count) {
             current = run_begin + run->count;
             o = ExecOutcome::PcWritten;  // BSTOP's commit
+            whole_pass = true;
             continue;
           }
         }

@@ -169,6 +169,12 @@ class Executor {
   // body load that left the fast path, with the state put where step-by-step
   // execution would have it.
   std::uint32_t run_fused(const Run& run, const RunStep* begin, std::uint64_t& steps, std::uint64_t max_steps);
+  // The first pass through a fused run entered on an idle block (none
+  // active, clean header), whose other block state may differ from the one
+  // a whole pass leaves: its BSTART and BSTOP run through their handlers and
+  // its SETC sets the block's condition, so the pass leaves that state; the
+  // body runs fused.  Returns as run_fused (one pass at most).
+  std::uint32_t first_fused_pass(const Run& run, const RunStep* begin, std::uint64_t& steps);
   static constexpr unsigned kRunBits = 12;
   static constexpr arch::Word kRunMask = (arch::Word{1} << kRunBits) - 1;
   static constexpr unsigned kMaxRunLength = 32;

@@ -161,11 +161,11 @@ TEST(RunnerRunLoopExactness, ChecksumKernelMatchesTheObservedLoop) {
   EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(sum)) << o.state["gpr"][0];
 }
 
-// After its first pass (step by step) every pass of the loop block runs
-// fused: passes 2 to 700.
+// Entered on an idle block, every pass of the loop block runs fused (the
+// first through its BSTART and BSTOP handlers).
 TEST(RunnerRunLoopExactness, ChecksumKernelPassesRunFused) {
-  EXPECT_EQ(run_fast(kernel_program(700)).fused_passes, 699u);
-  EXPECT_EQ(run_fast(kernel_program(1)).fused_passes, 0u);
+  EXPECT_EQ(run_fast(kernel_program(700)).fused_passes, 700u);
+  EXPECT_EQ(run_fast(kernel_program(1)).fused_passes, 1u);
 }
 
 // The step budget may end a pass at any attempt of the loop body.
@@ -315,8 +315,8 @@ TEST(RunnerRunLoopExactness, FusedPassFaultingAtItsLoad) {
         EXPECT_EQ(context["block"]["body_active"], true);
         EXPECT_EQ(context["block"]["condition_set"], condition_first);
         EXPECT_EQ(context["block"]["barg"]["taken"], condition_first);  // a0 = 4 != 10
-        // Passes 2 and 3 ran fused; pass 4 left the fused path at its load.
-        EXPECT_EQ(o.fused_passes, 2u) << budget;
+        // Passes 1 to 3 ran fused; pass 4 left the fused path at its load.
+        EXPECT_EQ(o.fused_passes, 3u) << budget;
       }
     }
   }
@@ -350,8 +350,8 @@ TEST(RunnerRunLoopExactness, FusedPassesWithLoadsBeyondTheFastPath) {
   EXPECT_EQ(o.result.steps, 20u * 9);
   // a0 = 1..20: a0 & 3 is 1, 2, 3, 0 five times each.
   EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(5 * (0x1 + 0x100 + 0x10000 + 0x1000000)));
-  // Fused: passes 2..20 with a0 & 3 in {0, 1} (a0 = 4, 5, 8, 9, ..., 17, 20).
-  EXPECT_EQ(o.fused_passes, 9u);
+  // Fused: the passes with a0 & 3 in {0, 1} (a0 = 1, 4, 5, 8, 9, ..., 17, 20).
+  EXPECT_EQ(o.fused_passes, 10u);
 }
 
 // Stores in fused passes: a page holding decoded code never takes the
@@ -384,13 +384,14 @@ TEST(RunnerRunLoopExactness, FusedPassesWithStores) {
   // a0 & 4 == 0 stores to the code page (last a0 = 16), else to 0x30800 (last 15).
   EXPECT_EQ(o.state["gpr"][0][a2], pto::runner::hex_word(16));
   EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(15));
-  // Fused: passes 2..16 storing to the data page once it is resident and
+  // Fused: the passes storing to the data page once it is resident and
   // written (a0 = 4 wrote it first): a0 = 5, 6, 7, 12, 13, 14, 15.
   EXPECT_EQ(o.fused_passes, 7u);
 }
 
 // Register-offset loads and stores in fused passes: copy the table to a
-// fresh page (the first store, in pass 1, allocates it) and sum it.
+// fresh page (the first store, in pass 1, allocates it: that pass goes on
+// step by step) and sum it.
 // loop: BSTART.STD COND loop ; a0 += 1 ; a5 = a0 & 511 ; a2 = [a3 + (a5 << 3)] ;
 //       a4 += a2 ; SD a2 -> [r9 + (a5 << 3)] ; setc.ne a0, a1 ; BSTOP
 // then a6 = [r9 + 8 * 20].
@@ -422,8 +423,7 @@ TEST(RunnerRunLoopExactness, FusedPassesWithRegisterOffsets) {
 }
 
 // A loop block with an empty body (BSTART.STD DIRECT to itself, BSTOP) is a
-// fusion too: 101 attempts are one step-by-step pass, 49 fused passes and
-// the BSTART of a 51st pass.
+// fusion too: 101 attempts are 50 fused passes and the BSTART of a 51st.
 TEST(RunnerRunLoopExactness, EmptyLoopBlock) {
   Program p;
   p.code = {bstart("DIRECT", 0), enc("BSTOP", {})};
@@ -431,8 +431,28 @@ TEST(RunnerRunLoopExactness, EmptyLoopBlock) {
   const Outcome o = run_both(p);
   EXPECT_EQ(o.result.reason, StopReason::MaxSteps);
   EXPECT_EQ(o.result.pc, kCode + 4);
-  EXPECT_EQ(o.fused_passes, 49u);
+  EXPECT_EQ(o.fused_passes, 50u);
   EXPECT_EQ(o.state["system_registers"]["CYCLE"], pto::runner::hex_word(101));
+}
+
+// A fused loop block entered right after a vectored fault: its first pass
+// clears the fault record as the BSTART attempt does.
+TEST(RunnerRunLoopExactness, FusedLoopBlockAtATrapVector) {
+  Program p;
+  p.code = {enc("LDI", {{"RegDst", a2}, {"SrcL", a6}, {"simm12", 0}})};  // a6 odd: misaligned
+  p.vector_code = {bstart("COND", 0), enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
+                   enc("SETC.NE", {{"SrcL", a1}, {"SrcR", a3}, {"SrcRType", 0}}), enc("BSTOP", {})};
+  p.setup = [](Machine& m) {
+    m.state.write_gpr(a6, kData + 1);
+    m.state.write_gpr(a3, 5);
+  };
+  p.limits.stop_pc = kVector + 16;
+  const Outcome o = run_both(p);
+  ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
+  EXPECT_EQ(o.result.steps, 1u + 5 * 4);
+  EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(5));
+  EXPECT_EQ(o.state["fault"]["last_fault"], "Fault_None");
+  EXPECT_EQ(o.fused_passes, 5u);
 }
 
 // ---- generated loop blocks: fused passes against the observed loop ----
@@ -514,9 +534,10 @@ Program generated_loop(LoopGenerator& g) {
   }
   p.code.insert(p.code.end(), words.begin(), words.end());
   p.code.push_back(enc("BSTOP", {}));
-  p.vector_code.assign(4, enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}));
-  p.vector_code.push_back(enc_variant("BSTART.STD", "DIRECT", {{"simm17", -8}}));  // back to kVector
-  p.vector_code.push_back(enc("BSTOP", {}));
+  // The vector: a loop block (fusable) counting a1 up to a2, entered with
+  // the fault record of the trap still set.
+  p.vector_code = {bstart("COND", 0), enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
+                   enc("SETC.NE", {{"SrcL", a1}, {"SrcR", a2}, {"SrcRType", 0}}), enc("BSTOP", {})};
   for (std::size_t r = 0; r < 9; ++r) g_initial_registers[r] = static_cast<Word>(g.uniform(0, 64));
   p.setup = [](Machine& m) {
     for (unsigned r = 2; r <= 10; ++r) m.state.write_gpr(r, g_initial_registers[r - 2]);
