@@ -97,6 +97,21 @@ inline bool commit_condition_setter_applicable(const arch::BlockState& b) {
          !b.condition_set;
 }
 
+// BARGSelectsBPCN / BARGCommitPC (asl/block/model/state/barg.asl): the PC a
+// block with this BARG commits to after `continuation`.
+constexpr arch::Word commit_pc(const arch::BundleArgumentRegister& barg, arch::Word continuation) {
+  switch (barg.transfer_type) {
+    case arch::BundleTransfer::Direct:
+    case arch::BundleTransfer::Call:
+    case arch::BundleTransfer::Indirect:
+    case arch::BundleTransfer::IndirectCall:
+    case arch::BundleTransfer::Return: return barg.bpcn;
+    case arch::BundleTransfer::Conditional: return barg.taken ? barg.bpcn : continuation;
+    case arch::BundleTransfer::Fallthrough: return continuation;
+  }
+  return continuation;
+}
+
 // The commit condition a register-only SETC record computes (its sources
 // all GPRs, its handler the self-admitting variant), or nullptr.  For the
 // run loop's fused blocks, which know the SETC is applicable.

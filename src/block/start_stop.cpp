@@ -229,20 +229,6 @@ void clear_header(BlockState& b) {
   b.fixed_point_attributes = {};
 }
 
-// BARGSelectsBPCN / BARGCommitPC.
-Word commit_pc(const arch::BundleArgumentRegister& barg, Word continuation) {
-  switch (barg.transfer_type) {
-    case BundleTransfer::Direct:
-    case BundleTransfer::Call:
-    case BundleTransfer::Indirect:
-    case BundleTransfer::IndirectCall:
-    case BundleTransfer::Return: return barg.bpcn;
-    case BundleTransfer::Conditional: return barg.taken ? barg.bpcn : continuation;
-    case BundleTransfer::Fallthrough: return continuation;
-  }
-  return continuation;
-}
-
 // The commit PC (BARGCommitPC) of `continuation`; nullopt after raising
 // Fault_InstructionPC when either is odd.
 std::optional<Word> legal_commit_pc(Machine& m, Word continuation) {

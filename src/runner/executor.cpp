@@ -215,7 +215,15 @@ std::uint32_t Executor::fuse_run(const Run& run) {
   const RunStep& stop = steps[run.count - 1];
   const std::optional<block::BoundStart> start = block::fusable_bound_start(steps[0].insn);
   if (!start || !block::is_block_stop(stop.insn)) return kNoFusion;
-  Fusion f{start->transfer, start->target, stop.next_pc, static_cast<std::uint32_t>(fused_ops_.size())};
+  arch::BundleArgumentRegister barg;
+  barg.transfer_type = start->transfer;
+  barg.bpcn = start->target;
+  Fusion f;
+  f.first = static_cast<std::uint32_t>(fused_ops_.size());
+  barg.taken = true;
+  f.commit_taken = block::commit_pc(barg, stop.next_pc);
+  barg.taken = false;
+  f.commit_not_taken = block::commit_pc(barg, stop.next_pc);
   for (std::uint32_t i = 1; i + 1 < run.count; ++i) {
     const DecodedInsn& d = steps[i].insn;
     const bool admitted_by_handler = (steps[i].admission & kAdmitFully) == 0;
@@ -229,7 +237,7 @@ std::uint32_t Executor::fuse_run(const Run& run) {
     const block::CommitCondition condition = block::commit_condition_of(d);
     if (condition != nullptr && admitted_by_handler && start->transfer == arch::BundleTransfer::Conditional &&
         f.condition == nullptr) {
-      f.condition_index = i - 1;
+      f.split = i - 1;
       f.condition = condition;
       f.condition_insn = &d;
       fused_ops_.emplace_back();
@@ -238,6 +246,7 @@ std::uint32_t Executor::fuse_run(const Run& run) {
     fused_ops_.resize(f.first);
     return kNoFusion;
   }
+  if (f.condition == nullptr) f.split = run.count - 2;
   fusions_.push_back(f);
   return static_cast<std::uint32_t>(fusions_.size() - 1);
 }
@@ -263,13 +272,14 @@ std::uint32_t Executor::run_fused(const Run& run, const RunStep* begin, std::uin
   const Fusion& f = fusions_[run.fusion];
   const scalar::RegisterOp* body = fused_ops_.data() + f.first;  // an empty body may sit at the end
   const std::uint32_t body_count = run.count - 2;
-  // The ops before the SETC, and the SETC's index (body_count if none).
-  const std::uint32_t split = f.condition == nullptr ? body_count : f.condition_index;
+  const std::uint32_t split = f.split;
   Word* gpr = s.gpr[s.current_pe].data();
   bool holds;
   std::uint32_t i;
   for (;;) {
-    holds = false;  // a COND block's BARG.taken starts false
+    // BARG.taken at the stop: a COND block's starts clear (the other
+    // transfers commit to the same PC either way).
+    holds = false;
     i = run_register_ops(m, gpr, body, 0, split);
     if (i < split) [[unlikely]] break;
     if (split < body_count) {
@@ -281,22 +291,24 @@ std::uint32_t Executor::run_fused(const Run& run, const RunStep* begin, std::uin
     s.sysregs.cycle += run.count;
     steps += run.count;
     ++fused_passes_;
-    // BARGCommitPC of the block (block::commit_pc).
-    const bool to_target = f.transfer == arch::BundleTransfer::Direct ||
-                           (f.transfer == arch::BundleTransfer::Conditional && holds);
-    s.pc = to_target ? f.target : f.continuation;
+    s.pc = holds ? f.commit_taken : f.commit_not_taken;
     if (s.pc != run.start || max_steps - steps < run.count) return run.count;
   }
   // Body op i left the fast path.  Step by step from there: the block as its
   // BSTART began it (from the idle state a whole pass leaves), the body
   // entered, the condition as set so far, time advanced by the attempts done.
-  ++s.sysregs.cycle;
-  s.pc = begin[0].pc;
-  begin[0].insn.handler(m, begin[0].insn);
-  s.block.bundle_body_active = true;
+  begin_fused_block(begin, body_count);
   if (split < i) block::set_commit_condition(s, holds);
   s.sysregs.cycle += i;
   return i + 1;
+}
+
+void Executor::begin_fused_block(const RunStep* begin, std::uint32_t body_count) {
+  arch::State& s = m_.state;
+  ++s.sysregs.cycle;  // AdvanceArchitecturalTime
+  s.pc = begin[0].pc;
+  begin[0].insn.handler(m_, begin[0].insn);
+  if (body_count > 0) s.block.bundle_body_active = true;
 }
 
 std::uint32_t Executor::first_fused_pass(const Run& run, const RunStep* begin, std::uint64_t& steps) {
@@ -305,16 +317,13 @@ std::uint32_t Executor::first_fused_pass(const Run& run, const RunStep* begin, s
   const Fusion& f = fusions_[run.fusion];
   const scalar::RegisterOp* body = fused_ops_.data() + f.first;
   const std::uint32_t body_count = run.count - 2;
-  const std::uint32_t split = f.condition == nullptr ? body_count : f.condition_index;
+  const std::uint32_t split = f.split;
   Word* gpr = s.gpr[s.current_pe].data();
-  // The BSTART attempt as the first step of a run makes it: the fault record
-  // cleared, time advanced, the bound start beginning the block.
+  // BeginArchitecturalInstructionAttempt of the run's first step clears the
+  // fault record (a SYS terminal pending changes nothing for a block start).
   s.last_fault = FaultCode::Fault_None;
   s.fault_address = 0;
-  ++s.sysregs.cycle;
-  s.pc = begin[0].pc;
-  begin[0].insn.handler(m, begin[0].insn);
-  if (body_count > 0) s.block.bundle_body_active = true;  // entered by the first body step
+  begin_fused_block(begin, body_count);
   std::uint32_t i = run_register_ops(m, gpr, body, 0, split);
   if (i == split && split < body_count) {
     block::set_commit_condition(s, f.condition(s, *f.condition_insn));
@@ -324,7 +333,7 @@ std::uint32_t Executor::first_fused_pass(const Run& run, const RunStep* begin, s
   if (i < body_count) return i + 1;  // body op i left the fast path: step by step from it
   // The BSTOP attempt: on this block (bound start, clean header, Control
   // class, even commit PC) it takes BSTOP's short commit, which cannot fault.
-  ++s.sysregs.cycle;
+  ++s.sysregs.cycle;  // AdvanceArchitecturalTime
   const RunStep& stop = begin[run.count - 1];
   s.pc = stop.pc;
   stop.insn.handler(m, stop.insn);

@@ -152,16 +152,15 @@ class Executor {
   // step, the block state at its end no longer depends on the state before
   // it, so later passes that return to its start run the body alone.
   struct Fusion {
-    arch::BundleTransfer transfer = arch::BundleTransfer::Fallthrough;
-    arch::Word target = 0;        // the block's BPCN
-    arch::Word continuation = 0;  // the address after its BSTOP
-    std::uint32_t first = 0;      // fused_ops_ index of the first body step
-    // The SETC: its body index (kNoCondition if none), condition and record.
-    std::uint32_t condition_index = kNoCondition;
+    // BARGCommitPC after the BSTOP with BARG.taken set (only a COND block's
+    // SETC sets it) and clear.
+    arch::Word commit_taken = 0, commit_not_taken = 0;
+    std::uint32_t first = 0;  // fused_ops_ index of the first body step
+    // The SETC: its body index (the body's length if none), condition and record.
+    std::uint32_t split = 0;
     block::CommitCondition condition = nullptr;
     const scalar::DecodedInsn* condition_insn = nullptr;  // in run_pool_
   };
-  static constexpr std::uint32_t kNoCondition = ~std::uint32_t{0};
   std::uint32_t fuse_run(const Run& run);  // a fusions_ index, or kNoFusion
   // Passes through a fused run at its start while they return to it and
   // the budget holds a whole pass.  Returns the index of the step the
@@ -175,6 +174,9 @@ class Executor {
   // its SETC sets the block's condition, so the pass leaves that state; the
   // body runs fused.  Returns as run_fused (one pass at most).
   std::uint32_t first_fused_pass(const Run& run, const RunStep* begin, std::uint64_t& steps);
+  // A fused run's BSTART attempt on an idle block (time advanced, the bound
+  // start's handler), then the body entry of its first body step.
+  void begin_fused_block(const RunStep* begin, std::uint32_t body_count);
   static constexpr unsigned kRunBits = 12;
   static constexpr arch::Word kRunMask = (arch::Word{1} << kRunBits) - 1;
   static constexpr unsigned kMaxRunLength = 32;

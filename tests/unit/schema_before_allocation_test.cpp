@@ -131,15 +131,19 @@ TEST(SchemaBeforeAllocation, RowSumSourceTypeMismatch) {
   }
 }
 
-// SelectedBundleClosedTCMPSchemaLegal: both sources defined.
-TEST(SchemaBeforeAllocation, TcmpUndefinedRightSource) {
-  for (const bool defined : {false, true}) {
-    Host h;
-    h.source(0, DataType::U32, true);
-    h.source(1, DataType::U32, defined);
-    h.exhaust_capacity();
-    h.expect({start_of(TileOp::TCMP, kU32), bdim(0, 8), srcs_to_hand1(0, 1)},
-             defined ? FaultCode::Fault_TileAllocation : FaultCode::Fault_TileLegality);
+// SelectedBundleClosedTCMPSchemaLegal and SelectedBundleClosedPartialSchemaLegal:
+// both sources defined.
+TEST(SchemaBeforeAllocation, TwoSourceUndefinedRightSource) {
+  for (const TileOp op : {TileOp::TCMP, TileOp::TPARTADD}) {
+    SCOPED_TRACE(op == TileOp::TCMP ? "TCMP" : "TPARTADD");
+    for (const bool defined : {false, true}) {
+      Host h;
+      h.source(0, DataType::U32, true);
+      h.source(1, DataType::U32, defined);
+      h.exhaust_capacity();
+      h.expect({start_of(op, kU32), bdim(0, 8), srcs_to_hand1(0, 1)},
+               defined ? FaultCode::Fault_TileAllocation : FaultCode::Fault_TileLegality);
+    }
   }
 }
 
@@ -152,18 +156,6 @@ TEST(SchemaBeforeAllocation, RowExpandBroadcastTypeMismatch) {
     h.exhaust_capacity();
     h.expect({start_of(TileOp::TROWEXPAND, kU32), bdim(0, 8), src_to_hand1(0)},
              t == DataType::U32 ? FaultCode::Fault_TileAllocation : FaultCode::Fault_TileLegality);
-  }
-}
-
-// SelectedBundleClosedPartialSchemaLegal: both sources defined.
-TEST(SchemaBeforeAllocation, PartialUndefinedSource) {
-  for (const bool defined : {false, true}) {
-    Host h;
-    h.source(0, DataType::U32, true);
-    h.source(1, DataType::U32, defined);
-    h.exhaust_capacity();
-    h.expect({start_of(TileOp::TPARTADD, kU32), bdim(0, 8), srcs_to_hand1(0, 1)},
-             defined ? FaultCode::Fault_TileAllocation : FaultCode::Fault_TileLegality);
   }
 }
 
