@@ -125,6 +125,19 @@ Unpacked ld_result(long double y) {
   return from_long_double(y, true);
 }
 
+// exp(x) for 0 < |x| < 1 as the exact sum 1 + expm1(x).  An 80-bit exp
+// result near 1 carries only 2^-64 absolute precision and can land exactly
+// on a rounding boundary (1 itself for |x| < 2^-64; 1 + 2^-23 for the FP32
+// argument 0x33FFFFFF), where its always-upward sticky bit then decides
+// RTZ/RTM/RTP/RTO the wrong way.  expm1 keeps 2^-63 relative precision in the
+// small part, so the sum is within |expm1(x)| 2^-63 of exp(x); for |x| below
+// 2^-63 it returns x itself, and the sticky bit moves 1 + x toward exp(x) >
+// 1 + x for x > 0 and stays below 1 for x < 0.
+Unpacked exp_below_one(const Unpacked& x) {
+  const Unpacked small = from_long_double(std::expm1(to_ld(x)), true);
+  return wide_add(make_finite(false, 1, 0), small, RoundingMode::RNE).value;
+}
+
 int cmp_values(const Unpacked& a, const Unpacked& b) {
   auto key_sign = [](const Unpacked& u) { return u.kind == Kind::Zero ? 0 : (u.negative ? -1 : 1); };
   const int sa = key_sign(a), sb = key_sign(b);
@@ -312,6 +325,7 @@ Result ieee_unary(UnaryOp op, DataType t, std::uint64_t a, RoundingMode mode) {
       if (nanlike(u)) w = {nan_value(), sig_nan(u) ? kNV : Flags{0}};
       else if (u.kind == Kind::Inf) w = {u.negative ? zero_value(false) : inf_value(false), 0};
       else if (u.kind == Kind::Zero) w = {make_finite(false, 1, 0), 0};
+      else if (u.exp <= -64) w = {exp_below_one(u), 0};  // |x| < 1: top significand bit 63
       else w = {ld_result(std::exp(to_ld(u))), 0};
       break;
     case UnaryOp::LOG:

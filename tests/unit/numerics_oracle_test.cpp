@@ -521,6 +521,51 @@ TEST(NumericsOracle, Fp32RsqrtSampledCorrectlyRounded) {
   }
 }
 
+// exp of arguments near zero, both signs, in every directed mode and RTO:
+// exp(-2^-70) lies just below 1, so RTZ/RTM/RTO give the binary32/binary64
+// value below 1 and RTP gives 1 (an 80-bit evaluation returns exactly 1
+// there).  Every binade from the smallest subnormal to 2^-20, three
+// significands each, against the correctly rounded MPFR value.
+TEST(NumericsOracle, ExpNearZeroAllModes) {
+  struct Type {
+    DataType t;
+    int p, emin, min_exponent;
+    double maxf;
+  };
+  const Type types[] = {{DataType::FP32, 24, -126, -149, 3.4028234663852886e38},
+                        {DataType::FP64, 53, -1022, -1074, 1.7976931348623157e308}};
+  std::size_t checked = 0;
+  for (const Type& ty : types) {
+    Fmt f;
+    f.p = f.p_tiny = ty.p;
+    f.emin = ty.emin;
+    f.maxf = ty.maxf;
+    f.has_inf = f.has_nan = true;
+    for (int e = ty.min_exponent; e <= -20; ++e)
+      for (const double m : {1.0, 1.5, 2.0 - std::ldexp(1.0, -23)})
+        for (const double sign : {1.0, -1.0}) {
+          const double x = sign * std::ldexp(m, e);
+          if (ty.t == DataType::FP32 && static_cast<double>(static_cast<float>(x)) != x) continue;  // subnormal grid
+          const std::uint64_t bits = ty.t == DataType::FP32 ? std::bit_cast<std::uint32_t>(static_cast<float>(x))
+                                                             : std::bit_cast<std::uint64_t>(x);
+          M mx(x, 64), y(static_cast<mpfr_prec_t>(2200));
+          mpfr_exp(y.v, mx.v, MPFR_RNDN);
+          for (const RoundingMode mode : {RoundingMode::RNE, RoundingMode::RTZ, RoundingMode::RTP, RoundingMode::RTM,
+                                          RoundingMode::RTO}) {
+            const Expect want = oracle(y.v, f, mode, false);
+            const std::uint64_t want_bits = ty.t == DataType::FP32
+                                                ? std::bit_cast<std::uint32_t>(static_cast<float>(want.value))
+                                                : std::bit_cast<std::uint64_t>(want.value);
+            const Result r = ieee_unary(UnaryOp::EXP, ty.t, bits, mode);
+            ASSERT_EQ(r.bits, want_bits) << "x=" << x << " " << rounding_mode_name(mode);
+            ASSERT_EQ(r.flags, kNX) << "x=" << x;
+            ++checked;
+          }
+        }
+  }
+  EXPECT_GT(checked, 10000U);
+}
+
 #else
 TEST(NumericsOracle, SkippedWithoutMpfr) { GTEST_SKIP() << "MPFR not found"; }
 #endif
