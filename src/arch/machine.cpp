@@ -79,6 +79,31 @@ void Machine::save_trap_context(unsigned target, unsigned source) {
   c.t_queue = state.t_queue;
   c.u_queue = state.u_queue;
   c.predicates = state.predicates;
+  write_visible_trap_context(target, source);
+}
+
+// The software-visible half of SaveTrapContext (asl/arch/profile/
+// reference-profile.asl): ECSTATE and the EBARG words of the target ring,
+// which a handler may read and rewrite before ACRE recovers from them.
+void Machine::write_visible_trap_context(unsigned target, unsigned source) {
+  const BlockState& b = state.block;
+  const Word ring = source & kCoreStateAcrMask;
+  state.banked_reg(target, kEcstateLow) =
+      (state.sysregs.core_state & ~Word{0x1F}) | ring | Word{b.bundle_body_active} << 4;
+  state.banked_reg(target, kEbargControlLow) =
+      ring | Word{1} << 4 | Word{b.bundle_active} << 5 | Word{b.bundle_body_active} << 6 |
+      Word{bundle_kind_code(b.barg.block_type)} << 7 | Word{bundle_transfer_code(b.barg.transfer_type)} << 11 |
+      Word{b.barg.taken} << 14;
+  state.banked_reg(target, kEbargBpcLow) = state.bpc;
+  state.banked_reg(target, kEbargBpcnLow) = b.barg.bpcn;
+  state.banked_reg(target, kEbargTpcLow) = state.pc;
+  state.banked_reg(target, kEbargReturnAddressLow) = state.return_address;
+  for (unsigned i = 0; i < kTemporaryQueueDepth; ++i) {
+    state.banked_reg(target, kEbargTQueueLow + i) = state.t_queue.value[i];
+    state.banked_reg(target, kEbargUQueueLow + i) = state.u_queue.value[i];
+  }
+  state.banked_reg(target, kEbargLoopBoundLow) = 0;
+  state.banked_reg(target, kEbargLoopCountLow) = 0;
 }
 
 void Machine::set_fault(FaultCode code, Word address, std::uint32_t cause) {
@@ -106,26 +131,55 @@ void Machine::clear_fault() {
   state.trap_status[state.current_acr] = TrapStatus{};
 }
 
+namespace {
+// PTOv0EBARGControlLegal (asl/block/model/schema/profile-encoding.asl).
+bool ebarg_control_legal(Word control) {
+  const auto kind = static_cast<unsigned>((control >> 7) & 0xF);
+  return (control >> 15) == 0 && (kind <= 2 || (kind >= 5 && kind <= 8)) && ((control >> 11) & 7) <= 6 &&
+         ((control >> 6 & 1) == 0 || (control >> 5 & 1) == 1);
+}
+}  // namespace
+
+// TrapContextRecoverable (asl/arch/profile/trap-context-recovery.asl): the
+// saved record must be valid and the visible EBARG words, as software left
+// them, consistent.
 bool Machine::trap_context_recoverable(unsigned ring) const {
-  const TrapContext& c = state.trap_contexts[ring];
-  return c.valid && (c.bpc & 1) == 0 && (c.tpc & 1) == 0;
+  const Word control = state.banked_reg(ring, kEbargControlLow);
+  const Word ecstate = state.banked_reg(ring, kEcstateLow);
+  return state.trap_contexts[ring].valid && (control >> 4 & 1) == 1 && ebarg_control_legal(control) &&
+         (control & kCoreStateAcrMask) == (ecstate & kCoreStateAcrMask) &&
+         (state.banked_reg(ring, kEbargBpcLow) & 1) == 0 && (state.banked_reg(ring, kEbargTpcLow) & 1) == 0;
 }
 
+// RecoverTrapContext (asl/arch/profile/trap-context-recovery.asl): PCs,
+// CORE_STATE, the ring, the BARG fields, the return address and the queue
+// words come from the visible registers; the rest from the saved record.
 bool Machine::recover_trap_context(unsigned ring) {
   if (!trap_context_recoverable(ring)) return false;
   TrapContext& c = state.trap_contexts[ring];
-  state.pc = c.tpc;
-  state.bpc = c.bpc;
-  state.sysregs.core_state = c.core_state;
+  const Word control = state.banked_reg(ring, kEbargControlLow);
+  const Word ecstate = state.banked_reg(ring, kEcstateLow);
+  state.pc = state.banked_reg(ring, kEbargTpcLow);
+  state.bpc = state.banked_reg(ring, kEbargBpcLow);
+  state.sysregs.core_state = ecstate;
   state.commit_argument = c.commit_argument;
-  state.return_address = c.return_address;
   state.block = c.block;
+  state.block.bundle_active = (control >> 5 & 1) != 0;
+  state.block.bundle_body_active = (control >> 6 & 1) != 0;
+  state.block.barg.block_type = bundle_kind_of(static_cast<unsigned>(control >> 7 & 0xF));
+  state.block.barg.transfer_type = bundle_transfer_of(static_cast<unsigned>(control >> 11 & 7));
+  state.block.barg.taken = (control >> 14 & 1) != 0;
+  state.block.barg.bpcn = state.banked_reg(ring, kEbargBpcnLow);
+  state.return_address = state.banked_reg(ring, kEbargReturnAddressLow);
   state.t_queue = c.t_queue;
   state.u_queue = c.u_queue;
+  for (unsigned i = 0; i < kTemporaryQueueDepth; ++i) {
+    state.t_queue.value[i] = state.banked_reg(ring, kEbargTQueueLow + i);
+    state.u_queue.value[i] = state.banked_reg(ring, kEbargUQueueLow + i);
+  }
   state.predicates = c.predicates;
-  // RecoverPortableTrapContext assigns _CurrentACR directly; CORE_STATE was
-  // restored from the context above.
-  state.current_acr = c.source_acr;
+  state.current_acr = static_cast<std::uint8_t>(ecstate & kCoreStateAcrMask);
+  state.banked_reg(ring, kEbargControlLow) = control & ~(Word{1} << 4);
   c.valid = false;
   update_fast_access();
   return true;

@@ -67,15 +67,17 @@ class Machine {
   void set_fault(FaultCode code, Word address, std::uint32_t cause = 0);
   // ClearFault: the current ring's trap status and the fault record.
   void clear_fault();
-  // RecoverTrapContext (asl/arch/state/trap-context.asl); false when the saved
-  // context is not valid or its TPC/BPC is odd.
+  // RecoverTrapContext (asl/arch/profile/trap-context-recovery.asl); false
+  // when trap_context_recoverable(ring) is.
   bool recover_trap_context(unsigned ring);
   // SetCurrentACR: also mirrors the ring into CORE_STATE[3:0].
   void set_current_acr(unsigned ring);
-  // SaveTrapContext (asl/arch/state/trap-context.asl); also used by trap
-  // entries other than SetFaultWithCause (RaiseServiceRequest).
+  // SaveTrapContext (asl/arch/profile/reference-profile.asl): the saved
+  // record and the target ring's visible ECSTATE/EBARG words; also used by
+  // trap entries other than SetFaultWithCause (RaiseServiceRequest).
   void save_trap_context(unsigned target, unsigned source);
-  // PortableTrapContextRecoverable: the saved context is valid with even TPC/BPC.
+  // TrapContextRecoverable (asl/arch/profile/trap-context-recovery.asl):
+  // a valid record whose visible EBARG words are consistent.
   bool trap_context_recoverable(unsigned ring) const;
   Word trap_vector_entry(unsigned ring, Word fault_address) const;
   Word pack_trap_status(unsigned ring) const;  // PackTrapStatus
@@ -140,6 +142,7 @@ class Machine {
   std::vector<std::unique_ptr<MachineExtension>> extensions;
 
  private:
+  void write_visible_trap_context(unsigned target, unsigned source);
   bool load_slow(Word address, unsigned size, Word& out, MemoryOrder order);
   bool store_slow(Word address, unsigned size, Word value, MemoryOrder order);
   void record_event(MemoryEventKind kind, Word address, unsigned size, Word read_value, Word write_value,

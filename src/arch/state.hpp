@@ -94,6 +94,22 @@ enum class BundleTransfer : std::uint8_t {
 };
 enum class BundleOperationClass : std::uint8_t { Control, TileElement, TileMemory, TileMatrix, FixedPoint };
 
+// PTOv0BundleKindCode / PTOv0BundleKindOf and the transfer pair
+// (asl/block/model/schema/profile-encoding.asl): the codes the BARG control
+// words (LSRGET, EBARG0) carry.
+inline constexpr std::uint8_t kBundleKindCodes[] = {0, 1, 2, 5, 6, 7, 8};  // by BundleKind
+constexpr std::uint8_t bundle_kind_code(BundleKind k) { return kBundleKindCodes[static_cast<unsigned>(k)]; }
+constexpr BundleKind bundle_kind_of(unsigned code) {
+  for (unsigned k = 0; k < std::size(kBundleKindCodes); ++k)
+    if (kBundleKindCodes[k] == code) return static_cast<BundleKind>(k);
+  return BundleKind::Standard;
+}
+constexpr std::uint8_t bundle_transfer_code(BundleTransfer t) { return static_cast<std::uint8_t>(t); }
+constexpr BundleTransfer bundle_transfer_of(unsigned code) {
+  return code <= static_cast<unsigned>(BundleTransfer::IndirectCall) ? static_cast<BundleTransfer>(code)
+                                                                      : BundleTransfer::Fallthrough;
+}
+
 struct BundleArgumentRegister {  // BARG
   BundleKind block_type = BundleKind::Standard;
   BundleTransfer transfer_type = BundleTransfer::Fallthrough;
@@ -275,7 +291,18 @@ inline constexpr unsigned kBankedLowCount = 0xFB8 - 0xF00;
 inline constexpr unsigned kEcstateLow = 0xF00;
 inline constexpr unsigned kEvbaseLow = 0xF01;
 inline constexpr unsigned kInterruptEnableLow = 0xF07;  // reset value 3
+// The visible trap context a trap writes into its target ring's bank
+// (SaveTrapContext, asl/arch/profile/reference-profile.asl; catalog names
+// EBARG0/EBARG_BPC_CUR/_BPC_TGT/_TPC/_LRA/_TQ0..3/_UQ0..3/_LB/_LC).
+inline constexpr unsigned kEbargControlLow = 0xF40;
+inline constexpr unsigned kEbargBpcLow = 0xF41;
+inline constexpr unsigned kEbargBpcnLow = 0xF42;
 inline constexpr unsigned kEbargTpcLow = 0xF43;
+inline constexpr unsigned kEbargReturnAddressLow = 0xF44;
+inline constexpr unsigned kEbargTQueueLow = 0xF45;
+inline constexpr unsigned kEbargUQueueLow = 0xF49;
+inline constexpr unsigned kEbargLoopBoundLow = 0xF4D;
+inline constexpr unsigned kEbargLoopCountLow = 0xF4E;
 
 struct TrapStatus {  // per-ring _ACRTrap* (packed by PackTrapStatus)
   bool asynchronous = false;

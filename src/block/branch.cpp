@@ -204,11 +204,9 @@ ExecOutcome LSRGET(Machine& m, const DecodedInsn& d) {
     value = b.barg.bpcn;
   } else {
     // PackCurrentBARGControlWord (PTOv0BundleKindCode / PTOv0BundleTransferCode).
-    static constexpr std::uint8_t kKindCode[] = {0, 1, 2, 5, 6, 7, 8};
-    static constexpr std::uint8_t kTransferCode[] = {0, 1, 2, 3, 4, 5, 6};
-    value = kKindCode[static_cast<unsigned>(b.barg.block_type)];
+    value = arch::bundle_kind_code(b.barg.block_type);
     if (candidate) {
-      value |= Word{kTransferCode[static_cast<unsigned>(b.barg.transfer_type)]} << 4;
+      value |= Word{arch::bundle_transfer_code(b.barg.transfer_type)} << 4;
       value |= Word{b.barg.taken} << 7;
     }
     const auto& a = b.control_attributes;
