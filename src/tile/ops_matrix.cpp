@@ -107,7 +107,8 @@ bool matrix_function_assigned(unsigned c) noexcept {
 
 MatrixFunction matrix_function(unsigned c) noexcept {
   const unsigned base = c & 7U;
-  return {base == 1 || base == 5, base == 2 || base == 6, base >= 4, c >= 16};
+  const bool gemv = c >= 16 && c <= 22 && base != 3;  // TileMatrixFunctionIsGEMV: 16-18, 20-22
+  return {base == 1 || base == 5, base == 2 || base == 6, base >= 4, gemv};
 }
 
 DataType matrix_accumulator_type(DataType t) noexcept {
