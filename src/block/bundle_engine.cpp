@@ -58,6 +58,10 @@ class MachineTilePort final : public tile::TileMemoryPort {
     m_.record_atomic(address, size, old, replacement, order(), swapped);  // RecordAtomicEvent
     return old;
   }
+  // TLOAD / TSTORE go element-wise while events are captured; their
+  // RecordLoadEvent / RecordStoreEvent name _CurrentMemoryAgent (load-store.asl).
+  bool capturing_events() const override { return m_.state.memory_event_capture; }
+  unsigned event_agent() const override { return m_.state.current_pe; }
 
  private:
   // The events of an access name its agent (RecordLoadEventForAgent).

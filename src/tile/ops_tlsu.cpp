@@ -224,9 +224,11 @@ MemoryOutcome tstore_shared(const TileFile& f, unsigned shared_id, TileMemoryPor
       if (!region_selected(mask, region)) continue;
       const std::uint64_t address = selected_address(r, c, region);
       std::uint64_t value = read_shared_word(s, shared_id, e);
-      if (num::is_packed4(view.data_type))  // StoreTileMemoryElement keeps the sibling nibble
-        value = num::packed4_set(static_cast<std::uint8_t>(memory.load_element(region, address, 1)), c & 1U,
-                                 static_cast<std::uint8_t>(value));
+      if (num::is_packed4(view.data_type)) {  // StoreTileMemoryElement keeps the sibling nibble,
+        std::byte old{};                       // read by LoadTranslatedUnsigned: no memory event
+        memory.read(address, {&old, 1});
+        value = num::packed4_set(static_cast<std::uint8_t>(old), c & 1U, static_cast<std::uint8_t>(value));
+      }
       memory.store_element(region, address, size, value);
     }
   }

@@ -129,6 +129,43 @@ void store_element(const Tile& t, TileMemoryPort& memory, std::uint64_t base, st
   memory.write(address, {buffer.data(), size});
 }
 
+// The payload effects of a preflighted TLOAD / TSTORE while memory events
+// are captured (load-store.asl TLOAD / TSTORE second loops): each valid
+// element in row-major (row, column) order is one access of its memory
+// element size at TileMemoryStridedByteAddress, recorded by the port in
+// CurrentBundleMemoryOrder -- a Load event with the raw bytes read, or a
+// Store event with the normalized stored value.  A packed four-bit element
+// is a one-byte access: a load reads the whole byte and keeps its nibble; a
+// store (StoreTileMemoryElement) first reads the current byte without an
+// event, then stores and records the merged byte, so two nibbles of one byte
+// are two accesses of that byte.  Same memory and payload results as the
+// bulk path.
+template <bool Store, typename TileRef>
+void move_elements_recorded(TileRef& t, TileMemoryPort& memory, std::uint64_t base, std::uint64_t stride) {
+  const TileDescriptor& d = t.descriptor();
+  const unsigned size = memory_element_bytes(d.data_type);
+  const bool packed = num::is_packed4(d.data_type);
+  const unsigned agent = memory.event_agent();
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r) {
+    for (std::uint32_t c = 0; c < d.valid_columns; ++c) {
+      const std::uint64_t address = strided_byte_address(base, r, c, stride, d.data_type);
+      const std::uint32_t element = t.linear_index(r, c);
+      if constexpr (Store) {
+        std::uint64_t v = t.read_raw(element);
+        if (packed) {
+          std::byte old{};
+          memory.read(address, {&old, 1});
+          v = num::packed4_set(static_cast<std::uint8_t>(old), c & 1U, static_cast<std::uint8_t>(v));
+        }
+        memory.store_element(agent, address, size, v);
+      } else {
+        const std::uint64_t raw = memory.load_element(agent, address, size);
+        t.store_raw(element, packed ? num::packed4_get(static_cast<std::uint8_t>(raw), c & 1U) : raw);
+      }
+    }
+  }
+}
+
 // One TLOAD (Store false, TileRef Tile) or TSTORE (Store true, const Tile):
 // the complete-footprint preflight, then the payload effects in as few host
 // copies as the layout allows: one per run of unpacked RowMajor rows whose
@@ -138,7 +175,13 @@ void store_element(const Tile& t, TileMemoryPort& memory, std::uint64_t base, st
 template <bool Store, typename TileRef>
 MemoryOutcome move_tile(TileRef& t, TileMemoryPort& memory, std::uint64_t base, std::uint64_t stride) {
   const TileDescriptor& d = t.descriptor();
+  // A fault is raised by the preflight, before any access or event.
   if (const MemoryOutcome o = preflight(d, memory, base, stride, Store); !o.ok()) return o;
+  if (memory.capturing_events()) {  // verification mode only: the fast paths below record nothing
+    move_elements_recorded<Store>(t, memory, base, stride);
+    if constexpr (!Store) t.mark_valid_region_defined();
+    return {};
+  }
   const bool row_major = d.layout == TileLayout::RowMajor;
   const bool packed = num::is_packed4(d.data_type);
   const std::uint64_t payload_row_bytes = std::uint64_t{d.columns} * element_bits(d.data_type) / 8;

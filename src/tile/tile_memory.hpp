@@ -36,6 +36,15 @@ class TileMemoryPort {
   // `replacement` when the old value equals `expected` (MGATHER_CAS lane).
   virtual std::uint64_t compare_and_swap(unsigned agent, std::uint64_t address, unsigned size,
                                          std::uint64_t expected, std::uint64_t replacement);
+
+  // Memory-event capture (StartMemoryEventCapture, asl/arch/memory-model/
+  // memory-events.asl).  While it is on, TLOAD / TSTORE access each valid
+  // element through load_element / store_element with agent event_agent()
+  // (the ASL's RecordLoadEvent / RecordStoreEvent name _CurrentMemoryAgent)
+  // instead of the bulk read / write, so every access is one event.  The
+  // default port never captures.
+  virtual bool capturing_events() const { return false; }
+  virtual unsigned event_agent() const { return 0; }
 };
 
 // ProbeTileMemoryAccess for one element of `size` bytes: natural alignment
@@ -82,12 +91,15 @@ constexpr std::uint64_t strided_byte_address(std::uint64_t base, std::uint32_t r
 // footprint is probed (alignment, then permission, in row-major element
 // order) before any payload change; on success the valid region is written
 // and marked defined (ADR 0014).  Elements outside the valid region keep
-// their definedness.
+// their definedness.  Under event capture, one Load event per valid
+// element in row-major order after the preflight (none when it faults).
 MemoryOutcome tload(Tile& destination, TileMemoryPort& memory, std::uint64_t base, std::uint64_t row_stride_bytes);
 
 // TSTORE of a source whose valid region is completely defined (the caller
 // checks TileSourceContentsDefined).  Packed four-bit stores preserve the
 // sibling nibble.  No byte is written unless the whole footprint is legal.
+// Under event capture, one Store event per valid element in row-major order
+// (the merged byte for a packed element; the sibling read records nothing).
 MemoryOutcome tstore(const Tile& source, TileMemoryPort& memory, std::uint64_t base, std::uint64_t row_stride_bytes);
 
 }  // namespace pto::tile

@@ -1705,65 +1705,31 @@ namespace {
 
 // ================================================================ memory-model ordering
 
-// The MGATHER / MSCATTER part of the same point (see below): one Load / one
-// Store event per element access.
-TEST(SpecPointsBlockLifecycleArch, TileEventsOrderElementAccessEvents) {
-  const Word source = 0x500, destination = 0x508;
-  const auto host = [&](BundleTestHost& h) {
-    h.m.memory.write(source, 8, 7);
-    configure_row(h, 41, tile::DataType::U64, {7});
-    configure_row(h, 42, tile::DataType::U64, {0});  // displacement / index 0
-  };
-  {
-    BundleTestHost h(arch::MachineConfig::reference());
-    host(h);
-    h.m.state.gpr[3][2] = source;  // PE3's a2: the base the one-PE (mask 0001) access reads
-    h.m.start_memory_event_capture(3);
-    const BundleOutcome o = h.run({tile_start(0x00011181, 4, kU64), bdim(0, 1), iot_src_to_dst(42, kPe0001, true),
-                                   bior(2, 0), kBstop});  // MGATHER
-    ASSERT_TRUE(o.ok()) << arch::fault_name(o.fault) << " " << o.message;
-    EXPECT_EQ(h.m.state.memory_event_count, 1U);
-    EXPECT_EQ(h.m.state.memory_events[0].kind, arch::MemoryEventKind::Load);
-  }
-  {
-    BundleTestHost h(arch::MachineConfig::reference());
-    host(h);
-    h.m.state.gpr[3][2] = destination;
-    h.m.start_memory_event_capture(3);
-    const std::uint64_t iot_values_displacements =
-        encode_form(kBIotSrcSrc, {{"SrcTile0", 41}, {"SrcTile1", 42}, {"PEMode", kPe0001}, {"L", 1}});
-    const BundleOutcome o = h.run({tile_start(0x00011181, 5, kU64), bdim(0, 1), bdim(2, 1), iot_values_displacements,
-                                   bior(2, 0), kBstop});  // MSCATTER
-    ASSERT_TRUE(o.ok()) << arch::fault_name(o.fault) << " " << o.message;
-    EXPECT_EQ(h.m.state.memory_event_count, 1U);
-    EXPECT_EQ(h.m.state.memory_events[0].kind, arch::MemoryEventKind::Store);
-  }
-}
-
-// The tile-events ordering point (tests/asl/arch/memory-model/ordering/
-// arch-order-tile-events-003.asl, TestProductionTileEventExtraction):
-// TLOAD, TSTORE, MGATHER and MSCATTER of one U64 element each capture
-// exactly one Load / Store event (TLOAD and TSTORE with the element address,
-// TLOAD with the capturing agent); a scalar store and a following TLOAD
-// share one event domain and program order, and the load reads from that
-// store.  The ASL's direct helper calls are complete one-PE bundles here
-// (mask 0001 = PE3: the captures use agent 3 and PE3's a2 holds the base);
-// its AddInitialWriteEvent at index 0 is a captured scalar store of the same
-// value.  Our TLOAD / TSTORE record no memory events (the ASL's
-// LoadTileMemory / StoreTileMemory call RecordLoadEvent / RecordStoreEvent
-// per element), so those parts fail and are disabled; the test does not
-// carry the point's id until the model is fixed (reported).  Not expressed
-// anyway: MemoryCandidateExecutionValid / MemoryExecutionAllowedTSO and the
+// PTO-AVS-ARCH-TILE-EVENTS-ORDER-003 (tests/asl/arch/memory-model/ordering/
+// arch-order-tile-events-003.asl, TestProductionTileEventExtraction): TLOAD,
+// TSTORE, MGATHER and MSCATTER of one U64 element each capture exactly one
+// Load / Store event (TLOAD with the capturing agent and the element address,
+// TSTORE with the element address; load-store.asl TLOAD / TSTORE call
+// RecordLoadEvent / RecordStoreEvent per element); a scalar store and a
+// following TLOAD share one event domain and program order, and the load
+// reads from that store; a TPREFETCH of the all-ones base faults DataPage
+// before any event, and one of 0x500 (stride 2, 2x1 of Col 2, U8) records
+// eight loads grouped by PE (agents 0, 1, 2, 3 at events 0, 2, 4, 6).  The
+// ASL's direct helper calls are complete one-PE bundles here (mask 0001 =
+// PE3: the captures use agent 3 and PE3's a2 holds the base; TPREFETCH is
+// implicitly all four PEs, each PE's a2/a3 set); its AddInitialWriteEvent at
+// index 0 is a captured scalar store of the same value.  Not expressed:
+// MemoryCandidateExecutionValid / MemoryExecutionAllowedTSO and the
 // TestTSOMixedSizeAndConditionalAtomicPolicy part (axiomatic checks over
 // hand-built candidate executions; our machine has no such checker).
-TEST(SpecPointsBlockLifecycleArch, DISABLED_TileEventsOrderTloadTstoreEvents) {
+TEST(SpecPointsBlockLifecycleArch, PTO_AVS_ARCH_TILE_EVENTS_ORDER_003) {
   const Word source = 0x500, destination = 0x508;
   const auto host = [&](BundleTestHost& h) {
     h.m.memory.write(source, 8, 7);
     configure_row(h, 41, tile::DataType::U64, {7});
     configure_row(h, 42, tile::DataType::U64, {0});  // displacement / index 0
   };
-  {
+  {  // TLOAD
     BundleTestHost h(arch::MachineConfig::reference());
     host(h);
     h.m.state.gpr[3][2] = source;  // PE3's a2: the base the one-PE (mask 0001) access reads
@@ -1774,7 +1740,7 @@ TEST(SpecPointsBlockLifecycleArch, DISABLED_TileEventsOrderTloadTstoreEvents) {
     EXPECT_EQ(h.m.state.memory_events[0].agent, 3U);
     EXPECT_EQ(h.m.state.memory_events[0].address, source);
   }
-  {
+  {  // TSTORE
     BundleTestHost h(arch::MachineConfig::reference());
     host(h);
     h.m.state.gpr[3][2] = destination;
@@ -1784,10 +1750,34 @@ TEST(SpecPointsBlockLifecycleArch, DISABLED_TileEventsOrderTloadTstoreEvents) {
     EXPECT_EQ(h.m.state.memory_events[0].kind, arch::MemoryEventKind::Store);
     EXPECT_EQ(h.m.state.memory_events[0].address, destination);
   }
-  {
+  {  // MGATHER
     BundleTestHost h(arch::MachineConfig::reference());
     host(h);
-    h.m.state.gpr[3][2] = source;  // PE3's a2: the base the one-PE (mask 0001) access reads
+    h.m.state.gpr[3][2] = source;
+    h.m.start_memory_event_capture(3);
+    const BundleOutcome o = h.run({tile_start(0x00011181, 4, kU64), bdim(0, 1), iot_src_to_dst(42, kPe0001, true),
+                                   bior(2, 0), kBstop});
+    ASSERT_TRUE(o.ok()) << arch::fault_name(o.fault) << " " << o.message;
+    EXPECT_EQ(h.m.state.memory_event_count, 1U);
+    EXPECT_EQ(h.m.state.memory_events[0].kind, arch::MemoryEventKind::Load);
+  }
+  {  // MSCATTER
+    BundleTestHost h(arch::MachineConfig::reference());
+    host(h);
+    h.m.state.gpr[3][2] = destination;
+    h.m.start_memory_event_capture(3);
+    const std::uint64_t iot_values_displacements =
+        encode_form(kBIotSrcSrc, {{"SrcTile0", 41}, {"SrcTile1", 42}, {"PEMode", kPe0001}, {"L", 1}});
+    const BundleOutcome o = h.run({tile_start(0x00011181, 5, kU64), bdim(0, 1), bdim(2, 1), iot_values_displacements,
+                                   bior(2, 0), kBstop});
+    ASSERT_TRUE(o.ok()) << arch::fault_name(o.fault) << " " << o.message;
+    EXPECT_EQ(h.m.state.memory_event_count, 1U);
+    EXPECT_EQ(h.m.state.memory_events[0].kind, arch::MemoryEventKind::Store);
+  }
+  {  // scalar store, then TLOAD: one domain, same agent, read-from the store
+    BundleTestHost h(arch::MachineConfig::reference());
+    host(h);
+    h.m.state.gpr[3][2] = source;
     h.m.start_memory_event_capture(3);
     ASSERT_TRUE(h.m.store(source, 8, 7));  // stands for the ASL's initial write (event 0)
     ASSERT_TRUE(h.m.store(source, 8, 8));
@@ -1798,6 +1788,32 @@ TEST(SpecPointsBlockLifecycleArch, DISABLED_TileEventsOrderTloadTstoreEvents) {
     EXPECT_EQ(h.m.state.memory_events[1].agent, h.m.state.memory_events[2].agent);
     EXPECT_EQ(h.m.state.memory_events[2].read_from, 1U);
     EXPECT_EQ(element_at(h, h.destination(), 0, 0), 8U);
+  }
+  // TPREFETCHAllPEs(base, stride 2, ValidCol 2, ValidRow 1, Col 2, U8).
+  const auto prefetch = [](BundleTestHost& h, Word base) {
+    for (unsigned pe = 0; pe < 4; ++pe) {
+      h.m.state.gpr[pe][2] = base;
+      h.m.state.gpr[pe][3] = 2;
+    }
+    h.m.start_memory_event_capture(0);
+    return h.run({tile_start(0x00011181, 3, kU8), bdim(0, 2), bdim(1, 1), bdim(2, 2), bior(2, 3), kBstop});
+  };
+  {
+    BundleTestHost h(arch::MachineConfig::reference());
+    EXPECT_EQ(prefetch(h, ~Word{0}).fault, FaultCode::Fault_DataPage);
+    EXPECT_EQ(h.m.state.memory_event_count, 0U);
+  }
+  {
+    BundleTestHost h(arch::MachineConfig::reference());
+    const BundleOutcome o = prefetch(h, source);
+    ASSERT_TRUE(o.ok()) << arch::fault_name(o.fault) << " " << o.message;
+    ASSERT_EQ(h.m.state.memory_event_count, 8U);
+    EXPECT_EQ(h.m.state.memory_events[0].kind, arch::MemoryEventKind::Load);
+    EXPECT_EQ(h.m.state.memory_events[1].kind, arch::MemoryEventKind::Load);
+    EXPECT_EQ(h.m.state.memory_events[0].agent, 0U);
+    EXPECT_EQ(h.m.state.memory_events[2].agent, 1U);
+    EXPECT_EQ(h.m.state.memory_events[4].agent, 2U);
+    EXPECT_EQ(h.m.state.memory_events[6].agent, 3U);
   }
 }
 
