@@ -14,6 +14,7 @@
 
 #include "tile/ops_registry.hpp"
 #include "tile/tile_ops.hpp"
+#include "tile_request.hpp"
 
 namespace pto::tile::test {
 
@@ -67,15 +68,8 @@ struct OpsHarness {
   void configure(TileIndex i, DataType t, std::uint32_t columns, std::uint32_t valid_rows,
                  std::uint32_t valid_columns, std::uint32_t capacity = 128, TileLayout layout = TileLayout::RowMajor,
                  TileLocation location = TileLocation::Any) {
-    ConfigureRequest r;
-    r.capacity_bytes = capacity;
-    r.columns = columns;
-    r.valid_rows = valid_rows;
-    r.valid_columns = valid_columns;
-    r.data_type = t;
-    r.layout = layout;
-    r.location = location;
-    r.mask = 0b1000;  // one PE: TILE_CAPACITY covers several 32 KiB tiles
+    // One PE: TILE_CAPACITY covers several 32 KiB tiles.
+    const ConfigureRequest r = tile_request(capacity, columns, valid_rows, valid_columns, t, 0b1000, layout, location);
     ASSERT_EQ(tiles.configure(i, r), Fault::None) << "tile " << unsigned{i};
   }
 

@@ -24,6 +24,7 @@
 #include "ops_harness.hpp"
 #include "tile/ops_convert.hpp"
 #include "tile/ops_registry.hpp"
+#include "tile_request.hpp"
 
 namespace pto::tile::test {
 namespace {
@@ -57,14 +58,8 @@ constexpr unsigned kTquantFunction = 10, kTgatherFunction = 15, kTscatterFunctio
 // never read by the operation).
 void configure(BundleTestHost& h, TileIndex i, std::uint32_t capacity, std::uint32_t columns, std::uint32_t valid_rows,
                std::uint32_t valid_columns, DataType t, PeMask mask = 0b1111) {
-  ConfigureRequest r;
-  r.capacity_bytes = capacity;
-  r.columns = columns;
-  r.valid_rows = valid_rows;
-  r.valid_columns = valid_columns;
-  r.data_type = t;
-  r.mask = mask;
-  ASSERT_EQ(h.file.configure(i, r), Fault::None) << "tile " << unsigned{i};
+  ASSERT_EQ(h.file.configure(i, tile_request(capacity, columns, valid_rows, valid_columns, t, mask)), Fault::None)
+      << "tile " << unsigned{i};
 }
 
 void write(BundleTestHost& h, TileIndex i, std::uint32_t row, std::uint32_t column, std::uint64_t v) {

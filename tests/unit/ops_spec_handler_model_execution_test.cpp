@@ -23,6 +23,7 @@
 #include "ops_harness.hpp"
 #include "tile/cube_layout.hpp"
 #include "tile/ops_matrix.hpp"
+#include "tile_request.hpp"
 
 namespace pto::tile::test {
 namespace {
@@ -363,15 +364,8 @@ class Cube {
   // ConfigureCubeTile(index, capacity, valid_rows, valid_columns, type, layout, Matrix).
   bool cube(TileIndex i, std::uint32_t capacity, std::uint32_t rows, std::uint32_t columns, DataType t,
             TileLayout layout) {
-    ConfigureRequest r;
-    r.capacity_bytes = capacity;
-    r.valid_rows = rows;
-    r.valid_columns = columns;
-    r.data_type = t;
-    r.layout = layout;
-    r.location = TileLocation::Matrix;
-    r.mask = 0b0001;
-    return file.configure_cube(i, r) == Fault::None;
+    return file.configure_cube(i, tile_request(capacity, 0, rows, columns, t, 0b0001, layout, TileLocation::Matrix)) ==
+           Fault::None;
   }
   // ConfigureTile(index, capacity, rows, columns, valid_rows, valid_columns, type, RowMajor, location).
   void plain(TileIndex i, std::uint32_t capacity, std::uint32_t columns, std::uint32_t valid_rows,

@@ -29,6 +29,7 @@
 #include "bundle_test_host.hpp"
 #include "tile/cube_layout.hpp"
 #include "tile/shared_tile.hpp"
+#include "tile_request.hpp"
 
 namespace pto::test {
 namespace {
@@ -68,14 +69,8 @@ struct Host : BundleTestHost {
   // ConfigureCubeTileForMask(index, capacity, valid_rows, valid_columns, type, layout, Matrix, mask).
   void cube(tile::TileIndex i, std::uint32_t capacity, std::uint32_t valid_rows, std::uint32_t valid_columns,
             DataType t, TileLayout layout, tile::PeMask mask = 0b1111) {
-    tile::ConfigureRequest r;
-    r.capacity_bytes = capacity;
-    r.valid_rows = valid_rows;
-    r.valid_columns = valid_columns;
-    r.data_type = t;
-    r.layout = layout;
-    r.location = TileLocation::Matrix;
-    r.mask = mask;
+    const tile::ConfigureRequest r =
+        tile::test::tile_request(capacity, 0, valid_rows, valid_columns, t, mask, layout, TileLocation::Matrix);
     ASSERT_EQ(file.configure_cube(i, r), Fault::None) << i;
   }
   void put(tile::TileIndex i, std::uint32_t r, std::uint32_t c, std::uint64_t v) { file.tile(i).write_element(r, c, v); }
