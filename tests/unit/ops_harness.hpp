@@ -64,6 +64,12 @@ struct OpsHarness {
     return {bundle, tiles, scalar_raw, descending};
   }
 
+  // ConfigureTile in the points' argument order (capacity, columns,
+  // valid_rows, valid_columns, type), on the one PE configure() uses.
+  void configure_tile(TileIndex i, std::uint32_t capacity, std::uint32_t columns, std::uint32_t valid_rows,
+                      std::uint32_t valid_columns, DataType t) {
+    configure(i, t, columns, valid_rows, valid_columns, capacity);
+  }
   // ConfigureTile(index, capacity, columns, ..., valid_rows, valid_columns, type).
   void configure(TileIndex i, DataType t, std::uint32_t columns, std::uint32_t valid_rows,
                  std::uint32_t valid_columns, std::uint32_t capacity = 128, TileLayout layout = TileLayout::RowMajor,

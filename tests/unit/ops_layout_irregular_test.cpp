@@ -19,18 +19,12 @@ namespace {
 
 using isa::TileOp;
 
-// ConfigureTile(index, capacity, rows, columns, valid_rows, valid_columns, type).
-void configure(OpsHarness& h, TileIndex i, std::uint32_t capacity, std::uint32_t columns, std::uint32_t vr,
-               std::uint32_t vc, DataType t) {
-  h.configure(i, t, columns, vr, vc, capacity);
-}
-
 // ------------------------------------------------------------- generation
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TCI_WRAP_001) {
   OpsHarness h;
-  configure(h, 0, 128, 2, 1, 2, DataType::U16);
-  configure(h, 1, 128, 2, 1, 2, DataType::U16);
+  h.configure_tile(0, 128, 2, 1, 2, DataType::U16);
+  h.configure_tile(1, 128, 2, 1, 2, DataType::U16);
   TileOperands up = OpsHarness::operands(0, {}, ~0ULL);
   TileOperands down = OpsHarness::operands(1, {}, ~0ULL);
   down.flag0 = true;
@@ -44,8 +38,8 @@ TEST(OpsLayoutIrregular, PTO_AVS_TILE_TCI_WRAP_001) {
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TTRI_EDGE_001) {
   OpsHarness h;
-  configure(h, 0, 128, 4, 2, 3, DataType::FP16);
-  configure(h, 1, 128, 4, 2, 3, DataType::FP16);
+  h.configure_tile(0, 128, 4, 2, 3, DataType::FP16);
+  h.configure_tile(1, 128, 4, 2, 3, DataType::FP16);
   TileOperands lower = OpsHarness::operands(0, {});
   lower.diagonal = -65535;
   TileOperands upper = OpsHarness::operands(1, {});
@@ -61,7 +55,7 @@ TEST(OpsLayoutIrregular, PTO_AVS_TILE_TTRI_EDGE_001) {
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TTRI_TYPED_001) {  // lower, diagonal 0; Null padding stays undefined
   OpsHarness h;
-  configure(h, 0, 128, 4, 2, 3, DataType::FP16);
+  h.configure_tile(0, 128, 4, 2, 3, DataType::FP16);
   ASSERT_TRUE(h.run(TileOp::TTRI, OpsHarness::operands(0, {})));
   EXPECT_EQ(h.raw(0, 0, 0), 0x3c00U);
   EXPECT_EQ(h.raw(0, 0, 1), 0U);
@@ -73,9 +67,9 @@ TEST(OpsLayoutIrregular, PTO_AVS_TILE_TTRI_TYPED_001) {  // lower, diagonal 0; N
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TPARTADD_OVERLAP_001) {
   OpsHarness h;
-  configure(h, 20, 128, 4, 1, 3, DataType::S16);
-  configure(h, 21, 128, 4, 1, 3, DataType::S16);
-  configure(h, 22, 128, 2, 1, 2, DataType::S16);
+  h.configure_tile(20, 128, 4, 1, 3, DataType::S16);
+  h.configure_tile(21, 128, 4, 1, 3, DataType::S16);
+  h.configure_tile(22, 128, 2, 1, 2, DataType::S16);
   h.fill(21, {1, 2, 7});
   h.fill(22, {3, 4});
   h.loop(DataType::S16, 3, 1, 4);
@@ -100,9 +94,9 @@ TEST(OpsLayoutIrregular, PartialTypedPoints) {
   };
   for (const PartialPoint& p : points) {
     OpsHarness h;
-    configure(h, 0, 128, 2, 1, 2, p.type);
-    configure(h, 1, 128, 2, 1, 2, p.type);
-    configure(h, 2, 128, 2, 1, 1, p.type);
+    h.configure_tile(0, 128, 2, 1, 2, p.type);
+    h.configure_tile(1, 128, 2, 1, 2, p.type);
+    h.configure_tile(2, 128, 2, 1, 1, p.type);
     h.fill(1, {p.left, 9});
     h.fill(2, {p.right});
     h.loop(p.type, 2, 1, 2);
@@ -114,9 +108,9 @@ TEST(OpsLayoutIrregular, PartialTypedPoints) {
 
 TEST(OpsLayoutIrregular, PartialRejectsUncoveredDestination) {  // TilePartialCoverageLegal
   OpsHarness h;
-  configure(h, 0, 128, 2, 2, 2, DataType::U8);
-  configure(h, 1, 128, 2, 1, 2, DataType::U8);
-  configure(h, 2, 128, 2, 2, 1, DataType::U8);
+  h.configure_tile(0, 128, 2, 2, 2, DataType::U8);
+  h.configure_tile(1, 128, 2, 1, 2, DataType::U8);
+  h.configure_tile(2, 128, 2, 2, 1, DataType::U8);
   h.fill(1, {1});
   h.fill(2, {1});
   h.loop(DataType::U8, 2, 2, 2);
@@ -127,9 +121,9 @@ TEST(OpsLayoutIrregular, PartialRejectsUncoveredDestination) {  // TilePartialCo
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TSORT_GROUPS_001) {
   OpsHarness h;
-  configure(h, 60, 256, 4, 2, 4, DataType::FP32);
-  configure(h, 61, 256, 4, 2, 4, DataType::FP32);
-  configure(h, 62, 256, 4, 2, 4, DataType::U32);
+  h.configure_tile(60, 256, 4, 2, 4, DataType::FP32);
+  h.configure_tile(61, 256, 4, 2, 4, DataType::FP32);
+  h.configure_tile(62, 256, 4, 2, 4, DataType::U32);
   h.fill(60, {0x40400000, 0x3f800000, 0x40000000, 0, 0x40c00000, 0x40800000, 0x40a00000, 0x40e00000});
   TileOperands o = OpsHarness::operands(61, {60});
   o.destination[1] = 62;
@@ -149,9 +143,9 @@ TEST(OpsLayoutIrregular, PTO_AVS_TILE_TSORT_GROUPS_001) {
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TMRGSORT_STABLE_001) {  // +0 (left) before -0 (right)
   OpsHarness h;
-  configure(h, 30, 256, 2, 1, 2, DataType::FP32);
-  configure(h, 31, 256, 2, 1, 2, DataType::FP32);
-  configure(h, 32, 256, 4, 1, 4, DataType::FP32);
+  h.configure_tile(30, 256, 2, 1, 2, DataType::FP32);
+  h.configure_tile(31, 256, 2, 1, 2, DataType::FP32);
+  h.configure_tile(32, 256, 4, 1, 4, DataType::FP32);
   h.fill(30, {0, 0x3f800000});
   h.fill(31, {0x80000000, 0x40000000});
   ASSERT_TRUE(h.run(TileOp::TMRGSORT, OpsHarness::operands(32, {30, 31})));
@@ -163,9 +157,9 @@ TEST(OpsLayoutIrregular, PTO_AVS_TILE_TMRGSORT_STABLE_001) {  // +0 (left) befor
 
 TEST(OpsLayoutIrregular, MergeRejectsUnorderedSource) {  // TileSortSequenceOrdered
   OpsHarness h;
-  configure(h, 0, 256, 2, 1, 2, DataType::FP32);
-  configure(h, 1, 256, 2, 1, 2, DataType::FP32);
-  configure(h, 2, 256, 4, 1, 4, DataType::FP32);
+  h.configure_tile(0, 256, 2, 1, 2, DataType::FP32);
+  h.configure_tile(1, 256, 2, 1, 2, DataType::FP32);
+  h.configure_tile(2, 256, 4, 1, 4, DataType::FP32);
   h.fill(0, {0x40000000, 0x3f800000});  // 2, 1: not ascending
   h.fill(1, {0, 0x3f800000});
   EXPECT_FALSE(h.legal(TileOp::TMRGSORT, OpsHarness::operands(2, {0, 1})));
@@ -180,9 +174,9 @@ TEST(OpsLayoutIrregular, SortMatchesHostStableSort) {
   for (bool descending : {false, true})
     for (std::uint8_t width : {1, 5, 32, 64}) {
       OpsHarness h;
-      configure(h, 0, 2048, 64, 3, 61, DataType::FP16);
-      configure(h, 1, 2048, 64, 3, 61, DataType::FP16);
-      configure(h, 2, 4096, 64, 3, 61, DataType::U32);
+      h.configure_tile(0, 2048, 64, 3, 61, DataType::FP16);
+      h.configure_tile(1, 2048, 64, 3, 61, DataType::FP16);
+      h.configure_tile(2, 4096, 64, 3, 61, DataType::U32);
       const std::uint16_t pool[] = {0x0000, 0x8000, 0x3c00, 0xbc00, 0x7e00, 0x7c00, 0xfc00, 0x4000, 0x3c00};
       for (std::uint32_t r = 0; r < 3; ++r)
         for (std::uint32_t c = 0; c < 61; ++c) h.set(0, r, c, pool[g() % std::size(pool)]);
@@ -225,9 +219,9 @@ TEST(OpsLayoutIrregular, PTO_AVS_TILE_TQUANT_SAT_001) {
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TQUANT_AFFINE_001_and_TDEQUANT_AFFINE_001) {
   OpsHarness h;
-  configure(h, 0, 128, 2, 1, 2, DataType::FP32);
-  configure(h, 1, 128, 2, 1, 2, DataType::S8);
-  configure(h, 2, 128, 2, 1, 2, DataType::FP32);
+  h.configure_tile(0, 128, 2, 1, 2, DataType::FP32);
+  h.configure_tile(1, 128, 2, 1, 2, DataType::S8);
+  h.configure_tile(2, 128, 2, 1, 2, DataType::FP32);
   h.fill(0, {0x3f800000, 0x40000000});
   h.loop(DataType::FP32, 2, 1, 2);
   TileOperands q = OpsHarness::operands(1, {0}, 0x3f800000);
@@ -243,8 +237,8 @@ TEST(OpsLayoutIrregular, PTO_AVS_TILE_TQUANT_AFFINE_001_and_TDEQUANT_AFFINE_001)
 
 TEST(OpsLayoutIrregular, QuantizationLegality) {  // TileQuantizationScaleLegal / ZeroPointLegal
   OpsHarness h;
-  configure(h, 0, 128, 2, 1, 2, DataType::FP32);
-  configure(h, 1, 128, 2, 1, 2, DataType::S8);
+  h.configure_tile(0, 128, 2, 1, 2, DataType::FP32);
+  h.configure_tile(1, 128, 2, 1, 2, DataType::S8);
   h.fill(0, {0x3f800000});
   h.loop(DataType::FP32, 2, 1, 2);
   EXPECT_TRUE(h.legal(TileOp::TQUANT, OpsHarness::operands(1, {0}, 0x3f800000)));
@@ -264,8 +258,8 @@ TEST(OpsLayoutIrregular, QuantizeMatchesHostLoop) {
   std::uniform_real_distribution<float> value(-400.0f, 400.0f);
   for (bool saturating : {false, true}) {
     OpsHarness h;
-    configure(h, 0, 4096, 64, 5, 61, DataType::FP32);
-    configure(h, 1, 1024, 64, 5, 61, DataType::U8);
+    h.configure_tile(0, 4096, 64, 5, 61, DataType::FP32);
+    h.configure_tile(1, 1024, 64, 5, 61, DataType::U8);
     for (std::uint32_t r = 0; r < 5; ++r)
       for (std::uint32_t c = 0; c < 61; ++c) h.set(0, r, c, std::bit_cast<std::uint32_t>(value(g)));
     h.loop(DataType::FP32, 61, 5, 64);
@@ -287,9 +281,9 @@ TEST(OpsLayoutIrregular, QuantizeMatchesHostLoop) {
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TCONCAT_COLUMNS_001) {
   OpsHarness h;
-  configure(h, 0, 128, 4, 2, 2, DataType::U32);
-  configure(h, 1, 128, 4, 2, 1, DataType::U32);
-  configure(h, 2, 128, 4, 2, 3, DataType::U32);
+  h.configure_tile(0, 128, 4, 2, 2, DataType::U32);
+  h.configure_tile(1, 128, 4, 2, 1, DataType::U32);
+  h.configure_tile(2, 128, 4, 2, 3, DataType::U32);
   h.fill(0, {1, 2, 4, 5});
   h.fill(1, {3, 6});
   ASSERT_TRUE(h.run(TileOp::TCONCAT, OpsHarness::operands(2, {0, 1})));
@@ -301,8 +295,8 @@ TEST(OpsLayoutIrregular, PTO_AVS_TILE_TCONCAT_COLUMNS_001) {
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TEXTRACT_WINDOW_001) {
   OpsHarness h;
-  configure(h, 0, 256, 8, 4, 6, DataType::U32);
-  configure(h, 1, 128, 4, 2, 3, DataType::U32);
+  h.configure_tile(0, 256, 8, 4, 6, DataType::U32);
+  h.configure_tile(1, 128, 4, 2, 3, DataType::U32);
   for (std::uint32_t r = 0; r < 4; ++r)
     for (std::uint32_t c = 0; c < 6; ++c) h.set(0, r, c, r * 10 + c);
   TileOperands o = OpsHarness::operands(1, {0});
@@ -317,9 +311,9 @@ TEST(OpsLayoutIrregular, PTO_AVS_TILE_TEXTRACT_WINDOW_001) {
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TINSERT_OLD_001) {
   OpsHarness h;
-  configure(h, 0, 256, 8, 3, 4, DataType::U32);  // old destination
-  configure(h, 1, 128, 4, 1, 2, DataType::U32);  // insertion source
-  configure(h, 2, 256, 8, 3, 4, DataType::U32);  // new destination
+  h.configure_tile(0, 256, 8, 3, 4, DataType::U32);  // old destination
+  h.configure_tile(1, 128, 4, 1, 2, DataType::U32);  // insertion source
+  h.configure_tile(2, 256, 8, 3, 4, DataType::U32);  // new destination
   for (std::uint32_t r = 0; r < 3; ++r)
     for (std::uint32_t c = 0; c < 4; ++c) h.set(0, r, c, 100 + r * 4 + c);
   h.fill(1, {7, 8});
@@ -337,8 +331,8 @@ TEST(OpsLayoutIrregular, PTO_AVS_TILE_TINSERT_OLD_001) {
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TTRANS_RECT_001) {
   OpsHarness h;
-  configure(h, 0, 128, 4, 2, 3, DataType::U16);
-  configure(h, 1, 128, 4, 3, 2, DataType::U16);
+  h.configure_tile(0, 128, 4, 2, 3, DataType::U16);
+  h.configure_tile(1, 128, 4, 3, 2, DataType::U16);
   for (std::uint32_t r = 0; r < 2; ++r)
     for (std::uint32_t c = 0; c < 3; ++c) h.set(0, r, c, r * 10 + c);
   ASSERT_TRUE(h.run(TileOp::TTRANS, OpsHarness::operands(1, {0})));
@@ -348,8 +342,8 @@ TEST(OpsLayoutIrregular, PTO_AVS_TILE_TTRANS_RECT_001) {
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TFILLPAD_SCALAR_001) {
   OpsHarness h;
-  configure(h, 0, 128, 8, 1, 2, DataType::U8);
-  configure(h, 1, 256, 8, 2, 3, DataType::U8);
+  h.configure_tile(0, 128, 8, 1, 2, DataType::U8);
+  h.configure_tile(1, 256, 8, 2, 3, DataType::U8);
   h.fill(0, {5, 6});
   ASSERT_TRUE(h.run(TileOp::TFILLPAD, OpsHarness::operands(1, {0}, 0x1ab)));
   EXPECT_EQ(h.raw(1, 0, 0), 5U);
@@ -376,7 +370,7 @@ TEST(OpsLayoutIrregular, TransposeFromColumnMajorSource) {
   r.layout = TileLayout::ColumnMajor;
   r.mask = 0b1000;
   ASSERT_EQ(h.tiles.configure(0, r), Fault::None);
-  configure(h, 1, 128, 4, 3, 2, DataType::U32);
+  h.configure_tile(1, 128, 4, 3, 2, DataType::U32);
   for (std::uint32_t row = 0; row < 2; ++row)
     for (std::uint32_t c = 0; c < 3; ++c) h.set(0, row, c, row * 10 + c);
   ASSERT_TRUE(h.run(TileOp::TTRANS, OpsHarness::operands(1, {0})));
@@ -388,9 +382,9 @@ TEST(OpsLayoutIrregular, TransposeFromColumnMajorSource) {
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TSCATTER_ROWS_001) {
   OpsHarness h;
-  configure(h, 40, 128, 2, 2, 2, DataType::U16);
-  configure(h, 41, 128, 2, 2, 2, DataType::U16);
-  configure(h, 42, 128, 2, 4, 2, DataType::U16);
+  h.configure_tile(40, 128, 2, 2, 2, DataType::U16);
+  h.configure_tile(41, 128, 2, 2, 2, DataType::U16);
+  h.configure_tile(42, 128, 2, 4, 2, DataType::U16);
   h.fill(40, {10, 11, 20, 21});
   h.fill(41, {2, 0, 3, 1});
   h.set(42, 0, 0, 99);
@@ -407,9 +401,9 @@ TEST(OpsLayoutIrregular, PTO_AVS_TILE_TSCATTER_ROWS_001) {
 
 TEST(OpsLayoutIrregular, PTO_AVS_TILE_TGATHER_ROWS_001) {  // destination[r,c] = source[index[r,c], c]
   OpsHarness h;
-  configure(h, 0, 128, 2, 3, 2, DataType::U32);
-  configure(h, 1, 128, 2, 2, 2, DataType::S32);
-  configure(h, 2, 128, 2, 2, 2, DataType::U32);
+  h.configure_tile(0, 128, 2, 3, 2, DataType::U32);
+  h.configure_tile(1, 128, 2, 2, 2, DataType::S32);
+  h.configure_tile(2, 128, 2, 2, 2, DataType::U32);
   h.fill(0, {10, 11, 20, 21, 30, 31});
   h.fill(1, {2, 0, 1, 2});
   ASSERT_TRUE(h.run(TileOp::TGATHER, OpsHarness::operands(2, {0, 1})));

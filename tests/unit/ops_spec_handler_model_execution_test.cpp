@@ -30,13 +30,10 @@ namespace {
 
 using isa::TileOp;
 
-// ConfigureTile(index, capacity, rows, columns, valid_rows, valid_columns,
-// type, RowMajor, Any); `rows` is only an upper bound in the ASL (the
-// descriptor derives its rows from capacity and columns), so it is dropped.
-void tile(OpsHarness& h, TileIndex i, std::uint32_t capacity, std::uint32_t columns, std::uint32_t valid_rows,
-          std::uint32_t valid_columns, DataType t) {
-  h.configure(i, t, columns, valid_rows, valid_columns, capacity);
-}
+// The points' ConfigureTile(index, capacity, rows, columns, valid_rows,
+// valid_columns, type, RowMajor, Any) is OpsHarness::configure_tile without
+// `rows`, only an upper bound in the ASL (the descriptor derives its rows
+// from capacity and columns).
 
 TileOperands sort_operands(TileIndex values, TileIndex indices, TileIndex source, std::uint8_t width, bool descending) {
   TileOperands o = OpsHarness::operands(values, {source});
@@ -61,9 +58,9 @@ constexpr std::uint64_t kFp32One = 0x3f800000, kFp32Two = 0x40000000, kFp32Three
 // follows the numeric right element, and records NV (NumericStatusFlags = 1).
 TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TMRGSORT_SNAN_001) {
   OpsHarness h;
-  tile(h, 30, 256, 1, 1, 1, DataType::FP32);
-  tile(h, 31, 256, 1, 1, 1, DataType::FP32);
-  tile(h, 32, 256, 2, 1, 2, DataType::FP32);
+  h.configure_tile(30, 256, 1, 1, 1, DataType::FP32);
+  h.configure_tile(31, 256, 1, 1, 1, DataType::FP32);
+  h.configure_tile(32, 256, 2, 1, 2, DataType::FP32);
   h.set(30, 0, 0, kFp32SignallingNaN);
   h.set(31, 0, 0, kFp32One);
   const TileOperands o = merge_operands(32, 30, 31, false);
@@ -78,9 +75,9 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TMRGSORT_SNAN_001) {
 // keeps its group-local source index 0.
 TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TSORT_SNAN_001) {
   OpsHarness h;
-  tile(h, 20, 256, 2, 1, 2, DataType::FP32);
-  tile(h, 21, 256, 2, 1, 2, DataType::U32);
-  tile(h, 22, 256, 2, 1, 2, DataType::FP32);
+  h.configure_tile(20, 256, 2, 1, 2, DataType::FP32);
+  h.configure_tile(21, 256, 2, 1, 2, DataType::U32);
+  h.configure_tile(22, 256, 2, 1, 2, DataType::FP32);
   h.set(22, 0, 0, kFp32SignallingNaN);
   h.set(22, 0, 1, kFp32One);
   const TileOperands o = sort_operands(20, 21, 22, 2, false);
@@ -96,9 +93,9 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TSORT_SNAN_001) {
 // tile-exec-tmrgsort-kernel-001.asl: [1, 3] merged with [2, 4].
 TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TMRGSORT_KERNEL_001) {
   OpsHarness h;
-  tile(h, 50, 128, 2, 1, 2, DataType::FP32);
-  tile(h, 51, 128, 2, 1, 2, DataType::FP32);
-  tile(h, 52, 128, 4, 1, 4, DataType::FP32);
+  h.configure_tile(50, 128, 2, 1, 2, DataType::FP32);
+  h.configure_tile(51, 128, 2, 1, 2, DataType::FP32);
+  h.configure_tile(52, 128, 4, 1, 4, DataType::FP32);
   h.set(50, 0, 0, kFp32One);
   h.set(50, 0, 1, kFp32Three);
   h.set(51, 0, 0, kFp32Two);
@@ -114,9 +111,9 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TMRGSORT_KERNEL_001) {
 // trailing one-element group [0] in place with index 0.
 TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TSORT_KERNEL_001) {
   OpsHarness h;
-  tile(h, 40, 128, 4, 1, 4, DataType::FP32);
-  tile(h, 41, 128, 4, 1, 4, DataType::FP32);
-  tile(h, 42, 128, 4, 1, 4, DataType::U32);
+  h.configure_tile(40, 128, 4, 1, 4, DataType::FP32);
+  h.configure_tile(41, 128, 4, 1, 4, DataType::FP32);
+  h.configure_tile(42, 128, 4, 1, 4, DataType::U32);
   h.fill(40, {kFp32Three, kFp32One, kFp32Two, 0});
   ASSERT_TRUE(h.run(TileOp::TSORT, sort_operands(41, 42, 40, 3, false)));
   EXPECT_EQ(h.word(41, 0, 0), kFp32One);
@@ -136,9 +133,9 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TSORT_KERNEL_001) {
 TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TESTTILECOMPLEX_EXECUTION_001) {
   OpsHarness h;
   // ExecuteTilePartial(TilePartial_ADD, 31, 29, 30) = TPARTADD.
-  tile(h, 29, 256, 4, 1, 3, DataType::U32);
-  tile(h, 30, 256, 4, 1, 2, DataType::U32);
-  tile(h, 31, 256, 4, 1, 3, DataType::U32);
+  h.configure_tile(29, 256, 4, 1, 3, DataType::U32);
+  h.configure_tile(30, 256, 4, 1, 2, DataType::U32);
+  h.configure_tile(31, 256, 4, 1, 3, DataType::U32);
   h.fill(29, {2, 4, 6});
   h.fill(30, {1, 3});
   h.loop(DataType::U32, 3, 1, 4);
@@ -150,17 +147,17 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TESTTILECOMPLEX_EXECUTION_001) {
   // TCI(47, 10, FALSE) and TCI(48, 20, FALSE): the PartialArg inputs.  The
   // point asserts nothing on them directly; the PartialArg results it
   // asserts (46[0,0] = 10, 46[0,2] = 12) are the TCI sequence values.
-  tile(h, 47, 256, 4, 1, 3, DataType::U32);
-  tile(h, 48, 256, 4, 1, 2, DataType::U32);
+  h.configure_tile(47, 256, 4, 1, 3, DataType::U32);
+  h.configure_tile(48, 256, 4, 1, 2, DataType::U32);
   ASSERT_TRUE(h.run(TileOp::TCI, OpsHarness::operands(47, {}, 10)));
   ASSERT_TRUE(h.run(TileOp::TCI, OpsHarness::operands(48, {}, 20)));
   EXPECT_EQ(h.word(47, 0, 0), 10U);
   EXPECT_EQ(h.word(47, 0, 2), 12U);
 
   // TSORT(33, 38, 32, 32, FALSE): raw FP32 carriers 4, 1, 3, 2 (subnormals).
-  tile(h, 32, 256, 4, 1, 4, DataType::FP32);
-  tile(h, 33, 256, 4, 1, 4, DataType::FP32);
-  tile(h, 38, 256, 4, 1, 4, DataType::U32);
+  h.configure_tile(32, 256, 4, 1, 4, DataType::FP32);
+  h.configure_tile(33, 256, 4, 1, 4, DataType::FP32);
+  h.configure_tile(38, 256, 4, 1, 4, DataType::U32);
   h.fill(32, {4, 1, 3, 2});
   ASSERT_TRUE(h.run(TileOp::TSORT, sort_operands(33, 38, 32, 32, false)));
   EXPECT_EQ(h.word(33, 0, 0), 1U);
@@ -169,9 +166,9 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TESTTILECOMPLEX_EXECUTION_001) {
   EXPECT_EQ(h.word(38, 0, 3), 0U);
 
   // TMRGSORT(36, 34, 35, FALSE).
-  tile(h, 34, 256, 2, 1, 2, DataType::FP32);
-  tile(h, 35, 256, 2, 1, 2, DataType::FP32);
-  tile(h, 36, 256, 4, 1, 4, DataType::FP32);
+  h.configure_tile(34, 256, 2, 1, 2, DataType::FP32);
+  h.configure_tile(35, 256, 2, 1, 2, DataType::FP32);
+  h.configure_tile(36, 256, 4, 1, 4, DataType::FP32);
   h.fill(34, {1, 4});
   h.fill(35, {2, 3});
   ASSERT_TRUE(h.run(TileOp::TMRGSORT, merge_operands(36, 34, 35, false)));
@@ -179,9 +176,9 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TESTTILECOMPLEX_EXECUTION_001) {
   EXPECT_EQ(h.word(36, 0, 3), 4U);
 
   // THISTOGRAM(37, 50, 49, 0): cumulative counts of byte 0 of [0, 1, 1, 3].
-  tile(h, 37, 2048, 256, 1, 256, DataType::U32);
-  tile(h, 49, 256, 1, 3, 1, DataType::U8);
-  tile(h, 50, 256, 4, 1, 4, DataType::U32);
+  h.configure_tile(37, 2048, 256, 1, 256, DataType::U32);
+  h.configure_tile(49, 256, 1, 3, 1, DataType::U8);
+  h.configure_tile(50, 256, 4, 1, 4, DataType::U32);
   h.fill(49, {0});
   h.fill(50, {0, 1, 1, 3});
   TileOperands histogram = OpsHarness::operands(37, {50, 49});
@@ -198,12 +195,12 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TESTTILECOMPLEX_EXECUTION_001) {
 // tile-exec-generation-operations-001.asl (TestTileGeneration).
 TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TESTTILEGENERATION_EXECUTION_001) {
   OpsHarness h;
-  tile(h, 14, 256, 4, 1, 4, DataType::U32);
+  h.configure_tile(14, 256, 4, 1, 4, DataType::U32);
   ASSERT_TRUE(h.run(TileOp::TCI, OpsHarness::operands(14, {}, 5)));  // ascending from 5
   EXPECT_EQ(h.word(14, 0, 0), 5U);
   EXPECT_EQ(h.word(14, 0, 3), 8U);
 
-  tile(h, 14, 256, 2, 2, 2, DataType::U32);  // ConfigureTwoByTwo(14)
+  h.configure_tile(14, 256, 2, 2, 2, DataType::U32);  // ConfigureTwoByTwo(14)
   TileOperands lower = OpsHarness::operands(14, {});
   lower.flag0 = false;
   lower.diagonal = 0;
@@ -212,7 +209,7 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TESTTILEGENERATION_EXECUTION_001
   EXPECT_EQ(h.word(14, 0, 1), 0U);
   EXPECT_EQ(h.word(14, 1, 1), 1U);
 
-  tile(h, 15, 512, 4, 3, 3, DataType::U32);
+  h.configure_tile(15, 512, 4, 3, 3, DataType::U32);
   ASSERT_TRUE(h.run(TileOp::TFILLPAD, OpsHarness::operands(15, {14}, 9)));
   EXPECT_EQ(h.word(15, 0, 0), 1U);
   EXPECT_EQ(h.word(15, 0, 1), 0U);
@@ -224,10 +221,10 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TESTTILEGENERATION_EXECUTION_001
 // tile-exec-rearrangement-operations-001.asl (TestTileRearrangement).
 TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TESTTILEREARRANGEMENT_EXECUTION_001) {
   OpsHarness h;
-  tile(h, 16, 256, 2, 2, 2, DataType::U16);
+  h.configure_tile(16, 256, 2, 2, 2, DataType::U16);
   h.fill(16, {10, 20, 30, 40});
 
-  tile(h, 17, 256, 2, 1, 2, DataType::U16);
+  h.configure_tile(17, 256, 2, 1, 2, DataType::U16);
   TileOperands extract = OpsHarness::operands(17, {16});
   extract.natural0 = 1;  // row offset
   extract.natural1 = 0;  // column offset
@@ -235,14 +232,14 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TESTTILEREARRANGEMENT_EXECUTION_
   EXPECT_EQ(h.word(17, 0, 0), 30U);
   EXPECT_EQ(h.word(17, 0, 1), 40U);
 
-  tile(h, 18, 256, 2, 2, 2, DataType::U16);
+  h.configure_tile(18, 256, 2, 2, 2, DataType::U16);
   ASSERT_TRUE(h.run(TileOp::TTRANS, OpsHarness::operands(18, {16})));
   EXPECT_EQ(h.word(18, 0, 1), 30U);
   EXPECT_EQ(h.word(18, 1, 0), 20U);
 
-  tile(h, 19, 256, 2, 1, 2, DataType::U32);
+  h.configure_tile(19, 256, 2, 1, 2, DataType::U32);
   h.fill(19, {1, 0});
-  tile(h, 20, 256, 2, 1, 2, DataType::U16);
+  h.configure_tile(20, 256, 2, 1, 2, DataType::U16);
   ASSERT_TRUE(h.run(TileOp::TGATHER, OpsHarness::operands(20, {16, 19})));
   EXPECT_EQ(h.word(20, 0, 0), 30U);
   EXPECT_EQ(h.word(20, 0, 1), 20U);
@@ -254,9 +251,9 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TESTTILEREARRANGEMENT_EXECUTION_
 // ExecuteTileReduction(SUM, Row) = TROWSUM, (ARGMAX, Column) = TCOLARGMAX.
 TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TESTTILEREDUCTION_EXECUTION_001) {
   OpsHarness h;
-  tile(h, 8, 256, 2, 2, 2, DataType::U32);
-  tile(h, 9, 256, 1, 2, 1, DataType::U32);
-  tile(h, 10, 128, 2, 1, 2, DataType::U32);
+  h.configure_tile(8, 256, 2, 2, 2, DataType::U32);
+  h.configure_tile(9, 256, 1, 2, 1, DataType::U32);
+  h.configure_tile(10, 128, 2, 1, 2, DataType::U32);
   h.fill(8, {1, 2, 4, 3});
   ASSERT_TRUE(h.run(TileOp::TROWSUM, OpsHarness::operands(9, {8})));
   EXPECT_EQ(h.word(9, 0, 0), 3U);
@@ -275,7 +272,7 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_TESTTILEREDUCTION_EXECUTION_001)
 TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_STAGE4_CARRIER_001) {
   constexpr std::uint64_t kInvalidLeft = 0x3f800001, kInvalidRight = 0x00ff00f0;
   OpsHarness h;
-  for (TileIndex i = 0; i < 3; ++i) tile(h, i, 128, 1, 1, 1, DataType::U32);
+  for (TileIndex i = 0; i < 3; ++i) h.configure_tile(i, 128, 1, 1, 1, DataType::U32);
   h.set(0, 0, 0, kInvalidLeft);
   h.set(1, 0, 0, kInvalidRight);
   const TileOperands tand = OpsHarness::operands(2, {0, 1});
@@ -284,7 +281,7 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_STAGE4_CARRIER_001) {
   EXPECT_EQ(h.word(2, 0, 0), 0x00800000U);
 
   // ExecuteTileScalar(XOR, 3, 0, 0xffffffff) = TXORS.
-  tile(h, 3, 128, 1, 1, 1, DataType::U32);
+  h.configure_tile(3, 128, 1, 1, 1, DataType::U32);
   const TileOperands txors = OpsHarness::operands(3, {0}, 0xffffffff);
   ASSERT_TRUE(h.legal(TileOp::TXORS, txors));
   ASSERT_TRUE(h.run(TileOp::TXORS, txors));
@@ -293,8 +290,8 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_STAGE4_CARRIER_001) {
   // ExecuteTileSelectScalar(6, 4, 5, 0x12345678) = TSELS: the FP32 carrier
   // 0x3f800001 is copied exactly.
   h.configure_predicate(4, 128, 32, 1, 1, 1);
-  tile(h, 5, 128, 1, 1, 1, DataType::FP32);
-  tile(h, 6, 128, 1, 1, 1, DataType::FP32);
+  h.configure_tile(5, 128, 1, 1, 1, DataType::FP32);
+  h.configure_tile(6, 128, 1, 1, 1, DataType::FP32);
   h.set_predicate_bit(4, 0, 0, true);
   h.set(5, 0, 0, kInvalidLeft);
   const TileOperands tsels = OpsHarness::operands(6, {4, 5}, 0x12345678);
@@ -304,8 +301,8 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_STAGE4_CARRIER_001) {
 
   // TF32 TRELU of an internally invalid encoding is rejected by preflight;
   // the destination stays undefined.
-  tile(h, 7, 128, 1, 1, 1, DataType::TF32);
-  tile(h, 8, 128, 1, 1, 1, DataType::TF32);
+  h.configure_tile(7, 128, 1, 1, 1, DataType::TF32);
+  h.configure_tile(8, 128, 1, 1, 1, DataType::TF32);
   h.set(8, 0, 0, kInvalidLeft);
   EXPECT_FALSE(h.legal(TileOp::TRELU, OpsHarness::operands(7, {8})));
   EXPECT_FALSE(h.tiles.tile(7).contents_defined());
@@ -316,8 +313,8 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_STAGE4_CARRIER_001) {
 // keeps the low U8 byte of 0x1ff.
 TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_STAGE4_COPY_001) {
   OpsHarness h;
-  tile(h, 0, 128, 1, 2, 1, DataType::TF32);
-  tile(h, 1, 128, 2, 2, 2, DataType::TF32);
+  h.configure_tile(0, 128, 1, 2, 1, DataType::TF32);
+  h.configure_tile(1, 128, 2, 2, 2, DataType::TF32);
   h.set(0, 0, 0, 0x3f800001);
   h.set(0, 1, 0, 0x3f800002);
   EXPECT_FALSE(num::encoding_valid(DataType::TF32, 0x3f800001));  // TileNumericEncodingValid
@@ -331,7 +328,7 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_STAGE4_COPY_001) {
   EXPECT_EQ(h.word(1, 0, 1), 0x3f800001U);
   EXPECT_EQ(h.word(1, 1, 1), 0x3f800002U);
 
-  tile(h, 2, 128, 1, 1, 1, DataType::U8);
+  h.configure_tile(2, 128, 1, 1, 1, DataType::U8);
   EXPECT_TRUE(h.legal(TileOp::TEXPANDS, OpsHarness::operands(2, {}, 0xff)));
   ASSERT_TRUE(h.run(TileOp::TEXPANDS, OpsHarness::operands(2, {}, 0x1ff)));
   EXPECT_EQ(h.tiles.tile(2).data_type(), DataType::U8);

@@ -1385,11 +1385,10 @@ TEST(SpecPointsBlockAttributesExecution, PTO_AVS_BLOCK_B_FPATR_MODE_TABLE_BOUNDA
   EXPECT_TRUE(fpatr_fields_legal(0, 0, 1, true, true, false, true));
   EXPECT_FALSE(fpatr_fields_legal(0, 0, 0, false, true, false, false));
   EXPECT_FALSE(fpatr_fields_legal(0, 0, 1, false, false, true, false));
-  // BundleFPATRDATRFieldsLegal(pre, RMode, Sat) at the matrix commit, for the
-  // cases with an FP32 accumulator and no parameter operand (modes 0, 1):
-  // the accepted ones commit here; the rejections fail in the model and are
-  // in the disabled test below (reported).  The shift / scalar modes 12, 13,
-  // 3 need S32 operands and parameter bindings and are not expressed.
+  // The B.DATR fields the point pairs with modes 0 and 1 commit; its
+  // BundleFPATRDATRFieldsLegal rejections have no architectural caller (see
+  // the comment after this test).  The shift / scalar modes 12, 13, 3 need
+  // S32 operands and parameter bindings and are not expressed.
   EXPECT_TRUE(matmul_with_rounding(0, 0, false));
   EXPECT_TRUE(matmul_with_rounding(1, 0, false));
   // BundleFPATROutputType.

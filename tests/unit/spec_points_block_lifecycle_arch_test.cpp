@@ -36,6 +36,8 @@ enum class Cmd { Executed, Rejected, NotImplemented };
 
 // A reference-profile machine (ResetProfileState) and the
 // ExecuteCommandInstruction(raw, length) entry.
+constexpr Word kEvbaseRing1 = 0x900;  // PTOv0WriteContextRegister(1, 0x0f01, 0x900)
+
 struct Core {
   arch::Machine m{arch::MachineConfig::reference()};
   arch::State& s = m.state;
@@ -51,6 +53,28 @@ struct Core {
   }
   std::uint8_t byte(Word a) const { return static_cast<std::uint8_t>(m.memory.read(a, 1)); }
   void poke(Word a, std::uint8_t v) { m.memory.write(a, 1, v); }
+  // The restart points run at `pc` under ACR2, whose faults trap into ring 1
+  // (TrapTargetForFault) at kEvbaseRing1.
+  void run_in_acr2_at(Word pc) {
+    m.set_current_acr(2);
+    s.banked_reg(1, arch::kEvbaseLow) = kEvbaseRing1;
+    s.pc = pc;
+    m.clear_fault();
+  }
+  // RecoverTrapContext(1), then the retry runs under ACR0.
+  void recover_for_retry() {
+    ASSERT_TRUE(m.recover_trap_context(1));
+    m.set_current_acr(0);
+    m.clear_fault();
+  }
+  // The ring-1 context holds a frame template that adjusted sp and restored
+  // nothing yet.
+  void expect_saved_template_unstarted() const {
+    const arch::FrameTemplateState& f = s.trap_contexts[1].block.frame_template;
+    EXPECT_TRUE(f.active);
+    EXPECT_TRUE(f.stack_adjusted);
+    EXPECT_EQ(f.progress, 0U);
+  }
 };
 
 // Frame-template words: FENTRY 0x0041, FEXIT 0x1041, FRET.STK 0x3041;
@@ -72,7 +96,6 @@ constexpr std::uint64_t setc_eq(unsigned l, unsigned r) {
   return 0x00000065 | (std::uint64_t{l} << 15) | (std::uint64_t{r} << 20);
 }
 constexpr std::uint64_t kBstartTloadU64 = 0x00011181;  // BSTART.TLSU Function 0, DataType 0 (as the points)
-constexpr Word kEvbaseRing1 = 0x900;                    // PTOv0WriteContextRegister(1, 0x0f01, 0x900)
 
 // ================================================================ B.HINT
 
@@ -267,21 +290,14 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_BLOCK_FEXIT_RESTART_001) {
   const Word instruction_pc = 0x5c0;
   c.poke(3072, 0x77);
   c.s.write_gpr(2, 3072);
-  c.m.set_current_acr(2);
-  c.s.banked_reg(1, arch::kEvbaseLow) = kEvbaseRing1;
-  c.s.pc = instruction_pc;
-  c.m.clear_fault();
+  c.run_in_acr2_at(instruction_pc);
   const std::uint64_t word = fexit(3, 3, 8);
   EXPECT_EQ(c.exec(word), Cmd::Rejected);
   EXPECT_EQ(c.s.last_fault, FaultCode::Fault_DataPage);
   EXPECT_EQ(c.s.read_gpr(2), 3080U);
-  EXPECT_TRUE(c.s.trap_contexts[1].block.frame_template.active);
-  EXPECT_TRUE(c.s.trap_contexts[1].block.frame_template.stack_adjusted);
-  EXPECT_EQ(c.s.trap_contexts[1].block.frame_template.progress, 0U);
+  c.expect_saved_template_unstarted();
 
-  ASSERT_TRUE(c.m.recover_trap_context(1));
-  c.m.set_current_acr(0);
-  c.m.clear_fault();
+  c.recover_for_retry();
   EXPECT_EQ(c.exec(word), Cmd::Executed);
   EXPECT_EQ(c.s.last_fault, FaultCode::Fault_None);
   EXPECT_EQ(c.s.read_gpr(2), 3080U);
@@ -317,22 +333,15 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_BLOCK_FRET_STK_RESTART_003) {
   c.s.write_gpr(10, 0x777);
   c.s.return_address = 0x777;
   c.s.frame_depth = 1;
-  c.m.set_current_acr(2);
-  c.s.banked_reg(1, arch::kEvbaseLow) = kEvbaseRing1;
-  c.s.pc = instruction_pc;
-  c.m.clear_fault();
+  c.run_in_acr2_at(instruction_pc);
   const std::uint64_t word = fret_stk(10, 10, 8);
   EXPECT_EQ(c.exec(word), Cmd::Rejected);
   EXPECT_EQ(c.s.last_fault, FaultCode::Fault_DataPage);
   EXPECT_EQ(c.s.read_gpr(2), 3080U);
   EXPECT_EQ(c.s.read_gpr(10), 0x777U);
-  EXPECT_TRUE(c.s.trap_contexts[1].block.frame_template.active);
-  EXPECT_TRUE(c.s.trap_contexts[1].block.frame_template.stack_adjusted);
-  EXPECT_EQ(c.s.trap_contexts[1].block.frame_template.progress, 0U);
+  c.expect_saved_template_unstarted();
 
-  ASSERT_TRUE(c.m.recover_trap_context(1));
-  c.m.set_current_acr(0);
-  c.m.clear_fault();
+  c.recover_for_retry();
   EXPECT_EQ(c.exec(word), Cmd::Executed);
   EXPECT_EQ(c.s.last_fault, FaultCode::Fault_None);
   EXPECT_EQ(c.s.read_gpr(2), 3080U);
@@ -407,10 +416,7 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_BLOCK_MCOPY_RESTART_001) {
   c.s.write_gpr(3, source);
   c.s.write_gpr(4, 16);
   c.m.start_memory_event_capture(0);
-  c.m.set_current_acr(2);
-  c.s.banked_reg(1, arch::kEvbaseLow) = kEvbaseRing1;
-  c.s.pc = instruction_pc;
-  c.m.clear_fault();
+  c.run_in_acr2_at(instruction_pc);
   const std::uint64_t word = mcopy(2, 3, 4);
 
   EXPECT_EQ(c.exec(word), Cmd::Rejected);
@@ -427,10 +433,8 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_BLOCK_MCOPY_RESTART_001) {
   c.s.write_gpr(2, 0x20);
   c.s.write_gpr(3, 0x40);
   c.s.write_gpr(4, 0);
-  ASSERT_TRUE(c.m.recover_trap_context(1));
+  c.recover_for_retry();
   EXPECT_EQ(c.s.pc, instruction_pc);
-  c.m.set_current_acr(0);
-  c.m.clear_fault();
 
   EXPECT_EQ(c.exec(word), Cmd::Executed);
   EXPECT_EQ(c.s.last_fault, FaultCode::Fault_None);
@@ -1037,7 +1041,8 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_BLOCK_TESTBUNDLEOPERATIONDESCRIPTORFI
     // The ASL descriptor's selector is the 7-bit TEPL code Mode:Function
     // (CommandTileCodeOfForm); our descriptor keeps Function in `selector`
     // and Mode in `mode` (src/block/start_stop.cpp descriptor_of), so the
-    // preserved code 0x2b is checked as the pair (reported to the lead).
+    // preserved code 0x2b is checked as the pair; no instruction reads the
+    // descriptor's selector as one field.
     EXPECT_TRUE(c.s.block.operation.mode_valid);
     EXPECT_EQ(c.s.block.operation.selector | (c.s.block.operation.mode << 5), 0x2bU);
     EXPECT_EQ(c.s.block.operation.data_type, 24U);
@@ -1593,9 +1598,7 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_BLOCK_TESTTRAPCONTEXTROUTEANDRECOVER_
 // profile's trap save (asl/arch/profile/reference-profile.asl) also writes
 // the target ring's ECSTATE (0x0f00: CORE_STATE with [3:0] = source ring)
 // and EBARG registers (0x0f40 control: [3:0] source ring, [4] = 1, ...;
-// 0x0f41 = BPC, 0x0f43 = TPC).  Our Machine::save_trap_context writes no
-// context register, so SSRGET of them after a trap reads 0.  Disabled until
-// the model writes them (reported to the lead).
+// 0x0f41 = BPC, 0x0f43 = TPC), as Machine::save_trap_context does.
 TEST(SpecPointsBlockLifecycleArch, TrapContextRouteAndRecoverContextRegisters) {
   RouteFixture f;
   Core& c = f.c;

@@ -2221,7 +2221,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_PACKED_CAPACITY_BOUNDARY_001) {
     // PE0's quarter, which this PE3-only load never wrote.  This model keeps
     // Shared definedness per quarter (initialized_mask) and marks a fresh
     // record's Tile bits over the whole valid region, so the bit itself
-    // differs (reported); the architectural observation -- element 0's
+    // differs (docs/semantics-notes.md); the architectural observation -- element 0's
     // quarter is not initialised and reads as the undefined word -- holds.
     EXPECT_EQ(shared_element_region(s.tile.descriptor(), 0), 0U);
     EXPECT_FALSE(region_selected(s.initialized_mask, shared_element_region(s.tile.descriptor(), 0)));
