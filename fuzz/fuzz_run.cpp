@@ -36,6 +36,7 @@ Outcome run(std::span<const std::uint8_t> data, bool observed) {
   pto::runner::Executor ex(m);
   pto::runner::RunLimits limits;
   limits.max_steps = 8 + 4 * std::uint64_t{data[0]};
+  limits.run_trap_handlers = true;  // faults with a vector run their handler
   IgnoringObserver observer;
   Outcome o{ex.run(limits, observed ? &observer : nullptr), {}};
   o.state = pto::runner::dump_state(m);

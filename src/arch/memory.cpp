@@ -10,7 +10,8 @@ static_assert(std::endian::native == std::endian::little,
               "guest memory is little-endian and is accessed with memcpy");
 
 MemoryConfig MemoryConfig::reference(Word model_bytes) {
-  // config PTO_MODEL_MEMORY_BYTES : integer {256..65536} (asl/arch/features/tile-allocation.asl)
+  // config PTO_MODEL_MEMORY_BYTES (asl/arch/features/tile-allocation.asl), as
+  // widened by the hosted runner (kReferenceModelBytesMax)
   if (model_bytes < kReferenceModelBytesMin || model_bytes > kReferenceModelBytesMax) {
     throw std::invalid_argument(fmt::format("memory size {} is outside the reference model range {}..{}",
                                             model_bytes, kReferenceModelBytesMin, kReferenceModelBytesMax));

@@ -100,6 +100,11 @@ std::optional<Input> load(const DisOptions& opt, std::string& error) {
     return std::nullopt;
   }
   in.image = std::get<elf::Image>(std::move(r));
+  if (in.image->machine != elf::EM_PTO) {
+    error = fmt::format("{}: ELF machine {:#x} is not PTO ({:#x}, EM_LINXISA); use --raw --base ADDR to read the bytes anyway",
+                        opt.inputs[0], in.image->machine, elf::EM_PTO);
+    return std::nullopt;
+  }
   for (const auto& s : in.image->sections) {
     if (!(s.flags & elf::SHF_ALLOC)) continue;
     if (s.type == elf::SHT_NOBITS) {

@@ -136,8 +136,9 @@ class Reader {
       if (memsz && vaddr > ~std::uint64_t{0} - (memsz - 1))
         fail(fmt::format("program header {} at offset {:#x}: [{:#x}, +{:#x}) wraps the address space", i, h, vaddr, memsz));
       if (memsz) ranges.push_back({vaddr, vaddr + (memsz - 1), i});
-      Segment s{vaddr, memsz, flags, {b_.begin() + static_cast<std::ptrdiff_t>(offset),
-                                      b_.begin() + static_cast<std::ptrdiff_t>(offset + filesz)}};
+      Segment s{vaddr, memsz, flags,
+                {b_.begin() + static_cast<std::ptrdiff_t>(offset), b_.begin() + static_cast<std::ptrdiff_t>(offset + filesz)},
+                Segment::FileFacts{i, at<std::uint64_t>(h + 24), offset, at<std::uint64_t>(h + 48)}};
       image_.segments.push_back(std::move(s));
     }
     std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });

@@ -16,9 +16,10 @@
 
 namespace pto::elf {
 
-// e_machine for PTO.  The spec assigns none; see docs/semantics-notes.md
-// ("ELF machine number") for the choice.
-inline constexpr std::uint16_t EM_PTO = 0x5054;
+// e_machine for PTO: EM_LINXISA (233), what the LinxISA LLVM toolchain
+// writes and the reference runner requires (docs/semantics-notes.md "ELF
+// machine number and identity note").
+inline constexpr std::uint16_t EM_PTO = 0xE9;
 
 inline constexpr std::uint16_t ET_NONE = 0, ET_REL = 1, ET_EXEC = 2, ET_DYN = 3;
 
@@ -43,6 +44,13 @@ struct Segment {
   std::uint64_t memsz;
   std::uint32_t flags;  // PF_R | PF_W | PF_X
   std::vector<std::uint8_t> data;  // filesz bytes
+  // As read from a file (an image built in memory leaves them unset): the
+  // program header's index, p_paddr, p_offset and p_align.
+  struct FileFacts {
+    std::size_t index;
+    std::uint64_t paddr, offset, align;
+  };
+  std::optional<FileFacts> file;
 };
 
 // Section index i in Image::sections is ELF section header index i + 1 (the

@@ -27,6 +27,11 @@ ExecOutcome instruction_page_fault(Machine& m, const DecodedInsn&) {
   return ExecOutcome::Fault;
 }
 
+// The host request's registers (PE 0's a7 and a0, as the reference runner
+// reads them).
+constexpr unsigned kHostRequestNumberGpr = 9;
+constexpr unsigned kHostRequestArgumentGpr = 2;
+
 DecodedInsn fetch_fault_record(scalar::Handler h) {
   DecodedInsn d;
   d.handler = h;
@@ -38,9 +43,9 @@ DecodedInsn fetch_fault_record(scalar::Handler h) {
 std::string_view stop_reason_name(StopReason r) {
   switch (r) {
     case StopReason::StopPc: return "stop-pc";
-    case StopReason::ReturnPc: return "return-pc";
+    case StopReason::HostRequest: return "host-request";
     case StopReason::MaxSteps: return "max-steps";
-    case StopReason::UnhandledFault: return "unhandled-fault";
+    case StopReason::Fault: return "fault";
     case StopReason::NotImplemented: return "not-implemented";
     case StopReason::HostLimit: return "host-limit";
   }
@@ -58,7 +63,7 @@ Executor::~Executor() { m_.memory.set_code_write_hook(nullptr, nullptr); }
 
 void Executor::flush_decode_cache() {
   for (Word i = 0; i <= kCacheMask; ++i) cache_[i].tag = empty_tag(i);
-  watched_valid_ = {};
+  watched_valid_ = false;
   flush_runs();
 }
 
@@ -100,10 +105,7 @@ void Executor::on_code_write(void* self, Word address, Word size) {
   // look ahead into it for the fused-call length rule); decodes at odd PCs
   // are fetch faults that read nothing.
   const Word first = address >= 6 ? (address - 6) & ~Word{1} : 0;
-  for (unsigned i = 0; i < ex->watched_.size(); ++i) {
-    const Word tag = ex->watched_[i].tag;
-    if (tag >= first && tag <= last) ex->watched_valid_[i] = false;
-  }
+  if (ex->watched_.tag >= first && ex->watched_.tag <= last) ex->watched_valid_ = false;
   if (last - first >= 2 * (kCacheMask + 1)) {
     for (Word i = 0; i <= kCacheMask; ++i) ex->cache_[i].tag = empty_tag(i);
     return;
@@ -342,7 +344,8 @@ std::uint32_t Executor::first_fused_pass(const Run& run, const RunStep* begin, s
   return run.count;
 }
 
-bool Executor::stops_after(ExecOutcome o, const DecodedInsn& d, Word pc, RunResult& r) const {
+bool Executor::stops_after(ExecOutcome o, const DecodedInsn& d, Word pc, const RunLimits& limits,
+                           RunResult& r) const {
   if (o == ExecOutcome::NotImplemented) {
     r.reason = StopReason::NotImplemented;
     r.fault_pc = pc;
@@ -351,16 +354,33 @@ bool Executor::stops_after(ExecOutcome o, const DecodedInsn& d, Word pc, RunResu
     r.detail = tile_detail.empty() ? fmt::format("not implemented in this model: {}", d.desc().mnemonic) : tile_detail;
     return true;
   }
-  // A fault whose target ring has no vector (EVBASE = 0) resumes at the
-  // fault address: nothing handles it, so the run stops.
   const arch::State& s = m_.state;
-  if (m_.state.banked_reg(s.current_acr, arch::kEvbaseLow) != 0) return false;
-  r.reason = StopReason::UnhandledFault;
+  // The host-request test comes before the rejection test (reference runner).
+  if (limits.host_request && host_request_raised(*limits.host_request)) {
+    r.reason = StopReason::HostRequest;
+    r.fault = s.last_fault;
+    r.fault_address = s.fault_address;
+    r.fault_pc = pc;
+    return true;
+  }
+  // Only when asked, a fault delivered to a ring with a vector goes on there;
+  // with EVBASE = 0 TrapVectorEntry resumes at the fault address, so nothing
+  // would handle it.
+  if (limits.run_trap_handlers && s.banked_reg(s.current_acr, arch::kEvbaseLow) != 0) return false;
+  r.reason = StopReason::Fault;
   r.fault = s.last_fault;
   r.fault_address = s.fault_address;
   r.fault_pc = pc;
   r.detail = fmt::format("{} at pc {:#x}, fault address {:#x}", arch::fault_name(s.last_fault), pc, s.fault_address);
   return true;
+}
+
+bool Executor::host_request_raised(const HostRequest& h) const {
+  const arch::State& s = m_.state;
+  return s.last_fault == FaultCode::Fault_ServiceRequest &&
+         (s.bookkeeping.control_request_operand & 0xF) == h.service_request_type &&
+         s.trap_contexts[s.current_acr].tpc == h.return_pc && s.gpr[0][kHostRequestNumberGpr] == h.number &&
+         s.gpr[0][kHostRequestArgumentGpr] == h.argument0;
 }
 
 RunResult Executor::fast_loop(const RunLimits& limits) {
@@ -375,21 +395,15 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
   Watch watch;
   watch.stop = limits.stop_pc.has_value();
   watch.stop_pc = limits.stop_pc.value_or(0);
-  watch.ret = limits.return_pc.has_value();
-  watch.return_pc = limits.return_pc.value_or(0);
   const std::uint64_t max_steps = limits.max_steps;
   std::uint64_t hits = 0;
   std::uint64_t steps = 0;
-  // The stop and return PCs stay out of every cache for the whole run: each
-  // arrival there takes the miss path, which does the stop checks (and
-  // counts stop-PC hits), so runs need no per-instruction compare.
+  // The stop PC stays out of every cache for the whole run: each arrival
+  // there takes the miss path, which counts the hit, so runs need no
+  // per-instruction compare.
   if (watch.stop) {
     evict(watch.stop_pc);
     invalidate_runs(watch.stop_pc, watch.stop_pc);
-  }
-  if (watch.ret) {
-    evict(watch.return_pc);
-    invalidate_runs(watch.return_pc, watch.return_pc);
   }
   const RunStep* current = nullptr;
   const RunStep* run_begin = nullptr;
@@ -399,24 +413,20 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
       Run* run = &runs_[run_index(pc)];
       if (run->start != pc) [[unlikely]] {
         if (watch.watched(pc)) {
-          if (watch.stop && pc == watch.stop_pc && ++hits >= limits.stop_after_hits) {
+          // The TPC an attempt left is a hit; the start PC is not.
+          if (steps > 0 && ++hits >= limits.stop_after_hits) {
             r.reason = StopReason::StopPc;
             break;
           }
-          if (watch.ret && pc == watch.return_pc) {
-            r.reason = StopReason::ReturnPc;
-            break;
-          }
           // A stop PC before its last hit executes uncached, as one step.
-          const unsigned w = watch.stop && pc == watch.stop_pc ? 0 : 1;
-          if (!watched_valid_[w] || watched_[w].tag != pc) {
-            fill(watched_[w], pc);
-            watched_valid_[w] = true;
+          if (!watched_valid_ || watched_.tag != pc) {
+            fill(watched_, pc);
+            watched_valid_ = true;
           }
-          const DecodedInsn& d = watched_[w].insn;
+          const DecodedInsn& d = watched_.insn;
           const ExecOutcome o = execute(m, d);
           ++steps;
-          if (o >= ExecOutcome::Fault && stops_after(o, d, pc, r)) break;
+          if (o >= ExecOutcome::Fault && stops_after(o, d, pc, limits, r)) break;
           continue;
         }
         build_run(*run, pc, watch);
@@ -489,7 +499,7 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
       run_stop_ = 0;
       if (o == ExecOutcome::Next) {
         s.pc = last.next_pc;
-      } else if (o >= ExecOutcome::Fault && stops_after(o, last.insn, last.pc, r)) {
+      } else if (o >= ExecOutcome::Fault && stops_after(o, last.insn, last.pc, limits, r)) {
         break;
       }
     }
@@ -499,6 +509,10 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
     run_stop_ = 0;
     r.reason = StopReason::HostLimit;
     r.detail = e.what();
+  }
+  if (r.reason == StopReason::MaxSteps && watch.stop && steps > 0 && s.pc == watch.stop_pc &&
+      hits + 1 >= limits.stop_after_hits) {
+    r.reason = StopReason::StopPc;  // the last attempt of the budget reached the stop PC
   }
   r.steps = steps;
   r.pc = s.pc;
@@ -514,12 +528,8 @@ RunResult Executor::observed_loop(const RunLimits& limits, Observer& observer) {
   try {
     while (r.steps < limits.max_steps) {
       const Word pc = s.pc;
-      if (limits.stop_pc && pc == *limits.stop_pc && ++hits >= limits.stop_after_hits) {
+      if (r.steps > 0 && limits.stop_pc && pc == *limits.stop_pc && ++hits >= limits.stop_after_hits) {
         r.reason = StopReason::StopPc;
-        break;
-      }
-      if (limits.return_pc && pc == *limits.return_pc) {
-        r.reason = StopReason::ReturnPc;
         break;
       }
       const DecodedInsn& d = lookup(pc);
@@ -549,11 +559,15 @@ RunResult Executor::observed_loop(const RunLimits& limits, Observer& observer) {
       ev.next_pc = s.pc;
       ++r.steps;
       observer.on_retire(m_, ev);
-      if (o >= ExecOutcome::Fault && stops_after(o, d, pc, r)) break;
+      if (o >= ExecOutcome::Fault && stops_after(o, d, pc, limits, r)) break;
     }
   } catch (const arch::HostMemoryExhausted& e) {
     r.reason = StopReason::HostLimit;
     r.detail = e.what();
+  }
+  if (r.reason == StopReason::MaxSteps && r.steps > 0 && limits.stop_pc && s.pc == *limits.stop_pc &&
+      hits + 1 >= limits.stop_after_hits) {
+    r.reason = StopReason::StopPc;
   }
   m_.set_access_log(nullptr);
   r.pc = s.pc;

@@ -20,21 +20,41 @@
 
 namespace pto::runner {
 
+// How a run ended.  The reference runner's step contract
+// (docs/semantics-notes.md "Step and stop contract"): after each attempt,
+// first the host-request test, then a rejected attempt ends the run, then
+// the stop-PC test on the TPC the attempt left.
 enum class StopReason : std::uint8_t {
-  StopPc,          // reached --stop-pc (after --stop-after-hits hits)
-  ReturnPc,        // reached --return-pc (the program returned)
+  StopPc,          // the TPC after an attempt reached --stop-pc (--stop-after-hits times)
+  HostRequest,     // the configured host service request was raised
   MaxSteps,        // the step budget ran out
-  UnhandledFault,  // a fault trapped to a ring whose EVBASE is 0
+  Fault,           // an attempt was rejected (Fault_*)
   NotImplemented,  // an instruction this model does not execute
   HostLimit,       // guest memory exceeded the host cap
 };
 std::string_view stop_reason_name(StopReason r);
+// True for the outcomes the reference runner reports as passed.
+inline bool stop_passed(StopReason r) { return r == StopReason::StopPc || r == StopReason::HostRequest; }
+
+// The hosted runner's terminal service request (e.g. Linux exit_group): an
+// attempt rejected with Fault_ServiceRequest of this type whose saved trap
+// context resumes at `return_pc`, with a7 = number and a0 = argument0.
+struct HostRequest {
+  std::uint64_t number = 0;
+  std::uint64_t argument0 = 0;
+  unsigned service_request_type = 0;  // _ControlRequestOperand[3:0]
+  arch::Word return_pc = 0;
+};
 
 struct RunLimits {
   std::uint64_t max_steps = std::numeric_limits<std::uint64_t>::max();
   std::optional<arch::Word> stop_pc;
   std::uint64_t stop_after_hits = 1;
-  std::optional<arch::Word> return_pc;
+  std::optional<HostRequest> host_request;
+  // false (the reference runner's contract): every rejected attempt ends the
+  // run.  true: a fault delivered to a ring with a trap vector (EVBASE != 0)
+  // goes on in its handler, as on hardware.
+  bool run_trap_handlers = false;
 };
 
 struct RunResult {
@@ -185,11 +205,11 @@ class Executor {
   static arch::Word run_index(arch::Word pc) { return (pc >> 1) & kRunMask; }
   static arch::Word empty_run_tag(arch::Word index) { return ((index + 1) & kRunMask) << 1; }
 
-  // The PCs a fast run must reach through the miss path (stop and return PC).
+  // The PC a fast run must reach through the miss path (the stop PC).
   struct Watch {
-    bool stop = false, ret = false;
-    arch::Word stop_pc = 0, return_pc = 0;
-    bool watched(arch::Word pc) const { return (stop && pc == stop_pc) || (ret && pc == return_pc); }
+    bool stop = false;
+    arch::Word stop_pc = 0;
+    bool watched(arch::Word pc) const { return stop && pc == stop_pc; }
   };
   void build_run(Run& run, arch::Word pc, const Watch& watch);
   void forget_runs();  // empties the directory
@@ -202,14 +222,17 @@ class Executor {
   RunResult fast_loop(const RunLimits& limits);
   // Reports every attempt (registers, queues, memory accesses) to `observer`.
   RunResult observed_loop(const RunLimits& limits, Observer& observer);
+  // The configured host request was raised by the attempt just rejected.
+  bool host_request_raised(const HostRequest& h) const;
   // Classifies a non-success outcome; true when the run stops.
-  bool stops_after(scalar::ExecOutcome o, const scalar::DecodedInsn& d, arch::Word pc, RunResult& r) const;
+  bool stops_after(scalar::ExecOutcome o, const scalar::DecodedInsn& d, arch::Word pc, const RunLimits& limits,
+                   RunResult& r) const;
 
   arch::Machine& m_;
   std::unique_ptr<Entry[]> cache_;
-  // Decodes of the stop PC [0] and the return PC [1] during a fast run.
-  std::array<Entry, 2> watched_;
-  std::array<bool, 2> watched_valid_{};
+  // The decode of the stop PC during a fast run.
+  Entry watched_;
+  bool watched_valid_ = false;
   std::unique_ptr<Run[]> runs_;
   std::vector<RunStep> run_pool_;
   std::vector<Fusion> fusions_;  // emptied with run_pool_

@@ -43,6 +43,34 @@ void zero_fill(arch::Machine& m, Word address, Word count) {
   for (const auto& [at, n] : ranges) m.memory.fill(at, n, 0);
 }
 
+// The reference runner's PT_LOAD rules beyond ours (parse_elf of
+// PTO-ISA/asl-model): only R/W/X permission bits, vaddr == paddr, offset
+// congruent to vaddr modulo p_align.  Images built in memory carry no file
+// facts and pass.
+std::optional<std::string> reference_segment_error(const elf::Segment& s) {
+  if (!s.file) return std::nullopt;
+  const auto where = fmt::format("program header {} (PT_LOAD at {:#x})", s.file->index, s.vaddr);
+  if (s.flags & ~(elf::PF_R | elf::PF_W | elf::PF_X)) {
+    return fmt::format("{}: p_flags {:#x} has permission bits other than R, W, X", where, s.flags);
+  }
+  if (s.file->paddr != s.vaddr) {
+    return fmt::format("{}: p_paddr {:#x} differs from p_vaddr (the reference profile requires identical addresses)",
+                       where, s.file->paddr);
+  }
+  if (s.file->align > 1 && s.vaddr % s.file->align != s.file->offset % s.file->align) {
+    return fmt::format("{}: p_offset {:#x} is not congruent to p_vaddr modulo p_align {:#x}", where, s.file->offset,
+                       s.file->align);
+  }
+  return std::nullopt;
+}
+
+std::vector<LoadedSegment> loaded_segments(const std::vector<elf::Segment>& segments) {
+  std::vector<LoadedSegment> out;
+  for (const elf::Segment& s : segments) out.push_back({s.vaddr, s.data.size(), s.memsz, s.flags});
+  std::sort(out.begin(), out.end(), [](const LoadedSegment& a, const LoadedSegment& b) { return a.address < b.address; });
+  return out;
+}
+
 }  // namespace
 
 LoadResult load_elf(arch::Machine& m, std::span<const std::uint8_t> bytes, bool check_identity) {
@@ -77,6 +105,9 @@ LoadResult load_image(arch::Machine& m, elf::Image image, bool check_identity) {
       return LoadError{fmt::format("segment [{:#x}, +{:#x}) lies outside the guest address space (limit {:#x})",
                                    s.vaddr, s.memsz, m.memory.config().address_limit)};
     }
+    if (m.memory.config().profile == arch::MemoryProfile::Reference) {
+      if (auto e = reference_segment_error(s)) return LoadError{*e};
+    }
     if ((s.flags & elf::PF_X) && image.entry >= s.vaddr && image.entry - s.vaddr < s.memsz) entry_ok = true;
   }
   if (auto o = overlapping_segments(image.segments)) {
@@ -93,6 +124,7 @@ LoadResult load_image(arch::Machine& m, elf::Image image, bool check_identity) {
     p.image_end = std::max(p.image_end, s.vaddr + s.memsz);
   }
   p.entry = image.entry;
+  p.segments = loaded_segments(image.segments);
   p.symbols = std::move(image.symbols);
   p.identity = std::move(image.identity);
   return p;
@@ -107,6 +139,7 @@ LoadResult load_raw(arch::Machine& m, std::span<const std::uint8_t> bytes, Word 
   m.memory.write_bytes(base, bytes);
   LoadedProgram p;
   p.entry = base;
+  p.segments = {{base, bytes.size(), bytes.size(), elf::PF_R | elf::PF_W | elf::PF_X}};
   p.image_begin = base;
   p.image_end = base + bytes.size();
   return p;

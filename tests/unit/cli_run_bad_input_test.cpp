@@ -163,13 +163,15 @@ TEST(CliRunBadInput, AssemblyErrorsAreReportedWithTheirLine) {
 
 TEST(CliRunBadInput, BadOptionValues) {
   const auto bytes = elf::write_image(tiny_image());
-  expect_error(run_bytes("opt", bytes, "--stop-pc twelve"), kRunExitBadInput, "--stop-pc: 'twelve' is not a number");
+  expect_error(run_bytes("opt", bytes, "--stop-pc twelve"), kRunExitUsage, "--stop-pc: 'twelve' is not an unsigned integer");
   expect_error(run_bytes("opt", bytes, "--stop-symbol nowhere"), kRunExitBadInput, "no symbol named 'nowhere'");
-  expect_error(run_bytes("opt", bytes, "--result-size 8"), kRunExitBadInput, "--result-size needs");
-  expect_error(run_bytes("opt", bytes, "--stop-pc 4 --stop-symbol done"), kRunExitBadInput, "exclusive");
-  expect_error(run_bytes("opt", bytes, "--profile reference --memory-bytes 100"), kRunExitBadInput, "--memory-bytes");
+  expect_error(run_bytes("opt", bytes, "--result-size 8"), kRunExitUsage, "--result-size needs");
+  expect_error(run_bytes("opt", bytes, "--stop-pc 4 --stop-symbol done"), kRunExitUsage, "exclusive");
+  expect_error(run_bytes("opt", bytes, "--profile reference --memory-bytes 100"), kRunExitUsage, "--memory-bytes");
+  expect_error(run_bytes("opt", bytes, "--profile reference --memory-bytes 16777217"), kRunExitUsage, "--memory-bytes");
   expect_error(run_bytes("opt", bytes, "--result-address 0xffffffffffffff00 --result-size 512"), kRunExitBadInput,
-               "outside the guest address space");
+               "is outside guest memory");
+  expect_error(run_bytes("opt", bytes, "--max-steps -1"), kRunExitUsage, "negative values are refused");
   EXPECT_EQ(run_bytes("opt", bytes, "--no-such-option").exit_code, kRunExitUsage);
 }
 
@@ -186,7 +188,9 @@ TEST(CliRunBadInput, WildDataAddressFaults) {
 
 TEST(CliRunBadInput, WildAndOddStartPcFault) {
   const auto bytes = elf::write_image(tiny_image());
-  expect_error(run_bytes("wild-pc", bytes, "--start-pc 0x7000000000000000"), kRunExitFault, "Fault_InstructionPage");
+  // The start PC must lie in an executable segment (the reference runner's rule).
+  expect_error(run_bytes("wild-pc", bytes, "--start-pc 0x7000000000000000"), kRunExitBadInput,
+               "start PC 0x7000000000000000 is outside an executable PT_LOAD");
   expect_error(run_bytes("odd-pc", bytes, "--start-pc 0x3"), kRunExitFault, "Fault_InstructionPC");
 }
 

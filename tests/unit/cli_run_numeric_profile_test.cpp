@@ -75,7 +75,7 @@ TEST_P(CliRunNumericProfileCase, SelectsProfile) {
   const ProfileRun r = run_fadd(std::string("numeric-") + c.name, c.options);
   ASSERT_EQ(r.cli.exit_code, kRunExitStopped) << r.cli.err;
   EXPECT_EQ(a1(r), c.a1);
-  EXPECT_EQ(r.manifest["configuration"]["numeric_profile"], c.profile);
+  EXPECT_EQ(r.manifest["pto"]["numeric_profile"], c.profile);
   EXPECT_EQ(r.state["numeric_profile"], c.profile);
 }
 

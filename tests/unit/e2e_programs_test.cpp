@@ -51,9 +51,9 @@ TEST(E2eProgram, LoopSumsOneToTen) {
   ASSERT_EQ(r.cli.exit_code, kRunExitStopped) << r.cli.err;
   EXPECT_EQ(r.result, dwords({55}));
   // 4 (first block) + 10 iterations x 5 + 3 (store block) attempts.
-  EXPECT_EQ(r.manifest.at("steps"), 57);
-  EXPECT_EQ(r.manifest.at("stop_reason"), "stop-pc");
-  EXPECT_EQ(r.manifest.at("fault"), nullptr);
+  EXPECT_EQ(r.manifest.at("pto").at("steps"), 57);
+  EXPECT_EQ(r.manifest.at("pto").at("stop_reason"), "stop-pc");
+  EXPECT_EQ(r.manifest.at("pto").at("fault"), nullptr);
 }
 
 TEST(E2eProgram, CallsAndReturns) {
@@ -62,7 +62,7 @@ TEST(E2eProgram, CallsAndReturns) {
   // square(7) = 49 via BSTART.CALL; square(49) = 2401 via SETRET + DIRECT;
   // ra = back2 (0x2c: 11 words of code precede it).
   EXPECT_EQ(r.result, dwords({49, 2401, 0x2c}));
-  EXPECT_EQ(r.manifest.at("steps"), 21);
+  EXPECT_EQ(r.manifest.at("pto").at("steps"), 21);
 }
 
 TEST(E2eProgram, LoadsAndStoresOfEveryWidth) {
@@ -101,7 +101,8 @@ TEST(E2eProgram, LoadsAndStoresOfEveryWidth) {
 
 // The fault handler at EVBASE reads the trap status the fault left behind.
 TEST(E2eProgram, FaultTrapsToEvbaseWithItsContext) {
-  const ProgramRun r = run_program("trap", "fault_trap.s", "--stop-symbol done --result-symbol out --result-size 32");
+  const ProgramRun r =
+      run_program("trap", "fault_trap.s", "--run-trap-handlers --stop-symbol done --result-symbol out --result-size 32");
   ASSERT_EQ(r.cli.exit_code, kRunExitStopped) << r.cli.err;
   // TRAPNO = bit 62 (argument valid) | 34 (Fault_DataAlignment); TRAPARG0 =
   // src + 2 = 0x62 (src at 0x60); a4 untouched (5); a3 = half at src + 2.
@@ -117,12 +118,13 @@ TEST(E2eProgram, FaultTrapsToEvbaseWithItsContext) {
 TEST(E2eProgram, UnhandledFaultStopsAtTheFaultAddress) {
   const ProgramRun r = run_program("unhandled", "fault_trap.s", "--start-symbol unhandled");
   ASSERT_EQ(r.cli.exit_code, kRunExitFault) << r.cli.err;
-  EXPECT_EQ(r.manifest.at("stop_reason"), "unhandled-fault");
-  EXPECT_EQ(r.manifest.at("fault").at("code"), "Fault_DataAlignment");
-  EXPECT_EQ(r.manifest.at("fault").at("address"), "0x0000000000000062");
-  EXPECT_EQ(r.manifest.at("fault").at("pc"), "0x0000000000000020");
-  EXPECT_EQ(r.manifest.at("final_tpc"), "0x0000000000000062");
-  EXPECT_EQ(r.manifest.at("steps"), 5);  // the faulting attempt counts
+  EXPECT_EQ(r.manifest.at("pto").at("stop_reason"), "fault");
+  EXPECT_EQ(r.manifest.at("status"), "failed");
+  EXPECT_EQ(r.manifest.at("pto").at("fault").at("code"), "Fault_DataAlignment");
+  EXPECT_EQ(r.manifest.at("pto").at("fault").at("address"), 0x62);
+  EXPECT_EQ(r.manifest.at("pto").at("fault").at("pc"), 0x20);
+  EXPECT_EQ(r.manifest.at("final_tpc"), 0x62);
+  EXPECT_EQ(r.manifest.at("pto").at("steps"), 5);  // the faulting attempt counts
   const auto& ring0 = r.state.at("rings").at(0);
   EXPECT_EQ(ring0.at("trap_status"), "0x4000000000000022");
   EXPECT_EQ(ring0.at("trap_argument0"), "0x0000000000000062");

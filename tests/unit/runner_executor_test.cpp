@@ -94,19 +94,60 @@ TEST(RunnerExecutor, ObservedLoopReportsEveryAttemptAndAgrees) {
   EXPECT_EQ(m.state.read_gpr(a4), reference_checksum(600));
 }
 
-TEST(RunnerExecutor, StopAfterHitsCountsEveryArrivalIncludingTheFirst) {
+// The reference runner's stop test looks at the TPC each attempt leaves, so
+// the start PC is never a hit: hits 1, 2, 3 follow iterations 1, 2, 3.
+TEST(RunnerExecutor, StopAfterHitsCountsArrivalsAfterAttemptsNotTheStart) {
   pto::arch::Machine m;
   load_checksum_kernel(m, 100);
   RunLimits limits;
-  limits.stop_pc = kCode;  // the loop head: arrival 1 is the start, 2 and 3 follow iterations 1 and 2
+  limits.stop_pc = kCode;  // the loop head, also the start PC
   limits.stop_after_hits = 3;
   Executor ex(m);
   const auto r = ex.run(limits);
   EXPECT_EQ(r.reason, StopReason::StopPc);
-  EXPECT_EQ(r.steps, 2u * kKernelLength);
+  EXPECT_EQ(r.steps, 3u * kKernelLength);
   EXPECT_EQ(r.pc, kCode);
-  EXPECT_EQ(m.state.read_gpr(a0), 2u);
-  EXPECT_EQ(m.state.read_gpr(a4), reference_checksum(2));
+  EXPECT_EQ(m.state.read_gpr(a0), 3u);
+  EXPECT_EQ(m.state.read_gpr(a4), reference_checksum(3));
+}
+
+// A stop reached by the last attempt of the budget is a stop, not max-steps
+// (the reference tests the stop after the attempt, inside the loop).
+TEST(RunnerExecutor, StopReachedByTheLastBudgetedAttemptPasses) {
+  for (const bool observed : {false, true}) {
+    pto::arch::Machine m;
+    load_checksum_kernel(m, 100);
+    RunLimits limits;
+    limits.stop_pc = kCode;
+    limits.stop_after_hits = 2;
+    limits.max_steps = 2 * kKernelLength;
+    Executor ex(m);
+    CountingObserver observer;
+    auto r = ex.run(limits, observed ? &observer : nullptr);
+    EXPECT_EQ(r.reason, StopReason::StopPc) << observed;
+    EXPECT_EQ(r.steps, 2u * kKernelLength);
+    // One attempt less: the second hit is never reached.
+    pto::arch::Machine m2;
+    load_checksum_kernel(m2, 100);
+    limits.max_steps = 2 * kKernelLength - 1;
+    Executor ex2(m2);
+    r = ex2.run(limits, observed ? &observer : nullptr);
+    EXPECT_EQ(r.reason, StopReason::MaxSteps) << observed;
+    EXPECT_EQ(r.steps, 2u * kKernelLength - 1);
+  }
+}
+
+// A stop PC equal to the start PC with one hit: the loop must come back once.
+TEST(RunnerExecutor, StopPcAtTheStartNeedsOneArrival) {
+  pto::arch::Machine m;
+  load_checksum_kernel(m, 100);
+  RunLimits limits;
+  limits.stop_pc = kCode;
+  Executor ex(m);
+  const auto r = ex.run(limits);
+  EXPECT_EQ(r.reason, StopReason::StopPc);
+  EXPECT_EQ(r.steps, kKernelLength);
+  EXPECT_EQ(m.state.read_gpr(a0), 1u);
 }
 
 TEST(RunnerExecutor, MaxStepsStopsAfterExactlyThatManyAttempts) {
@@ -124,14 +165,16 @@ TEST(RunnerExecutor, MaxStepsStopsAfterExactlyThatManyAttempts) {
   EXPECT_TRUE(m.state.block.bundle_active);
 }
 
-TEST(RunnerExecutor, ReturnPcStopsBeforeExecutingIt) {
+// The stop PC in the middle of the loop body: the first attempt that leaves
+// TPC there (the ANDI of iteration 1) stops the run.
+TEST(RunnerExecutor, StopPcInsideTheBodyStopsAfterTheAttemptThatReachesIt) {
   pto::arch::Machine m;
   load_checksum_kernel(m, 100);
   RunLimits limits;
-  limits.return_pc = kCode + 4 * 3;  // after BSTART, ADDI, ANDI
+  limits.stop_pc = kCode + 4 * 3;  // after BSTART, ADDI, ANDI
   Executor ex(m);
   const auto r = ex.run(limits);
-  EXPECT_EQ(r.reason, StopReason::ReturnPc);
+  EXPECT_EQ(r.reason, StopReason::StopPc);
   EXPECT_EQ(r.steps, 3u);
   EXPECT_EQ(r.pc, kCode + 12);
   EXPECT_EQ(m.state.read_gpr(a5), 1u);
@@ -233,7 +276,7 @@ TEST(RunnerExecutor, FaultInTheMiddleOfACachedRunLeavesExactState) {
   const Word loaded_before = m.state.read_gpr(a2);
   m.state.write_gpr(a3, kData + 1);  // every LDI address is now odd
   const auto r = ex.run(RunLimits{});
-  EXPECT_EQ(r.reason, StopReason::UnhandledFault);
+  EXPECT_EQ(r.reason, StopReason::Fault);
   EXPECT_EQ(r.steps, 5u);
   EXPECT_EQ(r.fault, pto::arch::FaultCode::Fault_DataAlignment);
   EXPECT_EQ(r.fault_pc, kCode + 16);
@@ -283,7 +326,7 @@ TEST(RunnerExecutor, AllOnesPcIsAnOrdinaryPc) {
   }
   m.state.pc = ~Word{0};
   auto r = ex.run(RunLimits{});
-  EXPECT_EQ(r.reason, StopReason::UnhandledFault);
+  EXPECT_EQ(r.reason, StopReason::Fault);
   EXPECT_EQ(r.steps, 1u);
   EXPECT_EQ(r.fault, pto::arch::FaultCode::Fault_InstructionPC);
   EXPECT_EQ(r.fault_address, ~Word{0});
@@ -291,9 +334,10 @@ TEST(RunnerExecutor, AllOnesPcIsAnOrdinaryPc) {
   m.state.pc = ~Word{0};
   RunLimits at_all_ones;
   at_all_ones.stop_pc = ~Word{0};
-  r = ex.run(at_all_ones);
-  EXPECT_EQ(r.reason, StopReason::StopPc);
-  EXPECT_EQ(r.steps, 0u);
+  r = ex.run(at_all_ones);  // the start PC is no hit: the fetch fault ends the run
+  EXPECT_EQ(r.reason, StopReason::Fault);
+  EXPECT_EQ(r.steps, 1u);
+  EXPECT_EQ(r.fault, pto::arch::FaultCode::Fault_InstructionPC);
 }
 
 // B.CATR atomic in one block must not leak into the next: LSRGET 2 packs the

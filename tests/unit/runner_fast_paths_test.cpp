@@ -77,7 +77,7 @@ TEST(RunnerFastPaths, SecondConditionSetterInABlockFaultsBundleControl) {
   m.state.write_gpr(a1, 2);
   const auto r = run_program(m, {kBstartCondSelf, enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}}),
                                  enc("SETC.EQ", {{"SrcL", a0}, {"SrcR", a1}}), enc("BSTOP", {})});
-  EXPECT_EQ(r.reason, StopReason::UnhandledFault);
+  EXPECT_EQ(r.reason, StopReason::Fault);
   EXPECT_EQ(r.steps, 3u);
   EXPECT_EQ(r.fault, FaultCode::Fault_BundleControl);
   EXPECT_EQ(r.fault_pc, kCode + 8);

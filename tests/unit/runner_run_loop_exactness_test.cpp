@@ -58,7 +58,13 @@ struct Program {
   std::vector<Word> code;                  // 32-bit words from code_base
   std::vector<Word> vector_code;           // 32-bit words from kVector (EVBASE of ring 0 when present)
   void (*setup)(Machine&) = nullptr;
-  RunLimits limits;
+  // Faults taken to the vector go on there (the loops' trap paths are what
+  // these programs exercise).
+  RunLimits limits = [] {
+    RunLimits l;
+    l.run_trap_handlers = true;
+    return l;
+  }();
   bool reference = false;  // the reference configuration (4096 bytes, no data table)
   Word code_base = kCode;
 };

@@ -1,0 +1,13 @@
+# Six scalar instructions (16, 16, 32, 48, 16, 32 bits) from 0x100: a1 = 10,
+# a2 = 15, a3 = a1 + a2 = 25, an HL.XORI, a C.MOVI pad, then SW.PCR stores a3
+# to 0x200 (the word displacement 60 from TPC 0x110).  TPC is 0x114 after.
+    .text
+    .globl _start
+_start:
+    .byte 0x96,0x0a,0xd6,0x13,0x85,0x81,0x20,0x00
+    .byte 0x0e,0x80,0x95,0xc0,0x00,0x00,0x16,0x00
+    .byte 0x69,0xa0,0xc1,0x03
+    .globl done
+done:
+    .section .result, "aw", @progbits, 0x200
+    .zero 4
