@@ -323,6 +323,19 @@ std::optional<unsigned> pe_mode_of_mask(std::string_view mask) {
   return std::nullopt;
 }
 
+std::optional<unsigned> size_code_of_bytes(std::uint64_t bytes) {
+  for (unsigned code = 1; code <= 12; ++code)
+    if (tile_size_bytes(code) == bytes) return code;
+  return std::nullopt;
+}
+
+std::uint64_t tile_size_bytes(unsigned code) { return code >= 1 && code <= 12 ? std::uint64_t{128} << (code - 1) : 0; }
+
+std::string tile_size_text(std::int64_t code) {
+  const std::uint64_t b = tile_size_bytes(static_cast<unsigned>(code));
+  return b >= 1024 ? fmt::format("{}KB", b / 1024) : fmt::format("{}B", b);
+}
+
 std::string tile_source_name(unsigned selector) {
   TextBuffer out;
   append_tile_source(out, selector);
@@ -662,6 +675,7 @@ class FormParser {
         in_bracket = false;
       }
       first = false;
+      ++items_done_;
     }
     (void)in_bracket;
     // B.IOT: 'last' is also accepted after the destination (spec examples).
@@ -677,6 +691,10 @@ class FormParser {
 
   std::span<const std::int64_t> values() const { return {values_.data(), f_.field_count}; }
   bool resolved() const { return resolved_; }
+  // Operands parsed so far: ranks the failures of the forms of one mnemonic
+  // (the form that matched most operands reports, docs/assembly.md).
+  std::size_t items_done() const { return items_done_; }
+  void mark_complete() { items_done_ = fs_.items.size() + 1; }
 
   // Range and step of every field, reported at the operand that set it.
   void check_ranges() const {
@@ -982,7 +1000,7 @@ class FormParser {
           return;
         }
         if (!c_.accept("<")) c_.fail("expected '<SizeCode>' after the destination hand");
-        set(it.f1, expr(it));
+        set(it.f1, parse_tile_size(it.f1));
         if (!c_.accept(">")) c_.fail("expected '>'");
         return;
       }
@@ -1139,6 +1157,81 @@ class FormParser {
                                 field_label(it.f0), id));
   }
 
+  // Tile size inside '<...>': a SizeCode expression, or bytes written as
+  // `128B` / `8KB` (LLVM spelling) mapped through TileSizeCodeBytes
+  // (asl/tile/model/state/descriptors.asl).  Either way the code must be one
+  // the form's catalog SizeCode constraint allows.
+  std::int64_t parse_tile_size(std::int8_t field) {
+    c_.skip_ws();
+    const std::size_t col = c_.pos();
+    item_column_ = col;
+    std::int64_t code = 0;
+    std::string written;  // the byte spelling, when used
+    if (const auto bytes = scan_byte_size()) {
+      written = fmt::format("tile size {} = ", bytes->text);
+      const auto from_bytes = size_code_of_bytes(bytes->value);
+      if (!from_bytes)
+        c_.fail_at(col, fmt::format("{}: tile size {} is not a TileSizeCodeBytes size; expected {}", field_label(field),
+                                    bytes->text, tile_size_list(field)));
+      code = *from_bytes;
+    } else {
+      const ExprValue v = parse_expression(c_, env_);
+      if (!v.resolved) {
+        resolved_ = false;
+        return 0;
+      }
+      code = v.value;
+    }
+    if (!value_allowed(field, code))
+      c_.fail_at(col, fmt::format("{}: {}size code {} is out of range; {} takes {} (catalog SizeCode constraint)",
+                                  field_label(field), written, code, f_.mnemonic, tile_size_list(field)));
+    return code;
+  }
+
+  struct ByteSize {
+    std::uint64_t value;
+    std::string_view text;
+  };
+
+  // `<digits>B` or `<digits>KB` at the cursor (consumed), else nothing.
+  std::optional<ByteSize> scan_byte_size() {
+    const std::string_view l = c_.line();
+    const std::size_t start = c_.pos();
+    std::size_t p = start;
+    std::uint64_t v = 0;
+    while (p < l.size() && is_digit(l[p]) && p - start < 12) v = v * 10 + std::uint64_t(l[p++] - '0');
+    if (p == start) return std::nullopt;
+    std::uint64_t scale = 0;
+    std::size_t unit = 0;
+    if (p + 1 < l.size() && ascii_upper(l[p]) == 'K' && ascii_upper(l[p + 1]) == 'B') scale = 1024, unit = 2;
+    else if (p < l.size() && ascii_upper(l[p]) == 'B') scale = 1, unit = 1;
+    if (!scale || (p + unit < l.size() && is_alnum(l[p + unit]))) return std::nullopt;
+    c_.set_pos(p + unit);
+    return ByteSize{v * scale, l.substr(start, p + unit - start)};
+  }
+
+  bool value_allowed(std::int8_t field, std::int64_t v) const {
+    for (const isa::ConstraintDesc& c : isa::constraints_of(f_)) {
+      if (c.field != static_cast<std::uint8_t>(field) || c.op != isa::ConstraintOp::OneOf) continue;
+      const auto values = isa::values_of(c);
+      return std::find(values.begin(), values.end(), v) != values.end();
+    }
+    const isa::FieldRange r = isa::field_range(isa::fields_of(f_)[static_cast<std::size_t>(field)]);
+    return v >= r.min && v <= r.max;
+  }
+
+  // "1..10 (128B..64KB)": the legal codes of a SizeCode field with their sizes.
+  std::string tile_size_list(std::int8_t field) const {
+    std::int64_t lo = -1, hi = -1;
+    for (std::int64_t code = 0; code < 16; ++code)
+      if (value_allowed(field, code)) {
+        if (lo < 0) lo = code;
+        hi = code;
+      }
+    const std::int64_t first_sized = std::max<std::int64_t>(lo, 1);
+    return fmt::format("{}..{} ({}..{})", lo, hi, tile_size_text(first_sized), tile_size_text(hi));
+  }
+
   std::int64_t parse_mask(std::int8_t field) {
     if (!c_.accept("mask") || !c_.accept("=")) c_.fail("expected 'mask=<PE mask>'");
     c_.skip_ws();
@@ -1165,7 +1258,7 @@ class FormParser {
       if (!c_.accept("S")) c_.fail("expected a Shared tile S<id>");
       set(it.f0, expr(it));
       if (!c_.accept("<")) c_.fail("expected '<SizeCode>'");
-      set(it.f1, expr(it));
+      set(it.f1, parse_tile_size(it.f1));
       if (!c_.accept(">")) c_.fail("expected '>'");
       return;
     }
@@ -1185,6 +1278,7 @@ class FormParser {
   std::array<std::int64_t, kMaxFields> values_;
   std::array<std::size_t, kMaxFields> columns_;
   std::size_t item_column_ = 0;
+  std::size_t items_done_ = 0;
   bool resolved_ = true;
 };
 
@@ -1347,6 +1441,17 @@ std::optional<unsigned> fixed_length_of(std::string_view word) {
 
 namespace {
 
+// Why one candidate form failed: the form that parsed most operands wins, and
+// among equals the one whose failure is furthest right (first in catalog
+// order on a tie).
+struct FormFailure {
+  std::size_t items = 0;
+  ParseError error;
+  bool beats(const FormFailure& other) const {
+    return items != other.items ? items > other.items : error.column > other.error.column;
+  }
+};
+
 // The first of `forms` (in catalog order) that parses the instruction whose
 // mnemonic word `word` (at column `mcol`) has its mnemonic end at `cut`;
 // `best` collects the failure reached furthest.  With `shape_filter`, forms
@@ -1354,25 +1459,27 @@ namespace {
 std::optional<ParsedInstruction> parse_first_form(std::span<const isa::FormIndex> forms, std::string_view line,
                                                   std::size_t mcol, std::string_view word, std::size_t cut,
                                                   std::uint64_t pc, const ExprEnv& env, bool shape_filter,
-                                                  std::optional<ParseError>& best) {
+                                                  std::optional<FormFailure>& best) {
   const std::size_t operands_pos = mcol + word.size();
   for (isa::FormIndex fi : forms) {
     const isa::FormDesc& f = isa::form(fi);
     if (f.status != isa::FormStatus::Accepted) {
-      best = ParseError{mcol, why_reserved(f)};
+      best = FormFailure{0, ParseError{mcol, why_reserved(f)}};
       continue;
     }
     if (shape_filter && !operand_shape_fits(fi, line.substr(operands_pos))) continue;
     Cursor fc(line, operands_pos);
+    FormParser p(f, fc, pc, env);
     try {
-      FormParser p(f, fc, pc, env);
       p.parse(word.substr(cut), mcol + cut);
+      p.mark_complete();  // what fails from here on is a value, not the shape
       const bool check = env.final_pass() || p.resolved();
       if (check) p.check_ranges();
       const std::uint64_t bits = encode_values(f, p.values(), check, fc, operands_pos + 1);
       return ParsedInstruction{fi, bits, f.length_bits, p.resolved()};
     } catch (ParseFailure& e) {
-      if (!best || e.error.column > best->column) best = e.error;
+      const FormFailure failure{p.items_done(), e.error};
+      if (!best || failure.beats(*best)) best = failure;
     }
   }
   return std::nullopt;
@@ -1414,7 +1521,7 @@ ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_
     return {fi, (bits & ~std::uint64_t{v->mask}) | v->match, f.length_bits, p.resolved()};
   }
   // Candidate mnemonic prefixes at '.' boundaries, longest first.
-  std::optional<ParseError> best;
+  std::optional<FormFailure> best;
   bool any_mnemonic = false;
   std::array<std::size_t, 8> cuts{upper.size()};
   std::size_t cut_count = 1;
@@ -1438,7 +1545,7 @@ ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_
     if (auto msg = deleted_name_message(word)) throw ParseFailure{ParseError{mcol, *msg}};
     throw ParseFailure{ParseError{mcol, fmt::format("unknown mnemonic '{}'", word)}};
   }
-  throw ParseFailure{*best};
+  throw ParseFailure{best->error};
 }
 
 }  // namespace pto::as

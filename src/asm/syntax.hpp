@@ -85,6 +85,12 @@ inline constexpr std::string_view kGprExpectation =
 // PE mask text for a PEMode code (PTOv0PEMaskOfPEMode), and back.
 std::string_view pe_mask_text(unsigned pe_mode);
 std::optional<unsigned> pe_mode_of_mask(std::string_view mask);
+// TileSizeCodeBytes (asl/tile/model/state/descriptors.asl): SizeCode 1..12
+// is 128 << (code - 1) bytes; 0 for other codes.  size_code_of_bytes is the
+// inverse; tile_size_text spells a code's size as LLVM does (128B, 8KB).
+std::uint64_t tile_size_bytes(unsigned code);
+std::optional<unsigned> size_code_of_bytes(std::uint64_t bytes);
+std::string tile_size_text(std::int64_t code);
 // Local tile source selector text (T#1..N#16) and data type names.
 std::string tile_source_name(unsigned selector);
 std::string data_type_text(unsigned code);
