@@ -230,6 +230,21 @@ Suffix parse_suffix(const isa::FormDesc& f, std::string_view spec) {
   return s;
 }
 
+// Items the catalog template writes only with a flag suffix, e.g. HL.QMT
+// `SrcL[, SrcR when i]`: without the flag they may be omitted (value zero).
+void mark_conditional_items(const isa::FormDesc& f, FormSyntax& fs) {
+  const std::string_view tmpl = f.asm_template;
+  for (Item& it : fs.items) {
+    if (it.f0 < 0 || it.kind != ItemKind::Reg) continue;
+    const std::string key = fmt::format("{} when ", isa::fields_of(f)[static_cast<std::size_t>(it.f0)].name);
+    const auto at = tmpl.find(key);
+    if (at == std::string_view::npos) continue;
+    std::size_t end = at + key.size();
+    while (end < tmpl.size() && is_alpha(tmpl[end])) ++end;
+    it.when = field_of(f, tmpl.substr(at + key.size(), end - at - key.size()));
+  }
+}
+
 FormSyntax build_syntax(const isa::FormDesc& f, std::string_view spec) {
   FormSyntax fs;
   const auto bar = spec.find('|');
@@ -241,6 +256,7 @@ FormSyntax build_syntax(const isa::FormDesc& f, std::string_view spec) {
   // B.IOR operands may be omitted from the end (ADR 0055: they encode zero).
   if (f.mnem == isa::Mnemonic::B_IOR)
     for (Item& it : fs.items) it.optional = true;
+  mark_conditional_items(f, fs);
   // Fields that no item or suffix shows, fixed by a one-value constraint.
   std::vector<bool> shown(f.field_count, false);
   auto mark = [&](std::int8_t i) {
@@ -258,6 +274,9 @@ FormSyntax build_syntax(const isa::FormDesc& f, std::string_view spec) {
   }
   return fs;
 }
+
+// B.FPATR values the LinxISA LLVM toolchain writes (no TransA, TransB).
+constexpr std::size_t kLlvmFpatrValues = 7;
 
 // Fields of the widest form (the parser keeps field values in fixed arrays).
 constexpr std::size_t kMaxFields = 24;
@@ -365,6 +384,88 @@ std::uint64_t label_base(const Item& it, std::uint64_t pc) {
 
 std::uint64_t label_target(const Item& it, std::int64_t value, std::uint64_t pc) {
   return label_base(it, pc) + (static_cast<std::uint64_t>(value) << it.shift);
+}
+
+// ----------------------------------------------------------------------------
+// Words that encode but always raise Fault_IllegalInstruction, by rules the
+// catalog constraints do not carry.
+
+namespace {
+
+// BSTART.TEPL Mode/Function in a catalog reserved selector range
+// (tile-operations.json reserved.tepl_selector_ranges).
+std::optional<std::string> tepl_selector_reason(std::uint64_t bits) {
+  if (isa::tile_op_of_start(bits)) return std::nullopt;
+  const unsigned mode = static_cast<unsigned>((bits >> 25) & 3), function = static_cast<unsigned>((bits >> 20) & 31);
+  return fmt::format("BSTART.TEPL Mode {}, Function {} (selector {:#05x}) is reserved in PTO 0.58.3 "
+                     "(catalog tile-operations.json reserved.tepl_selector_ranges)",
+                     mode, function, mode * 32 + function);
+}
+
+// The letters of a flag suffix must form a combination the catalog template
+// lists: `hl.qmt[.{i,e,s,r,ie,is,ir,es,er,ies,ier}]` has none with both s
+// and r (HL.QMT legality: s+r raises Fault_IllegalInstruction).
+std::optional<std::string> flag_suffix_reason(const isa::FormDesc& f, std::string_view written) {
+  const std::string_view tmpl = f.asm_template;
+  const auto open = tmpl.find("[.{"), close = tmpl.find("}]");
+  if (written.empty() || open == std::string_view::npos || close == std::string_view::npos || close < open)
+    return std::nullopt;
+  const std::string_view list = tmpl.substr(open + 3, close - open - 3);
+  for (std::string_view combo : split(list, ','))
+    if (combo == written) return std::nullopt;
+  return fmt::format("{}.{}: not in the catalog suffix list .{{{}}} of {} (asm template '{}')", to_lower(f.mnemonic),
+                     written, list, f.mnemonic, tmpl);
+}
+
+std::optional<std::string> flags_reason(const isa::FormDesc& f, std::uint64_t bits) {
+  for (const Suffix& s : syntax_of(isa::index_of(f)).suffixes) {
+    if (s.kind != SuffixKind::Flags) continue;
+    std::string written;
+    for (std::size_t i = 0; i < s.letters.size(); ++i)
+      if (fv(f, s.fields[i], bits)) written += s.letters[i];
+    return flag_suffix_reason(f, written);
+  }
+  return std::nullopt;
+}
+
+// FENTRY / FEXIT / FRET.RA / FRET.STK: FrameTemplateOperandsLegal
+// (asl/block/model/lifecycle/lifetime.asl) wants both endpoints in the
+// R2..R23 ring, FRET.STK to begin at ra (R10), and uimm >= 8 * registers;
+// otherwise the instruction raises Fault_IllegalInstruction before effects.
+std::optional<std::string> frame_template_reason(const isa::FormDesc& f, std::uint64_t bits) {
+  const bool entry = f.mnem == isa::Mnemonic::FENTRY;
+  const int b = isa::field_index(f, entry ? "SrcBegin" : "DstBegin"), e = isa::field_index(f, entry ? "SrcEnd" : "DstEnd");
+  const int u = isa::field_index(f, "uimm");
+  if (b < 0 || e < 0 || u < 0) return std::nullopt;
+  const std::int64_t begin = fv(f, static_cast<std::int8_t>(b), bits), end = fv(f, static_cast<std::int8_t>(e), bits);
+  const std::int64_t size = fv(f, static_cast<std::int8_t>(u), bits);
+  constexpr std::string_view kRule = "FrameTemplateOperandsLegal, asl/block/model/lifecycle/lifetime.asl";
+  for (const std::int64_t endpoint : {begin, end})
+    if (endpoint < 2 || endpoint > 23)
+      return fmt::format("{}: range endpoint R{} is outside the R2..R23 callee-save ring ({})", f.mnemonic, endpoint,
+                         kRule);
+  if (f.mnem == isa::Mnemonic::FRET_STK && begin != 10)
+    return fmt::format("FRET.STK: the range must begin at ra (R10), not {} ({})", gpr_name(static_cast<unsigned>(begin)),
+                       kRule);
+  // FrameRegisterRangeCount: a range wraps from R23 to R2.
+  const std::int64_t count = end >= begin ? end - begin + 1 : (24 - begin) + end - 1;
+  if (size < 8 * count)
+    return fmt::format("{}: a frame of {} bytes is smaller than 8 bytes per saved register ({} registers need at "
+                       "least {}); it always raises Fault_IllegalInstruction ({})",
+                       f.mnemonic, size, count, 8 * count, kRule);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> always_illegal_reason(const isa::FormDesc& f, std::uint64_t bits) {
+  using M = isa::Mnemonic;
+  switch (f.mnem) {
+    case M::BSTART_TEPL: return tepl_selector_reason(bits);
+    case M::HL_QMT: return flags_reason(f, bits);
+    case M::FENTRY: case M::FEXIT: case M::FRET_RA: case M::FRET_STK: return frame_template_reason(f, bits);
+    default: return std::nullopt;
+  }
 }
 
 // ----------------------------------------------------------------------------
@@ -664,6 +765,11 @@ class FormParser {
       if (it.optional && !first && c_.peek() != ',') break;
       if (it.optional && first && c_.at_end()) break;
       if (it.optional && it.kind == ItemKind::Gpr && next_is_destination(first)) continue;
+      if (it.when >= 0 && next_is_destination(first)) {
+        if (!values_[static_cast<std::size_t>(it.when)]) continue;
+        c_.fail(fmt::format("{}: the .{} suffix needs this operand (asm template '{}')", field_label(it.f0),
+                            isa::fields_of(f_)[static_cast<std::size_t>(it.when)].name, f_.asm_template));
+      }
       if (!first && !c_.accept(",")) c_.fail(fmt::format("expected ',' before {}", describe(it)));
       if (it.open) {
         if (!c_.accept("[")) c_.fail("expected '['");
@@ -807,10 +913,16 @@ class FormParser {
           letter = k + 1;
           ++p;
         }
+        check_flag_combination(to_lower(t.substr(1, p - 1)));
         return p;
       }
     }
     return 0;
+  }
+
+  // A flag suffix must be a combination the catalog template lists.
+  void check_flag_combination(std::string_view written) const {
+    if (auto why = flag_suffix_reason(f_, written)) c_.fail(*why);
   }
 
   // Register spellings, matched case-insensitively on a packed key (names are
@@ -823,7 +935,9 @@ class FormParser {
     const char first = ascii_lower(id[0]);
     if (first == 'r' && id.size() >= 2 && id.size() <= 3 && std::all_of(id.begin() + 1, id.end(), is_digit)) {
       const unsigned n = id.size() == 2 ? unsigned(id[1] - '0') : unsigned(id[1] - '0') * 10 + unsigned(id[2] - '0');
-      if (n < 24 || (destination && n < 30)) return n;
+      // rN is the numeric name of Reg5 code N < 32 (LLVM parseRegCode): r24..r31
+      // are t#1..u#4 as sources; as destinations r30 is ->u and r31 is ->t.
+      if (n < 32) return n;
       return std::nullopt;
     }
     if ((first == 't' || first == 'u') && !destination && id.size() == 3 && id[1] == '#' && id[2] >= '1' && id[2] <= '4')
@@ -1024,11 +1138,12 @@ class FormParser {
     if (braced && shape.keyword)
       c_.fail(fmt::format("a braced {} list is positional: give the {} values in template order without 'Field='",
                           f_.mnemonic, it.list.size()));
-    if (braced || (shape.count == it.list.size() && !shape.keyword)) {
-      if (shape.count != it.list.size())
+    const std::size_t positional = positional_count(it, shape, braced);
+    if (braced || positional) {
+      if (shape.count != it.list.size() && !positional)
         c_.fail(fmt::format("{} takes {} positional values ({}), got {}", f_.mnemonic, it.list.size(),
                             field_list(it), shape.count));
-      for (std::size_t k = 0; k < it.list.size(); ++k) {
+      for (std::size_t k = 0; k < shape.count; ++k) {
         if (k && !c_.accept(",")) c_.fail("expected ','");
         parse_attribute_value(it.list[k]);
       }
@@ -1051,6 +1166,18 @@ class FormParser {
     std::size_t count = 0;
     bool keyword = false;  // some entry is Field=value
   };
+
+  // Number of leading fields an unbraced list without `Field=` gives by
+  // position (0: not positional).  Every field, or for B.FPATR the first
+  // seven: the LinxISA LLVM assembler's B.FPATR has no TransA/TransB
+  // (v058-pto-raw-abi.s `B.FPATR 1, 2, 3, 1, 0, 1, 1`), which then encode 0.
+  std::size_t positional_count(const Item& it, const AttributeEntries& shape, bool braced) const {
+    if (braced || shape.keyword) return 0;
+    if (shape.count == it.list.size()) return shape.count;
+    if (f_.mnem == isa::Mnemonic::B_FPATR && shape.count == kLlvmFpatrValues && it.list.size() == kLlvmFpatrValues + 2)
+      return shape.count;
+    return 0;
+  }
 
   // Counts the comma-separated entries ahead (up to '}' or the end) without
   // consuming them.
@@ -1284,8 +1411,17 @@ class FormParser {
 
 std::string why_reserved(const isa::FormDesc& f) {
   if (f.status == isa::FormStatus::ExtensionReserved)
-    return fmt::format("'{}' is a reserved encoding ({}) and cannot be assembled", f.mnemonic, f.owner);
+    return fmt::format("reserved encoding space {} (catalog reservation: {}, extension-encoding-reservations.json); "
+                       "it cannot be assembled",
+                       f.mnemonic, f.owner);
   return fmt::format("'{}' is reserved in PTO 0.58.3: it decodes but the model rejects it", f.mnemonic);
+}
+
+// Whether an upper-case mnemonic falls in a reservation's name: the name
+// itself, or any mnemonic of a wildcard space (`V.*`).
+bool in_reserved_space(std::string_view upper, std::string_view reserved) {
+  if (reserved.ends_with(".*")) return upper.starts_with(reserved.substr(0, reserved.size() - 1));
+  return upper == reserved;
 }
 
 std::optional<std::string> deleted_name_message(std::string_view word) {
@@ -1298,7 +1434,7 @@ std::optional<std::string> deleted_name_message(std::string_view word) {
   for (std::string_view n : kDeletedCommands)
     if (up == n) return fmt::format("'{}' was deleted in PTO 0.58 and is not an instruction", word);
   for (const isa::FormDesc& f : isa::all_forms())
-    if (f.status == isa::FormStatus::ExtensionReserved && up == f.mnemonic) return why_reserved(f);
+    if (f.status == isa::FormStatus::ExtensionReserved && in_reserved_space(up, f.mnemonic)) return why_reserved(f);
   return std::nullopt;
 }
 
@@ -1311,6 +1447,11 @@ std::uint64_t encode_values(const isa::FormDesc& f, std::span<const std::int64_t
     return 0;
   }
   return std::get<std::uint64_t>(r);  // isa::encode has checked every field constraint
+}
+
+// Fails at `column` when the word always raises Fault_IllegalInstruction.
+void check_always_illegal(const isa::FormDesc& f, std::uint64_t bits, Cursor& c, std::size_t column) {
+  if (auto why = always_illegal_reason(f, bits)) c.fail_at(column, *why);
 }
 
 ParsedInstruction parse_tile_alias(std::string_view engine, Cursor& c, std::size_t mcol) {
@@ -1380,7 +1521,7 @@ bool operand_may_be(const isa::FormDesc& f, const Item& it, std::string_view t) 
 // Items whose text may contain a comma of its own or whose presence depends
 // on the text after them: the shape walk stops there.
 bool shape_walk_stops(const Item& it, std::string_view t) {
-  if (it.optional && it.kind != ItemKind::Last) return true;
+  if ((it.optional && it.kind != ItemKind::Last) || it.when >= 0) return true;
   switch (it.kind) {
     case ItemKind::Ios: case ItemKind::Attrs: case ItemKind::Range: return true;
     case ItemKind::DTile: return starts_with_nocase(t, "size");  // size=N, ->T
@@ -1476,6 +1617,7 @@ std::optional<ParsedInstruction> parse_first_form(std::span<const isa::FormIndex
       const bool check = env.final_pass() || p.resolved();
       if (check) p.check_ranges();
       const std::uint64_t bits = encode_values(f, p.values(), check, fc, operands_pos + 1);
+      if (check) check_always_illegal(f, bits, fc, operands_pos + 1);
       return ParsedInstruction{fi, bits, f.length_bits, p.resolved()};
     } catch (ParseFailure& e) {
       const FormFailure failure{p.items_done(), e.error};
@@ -1486,6 +1628,74 @@ std::optional<ParsedInstruction> parse_first_form(std::span<const isa::FormIndex
 }
 
 }  // namespace
+
+// B.IOR with a bracketed source list (LLVM `B.IOR [zero, sp, a0], ->x3`,
+// `B.IOR [s0]`): the brackets become blanks, so columns stay those of the
+// input; an empty `[]` drops its comma too.  Omitted fields encode zero, as
+// in the LLVM tests' padded output `[s0, zero, zero], ->zero`.
+std::optional<std::string> unbracketed_ior(std::string_view line, std::size_t operands) {
+  const std::size_t open = line.find_first_not_of(" \t", operands);
+  if (open == std::string_view::npos || line[open] != '[') return std::nullopt;
+  const std::size_t close = line.find(']', open);
+  if (close == std::string_view::npos) return std::nullopt;
+  std::string out(line);
+  out[open] = ' ';
+  out[close] = ' ';
+  if (trimmed(line.substr(open + 1, close - open - 1)).empty()) {
+    const std::size_t comma = out.find_first_not_of(" \t", close);
+    if (comma != std::string::npos && out[comma] == ',') out[comma] = ' ';
+  }
+  return out;
+}
+
+// B.CATR flag list of the catalog template `B.CATR {trap, atomic, <aq, rl,
+// aqrl>, far, dr}`: any subset in any order, each at most once, and at most
+// one of the ordering group aq / rl / aqrl.  Spelled this way by the LLVM
+// toolchain (v058-pto-raw-abi.s).
+struct CatrFlag {
+  std::string_view word;
+  std::string_view fields[2];
+  bool ordering;  // member of the <aq, rl, aqrl> group
+};
+constexpr CatrFlag kCatrFlags[] = {{"trap", {"trap", {}}, false}, {"atomic", {"atom", {}}, false},
+                                   {"aq", {"aq", {}}, true},        {"rl", {"rl", {}}, true},
+                                   {"aqrl", {"aq", "rl"}, true},    {"far", {"far", {}}, false},
+                                   {"dr", {"DR", {}}, false}};
+
+bool is_catr_flag_list(std::string_view operands) {
+  const std::string_view t = trimmed(operands);
+  return !t.empty() && t.find('=') == std::string_view::npos;
+}
+
+ParsedInstruction parse_catr_flags(std::string_view line, std::size_t operands, std::size_t mcol) {
+  const isa::FormIndex fi = isa::forms_of_mnemonic(isa::Mnemonic::B_CATR)[0];
+  const isa::FormDesc& f = isa::form(fi);
+  std::vector<std::int64_t> values(f.field_count, 0);
+  std::vector<bool> seen(std::size(kCatrFlags), false);
+  const CatrFlag* ordering = nullptr;
+  Cursor c(line, operands);
+  do {
+    c.skip_ws();
+    const std::size_t col = c.pos();
+    const std::string_view word = c.ident();
+    const auto* flag = std::find_if(std::begin(kCatrFlags), std::end(kCatrFlags),
+                                    [&](const CatrFlag& k) { return iequals(k.word, word); });
+    if (flag == std::end(kCatrFlags))
+      c.fail_at(col, fmt::format("B.CATR: '{}' is not a flag; expected trap, atomic, aq, rl, aqrl, far or dr "
+                                 "(asm template '{}')", word.empty() ? line.substr(col, 1) : word, f.asm_template));
+    const auto k = static_cast<std::size_t>(flag - std::begin(kCatrFlags));
+    if (seen[k]) c.fail_at(col, fmt::format("B.CATR: flag '{}' is given twice", flag->word));
+    if (flag->ordering && ordering)
+      c.fail_at(col, fmt::format("B.CATR: '{}' after '{}': the template's ordering group <aq, rl, aqrl> takes one "
+                                 "(write aqrl for both)", flag->word, ordering->word));
+    seen[k] = true;
+    if (flag->ordering) ordering = flag;
+    for (std::string_view field : flag->fields)
+      if (!field.empty()) values[static_cast<std::size_t>(isa::field_index(f, field))] = 1;
+  } while (c.accept(","));
+  if (!c.at_end()) c.fail(fmt::format("unexpected '{}' after the B.CATR flags", line.substr(c.pos())));
+  return {fi, encode_values(f, values, true, c, mcol), f.length_bits, true};
+}
 
 ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_pos, std::uint64_t pc,
                                     const ExprEnv& env) {
@@ -1505,6 +1715,9 @@ ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_
       return parse_instruction(rewritten, mnemonic_pos, pc, env);
     }
   }
+  if (upper == "B.IOR")
+    if (const auto plain = unbracketed_ior(line, mend)) return parse_instruction(*plain, mnemonic_pos, pc, env);
+  if (upper == "B.CATR" && is_catr_flag_list(line.substr(mend))) return parse_catr_flags(line, mend, mcol);
   if (upper == "BSTART.VEC" || upper == "BSTART.SFU") {
     c.set_pos(mend);
     return parse_tile_alias(std::string_view(upper).substr(7), c, mcol);
@@ -1520,6 +1733,10 @@ ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_
     const std::uint64_t bits = encode_values(f, p.values(), check, fc, mend + 1);
     return {fi, (bits & ~std::uint64_t{v->mask}) | v->match, f.length_bits, p.resolved()};
   }
+  // A reserved or deleted name that is not itself a mnemonic (BSTART.MSEQ,
+  // B.IOD) is reported as such, not as a suffix of a shorter mnemonic.
+  if (!isa::mnemonic_from_name(upper))
+    if (auto msg = deleted_name_message(word)) throw ParseFailure{ParseError{mcol, *msg}};
   // Candidate mnemonic prefixes at '.' boundaries, longest first.
   std::optional<FormFailure> best;
   bool any_mnemonic = false;

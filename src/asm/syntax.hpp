@@ -54,6 +54,7 @@ struct Item {
   std::uint8_t shift = 0;  // Label: log2 of the displacement unit; Shifted: fixed offset scale (<<N)
   bool open = false, close = false;  // memory bracket before/after this item
   bool optional = false;             // may be omitted at the end (value zero)
+  std::int8_t when = -1;             // flag field the template writes this item with ("SrcR when i")
   std::string text;                  // literal text
   std::vector<std::string> names;    // Enum names / Shifted SrcRType modifiers ("" = none) by value
   std::vector<std::int8_t> list;     // Attrs: fields in template order
@@ -95,6 +96,13 @@ std::string tile_size_text(std::int64_t code);
 std::string tile_source_name(unsigned selector);
 std::string data_type_text(unsigned code);
 std::optional<unsigned> data_type_code(std::string_view name);
+
+// Why a word of the accepted form `f` always raises Fault_IllegalInstruction
+// by a rule the catalog constraints do not carry (a reserved TEPL selector,
+// an HL.QMT suffix outside the template's list, a FENTRY/FEXIT/FRET frame
+// smaller than 8 bytes per register); nullopt otherwise.  The assembler
+// rejects such text and the disassembler prints such words as data.
+std::optional<std::string> always_illegal_reason(const isa::FormDesc& f, std::uint64_t bits);
 
 // ----------------------------------------------------------------------------
 // Printing.

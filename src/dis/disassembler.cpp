@@ -322,8 +322,16 @@ Listing disassemble(std::span<const std::uint8_t> bytes, std::uint64_t base, con
     if (d.ok()) {
       if (options.text) {
         ctx.pc = l.address;
-        as::append_instruction(store, d.desc(), bits, ctx);
-        b.end_text(l);
+        if (auto why = as::always_illegal_reason(d.desc(), bits)) {  // text that `pto as` rejects: print data
+          store += data_directive(l.bytes());
+          b.end_text(l);
+          store += "illegal: ";
+          store += *why;
+          b.end_comment(l);
+        } else {
+          as::append_instruction(store, d.desc(), bits, ctx);
+          b.end_text(l);
+        }
       }
     } else {
       store += data_directive(l.bytes());

@@ -180,8 +180,8 @@ TEST(AsmErrors, ExactMessages) {
   EXPECT_EQ(first_error("BSTART.VEC TFREE, FP16"),
             "1:12: 'TFREE' was deleted in PTO 0.58 (catalog deleted_names) and is not an instruction");
   EXPECT_EQ(first_error("B.EQ a0, a1, 4"),
-            "1:1: 'B.EQ' is a reserved encoding (PTO reserved two-level block-body conditional branch extension space) "
-            "and cannot be assembled");
+            "1:1: reserved encoding space B.EQ (catalog reservation: PTO reserved two-level block-body conditional "
+            "branch extension space, extension-encoding-reservations.json); it cannot be assembled");
   EXPECT_EQ(first_error("ESAVE [a0, a1, a2]"), "1:1: 'ESAVE' is reserved in PTO 0.58.3: it decodes but the model rejects it");
   EXPECT_EQ(first_error("BSTART.SFU TADD, FP16"), "1:12: tile operation TADD runs on VEC, not SFU");
   EXPECT_EQ(first_error("x: BSTOP\nx: BSTOP"), "2:1: symbol 'x' is already defined (line 1)");
