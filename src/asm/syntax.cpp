@@ -557,13 +557,56 @@ void append_pe_mask(TextBuffer& out, std::int64_t pe_mode) {
 }
 
 // Whether an item prints anything (optional keywords are absent when zero).
-bool item_present(const isa::FormDesc& f, const Item& it, std::uint64_t bits) {
+bool item_present(const isa::FormDesc& f, const Item& it, std::uint64_t bits, Syntax syntax) {
   if (it.kind == ItemKind::Last) return fv(f, it.f0, bits) != 0;
+  // LLVM omits an item the template writes only with a flag (HL.QMT SrcR
+  // without .i); a non-zero value still prints, so no bits are lost.
+  if (syntax == Syntax::Llvm && it.when >= 0) return fv(f, it.when, bits) != 0 || fv(f, it.f0, bits) != 0;
   if (it.kind == ItemKind::Named && it.optional) return fv(f, it.f0, bits) != 0;
   return true;
 }
 
+// LLVM spellings of one item (llvm-objdump in the LinxISA MC tests): decimal
+// immediates, lower-case tile hands (`t#1`, `->u<128B>`), sizes in bytes
+// (`->S255<256KB>`) and lower-case loop bounds (`->lb0`).  False when the
+// item prints as in canonical text.
+bool append_llvm_item(TextBuffer& out, const isa::FormDesc& f, const Item& it, std::uint64_t bits) {
+  auto val = [&](std::int8_t i) { return fv(f, i, bits); };
+  switch (it.kind) {
+    case ItemKind::Imm: append_dec(out, val(it.f0)); return true;
+    case ItemKind::Tile:
+      out += ascii_lower(kHands[(val(it.f0) >> 4) & 3]);
+      out += '#';
+      append_dec(out, (val(it.f0) & 15) + 1);
+      return true;
+    case ItemKind::DTile:
+      out += "->";
+      out += ascii_lower(kHands[val(it.f0) & 3]);
+      out += '<';
+      out += tile_size_text(val(it.f1));
+      out += '>';
+      return true;
+    case ItemKind::Ios:
+      if (val(it.f1) == 0) return false;  // source form: `S7, mask=1000` as ours
+      append_pe_mask(out, val(it.f2));
+      out += ", ->S", append_dec(out, val(it.f0)), out += '<', out += tile_size_text(val(it.f1)), out += '>';
+      return true;
+    case ItemKind::Literal:
+      if (!it.text.starts_with("->LB")) return false;
+      out += to_lower(it.text);
+      return true;
+    case ItemKind::Enum: {
+      const auto v = static_cast<std::size_t>(val(it.f0));
+      if (v >= it.names.size() || !it.names[v].starts_with("->LB")) return false;
+      out += to_lower(it.names[v]);
+      return true;
+    }
+    default: return false;
+  }
+}
+
 void append_item(TextBuffer& out, const isa::FormDesc& f, const Item& it, std::uint64_t bits, const PrintContext& ctx) {
+  if (ctx.syntax == Syntax::Llvm && append_llvm_item(out, f, it, bits)) return;
   auto val = [&](std::int8_t i) { return fv(f, i, bits); };
   switch (it.kind) {
     case ItemKind::Reg: append_source(out, static_cast<unsigned>(val(it.f0))); return;
@@ -664,7 +707,7 @@ void append_operands(TextBuffer& out, const isa::FormDesc& f, const FormSyntax& 
       need_sep = false;
       continue;
     }
-    if (!item_present(f, it, bits)) continue;  // an absent optional keyword
+    if (!item_present(f, it, bits, ctx.syntax)) continue;  // an absent optional keyword
     if (need_sep) out += ", ";
     if (it.open) out += '[';
     append_item(out, f, it, bits, ctx);
@@ -687,6 +730,87 @@ std::string print_operands(const isa::FormDesc& f, std::uint64_t bits, const Pri
   return std::string(out.view());
 }
 
+// ----------------------------------------------------------------------------
+// LLVM operand lists of the block commands whose LLVM text differs from ours
+// as a whole (llvm-objdump CHECK lines of the LinxISA MC tests).
+
+namespace {
+
+std::int64_t field_named(const isa::FormDesc& f, std::string_view name, std::uint64_t bits) {
+  return fv(f, static_cast<std::int8_t>(isa::field_index(f, name)), bits);
+}
+
+// `B.IOR [s0, zero, zero], ->zero`: all three sources in brackets and the
+// destination (v058-vector-simt.s, v058-pto-common-roundtrip.s).
+void append_llvm_ior(TextBuffer& out, const isa::FormDesc& f, std::uint64_t bits) {
+  out += " [";
+  for (const std::string_view src : {"RegSrc0", "RegSrc1", "RegSrc2"}) {
+    if (src != "RegSrc0") out += ", ";
+    append_gpr(out, static_cast<unsigned>(field_named(f, src, bits)));
+  }
+  out += "], ->";
+  append_gpr(out, static_cast<unsigned>(field_named(f, "RegDst", bits)));
+}
+
+// `B.CATR trap, atomic, aqrl, far, dr`: the set flags in template order.
+void append_llvm_catr(TextBuffer& out, const isa::FormDesc& f, std::uint64_t bits) {
+  const bool aq = field_named(f, "aq", bits) != 0, rl = field_named(f, "rl", bits) != 0;
+  const std::pair<bool, std::string_view> flags[] = {{field_named(f, "trap", bits) != 0, "trap"},
+                                                     {field_named(f, "atom", bits) != 0, "atomic"},
+                                                     {aq || rl, aq && rl ? "aqrl" : aq ? "aq" : "rl"},
+                                                     {field_named(f, "far", bits) != 0, "far"},
+                                                     {field_named(f, "DR", bits) != 0, "dr"}};
+  const char* sep = " ";
+  for (const auto& [set, word] : flags)
+    if (set) out += sep, out += word, sep = ", ";
+}
+
+// `B.DATR ND2NZ, FP16, Max, cmode5, rmode6, sat, canonicalize`: layout, data
+// type and pad by name; cmode, rmode, sat and canonicalize only when set.
+void append_llvm_datr(TextBuffer& out, const isa::FormDesc& f, std::uint64_t bits) {
+  auto named = [&](std::string_view field) {
+    const int i = isa::field_index(f, field);
+    const std::int64_t v = fv(f, static_cast<std::int8_t>(i), bits);
+    if (const auto name = attribute_value_name(f, i, v)) out += *name;
+    else append_dec(out, v);
+  };
+  out += ' ';
+  named("Layout");
+  out += ", ";
+  named("DataType");
+  out += ", ";
+  named("PadValueOrByteId");
+  if (const auto v = field_named(f, "CMode", bits)) out += ", cmode", append_dec(out, v);
+  if (const auto v = field_named(f, "RMode", bits)) out += ", rmode", append_dec(out, v);
+  if (field_named(f, "Sat", bits)) out += ", sat";
+  if (field_named(f, "Canonicalize", bits)) out += ", canonicalize";
+}
+
+// `B.FPATR 1, 2, 3, 1, 0, 1, 1`: decimal values in template order, without
+// TransA/TransB when both are zero (the LLVM toolchain's B.FPATR has 7).
+void append_llvm_fpatr(TextBuffer& out, const isa::FormDesc& f, const Item& it, std::uint64_t bits) {
+  std::size_t n = it.list.size();
+  if (n == kLlvmFpatrValues + 2 && !fv(f, it.list[n - 1], bits) && !fv(f, it.list[n - 2], bits)) n = kLlvmFpatrValues;
+  for (std::size_t k = 0; k < n; ++k) {
+    out += k ? ", " : " ";
+    append_dec(out, fv(f, it.list[k], bits));
+  }
+}
+
+// Appends the LLVM operand text of the commands printed as a whole; false
+// for every other form.
+bool append_llvm_operands(TextBuffer& out, const isa::FormDesc& f, const FormSyntax& fs, std::uint64_t bits) {
+  switch (f.mnem) {
+    case isa::Mnemonic::B_IOR: append_llvm_ior(out, f, bits); return true;
+    case isa::Mnemonic::B_CATR: append_llvm_catr(out, f, bits); return true;
+    case isa::Mnemonic::B_DATR: append_llvm_datr(out, f, bits); return true;
+    case isa::Mnemonic::B_FPATR: append_llvm_fpatr(out, f, fs.items.front(), bits); return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 void append_instruction(TextBuffer& out, const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx) {
   // Canonical tile-start spelling: BSTART.VEC/BSTART.SFU <Op>, <DType>.
   if (f.mnem == isa::Mnemonic::BSTART_TEPL) {
@@ -704,6 +828,7 @@ void append_instruction(TextBuffer& out, const isa::FormDesc& f, std::uint64_t b
   const FormSyntax& fs = syntax_of(isa::index_of(f));
   if (const EncodingVariant* variant = variant_of(f, bits)) out += variant->mnemonic;
   else append_mnemonic(out, f, fs, bits);
+  if (ctx.syntax == Syntax::Llvm && append_llvm_operands(out, f, fs, bits)) return;
   const std::size_t mlen = out.size();
   out += ' ';
   append_operands(out, f, fs, bits, ctx);

@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "asm/syntax_kind.hpp"
 #include "asm/text.hpp"
 #include "asm/text_buffer.hpp"
 #include "isa/catalog.hpp"
@@ -111,6 +112,7 @@ struct PrintContext {
   std::optional<std::uint64_t> pc;  // instruction address, when known
   // Optional symbolizer for label targets.
   std::function<std::optional<std::string>(std::uint64_t)> symbolize;
+  Syntax syntax = Syntax::Canonical;
 };
 
 // Mnemonic with suffixes (scalar lower case, block/tile upper case).

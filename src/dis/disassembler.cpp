@@ -290,6 +290,7 @@ Listing disassemble(std::span<const std::uint8_t> bytes, std::uint64_t base, con
   if (options.text) store.reserve(bytes.size() * kTextBytesPerCodeByte);
   as::PrintContext ctx;
   ctx.symbolize = options.symbolize;
+  ctx.syntax = options.syntax;
   std::size_t off = 0;
   while (off < bytes.size()) {
     Line& l = b.open(base + off);
@@ -341,7 +342,7 @@ Listing disassemble(std::span<const std::uint8_t> bytes, std::uint64_t base, con
     }
     off += nbytes;
   }
-  if (options.bundle_aware && options.text) shape_bundles(b);
+  if (options.bundle_aware && options.text && options.syntax == as::Syntax::Canonical) shape_bundles(b);
   return listing;
 }
 
