@@ -1406,7 +1406,7 @@ class FormParser {
       }
     }
     c_.fail_at(col, fmt::format("{}: '{}' is not a Local tile source; expected T#1..T#16, U#1..U#16, M#1..M#16 or N#1..N#16",
-                                field_label(it.f0), id));
+                                field_label(it.f0), id.empty() ? c_.line().substr(col, 1) : id));
   }
 
   // Tile size inside '<...>': a SizeCode expression, or bytes written as
@@ -1427,6 +1427,11 @@ class FormParser {
                                     bytes->text, tile_size_list(field)));
       code = *from_bytes;
     } else {
+      const std::size_t save = c_.pos();
+      if (reg_code(c_.ident(), false))  // LLVM's '->t<a0>': sizes are never registers
+        c_.fail_at(col, fmt::format("{}: '{}' is a register; the size is a constant ({})", field_label(field),
+                                    c_.line().substr(col, c_.pos() - col), tile_size_list(field)));
+      c_.set_pos(save);
       const ExprValue v = parse_expression(c_, env_);
       if (!v.resolved) {
         resolved_ = false;
