@@ -430,8 +430,10 @@ std::optional<std::string> flags_reason(const isa::FormDesc& f, std::uint64_t bi
 
 // FENTRY / FEXIT / FRET.RA / FRET.STK: FrameTemplateOperandsLegal
 // (asl/block/model/lifecycle/lifetime.asl) wants both endpoints in the
-// R2..R23 ring, FRET.STK to begin at ra (R10), and uimm >= 8 * registers;
-// otherwise the instruction raises Fault_IllegalInstruction before effects.
+// R2..R23 ring and FRET.STK to begin at ra (R10) -- both also catalog
+// constraints, so encode / decode reject them -- and uimm >= 8 * registers,
+// which only the ASL states; otherwise the instruction raises
+// Fault_IllegalInstruction before any effect.
 std::optional<std::string> frame_template_reason(const isa::FormDesc& f, std::uint64_t bits) {
   const bool entry = f.mnem == isa::Mnemonic::FENTRY;
   const int b = isa::field_index(f, entry ? "SrcBegin" : "DstBegin"), e = isa::field_index(f, entry ? "SrcEnd" : "DstEnd");
@@ -440,13 +442,7 @@ std::optional<std::string> frame_template_reason(const isa::FormDesc& f, std::ui
   const std::int64_t begin = fv(f, static_cast<std::int8_t>(b), bits), end = fv(f, static_cast<std::int8_t>(e), bits);
   const std::int64_t size = fv(f, static_cast<std::int8_t>(u), bits);
   constexpr std::string_view kRule = "FrameTemplateOperandsLegal, asl/block/model/lifecycle/lifetime.asl";
-  for (const std::int64_t endpoint : {begin, end})
-    if (endpoint < 2 || endpoint > 23)
-      return fmt::format("{}: range endpoint R{} is outside the R2..R23 callee-save ring ({})", f.mnemonic, endpoint,
-                         kRule);
-  if (f.mnem == isa::Mnemonic::FRET_STK && begin != 10)
-    return fmt::format("FRET.STK: the range must begin at ra (R10), not {} ({})", gpr_name(static_cast<unsigned>(begin)),
-                       kRule);
+  if (begin < 2 || begin > 23 || end < 2 || end > 23) return std::nullopt;  // a catalog constraint reports these
   // FrameRegisterRangeCount: a range wraps from R23 to R2.
   const std::int64_t count = end >= begin ? end - begin + 1 : (24 - begin) + end - 1;
   if (size < 8 * count)
@@ -457,6 +453,21 @@ std::optional<std::string> frame_template_reason(const isa::FormDesc& f, std::ui
 }
 
 }  // namespace
+
+std::uint64_t unowned_bits(const isa::FormDesc& f) {
+  static const std::vector<std::uint64_t> by_form = [] {
+    std::vector<std::uint64_t> v;
+    for (const isa::FormDesc& g : isa::all_forms()) {
+      std::uint64_t owned = g.mask;
+      for (const isa::FieldDesc& fd : isa::fields_of(g))
+        for (const isa::FieldPiece& p : isa::pieces_of(fd)) owned |= ((std::uint64_t{1} << p.width) - 1) << p.instruction_lsb;
+      const std::uint64_t all = g.length_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << g.length_bits) - 1;
+      v.push_back(all & ~owned);
+    }
+    return v;
+  }();
+  return by_form[isa::index_of(f)];
+}
 
 std::optional<std::string> always_illegal_reason(const isa::FormDesc& f, std::uint64_t bits) {
   using M = isa::Mnemonic;

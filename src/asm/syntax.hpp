@@ -105,6 +105,13 @@ std::optional<unsigned> data_type_code(std::string_view name);
 // rejects such text and the disassembler prints such words as data.
 std::optional<std::string> always_illegal_reason(const isa::FormDesc& f, std::uint64_t bits);
 
+// Bits of a word of `f` that lie in neither the form's mask nor any of its
+// fields (only the source-only B.IOT forms have such bits: 8:7, where the
+// destination forms keep DstTile).  The ASL never reads them for that form,
+// and no operand text can express them, so the disassembler prints a word
+// with any of them set as data, with the instruction in the comment.
+std::uint64_t unowned_bits(const isa::FormDesc& f);
+
 // ----------------------------------------------------------------------------
 // Printing.
 

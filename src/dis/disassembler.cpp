@@ -329,6 +329,13 @@ Listing disassemble(std::span<const std::uint8_t> bytes, std::uint64_t base, con
           store += "illegal: ";
           store += *why;
           b.end_comment(l);
+        } else if (const std::uint64_t stray = bits & as::unowned_bits(d.desc())) {  // no text holds these bits
+          store += data_directive(l.bytes());
+          b.end_text(l);
+          store += as::print_instruction(d.desc(), bits & ~stray, ctx);
+          store += fmt::format(" with bits {:#x} set, which no field of {} owns (ignored by the ASL)", stray,
+                               d.desc().form_id);
+          b.end_comment(l);
         } else {
           as::append_instruction(store, d.desc(), bits, ctx);
           b.end_text(l);
