@@ -1471,8 +1471,9 @@ class FormParser {
     if (p == start) return std::nullopt;
     std::uint64_t scale = 0;
     std::size_t unit = 0;
-    if (p + 1 < l.size() && ascii_upper(l[p]) == 'K' && ascii_upper(l[p + 1]) == 'B') scale = 1024, unit = 2;
-    else if (p < l.size() && ascii_upper(l[p]) == 'B') scale = 1, unit = 1;
+    // Upper-case units only, as LLVM writes them: `1b` stays a local label.
+    if (p + 1 < l.size() && l[p] == 'K' && l[p + 1] == 'B') scale = 1024, unit = 2;
+    else if (p < l.size() && l[p] == 'B') scale = 1, unit = 1;
     if (!scale || (p + unit < l.size() && is_alnum(l[p + unit]))) return std::nullopt;
     c_.set_pos(p + unit);
     return ByteSize{v * scale, l.substr(start, p + unit - start)};
