@@ -302,8 +302,9 @@ std::int64_t fv(const isa::FormDesc& f, std::int8_t field, std::uint64_t bits) {
   return isa::field_value(isa::fields_of(f)[static_cast<std::size_t>(field)], bits);
 }
 
-void append_tile_source(TextBuffer& out, unsigned selector) {
-  out += kHands[(selector >> 4) & 3];
+// T#1..N#16 (t#1..n#16 in the LLVM spelling).
+void append_tile_source(TextBuffer& out, unsigned selector, bool lower = false) {
+  out += lower ? ascii_lower(kHands[(selector >> 4) & 3]) : kHands[(selector >> 4) & 3];
   out += '#';
   append_dec(out, (selector & 15) + 1);
 }
@@ -585,11 +586,7 @@ bool append_llvm_item(TextBuffer& out, const isa::FormDesc& f, const Item& it, s
   auto val = [&](std::int8_t i) { return fv(f, i, bits); };
   switch (it.kind) {
     case ItemKind::Imm: append_dec(out, val(it.f0)); return true;
-    case ItemKind::Tile:
-      out += ascii_lower(kHands[(val(it.f0) >> 4) & 3]);
-      out += '#';
-      append_dec(out, (val(it.f0) & 15) + 1);
-      return true;
+    case ItemKind::Tile: append_tile_source(out, static_cast<unsigned>(val(it.f0)), true); return true;
     case ItemKind::DTile:
       out += "->";
       out += ascii_lower(kHands[val(it.f0) & 3]);
@@ -1097,8 +1094,8 @@ class FormParser {
       c_.set_pos(at);
       const std::string_view shown = id.empty() ? c_.line().substr(col, 1) : id;
       c_.fail_at(col, fmt::format("{}: '{}' is not a register; expected {}", field_label(it.f0), shown,
-                                  destination ? "zero, sp, a0..a7, ra, s0..s8, x0..x3, R0..R23, t or u"
-                                              : "zero, sp, a0..a7, ra, s0..s8, x0..x3, R0..R23, t#1..t#4 or u#1..u#4"));
+                                  destination ? "zero, sp, a0..a7, ra, s0..s8, x0..x3, R0..R31, t or u"
+                                              : "zero, sp, a0..a7, ra, s0..s8, x0..x3, R0..R31, t#1..t#4 or u#1..u#4"));
     }
     return *code;
   }
