@@ -744,6 +744,21 @@ std::string print_operands(const isa::FormDesc& f, std::uint64_t bits, const Pri
 
 namespace {
 
+// B.CATR flag list of the catalog template `B.CATR {trap, atomic, <aq, rl,
+// aqrl>, far, dr}`: any subset in any order, each at most once, and at most
+// one of the ordering group aq / rl / aqrl.  Spelled this way by the LLVM
+// toolchain (v058-pto-raw-abi.s).
+struct CatrFlag {
+  std::string_view word;
+  std::string_view fields[2];
+  bool ordering;  // member of the <aq, rl, aqrl> group
+};
+constexpr CatrFlag kCatrFlags[] = {{"trap", {"trap", {}}, false}, {"atomic", {"atom", {}}, false},
+                                   {"aq", {"aq", {}}, true},        {"rl", {"rl", {}}, true},
+                                   {"aqrl", {"aq", "rl"}, true},    {"far", {"far", {}}, false},
+                                   {"dr", {"DR", {}}, false}};
+
+
 std::int64_t field_named(const isa::FormDesc& f, std::string_view name, std::uint64_t bits) {
   return fv(f, static_cast<std::int8_t>(isa::field_index(f, name)), bits);
 }
@@ -760,17 +775,21 @@ void append_llvm_ior(TextBuffer& out, const isa::FormDesc& f, std::uint64_t bits
   append_gpr(out, static_cast<unsigned>(field_named(f, "RegDst", bits)));
 }
 
+// Whether every field a B.CATR flag sets is set in `bits`, and for the
+// ordering group, exactly those (aq alone is not aqrl).
+bool catr_flag_set(const isa::FormDesc& f, const CatrFlag& flag, std::uint64_t bits) {
+  for (const std::string_view field : flag.fields)
+    if (!field.empty() && !field_named(f, field, bits)) return false;
+  if (!flag.ordering) return true;
+  const bool aq = field_named(f, "aq", bits) != 0, rl = field_named(f, "rl", bits) != 0;
+  return int{aq} + int{rl} == (flag.fields[1].empty() ? 1 : 2);
+}
+
 // `B.CATR trap, atomic, aqrl, far, dr`: the set flags in template order.
 void append_llvm_catr(TextBuffer& out, const isa::FormDesc& f, std::uint64_t bits) {
-  const bool aq = field_named(f, "aq", bits) != 0, rl = field_named(f, "rl", bits) != 0;
-  const std::pair<bool, std::string_view> flags[] = {{field_named(f, "trap", bits) != 0, "trap"},
-                                                     {field_named(f, "atom", bits) != 0, "atomic"},
-                                                     {aq || rl, aq && rl ? "aqrl" : aq ? "aq" : "rl"},
-                                                     {field_named(f, "far", bits) != 0, "far"},
-                                                     {field_named(f, "DR", bits) != 0, "dr"}};
   const char* sep = " ";
-  for (const auto& [set, word] : flags)
-    if (set) out += sep, out += word, sep = ", ";
+  for (const CatrFlag& flag : kCatrFlags)
+    if (catr_flag_set(f, flag, bits)) out += sep, out += flag.word, sep = ", ";
 }
 
 // `B.DATR ND2NZ, FP16, Max, cmode5, rmode6, sat, canonicalize`: layout, data
@@ -1786,20 +1805,6 @@ std::optional<std::string> unbracketed_ior(std::string_view line, std::size_t op
   }
   return out;
 }
-
-// B.CATR flag list of the catalog template `B.CATR {trap, atomic, <aq, rl,
-// aqrl>, far, dr}`: any subset in any order, each at most once, and at most
-// one of the ordering group aq / rl / aqrl.  Spelled this way by the LLVM
-// toolchain (v058-pto-raw-abi.s).
-struct CatrFlag {
-  std::string_view word;
-  std::string_view fields[2];
-  bool ordering;  // member of the <aq, rl, aqrl> group
-};
-constexpr CatrFlag kCatrFlags[] = {{"trap", {"trap", {}}, false}, {"atomic", {"atom", {}}, false},
-                                   {"aq", {"aq", {}}, true},        {"rl", {"rl", {}}, true},
-                                   {"aqrl", {"aq", "rl"}, true},    {"far", {"far", {}}, false},
-                                   {"dr", {"DR", {}}, false}};
 
 bool is_catr_flag_list(std::string_view operands) {
   const std::string_view t = trimmed(operands);

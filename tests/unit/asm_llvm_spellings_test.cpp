@@ -446,6 +446,9 @@ TEST(AsmLlvmSpellings, CatrFlagOrderAndGroups) {
   EXPECT_EQ(assembled("B.CATR dr, far, trap"), word(0x23u | 1u << 26 | 1u << 18 | 1u << 19));
   EXPECT_EQ(assembled("B.CATR rl"), word(0x23u | 1u << 15));
   EXPECT_EQ(assembled("B.CATR atomic, aq"), word(0x23u | 1u << 17 | 1u << 16));
+  EXPECT_EQ(llvm_text(word(0x23u | 1u << 16)), "B.CATR aq");
+  EXPECT_EQ(llvm_text(word(0x23u | 1u << 15 | 1u << 18)), "B.CATR rl, far");
+  EXPECT_EQ(llvm_text(word(0x23u | 1u << 15 | 1u << 16 | 1u << 26)), "B.CATR aqrl, dr");
   EXPECT_FALSE(run("B.CATR aq, rl").ok());
   EXPECT_FALSE(run("B.CATR trap, trap").ok());
 }
