@@ -27,7 +27,6 @@ PLACEHOLDER = re.compile(
 DIVERGENT = {
     "B.FPATR S8Vector, LReLU, 2, 1, 1, 1, 1, 1, 1": "S8Vector names no PreQuantMode (ADR 0085 table); two modes fit",
     "B.IOT T1, mask=1111, last": "tile source without '#' (T1); every other example writes T#1",
-    "hl.qmt a0, ->a1": "omits SrcR; canonical hl.qmt prints SrcL, SrcR, ->RegDst",
     "hl.qmt.ie t#1, u#1, ->t#2": "t#2 is a queue source selector, not a destination",
     "hl.qmt.s sp, ->u#1": "u#1 is a queue source selector, not a destination",
     "hl.qpop.e t#1, ->t#2, u#1": "t#2/u#1 are queue source selectors, not destinations",
@@ -53,6 +52,7 @@ ENCODINGS = {
     "BSTART.VEC TADD, FP32": "0x08019181",   # TEPL 0x00019181, TADD selector 0 | FP32(1) << 27
     "BSTART.TSTORE U8": "0xd8111181",        # TSTORE function 1 at [24:20]
     "BSTART.TMOV U8": "0xd8211181",          # TMOV function 2
+    "hl.qmt a0, ->a1": "0x000101fd000e",  # HL.QMT 0x7d000e | RegDst a1(3) << 23 | SrcL a0(2) << 31 (SrcR omitted: template 'SrcR when i')
 }
 
 

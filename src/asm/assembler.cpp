@@ -14,11 +14,16 @@
 namespace pto::as {
 
 std::string Diagnostic::format() const {
-  if (line == 0) return fmt::format("{}: error: {}\n", file, message);  // not tied to a source line
-  std::string caret(column > 0 ? column - 1 : 0, ' ');
-  for (std::size_t i = 0; i < caret.size() && i < source.size(); ++i)
-    if (source[i] == '\t') caret[i] = '\t';
-  return fmt::format("{}:{}:{}: error: {}\n  {}\n  {}^\n", file, line, column, message, source, caret);
+  const std::string shown_message = escape_control(message);
+  if (line == 0) return fmt::format("{}: error: {}\n", file, shown_message);  // not tied to a source line
+  // The caret sits under the escaped text of the columns before it.
+  const std::size_t before = std::min(column > 0 ? column - 1 : 0, source.size());
+  std::string caret = escape_control(std::string_view(source).substr(0, before));
+  for (char& ch : caret)
+    if (ch != '\t') ch = ' ';
+  caret.resize(std::max(caret.size(), column > 0 ? column - 1 + (caret.size() - before) : 0), ' ');
+  return fmt::format("{}:{}:{}: error: {}\n  {}\n  {}^\n", file, line, column, shown_message, escape_control(source),
+                     caret);
 }
 
 namespace {
@@ -147,7 +152,7 @@ class Assembler : public ExprEnv {
 
   void error(std::size_t column, std::string message) {
     if (!final_) return;  // earlier passes only compute sizes
-    diags_.push_back({std::string(file_), line_no_ + 1, column + 1, std::move(message), std::string(lines_[line_no_])});
+    diags_.push_back({std::string(file_), line_no_ + 1, column + 1, escape_control(message), std::string(lines_[line_no_])});
   }
 
   int section_index(std::string_view name) {

@@ -97,14 +97,61 @@ std::optional<std::string> attribute_value_name(const isa::FormDesc& f, int fiel
   return std::nullopt;
 }
 
+namespace {
+
+std::optional<std::int64_t> named_code(const isa::FormDesc& f, int field, std::string_view name) {
+  for (const ValueName& v : names_of(f, field))
+    if (iequals(v.name, name)) return v.code;
+  return std::nullopt;
+}
+
+// `<prefix><N>` with N a code the field names (LLVM `Layout21`, `cmode5`,
+// `rmode6`); codes without a name (Layout2, cmode6) are not aliases.
+std::optional<std::int64_t> numbered_code(const isa::FormDesc& f, int field, std::string_view prefix,
+                                          std::string_view name) {
+  if (name.size() <= prefix.size() || name.size() > prefix.size() + 2 || !iequals(name.substr(0, prefix.size()), prefix))
+    return std::nullopt;
+  std::int64_t n = 0;
+  for (const char ch : name.substr(prefix.size())) {
+    if (!is_digit(ch)) return std::nullopt;
+    n = n * 10 + (ch - '0');
+  }
+  for (const ValueName& v : names_of(f, field))
+    if (v.canonical && v.code == n) return n;
+  return std::nullopt;
+}
+
+// B.DATR spellings of the LinxISA LLVM assembler (v058-pto-raw-abi.s,
+// v058-par-disasm-snippet.s, v058-dtype-keywords.s): `Layout<N>`, a layout
+// with the `.normal` decoration the older printer appended (`ND2NZ.normal`;
+// bare `normal` is NORM), `cmode<N>`, `rmode<N>`, and the flags `sat` and
+// `canonicalize` (value 1).  Input only.
+std::optional<std::int64_t> llvm_datr_code(const isa::FormDesc& f, int field, std::string_view name) {
+  if (f.mnem != isa::Mnemonic::B_DATR) return std::nullopt;
+  const std::string_view fname = field_name(f, field);
+  if (fname == "Layout") {
+    if (iequals(name, "normal")) return 0;
+    constexpr std::string_view kNormal = ".normal";
+    if (name.size() > kNormal.size() && iequals(name.substr(name.size() - kNormal.size()), kNormal))
+      return named_code(f, field, name.substr(0, name.size() - kNormal.size()));
+    return numbered_code(f, field, "Layout", name);
+  }
+  if (fname == "CMode") return numbered_code(f, field, "cmode", name);
+  if (fname == "RMode") return numbered_code(f, field, "rmode", name);
+  if (fname == "Sat" && iequals(name, "sat")) return 1;
+  if (fname == "Canonicalize" && iequals(name, "canonicalize")) return 1;
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::int64_t> attribute_value_code(const isa::FormDesc& f, int field, std::string_view name) {
   if (is_data_type(f, field)) {
     if (const auto code = data_type_code(name)) return *code;
     return std::nullopt;
   }
-  for (const ValueName& v : names_of(f, field))
-    if (iequals(v.name, name)) return v.code;
-  return std::nullopt;
+  if (const auto code = named_code(f, field, name)) return code;
+  return llvm_datr_code(f, field, name);
 }
 
 std::string attribute_value_list(const isa::FormDesc& f, int field) {

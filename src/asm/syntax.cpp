@@ -230,6 +230,21 @@ Suffix parse_suffix(const isa::FormDesc& f, std::string_view spec) {
   return s;
 }
 
+// Items the catalog template writes only with a flag suffix, e.g. HL.QMT
+// `SrcL[, SrcR when i]`: without the flag they may be omitted (value zero).
+void mark_conditional_items(const isa::FormDesc& f, FormSyntax& fs) {
+  const std::string_view tmpl = f.asm_template;
+  for (Item& it : fs.items) {
+    if (it.f0 < 0 || it.kind != ItemKind::Reg) continue;
+    const std::string key = fmt::format("{} when ", isa::fields_of(f)[static_cast<std::size_t>(it.f0)].name);
+    const auto at = tmpl.find(key);
+    if (at == std::string_view::npos) continue;
+    std::size_t end = at + key.size();
+    while (end < tmpl.size() && is_alpha(tmpl[end])) ++end;
+    it.when = field_of(f, tmpl.substr(at + key.size(), end - at - key.size()));
+  }
+}
+
 FormSyntax build_syntax(const isa::FormDesc& f, std::string_view spec) {
   FormSyntax fs;
   const auto bar = spec.find('|');
@@ -241,6 +256,7 @@ FormSyntax build_syntax(const isa::FormDesc& f, std::string_view spec) {
   // B.IOR operands may be omitted from the end (ADR 0055: they encode zero).
   if (f.mnem == isa::Mnemonic::B_IOR)
     for (Item& it : fs.items) it.optional = true;
+  mark_conditional_items(f, fs);
   // Fields that no item or suffix shows, fixed by a one-value constraint.
   std::vector<bool> shown(f.field_count, false);
   auto mark = [&](std::int8_t i) {
@@ -258,6 +274,9 @@ FormSyntax build_syntax(const isa::FormDesc& f, std::string_view spec) {
   }
   return fs;
 }
+
+// B.FPATR values the LinxISA LLVM toolchain writes (no TransA, TransB).
+constexpr std::size_t kLlvmFpatrValues = 7;
 
 // Fields of the widest form (the parser keeps field values in fixed arrays).
 constexpr std::size_t kMaxFields = 24;
@@ -283,8 +302,9 @@ std::int64_t fv(const isa::FormDesc& f, std::int8_t field, std::uint64_t bits) {
   return isa::field_value(isa::fields_of(f)[static_cast<std::size_t>(field)], bits);
 }
 
-void append_tile_source(TextBuffer& out, unsigned selector) {
-  out += kHands[(selector >> 4) & 3];
+// T#1..N#16 (t#1..n#16 in the LLVM spelling).
+void append_tile_source(TextBuffer& out, unsigned selector, bool lower = false) {
+  out += lower ? ascii_lower(kHands[(selector >> 4) & 3]) : kHands[(selector >> 4) & 3];
   out += '#';
   append_dec(out, (selector & 15) + 1);
 }
@@ -323,6 +343,19 @@ std::optional<unsigned> pe_mode_of_mask(std::string_view mask) {
   return std::nullopt;
 }
 
+std::optional<unsigned> size_code_of_bytes(std::uint64_t bytes) {
+  for (unsigned code = 1; code <= 12; ++code)
+    if (tile_size_bytes(code) == bytes) return code;
+  return std::nullopt;
+}
+
+std::uint64_t tile_size_bytes(unsigned code) { return code >= 1 && code <= 12 ? std::uint64_t{128} << (code - 1) : 0; }
+
+std::string tile_size_text(std::int64_t code) {
+  const std::uint64_t b = tile_size_bytes(static_cast<unsigned>(code));
+  return b >= 1024 ? fmt::format("{}KB", b / 1024) : fmt::format("{}B", b);
+}
+
 std::string tile_source_name(unsigned selector) {
   TextBuffer out;
   append_tile_source(out, selector);
@@ -352,6 +385,99 @@ std::uint64_t label_base(const Item& it, std::uint64_t pc) {
 
 std::uint64_t label_target(const Item& it, std::int64_t value, std::uint64_t pc) {
   return label_base(it, pc) + (static_cast<std::uint64_t>(value) << it.shift);
+}
+
+// ----------------------------------------------------------------------------
+// Words that encode but always raise Fault_IllegalInstruction, by rules the
+// catalog constraints do not carry.
+
+namespace {
+
+// BSTART.TEPL Mode/Function in a catalog reserved selector range
+// (tile-operations.json reserved.tepl_selector_ranges).
+std::optional<std::string> tepl_selector_reason(std::uint64_t bits) {
+  if (isa::tile_op_of_start(bits)) return std::nullopt;
+  const unsigned mode = static_cast<unsigned>((bits >> 25) & 3), function = static_cast<unsigned>((bits >> 20) & 31);
+  return fmt::format("BSTART.TEPL Mode {}, Function {} (selector {:#05x}) is reserved in PTO 0.58.3 "
+                     "(catalog tile-operations.json reserved.tepl_selector_ranges)",
+                     mode, function, mode * 32 + function);
+}
+
+// The letters of a flag suffix must form a combination the catalog template
+// lists: `hl.qmt[.{i,e,s,r,ie,is,ir,es,er,ies,ier}]` has none with both s
+// and r (HL.QMT legality: s+r raises Fault_IllegalInstruction).
+std::optional<std::string> flag_suffix_reason(const isa::FormDesc& f, std::string_view written) {
+  const std::string_view tmpl = f.asm_template;
+  const auto open = tmpl.find("[.{"), close = tmpl.find("}]");
+  if (written.empty() || open == std::string_view::npos || close == std::string_view::npos || close < open)
+    return std::nullopt;
+  const std::string_view list = tmpl.substr(open + 3, close - open - 3);
+  for (std::string_view combo : split(list, ','))
+    if (combo == written) return std::nullopt;
+  return fmt::format("{}.{}: not in the catalog suffix list .{{{}}} of {} (asm template '{}')", to_lower(f.mnemonic),
+                     written, list, f.mnemonic, tmpl);
+}
+
+std::optional<std::string> flags_reason(const isa::FormDesc& f, std::uint64_t bits) {
+  for (const Suffix& s : syntax_of(isa::index_of(f)).suffixes) {
+    if (s.kind != SuffixKind::Flags) continue;
+    std::string written;
+    for (std::size_t i = 0; i < s.letters.size(); ++i)
+      if (fv(f, s.fields[i], bits)) written += s.letters[i];
+    return flag_suffix_reason(f, written);
+  }
+  return std::nullopt;
+}
+
+// FENTRY / FEXIT / FRET.RA / FRET.STK: FrameTemplateOperandsLegal
+// (asl/block/model/lifecycle/lifetime.asl) wants both endpoints in the
+// R2..R23 ring and FRET.STK to begin at ra (R10) -- both also catalog
+// constraints, so encode / decode reject them -- and uimm >= 8 * registers,
+// which only the ASL states; otherwise the instruction raises
+// Fault_IllegalInstruction before any effect.
+std::optional<std::string> frame_template_reason(const isa::FormDesc& f, std::uint64_t bits) {
+  const bool entry = f.mnem == isa::Mnemonic::FENTRY;
+  const int b = isa::field_index(f, entry ? "SrcBegin" : "DstBegin"), e = isa::field_index(f, entry ? "SrcEnd" : "DstEnd");
+  const int u = isa::field_index(f, "uimm");
+  if (b < 0 || e < 0 || u < 0) return std::nullopt;
+  const std::int64_t begin = fv(f, static_cast<std::int8_t>(b), bits), end = fv(f, static_cast<std::int8_t>(e), bits);
+  const std::int64_t size = fv(f, static_cast<std::int8_t>(u), bits);
+  constexpr std::string_view kRule = "FrameTemplateOperandsLegal, asl/block/model/lifecycle/lifetime.asl";
+  if (begin < 2 || begin > 23 || end < 2 || end > 23) return std::nullopt;  // a catalog constraint reports these
+  // FrameRegisterRangeCount: a range wraps from R23 to R2.
+  const std::int64_t count = end >= begin ? end - begin + 1 : (24 - begin) + end - 1;
+  if (size < 8 * count)
+    return fmt::format("{}: a frame of {} bytes is smaller than 8 bytes per saved register ({} registers need at "
+                       "least {}); it always raises Fault_IllegalInstruction ({})",
+                       f.mnemonic, size, count, 8 * count, kRule);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::uint64_t unowned_bits(const isa::FormDesc& f) {
+  static const std::vector<std::uint64_t> by_form = [] {
+    std::vector<std::uint64_t> v;
+    for (const isa::FormDesc& g : isa::all_forms()) {
+      std::uint64_t owned = g.mask;
+      for (const isa::FieldDesc& fd : isa::fields_of(g))
+        for (const isa::FieldPiece& p : isa::pieces_of(fd)) owned |= ((std::uint64_t{1} << p.width) - 1) << p.instruction_lsb;
+      const std::uint64_t all = g.length_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << g.length_bits) - 1;
+      v.push_back(all & ~owned);
+    }
+    return v;
+  }();
+  return by_form[isa::index_of(f)];
+}
+
+std::optional<std::string> always_illegal_reason(const isa::FormDesc& f, std::uint64_t bits) {
+  using M = isa::Mnemonic;
+  switch (f.mnem) {
+    case M::BSTART_TEPL: return tepl_selector_reason(bits);
+    case M::HL_QMT: return flags_reason(f, bits);
+    case M::FENTRY: case M::FEXIT: case M::FRET_RA: case M::FRET_STK: return frame_template_reason(f, bits);
+    default: return std::nullopt;
+  }
 }
 
 // ----------------------------------------------------------------------------
@@ -443,13 +569,52 @@ void append_pe_mask(TextBuffer& out, std::int64_t pe_mode) {
 }
 
 // Whether an item prints anything (optional keywords are absent when zero).
-bool item_present(const isa::FormDesc& f, const Item& it, std::uint64_t bits) {
+bool item_present(const isa::FormDesc& f, const Item& it, std::uint64_t bits, Syntax syntax) {
   if (it.kind == ItemKind::Last) return fv(f, it.f0, bits) != 0;
+  // LLVM omits an item the template writes only with a flag (HL.QMT SrcR
+  // without .i); a non-zero value still prints, so no bits are lost.
+  if (syntax == Syntax::Llvm && it.when >= 0) return fv(f, it.when, bits) != 0 || fv(f, it.f0, bits) != 0;
   if (it.kind == ItemKind::Named && it.optional) return fv(f, it.f0, bits) != 0;
   return true;
 }
 
+// LLVM spellings of one item (llvm-objdump in the LinxISA MC tests): decimal
+// immediates, lower-case tile hands (`t#1`, `->u<128B>`), sizes in bytes
+// (`->S255<256KB>`) and lower-case loop bounds (`->lb0`).  False when the
+// item prints as in canonical text.
+bool append_llvm_item(TextBuffer& out, const isa::FormDesc& f, const Item& it, std::uint64_t bits) {
+  auto val = [&](std::int8_t i) { return fv(f, i, bits); };
+  switch (it.kind) {
+    case ItemKind::Imm: append_dec(out, val(it.f0)); return true;
+    case ItemKind::Tile: append_tile_source(out, static_cast<unsigned>(val(it.f0)), true); return true;
+    case ItemKind::DTile:
+      out += "->";
+      out += ascii_lower(kHands[val(it.f0) & 3]);
+      out += '<';
+      out += tile_size_text(val(it.f1));
+      out += '>';
+      return true;
+    case ItemKind::Ios:
+      if (val(it.f1) == 0) return false;  // source form: `S7, mask=1000` as ours
+      append_pe_mask(out, val(it.f2));
+      out += ", ->S", append_dec(out, val(it.f0)), out += '<', out += tile_size_text(val(it.f1)), out += '>';
+      return true;
+    case ItemKind::Literal:
+      if (!it.text.starts_with("->LB")) return false;
+      out += to_lower(it.text);
+      return true;
+    case ItemKind::Enum: {
+      const auto v = static_cast<std::size_t>(val(it.f0));
+      if (v >= it.names.size() || !it.names[v].starts_with("->LB")) return false;
+      out += to_lower(it.names[v]);
+      return true;
+    }
+    default: return false;
+  }
+}
+
 void append_item(TextBuffer& out, const isa::FormDesc& f, const Item& it, std::uint64_t bits, const PrintContext& ctx) {
+  if (ctx.syntax == Syntax::Llvm && append_llvm_item(out, f, it, bits)) return;
   auto val = [&](std::int8_t i) { return fv(f, i, bits); };
   switch (it.kind) {
     case ItemKind::Reg: append_source(out, static_cast<unsigned>(val(it.f0))); return;
@@ -550,7 +715,7 @@ void append_operands(TextBuffer& out, const isa::FormDesc& f, const FormSyntax& 
       need_sep = false;
       continue;
     }
-    if (!item_present(f, it, bits)) continue;  // an absent optional keyword
+    if (!item_present(f, it, bits, ctx.syntax)) continue;  // an absent optional keyword
     if (need_sep) out += ", ";
     if (it.open) out += '[';
     append_item(out, f, it, bits, ctx);
@@ -573,6 +738,106 @@ std::string print_operands(const isa::FormDesc& f, std::uint64_t bits, const Pri
   return std::string(out.view());
 }
 
+// ----------------------------------------------------------------------------
+// LLVM operand lists of the block commands whose LLVM text differs from ours
+// as a whole (llvm-objdump CHECK lines of the LinxISA MC tests).
+
+namespace {
+
+// B.CATR flag list of the catalog template `B.CATR {trap, atomic, <aq, rl,
+// aqrl>, far, dr}`: any subset in any order, each at most once, and at most
+// one of the ordering group aq / rl / aqrl.  Spelled this way by the LLVM
+// toolchain (v058-pto-raw-abi.s).
+struct CatrFlag {
+  std::string_view word;
+  std::string_view fields[2];
+  bool ordering;  // member of the <aq, rl, aqrl> group
+};
+constexpr CatrFlag kCatrFlags[] = {{"trap", {"trap", {}}, false}, {"atomic", {"atom", {}}, false},
+                                   {"aq", {"aq", {}}, true},        {"rl", {"rl", {}}, true},
+                                   {"aqrl", {"aq", "rl"}, true},    {"far", {"far", {}}, false},
+                                   {"dr", {"DR", {}}, false}};
+
+
+std::int64_t field_named(const isa::FormDesc& f, std::string_view name, std::uint64_t bits) {
+  return fv(f, static_cast<std::int8_t>(isa::field_index(f, name)), bits);
+}
+
+// `B.IOR [s0, zero, zero], ->zero`: all three sources in brackets and the
+// destination (v058-vector-simt.s, v058-pto-common-roundtrip.s).
+void append_llvm_ior(TextBuffer& out, const isa::FormDesc& f, std::uint64_t bits) {
+  out += " [";
+  for (const std::string_view src : {"RegSrc0", "RegSrc1", "RegSrc2"}) {
+    if (src != "RegSrc0") out += ", ";
+    append_gpr(out, static_cast<unsigned>(field_named(f, src, bits)));
+  }
+  out += "], ->";
+  append_gpr(out, static_cast<unsigned>(field_named(f, "RegDst", bits)));
+}
+
+// Whether every field a B.CATR flag sets is set in `bits`, and for the
+// ordering group, exactly those (aq alone is not aqrl).
+bool catr_flag_set(const isa::FormDesc& f, const CatrFlag& flag, std::uint64_t bits) {
+  for (const std::string_view field : flag.fields)
+    if (!field.empty() && !field_named(f, field, bits)) return false;
+  if (!flag.ordering) return true;
+  const bool aq = field_named(f, "aq", bits) != 0, rl = field_named(f, "rl", bits) != 0;
+  return int{aq} + int{rl} == (flag.fields[1].empty() ? 1 : 2);
+}
+
+// `B.CATR trap, atomic, aqrl, far, dr`: the set flags in template order.
+void append_llvm_catr(TextBuffer& out, const isa::FormDesc& f, std::uint64_t bits) {
+  const char* sep = " ";
+  for (const CatrFlag& flag : kCatrFlags)
+    if (catr_flag_set(f, flag, bits)) out += sep, out += flag.word, sep = ", ";
+}
+
+// `B.DATR ND2NZ, FP16, Max, cmode5, rmode6, sat, canonicalize`: layout, data
+// type and pad by name; cmode, rmode, sat and canonicalize only when set.
+void append_llvm_datr(TextBuffer& out, const isa::FormDesc& f, std::uint64_t bits) {
+  auto named = [&](std::string_view field) {
+    const int i = isa::field_index(f, field);
+    const std::int64_t v = fv(f, static_cast<std::int8_t>(i), bits);
+    if (const auto name = attribute_value_name(f, i, v)) out += *name;
+    else append_dec(out, v);
+  };
+  out += ' ';
+  named("Layout");
+  out += ", ";
+  named("DataType");
+  out += ", ";
+  named("PadValueOrByteId");
+  if (const auto v = field_named(f, "CMode", bits)) out += ", cmode", append_dec(out, v);
+  if (const auto v = field_named(f, "RMode", bits)) out += ", rmode", append_dec(out, v);
+  if (field_named(f, "Sat", bits)) out += ", sat";
+  if (field_named(f, "Canonicalize", bits)) out += ", canonicalize";
+}
+
+// `B.FPATR 1, 2, 3, 1, 0, 1, 1`: decimal values in template order, without
+// TransA/TransB when both are zero (the LLVM toolchain's B.FPATR has 7).
+void append_llvm_fpatr(TextBuffer& out, const isa::FormDesc& f, const Item& it, std::uint64_t bits) {
+  std::size_t n = it.list.size();
+  if (n == kLlvmFpatrValues + 2 && !fv(f, it.list[n - 1], bits) && !fv(f, it.list[n - 2], bits)) n = kLlvmFpatrValues;
+  for (std::size_t k = 0; k < n; ++k) {
+    out += k ? ", " : " ";
+    append_dec(out, fv(f, it.list[k], bits));
+  }
+}
+
+// Appends the LLVM operand text of the commands printed as a whole; false
+// for every other form.
+bool append_llvm_operands(TextBuffer& out, const isa::FormDesc& f, const FormSyntax& fs, std::uint64_t bits) {
+  switch (f.mnem) {
+    case isa::Mnemonic::B_IOR: append_llvm_ior(out, f, bits); return true;
+    case isa::Mnemonic::B_CATR: append_llvm_catr(out, f, bits); return true;
+    case isa::Mnemonic::B_DATR: append_llvm_datr(out, f, bits); return true;
+    case isa::Mnemonic::B_FPATR: append_llvm_fpatr(out, f, fs.items.front(), bits); return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 void append_instruction(TextBuffer& out, const isa::FormDesc& f, std::uint64_t bits, const PrintContext& ctx) {
   // Canonical tile-start spelling: BSTART.VEC/BSTART.SFU <Op>, <DType>.
   if (f.mnem == isa::Mnemonic::BSTART_TEPL) {
@@ -590,6 +855,7 @@ void append_instruction(TextBuffer& out, const isa::FormDesc& f, std::uint64_t b
   const FormSyntax& fs = syntax_of(isa::index_of(f));
   if (const EncodingVariant* variant = variant_of(f, bits)) out += variant->mnemonic;
   else append_mnemonic(out, f, fs, bits);
+  if (ctx.syntax == Syntax::Llvm && append_llvm_operands(out, f, fs, bits)) return;
   const std::size_t mlen = out.size();
   out += ' ';
   append_operands(out, f, fs, bits, ctx);
@@ -651,6 +917,11 @@ class FormParser {
       if (it.optional && !first && c_.peek() != ',') break;
       if (it.optional && first && c_.at_end()) break;
       if (it.optional && it.kind == ItemKind::Gpr && next_is_destination(first)) continue;
+      if (it.when >= 0 && next_is_destination(first)) {
+        if (!values_[static_cast<std::size_t>(it.when)]) continue;
+        c_.fail(fmt::format("{}: the .{} suffix needs this operand (asm template '{}')", field_label(it.f0),
+                            isa::fields_of(f_)[static_cast<std::size_t>(it.when)].name, f_.asm_template));
+      }
       if (!first && !c_.accept(",")) c_.fail(fmt::format("expected ',' before {}", describe(it)));
       if (it.open) {
         if (!c_.accept("[")) c_.fail("expected '['");
@@ -662,6 +933,7 @@ class FormParser {
         in_bracket = false;
       }
       first = false;
+      ++items_done_;
     }
     (void)in_bracket;
     // B.IOT: 'last' is also accepted after the destination (spec examples).
@@ -677,6 +949,10 @@ class FormParser {
 
   std::span<const std::int64_t> values() const { return {values_.data(), f_.field_count}; }
   bool resolved() const { return resolved_; }
+  // Operands parsed so far: ranks the failures of the forms of one mnemonic
+  // (the form that matched most operands reports, docs/assembly.md).
+  std::size_t items_done() const { return items_done_; }
+  void mark_complete() { items_done_ = fs_.items.size() + 1; }
 
   // Range and step of every field, reported at the operand that set it.
   void check_ranges() const {
@@ -789,10 +1065,16 @@ class FormParser {
           letter = k + 1;
           ++p;
         }
+        check_flag_combination(to_lower(t.substr(1, p - 1)));
         return p;
       }
     }
     return 0;
+  }
+
+  // A flag suffix must be a combination the catalog template lists.
+  void check_flag_combination(std::string_view written) const {
+    if (auto why = flag_suffix_reason(f_, written)) c_.fail(*why);
   }
 
   // Register spellings, matched case-insensitively on a packed key (names are
@@ -805,7 +1087,9 @@ class FormParser {
     const char first = ascii_lower(id[0]);
     if (first == 'r' && id.size() >= 2 && id.size() <= 3 && std::all_of(id.begin() + 1, id.end(), is_digit)) {
       const unsigned n = id.size() == 2 ? unsigned(id[1] - '0') : unsigned(id[1] - '0') * 10 + unsigned(id[2] - '0');
-      if (n < 24 || (destination && n < 30)) return n;
+      // rN is the numeric name of Reg5 code N < 32 (LLVM parseRegCode): r24..r31
+      // are t#1..u#4 as sources; as destinations r30 is ->u and r31 is ->t.
+      if (n < 32) return n;
       return std::nullopt;
     }
     if ((first == 't' || first == 'u') && !destination && id.size() == 3 && id[1] == '#' && id[2] >= '1' && id[2] <= '4')
@@ -829,8 +1113,8 @@ class FormParser {
       c_.set_pos(at);
       const std::string_view shown = id.empty() ? c_.line().substr(col, 1) : id;
       c_.fail_at(col, fmt::format("{}: '{}' is not a register; expected {}", field_label(it.f0), shown,
-                                  destination ? "zero, sp, a0..a7, ra, s0..s8, x0..x3, R0..R23, t or u"
-                                              : "zero, sp, a0..a7, ra, s0..s8, x0..x3, R0..R23, t#1..t#4 or u#1..u#4"));
+                                  destination ? "zero, sp, a0..a7, ra, s0..s8, x0..x3, R0..R31, t or u"
+                                              : "zero, sp, a0..a7, ra, s0..s8, x0..x3, R0..R31, t#1..t#4 or u#1..u#4"));
     }
     return *code;
   }
@@ -982,7 +1266,7 @@ class FormParser {
           return;
         }
         if (!c_.accept("<")) c_.fail("expected '<SizeCode>' after the destination hand");
-        set(it.f1, expr(it));
+        set(it.f1, parse_tile_size(it.f1));
         if (!c_.accept(">")) c_.fail("expected '>'");
         return;
       }
@@ -1006,11 +1290,12 @@ class FormParser {
     if (braced && shape.keyword)
       c_.fail(fmt::format("a braced {} list is positional: give the {} values in template order without 'Field='",
                           f_.mnemonic, it.list.size()));
-    if (braced || (shape.count == it.list.size() && !shape.keyword)) {
-      if (shape.count != it.list.size())
+    const std::size_t positional = positional_count(it, shape, braced);
+    if (braced || positional) {
+      if (shape.count != it.list.size() && !positional)
         c_.fail(fmt::format("{} takes {} positional values ({}), got {}", f_.mnemonic, it.list.size(),
                             field_list(it), shape.count));
-      for (std::size_t k = 0; k < it.list.size(); ++k) {
+      for (std::size_t k = 0; k < shape.count; ++k) {
         if (k && !c_.accept(",")) c_.fail("expected ','");
         parse_attribute_value(it.list[k]);
       }
@@ -1033,6 +1318,18 @@ class FormParser {
     std::size_t count = 0;
     bool keyword = false;  // some entry is Field=value
   };
+
+  // Number of leading fields an unbraced list without `Field=` gives by
+  // position (0: not positional).  Every field, or for B.FPATR the first
+  // seven: the LinxISA LLVM assembler's B.FPATR has no TransA/TransB
+  // (v058-pto-raw-abi.s `B.FPATR 1, 2, 3, 1, 0, 1, 1`), which then encode 0.
+  std::size_t positional_count(const Item& it, const AttributeEntries& shape, bool braced) const {
+    if (braced || shape.keyword) return 0;
+    if (shape.count == it.list.size()) return shape.count;
+    if (f_.mnem == isa::Mnemonic::B_FPATR && shape.count == kLlvmFpatrValues && it.list.size() == kLlvmFpatrValues + 2)
+      return shape.count;
+    return 0;
+  }
 
   // Counts the comma-separated entries ahead (up to '}' or the end) without
   // consuming them.
@@ -1136,7 +1433,88 @@ class FormParser {
       }
     }
     c_.fail_at(col, fmt::format("{}: '{}' is not a Local tile source; expected T#1..T#16, U#1..U#16, M#1..M#16 or N#1..N#16",
-                                field_label(it.f0), id));
+                                field_label(it.f0), id.empty() ? c_.line().substr(col, 1) : id));
+  }
+
+  // Tile size inside '<...>': a SizeCode expression, or bytes written as
+  // `128B` / `8KB` (LLVM spelling) mapped through TileSizeCodeBytes
+  // (asl/tile/model/state/descriptors.asl).  Either way the code must be one
+  // the form's catalog SizeCode constraint allows.
+  std::int64_t parse_tile_size(std::int8_t field) {
+    c_.skip_ws();
+    const std::size_t col = c_.pos();
+    item_column_ = col;
+    std::int64_t code = 0;
+    std::string written;  // the byte spelling, when used
+    if (const auto bytes = scan_byte_size()) {
+      written = fmt::format("tile size {} = ", bytes->text);
+      const auto from_bytes = size_code_of_bytes(bytes->value);
+      if (!from_bytes)
+        c_.fail_at(col, fmt::format("{}: tile size {} is not a TileSizeCodeBytes size; expected {}", field_label(field),
+                                    bytes->text, tile_size_list(field)));
+      code = *from_bytes;
+    } else {
+      const std::size_t save = c_.pos();
+      if (reg_code(c_.ident(), false))  // LLVM's '->t<a0>': sizes are never registers
+        c_.fail_at(col, fmt::format("{}: '{}' is a register; the size is a constant ({})", field_label(field),
+                                    c_.line().substr(col, c_.pos() - col), tile_size_list(field)));
+      c_.set_pos(save);
+      const ExprValue v = parse_expression(c_, env_);
+      if (!v.resolved) {
+        resolved_ = false;
+        return 0;
+      }
+      code = v.value;
+    }
+    if (!value_allowed(field, code))
+      c_.fail_at(col, fmt::format("{}: {}size code {} is out of range; {} takes {} (catalog SizeCode constraint)",
+                                  field_label(field), written, code, f_.mnemonic, tile_size_list(field)));
+    return code;
+  }
+
+  struct ByteSize {
+    std::uint64_t value;
+    std::string_view text;
+  };
+
+  // `<digits>B` or `<digits>KB` at the cursor (consumed), else nothing.
+  std::optional<ByteSize> scan_byte_size() {
+    const std::string_view l = c_.line();
+    const std::size_t start = c_.pos();
+    std::size_t p = start;
+    std::uint64_t v = 0;
+    while (p < l.size() && is_digit(l[p]) && p - start < 12) v = v * 10 + std::uint64_t(l[p++] - '0');
+    if (p == start) return std::nullopt;
+    std::uint64_t scale = 0;
+    std::size_t unit = 0;
+    // Upper-case units only, as LLVM writes them: `1b` stays a local label.
+    if (p + 1 < l.size() && l[p] == 'K' && l[p + 1] == 'B') scale = 1024, unit = 2;
+    else if (p < l.size() && l[p] == 'B') scale = 1, unit = 1;
+    if (!scale || (p + unit < l.size() && is_alnum(l[p + unit]))) return std::nullopt;
+    c_.set_pos(p + unit);
+    return ByteSize{v * scale, l.substr(start, p + unit - start)};
+  }
+
+  bool value_allowed(std::int8_t field, std::int64_t v) const {
+    for (const isa::ConstraintDesc& c : isa::constraints_of(f_)) {
+      if (c.field != static_cast<std::uint8_t>(field) || c.op != isa::ConstraintOp::OneOf) continue;
+      const auto values = isa::values_of(c);
+      return std::find(values.begin(), values.end(), v) != values.end();
+    }
+    const isa::FieldRange r = isa::field_range(isa::fields_of(f_)[static_cast<std::size_t>(field)]);
+    return v >= r.min && v <= r.max;
+  }
+
+  // "1..10 (128B..64KB)": the legal codes of a SizeCode field with their sizes.
+  std::string tile_size_list(std::int8_t field) const {
+    std::int64_t lo = -1, hi = -1;
+    for (std::int64_t code = 0; code < 16; ++code)
+      if (value_allowed(field, code)) {
+        if (lo < 0) lo = code;
+        hi = code;
+      }
+    const std::int64_t first_sized = std::max<std::int64_t>(lo, 1);
+    return fmt::format("{}..{} ({}..{})", lo, hi, tile_size_text(first_sized), tile_size_text(hi));
   }
 
   std::int64_t parse_mask(std::int8_t field) {
@@ -1165,7 +1543,7 @@ class FormParser {
       if (!c_.accept("S")) c_.fail("expected a Shared tile S<id>");
       set(it.f0, expr(it));
       if (!c_.accept("<")) c_.fail("expected '<SizeCode>'");
-      set(it.f1, expr(it));
+      set(it.f1, parse_tile_size(it.f1));
       if (!c_.accept(">")) c_.fail("expected '>'");
       return;
     }
@@ -1185,13 +1563,23 @@ class FormParser {
   std::array<std::int64_t, kMaxFields> values_;
   std::array<std::size_t, kMaxFields> columns_;
   std::size_t item_column_ = 0;
+  std::size_t items_done_ = 0;
   bool resolved_ = true;
 };
 
 std::string why_reserved(const isa::FormDesc& f) {
   if (f.status == isa::FormStatus::ExtensionReserved)
-    return fmt::format("'{}' is a reserved encoding ({}) and cannot be assembled", f.mnemonic, f.owner);
+    return fmt::format("reserved encoding space {} (catalog reservation: {}, extension-encoding-reservations.json); "
+                       "it cannot be assembled",
+                       f.mnemonic, f.owner);
   return fmt::format("'{}' is reserved in PTO 0.58.3: it decodes but the model rejects it", f.mnemonic);
+}
+
+// Whether an upper-case mnemonic falls in a reservation's name: the name
+// itself, or any mnemonic of a wildcard space (`V.*`).
+bool in_reserved_space(std::string_view upper, std::string_view reserved) {
+  if (reserved.ends_with(".*")) return upper.starts_with(reserved.substr(0, reserved.size() - 1));
+  return upper == reserved;
 }
 
 std::optional<std::string> deleted_name_message(std::string_view word) {
@@ -1204,7 +1592,7 @@ std::optional<std::string> deleted_name_message(std::string_view word) {
   for (std::string_view n : kDeletedCommands)
     if (up == n) return fmt::format("'{}' was deleted in PTO 0.58 and is not an instruction", word);
   for (const isa::FormDesc& f : isa::all_forms())
-    if (f.status == isa::FormStatus::ExtensionReserved && up == f.mnemonic) return why_reserved(f);
+    if (f.status == isa::FormStatus::ExtensionReserved && in_reserved_space(up, f.mnemonic)) return why_reserved(f);
   return std::nullopt;
 }
 
@@ -1217,6 +1605,11 @@ std::uint64_t encode_values(const isa::FormDesc& f, std::span<const std::int64_t
     return 0;
   }
   return std::get<std::uint64_t>(r);  // isa::encode has checked every field constraint
+}
+
+// Fails at `column` when the word always raises Fault_IllegalInstruction.
+void check_always_illegal(const isa::FormDesc& f, std::uint64_t bits, Cursor& c, std::size_t column) {
+  if (auto why = always_illegal_reason(f, bits)) c.fail_at(column, *why);
 }
 
 ParsedInstruction parse_tile_alias(std::string_view engine, Cursor& c, std::size_t mcol) {
@@ -1286,7 +1679,7 @@ bool operand_may_be(const isa::FormDesc& f, const Item& it, std::string_view t) 
 // Items whose text may contain a comma of its own or whose presence depends
 // on the text after them: the shape walk stops there.
 bool shape_walk_stops(const Item& it, std::string_view t) {
-  if (it.optional && it.kind != ItemKind::Last) return true;
+  if ((it.optional && it.kind != ItemKind::Last) || it.when >= 0) return true;
   switch (it.kind) {
     case ItemKind::Ios: case ItemKind::Attrs: case ItemKind::Range: return true;
     case ItemKind::DTile: return starts_with_nocase(t, "size");  // size=N, ->T
@@ -1347,6 +1740,17 @@ std::optional<unsigned> fixed_length_of(std::string_view word) {
 
 namespace {
 
+// Why one candidate form failed: the form that parsed most operands wins, and
+// among equals the one whose failure is furthest right (first in catalog
+// order on a tie).
+struct FormFailure {
+  std::size_t items = 0;
+  ParseError error;
+  bool beats(const FormFailure& other) const {
+    return items != other.items ? items > other.items : error.column > other.error.column;
+  }
+};
+
 // The first of `forms` (in catalog order) that parses the instruction whose
 // mnemonic word `word` (at column `mcol`) has its mnemonic end at `cut`;
 // `best` collects the failure reached furthest.  With `shape_filter`, forms
@@ -1354,31 +1758,88 @@ namespace {
 std::optional<ParsedInstruction> parse_first_form(std::span<const isa::FormIndex> forms, std::string_view line,
                                                   std::size_t mcol, std::string_view word, std::size_t cut,
                                                   std::uint64_t pc, const ExprEnv& env, bool shape_filter,
-                                                  std::optional<ParseError>& best) {
+                                                  std::optional<FormFailure>& best) {
   const std::size_t operands_pos = mcol + word.size();
   for (isa::FormIndex fi : forms) {
     const isa::FormDesc& f = isa::form(fi);
     if (f.status != isa::FormStatus::Accepted) {
-      best = ParseError{mcol, why_reserved(f)};
+      best = FormFailure{0, ParseError{mcol, why_reserved(f)}};
       continue;
     }
     if (shape_filter && !operand_shape_fits(fi, line.substr(operands_pos))) continue;
     Cursor fc(line, operands_pos);
+    FormParser p(f, fc, pc, env);
     try {
-      FormParser p(f, fc, pc, env);
       p.parse(word.substr(cut), mcol + cut);
+      p.mark_complete();  // what fails from here on is a value, not the shape
       const bool check = env.final_pass() || p.resolved();
       if (check) p.check_ranges();
       const std::uint64_t bits = encode_values(f, p.values(), check, fc, operands_pos + 1);
+      if (check) check_always_illegal(f, bits, fc, operands_pos + 1);
       return ParsedInstruction{fi, bits, f.length_bits, p.resolved()};
     } catch (ParseFailure& e) {
-      if (!best || e.error.column > best->column) best = e.error;
+      const FormFailure failure{p.items_done(), e.error};
+      if (!best || failure.beats(*best)) best = failure;
     }
   }
   return std::nullopt;
 }
 
 }  // namespace
+
+// B.IOR with a bracketed source list (LLVM `B.IOR [zero, sp, a0], ->x3`,
+// `B.IOR [s0]`): the brackets become blanks, so columns stay those of the
+// input; an empty `[]` drops its comma too.  Omitted fields encode zero, as
+// in the LLVM tests' padded output `[s0, zero, zero], ->zero`.
+std::optional<std::string> unbracketed_ior(std::string_view line, std::size_t operands) {
+  const std::size_t open = line.find_first_not_of(" \t", operands);
+  if (open == std::string_view::npos || line[open] != '[') return std::nullopt;
+  const std::size_t close = line.find(']', open);
+  if (close == std::string_view::npos) return std::nullopt;
+  std::string out(line);
+  out[open] = ' ';
+  out[close] = ' ';
+  if (trimmed(line.substr(open + 1, close - open - 1)).empty()) {
+    const std::size_t comma = out.find_first_not_of(" \t", close);
+    if (comma != std::string::npos && out[comma] == ',') out[comma] = ' ';
+  }
+  return out;
+}
+
+bool is_catr_flag_list(std::string_view operands) {
+  const std::string_view t = trimmed(operands);
+  return !t.empty() && t.find('=') == std::string_view::npos;
+}
+
+ParsedInstruction parse_catr_flags(std::string_view line, std::size_t operands, std::size_t mcol) {
+  const isa::FormIndex fi = isa::forms_of_mnemonic(isa::Mnemonic::B_CATR)[0];
+  const isa::FormDesc& f = isa::form(fi);
+  std::vector<std::int64_t> values(f.field_count, 0);
+  std::vector<bool> seen(std::size(kCatrFlags), false);
+  const CatrFlag* ordering = nullptr;
+  Cursor c(line, operands);
+  do {
+    c.skip_ws();
+    const std::size_t col = c.pos();
+    const std::string_view word = c.ident();
+    const auto* flag = std::find_if(std::begin(kCatrFlags), std::end(kCatrFlags),
+                                    [&](const CatrFlag& k) { return iequals(k.word, word); });
+    if (flag == std::end(kCatrFlags))
+      c.fail_at(col, fmt::format("B.CATR: '{}' is not a flag; expected trap, atomic, aq, rl, aqrl, far or dr "
+                                 "(asm template '{}')", word.empty() ? line.substr(col, 1) : word, f.asm_template));
+    const auto k = static_cast<std::size_t>(flag - std::begin(kCatrFlags));
+    if (seen[k]) c.fail_at(col, fmt::format("B.CATR: flag '{}' is given twice", flag->word));
+    if (flag->ordering && ordering)
+      c.fail_at(col, fmt::format("B.CATR: '{}' after '{}': the template's ordering group <aq, rl, aqrl> takes one "
+                                 "(write aqrl for both)", flag->word, ordering->word));
+    seen[k] = true;
+    if (flag->ordering) ordering = flag;
+    for (std::string_view field : flag->fields)
+      if (!field.empty()) values[static_cast<std::size_t>(isa::field_index(f, field))] = 1;
+  } while (c.accept(","));
+  if (!c.at_end()) c.fail(fmt::format("unexpected '{}' after the B.CATR flags", line.substr(c.pos())));
+  return {fi, encode_values(f, values, true, c, mcol), f.length_bits, true};
+}
 
 ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_pos, std::uint64_t pc,
                                     const ExprEnv& env) {
@@ -1398,6 +1859,9 @@ ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_
       return parse_instruction(rewritten, mnemonic_pos, pc, env);
     }
   }
+  if (upper == "B.IOR")
+    if (const auto plain = unbracketed_ior(line, mend)) return parse_instruction(*plain, mnemonic_pos, pc, env);
+  if (upper == "B.CATR" && is_catr_flag_list(line.substr(mend))) return parse_catr_flags(line, mend, mcol);
   if (upper == "BSTART.VEC" || upper == "BSTART.SFU") {
     c.set_pos(mend);
     return parse_tile_alias(std::string_view(upper).substr(7), c, mcol);
@@ -1413,8 +1877,12 @@ ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_
     const std::uint64_t bits = encode_values(f, p.values(), check, fc, mend + 1);
     return {fi, (bits & ~std::uint64_t{v->mask}) | v->match, f.length_bits, p.resolved()};
   }
+  // A reserved or deleted name that is not itself a mnemonic (BSTART.MSEQ,
+  // B.IOD) is reported as such, not as a suffix of a shorter mnemonic.
+  if (!isa::mnemonic_from_name(upper))
+    if (auto msg = deleted_name_message(word)) throw ParseFailure{ParseError{mcol, *msg}};
   // Candidate mnemonic prefixes at '.' boundaries, longest first.
-  std::optional<ParseError> best;
+  std::optional<FormFailure> best;
   bool any_mnemonic = false;
   std::array<std::size_t, 8> cuts{upper.size()};
   std::size_t cut_count = 1;
@@ -1438,7 +1906,7 @@ ParsedInstruction parse_instruction(std::string_view line, std::size_t mnemonic_
     if (auto msg = deleted_name_message(word)) throw ParseFailure{ParseError{mcol, *msg}};
     throw ParseFailure{ParseError{mcol, fmt::format("unknown mnemonic '{}'", word)}};
   }
-  throw ParseFailure{*best};
+  throw ParseFailure{best->error};
 }
 
 }  // namespace pto::as

@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "asm/syntax_kind.hpp"
 #include "asm/text.hpp"
 #include "asm/text_buffer.hpp"
 #include "isa/catalog.hpp"
@@ -54,6 +55,7 @@ struct Item {
   std::uint8_t shift = 0;  // Label: log2 of the displacement unit; Shifted: fixed offset scale (<<N)
   bool open = false, close = false;  // memory bracket before/after this item
   bool optional = false;             // may be omitted at the end (value zero)
+  std::int8_t when = -1;             // flag field the template writes this item with ("SrcR when i")
   std::string text;                  // literal text
   std::vector<std::string> names;    // Enum names / Shifted SrcRType modifiers ("" = none) by value
   std::vector<std::int8_t> list;     // Attrs: fields in template order
@@ -85,10 +87,30 @@ inline constexpr std::string_view kGprExpectation =
 // PE mask text for a PEMode code (PTOv0PEMaskOfPEMode), and back.
 std::string_view pe_mask_text(unsigned pe_mode);
 std::optional<unsigned> pe_mode_of_mask(std::string_view mask);
+// TileSizeCodeBytes (asl/tile/model/state/descriptors.asl): SizeCode 1..12
+// is 128 << (code - 1) bytes; 0 for other codes.  size_code_of_bytes is the
+// inverse; tile_size_text spells a code's size as LLVM does (128B, 8KB).
+std::uint64_t tile_size_bytes(unsigned code);
+std::optional<unsigned> size_code_of_bytes(std::uint64_t bytes);
+std::string tile_size_text(std::int64_t code);
 // Local tile source selector text (T#1..N#16) and data type names.
 std::string tile_source_name(unsigned selector);
 std::string data_type_text(unsigned code);
 std::optional<unsigned> data_type_code(std::string_view name);
+
+// Why a word of the accepted form `f` always raises Fault_IllegalInstruction
+// by a rule the catalog constraints do not carry (a reserved TEPL selector,
+// an HL.QMT suffix outside the template's list, a FENTRY/FEXIT/FRET frame
+// smaller than 8 bytes per register); nullopt otherwise.  The assembler
+// rejects such text and the disassembler prints such words as data.
+std::optional<std::string> always_illegal_reason(const isa::FormDesc& f, std::uint64_t bits);
+
+// Bits of a word of `f` that lie in neither the form's mask nor any of its
+// fields (only the source-only B.IOT forms have such bits: 8:7, where the
+// destination forms keep DstTile).  The ASL never reads them for that form,
+// and no operand text can express them, so the disassembler prints a word
+// with any of them set as data, with the instruction in the comment.
+std::uint64_t unowned_bits(const isa::FormDesc& f);
 
 // ----------------------------------------------------------------------------
 // Printing.
@@ -97,6 +119,7 @@ struct PrintContext {
   std::optional<std::uint64_t> pc;  // instruction address, when known
   // Optional symbolizer for label targets.
   std::function<std::optional<std::string>(std::uint64_t)> symbolize;
+  Syntax syntax = Syntax::Canonical;
 };
 
 // Mnemonic with suffixes (scalar lower case, block/tile upper case).

@@ -63,6 +63,17 @@ std::string_view Cursor::ident() {
   return s_.substr(begin, pos_ - begin);
 }
 
+std::string escape_control(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char ch : s) {
+    const auto b = static_cast<unsigned char>(ch);
+    if ((b < 0x20 && ch != '\t') || b == 0x7f) out += fmt::format("\\x{:02x}", b);
+    else out += ch;
+  }
+  return out;
+}
+
 void Cursor::fail(std::string message) const { throw ParseFailure{ParseError{pos_, std::move(message)}}; }
 void Cursor::fail_at(std::size_t column, std::string message) const {
   throw ParseFailure{ParseError{column, std::move(message)}};

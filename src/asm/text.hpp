@@ -50,6 +50,10 @@ constexpr bool is_xdigit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') 
 constexpr char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; }
 constexpr char ascii_upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - ('a' - 'A')) : c; }
 
+// `s` with every control byte except tab (0x00..0x1f, 0x7f) written as
+// \xNN, so diagnostics never echo raw control bytes to a terminal.
+std::string escape_control(std::string_view s);
+
 bool iequals(std::string_view a, std::string_view b);
 std::string to_upper(std::string_view s);
 std::string to_lower(std::string_view s);

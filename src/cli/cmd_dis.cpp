@@ -27,6 +27,7 @@ struct DisOptions {
   bool json = false;
   bool reassemble = false;
   bool no_bundles = false;
+  std::string syntax = "canonical";
 };
 
 struct Region {
@@ -225,6 +226,7 @@ int run_dis(const DisOptions& opt) {
   std::map<std::uint64_t, std::string> labels = in->symbols;
   dis::Options dopt;
   dopt.bundle_aware = !opt.no_bundles;
+  dopt.syntax = opt.syntax == "llvm" ? as::Syntax::Llvm : as::Syntax::Canonical;
   dopt.symbolize = [&labels](std::uint64_t a) -> std::optional<std::string> {
     const auto it = labels.find(a);
     if (it == labels.end()) return std::nullopt;
@@ -316,6 +318,8 @@ const Registrar reg{[](CLI::App& app) {
   sub->add_flag("--json", opt->json, "JSON output");
   sub->add_flag("--reassemble", opt->reassemble, "Print source that `pto as` turns back into the same bytes");
   sub->add_flag("--no-bundles", opt->no_bundles, "Render every word standalone (raw B.IOR)");
+  sub->add_option("--syntax", opt->syntax, "Spellings: canonical (default) or llvm (LinxISA llvm-objdump)")
+      ->check(CLI::IsMember({"canonical", "llvm"}));
   return std::pair<CLI::App*, Runner>{sub, [opt] { return run_dis(*opt); }};
 }};
 

@@ -290,6 +290,7 @@ Listing disassemble(std::span<const std::uint8_t> bytes, std::uint64_t base, con
   if (options.text) store.reserve(bytes.size() * kTextBytesPerCodeByte);
   as::PrintContext ctx;
   ctx.symbolize = options.symbolize;
+  ctx.syntax = options.syntax;
   std::size_t off = 0;
   while (off < bytes.size()) {
     Line& l = b.open(base + off);
@@ -322,8 +323,23 @@ Listing disassemble(std::span<const std::uint8_t> bytes, std::uint64_t base, con
     if (d.ok()) {
       if (options.text) {
         ctx.pc = l.address;
-        as::append_instruction(store, d.desc(), bits, ctx);
-        b.end_text(l);
+        if (auto why = as::always_illegal_reason(d.desc(), bits)) {  // text that `pto as` rejects: print data
+          store += data_directive(l.bytes());
+          b.end_text(l);
+          store += "illegal: ";
+          store += *why;
+          b.end_comment(l);
+        } else if (const std::uint64_t stray = bits & as::unowned_bits(d.desc())) {  // no text holds these bits
+          store += data_directive(l.bytes());
+          b.end_text(l);
+          store += as::print_instruction(d.desc(), bits & ~stray, ctx);
+          store += fmt::format(" with bits {:#x} set, which no field of {} owns (ignored by the ASL)", stray,
+                               d.desc().form_id);
+          b.end_comment(l);
+        } else {
+          as::append_instruction(store, d.desc(), bits, ctx);
+          b.end_text(l);
+        }
       }
     } else {
       store += data_directive(l.bytes());
@@ -333,7 +349,7 @@ Listing disassemble(std::span<const std::uint8_t> bytes, std::uint64_t base, con
     }
     off += nbytes;
   }
-  if (options.bundle_aware && options.text) shape_bundles(b);
+  if (options.bundle_aware && options.text && options.syntax == as::Syntax::Canonical) shape_bundles(b);
   return listing;
 }
 

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "asm/syntax_kind.hpp"
 #include "asm/text_buffer.hpp"
 #include "isa/decoder.hpp"
 
@@ -77,6 +78,8 @@ struct Options {
   bool text = true;
   // Names for addresses (symbols); label operands print these.
   std::function<std::optional<std::string>(std::uint64_t)> symbolize;
+  // LLVM spellings print every B.IOR as its four raw fields (no bundle shaping).
+  as::Syntax syntax = as::Syntax::Canonical;
 };
 
 Listing disassemble(std::span<const std::uint8_t> bytes, std::uint64_t base, const Options& options = {});

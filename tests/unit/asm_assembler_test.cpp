@@ -172,7 +172,7 @@ TEST(AsmErrors, ExactMessages) {
   EXPECT_EQ(first_error("  frobnicate a0"), "1:3: unknown mnemonic 'frobnicate'");
   EXPECT_EQ(first_error("addi a0, 4096, ->a1"), "1:10: ADDI uimm12: value 4096 is out of range [0, 4095]");
   EXPECT_EQ(first_error("add a0, q7, ->a1"),
-            "1:9: ADD SrcR: 'q7' is not a register; expected zero, sp, a0..a7, ra, s0..s8, x0..x3, R0..R23, t#1..t#4 or u#1..u#4");
+            "1:9: ADD SrcR: 'q7' is not a register; expected zero, sp, a0..a7, ra, s0..s8, x0..x3, R0..R31, t#1..t#4 or u#1..u#4");
   EXPECT_EQ(first_error("j nowhere"), "1:3: undefined symbol 'nowhere'");
   EXPECT_EQ(first_error("B.IOR a0, t#3, zero"),
             "1:11: B.IOR RegSrc1: selector 26 is reserved (24..31); expected zero, sp, a0..a7, ra, s0..s8, x0..x3 or R0..R23");
@@ -180,8 +180,8 @@ TEST(AsmErrors, ExactMessages) {
   EXPECT_EQ(first_error("BSTART.VEC TFREE, FP16"),
             "1:12: 'TFREE' was deleted in PTO 0.58 (catalog deleted_names) and is not an instruction");
   EXPECT_EQ(first_error("B.EQ a0, a1, 4"),
-            "1:1: 'B.EQ' is a reserved encoding (PTO reserved two-level block-body conditional branch extension space) "
-            "and cannot be assembled");
+            "1:1: reserved encoding space B.EQ (catalog reservation: PTO reserved two-level block-body conditional "
+            "branch extension space, extension-encoding-reservations.json); it cannot be assembled");
   EXPECT_EQ(first_error("ESAVE [a0, a1, a2]"), "1:1: 'ESAVE' is reserved in PTO 0.58.3: it decodes but the model rejects it");
   EXPECT_EQ(first_error("BSTART.SFU TADD, FP16"), "1:12: tile operation TADD runs on VEC, not SFU");
   EXPECT_EQ(first_error("x: BSTOP\nx: BSTOP"), "2:1: symbol 'x' is already defined (line 1)");
