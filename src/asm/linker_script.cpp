@@ -456,7 +456,7 @@ class Parser {
   ScriptOutputSection output_section(ScriptName name) {
     ScriptOutputSection o;
     o.name = std::move(name);
-    if (s_.peek() != ':') {
+    if (s_.peek() != ':' && s_.peek() != '{') {
       if (s_.peek() == '(') section_type_check();
       o.address = expression();
     }
