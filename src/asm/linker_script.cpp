@@ -93,14 +93,6 @@ class Scanner {
     }
     return std::string(t_.substr(at, pos_ - at));
   }
-  // Consumes a keyword only when the next name is exactly `word`.
-  bool accept_word(std::string_view word) {
-    std::size_t at = 0;
-    const std::size_t save = pos_;
-    if (name(at) == word) return true;
-    pos_ = save;
-    return false;
-  }
   void set_pos(std::size_t p) { pos_ = p; }
 
  private:
@@ -223,7 +215,8 @@ class Evaluator {
       return v;
     }
     if (is_digit(c)) return number();
-    const std::string word = s_.symbol(s_pos_dummy_);
+    std::size_t word_at = 0;
+    const std::string word = s_.symbol(word_at);
     if (word.empty()) fail(at, c == '\0' ? "expected an expression" : fmt::format("expected an expression, found '{}'", c));
     if (word == ".") return dot(at);
     if (s_.peek() == '(') return function(word, at);
@@ -296,7 +289,6 @@ class Evaluator {
   Scanner s_;
   std::string_view text_;
   const EvalContext& ctx_;
-  std::size_t s_pos_dummy_ = 0;
   bool used_dot_ = false;
 };
 
@@ -310,7 +302,7 @@ constexpr std::array kUnsupportedCommands = {
     "OVERLAY", "INSERT",  "NOCROSSREFS",   "EXTERN", "FORCE_COMMON_ALLOCATION", "REGION_ALIAS", "VERSION",
     "CONSTRUCTORS", "CREATE_OBJECT_SYMBOLS", "FILL", "BYTE", "SHORT", "LONG", "QUAD", "SQUAD",
     "SORT", "SORT_BY_NAME", "SORT_BY_ALIGNMENT", "SORT_BY_INIT_PRIORITY", "SORT_NONE", "EXCLUDE_FILE",
-    "INPUT_SECTION_FLAGS", "AS_NEEDED", "TARGET", "LD_FEATURE"};
+    "INPUT_SECTION_FLAGS", "AS_NEEDED", "LD_FEATURE"};
 
 bool is_unsupported_command(std::string_view w) {
   return std::find(kUnsupportedCommands.begin(), kUnsupportedCommands.end(), w) != kUnsupportedCommands.end();
@@ -735,6 +727,8 @@ class Layouter {
     return a;
   }
 
+  // Moves '.' past a section of `size` bytes; a wrap is an error at the
+  // statement (thrown) or, for an orphan, recorded without moving.
   void advance(std::uint64_t size, const std::string& name, std::optional<std::size_t> at) {
     if (size > kMax - dot_) {
       const std::string msg = fmt::format("section '{}' at {:#x} with size {:#x} extends past the end of the 64-bit "
@@ -785,16 +779,22 @@ class Layouter {
         if (where_[i].item == k) place_input(i, p);
     }
     p.size = dot_ - p.address;
-    if (o.load_address && eval(*o.load_address) != p.address)
-      fail(*o.load_address, fmt::format("AT({:#x}) differs from the address {:#x} of '{}': pto images have equal "
-                                        "load and virtual addresses",
-                                        eval(*o.load_address), p.address, o.name.name));
+    if (o.load_address) check_load_address(*o.load_address, p);
     if (inputs.empty() && p.size != 0)
       fail(o.name.at, fmt::format("output section '{}' has no input sections; pto cannot make a section from "
                                   "location-counter assignments alone",
                                   o.name.name));
     if (!p.alloc) dot_ = outer_dot;
     if (!inputs.empty()) placed_.push_back(std::move(p));
+  }
+
+  // AT(expr) is accepted only when it names the section's own address.
+  void check_load_address(std::size_t expr, const Placed& p) {
+    const std::uint64_t lma = eval(expr);
+    if (lma != p.address)
+      fail(expr, fmt::format("AT({:#x}) differs from the address {:#x} of '{}': pto images have equal load and "
+                             "virtual addresses",
+                             lma, p.address, p.name));
   }
 
   // Orphans anchored after command `c` (nullopt: before the first command).
@@ -822,8 +822,6 @@ class Layouter {
     }
   }
 
-  std::optional<std::size_t> location(std::size_t placed) const { return placed_[placed].at; }
-
   void check_overlaps() {
     std::vector<std::size_t> order;
     for (std::size_t k = 0; k < placed_.size(); ++k)
@@ -834,7 +832,7 @@ class Layouter {
       const Placed& b = placed_[order[n]];
       if (b.address >= a.address + a.size) continue;
       const std::size_t later = std::max(order[n - 1], order[n]);
-      error(location(later), fmt::format("output sections {} [{:#x}, {:#x}) and {} [{:#x}, {:#x}) overlap", a.name,
+      error(placed_[later].at, fmt::format("output sections {} [{:#x}, {:#x}) and {} [{:#x}, {:#x}) overlap", a.name,
                                          a.address, a.address + a.size, b.name, b.address, b.address + b.size));
     }
   }
@@ -883,7 +881,7 @@ class Layouter {
     for (std::size_t k = 0; k < placed_.size(); ++k) {
       if (!loadable(k)) continue;
       if (placed_[k].phdrs.empty())
-        error(location(k), fmt::format("allocated section '{}' is not assigned to a program header (add ':phdr')",
+        error(placed_[k].at, fmt::format("allocated section '{}' is not assigned to a program header (add ':phdr')",
                                        placed_[k].name));
       for (const ScriptName& n : placed_[k].phdrs) {
         if (const auto h = phdr_index(n)) members[*h].push_back(k);

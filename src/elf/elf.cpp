@@ -277,7 +277,9 @@ struct OutSection {
 };
 
 // An allocated identity note (placed by a linker script) is written as given.
-bool is_allocated_identity_note(const Section& s) { return s.name == kIdentitySectionName && (s.flags & SHF_ALLOC); }
+bool is_allocated_identity_note(const Section& s) {
+  return s.name == kIdentitySectionName && s.type == SHT_NOTE && (s.flags & SHF_ALLOC);
+}
 
 bool is_generated_section(const Section& s) {
   return (s.name == kIdentitySectionName && !is_allocated_identity_note(s)) || s.type == SHT_SYMTAB ||

@@ -437,6 +437,28 @@ z:      .zero 4
   expect_segment(im.segments[1], 0x200, 5, 0xa, 6);
 }
 
+TEST(AsmLinkerScript, OrgFillsInsideAScriptPlacedSectionAndNonAllocatedOrphans) {
+  const std::string src = R"(.text
+_start: BSTOP
+        .org 0x110
+stop:   C.BSTOP
+.section .comment, ""
+        .ascii "pto"
+)";
+  const Result r = link(src, kStopPcScript);
+  ASSERT_TRUE(r.ok()) << r.diagnostics.front().format();
+  const elf::Image& im = *r.image;
+  // .org fills .text (placed at 0x100 by the script) up to 0x110: 0x12 bytes;
+  // the note follows at 0x114.  .comment is not allocated: address 0, no segment.
+  EXPECT_EQ(symbol(im, "stop").value, 0x110u);
+  EXPECT_EQ(section(im, ".text").size, 0x12u);
+  EXPECT_EQ(section(im, ".note.pto.isa").addr, 0x114u);
+  EXPECT_EQ(section(im, ".comment").addr, 0u);
+  EXPECT_EQ(section(im, ".comment").flags, 0u);
+  ASSERT_EQ(im.segments.size(), 1u);  // .result is empty: no section, no segment
+  expect_segment(im.segments[0], 0x100, 0x14 + kNote, 0x14 + kNote, 5);
+}
+
 TEST(AsmLinkerScript, CommandLineEntryWinsOverEntry) {
   Options o;
   o.entry = "cross_model_stop";
