@@ -7,6 +7,7 @@
 #include <limits>
 #include <cctype>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "asm/linker_script.hpp"
 #include "asm/syntax.hpp"
@@ -117,8 +118,10 @@ class Assembler : public ExprEnv {
   std::optional<std::int64_t> symbol(std::string_view name) const override {
     const auto it = symbols_.find(std::string(name));
     if (it != symbols_.end() && it->second.defined) return value_of(it->second);
-    if (const auto sym = script_symbols_.find(std::string(name)); sym != script_symbols_.end())
+    if (const auto sym = script_symbols_.find(std::string(name)); sym != script_symbols_.end()) {
+      script_references_.insert(sym->first);
       return static_cast<std::int64_t>(sym->second);
+    }
     return std::nullopt;
   }
   std::optional<std::int64_t> local_label(unsigned n, bool forward) const override {
@@ -629,7 +632,18 @@ class Assembler : public ExprEnv {
                                              name, sections_[static_cast<std::size_t>(s.section)].name),
                                  std::string(lines_[s.line - 1])});
     for (const ScriptSymbol& sym : l.symbols) {
-      if (const auto it = symbols_.find(sym.name); it != symbols_.end() && it->second.defined) {
+      const auto it = symbols_.find(sym.name);
+      const bool in_source = it != symbols_.end() && it->second.defined;
+      if (sym.provide && in_source && std::count(l.used_symbols.begin(), l.used_symbols.end(), sym.name)) {
+        // ld would give the script's later expressions the source's value.
+        r.diagnostics.push_back(script_diagnostic(
+            *script(), sym.at,
+            fmt::format("PROVIDE symbol '{}' is defined in {} (line {}) and used by the script", sym.name, file_,
+                        it->second.line)));
+        continue;
+      }
+      if (sym.provide && (in_source || !script_references_.count(sym.name))) continue;  // as ld's PROVIDE
+      if (in_source) {
         r.diagnostics.push_back(script_diagnostic(
             *script(), sym.at, fmt::format("symbol '{}' is also defined in {} (line {})", sym.name, file_, it->second.line)));
         continue;
@@ -649,6 +663,7 @@ class Assembler : public ExprEnv {
   std::vector<bool> placed_by_org_;
   std::unordered_map<std::string, SymbolState> symbols_;
   std::unordered_map<std::string, std::uint64_t> script_symbols_;  // from the last script layout
+  mutable std::unordered_set<std::string> script_references_;      // script symbols the source used
   std::vector<std::uint16_t> shndx_;  // ELF section index per section (finish)
   // Numeric local labels: label -> (statement index, (section, offset)).
   std::unordered_map<unsigned, std::vector<std::pair<std::size_t, std::pair<std::size_t, std::uint64_t>>>> locals_;

@@ -108,6 +108,7 @@ class Scanner {
 struct EvalContext {
   std::optional<std::uint64_t> dot;  // nullopt: '.' is not available here
   const std::map<std::string, std::uint64_t>* symbols = nullptr;  // nullptr: syntax check only
+  std::vector<std::string>* used = nullptr;                       // records the symbols read
 };
 
 std::uint64_t align_up(std::uint64_t value, std::uint64_t align, std::size_t at) {
@@ -235,6 +236,7 @@ class Evaluator {
     const auto it = ctx_.symbols->find(name);
     if (it == ctx_.symbols->end())
       fail(at, fmt::format("undefined symbol '{}' in expression (only symbols assigned earlier in the script can be used)", name));
+    if (ctx_.used) ctx_.used->push_back(name);
     return it->second;
   }
   std::uint64_t function(const std::string& name, std::size_t at) {
@@ -298,7 +300,7 @@ class Evaluator {
 // Commands of GNU ld's language outside the subset; named in the error.
 constexpr std::array kUnsupportedCommands = {
     "MEMORY",  "INCLUDE", "INPUT",         "GROUP",  "OUTPUT",          "OUTPUT_FORMAT", "OUTPUT_ARCH",
-    "TARGET",  "SEARCH_DIR", "STARTUP",    "ASSERT", "PROVIDE",         "PROVIDE_HIDDEN", "HIDDEN",
+    "TARGET",  "SEARCH_DIR", "STARTUP",    "ASSERT", "PROVIDE_HIDDEN", "HIDDEN",
     "OVERLAY", "INSERT",  "NOCROSSREFS",   "EXTERN", "FORCE_COMMON_ALLOCATION", "REGION_ALIAS", "VERSION",
     "CONSTRUCTORS", "CREATE_OBJECT_SYMBOLS", "FILL", "BYTE", "SHORT", "LONG", "QUAD", "SQUAD",
     "SORT", "SORT_BY_NAME", "SORT_BY_ALIGNMENT", "SORT_BY_INIT_PRIORITY", "SORT_NONE", "EXCLUDE_FILE",
@@ -334,9 +336,9 @@ class Parser {
     if (word == "ENTRY") return entry(at);
     if (word == "PHDRS") return phdrs();
     if (word == "SECTIONS") return sections();
-    if (!word.empty() && (s_.peek() == '=' || is_compound_assignment())) {
+    if (const bool provide = is_provide(word); provide || (!word.empty() && (s_.peek() == '=' || is_compound_assignment()))) {
       if (word == ".") fail(at, "the location counter '.' can only be assigned inside SECTIONS");
-      ScriptAssignment a = assignment(word, at);
+      ScriptAssignment a = provide ? provide_assignment() : assignment(word, at);
       a.outside_sections = true;
       out_.commands.push_back(std::move(a));
       return;
@@ -351,6 +353,23 @@ class Parser {
     const char c = s_.peek();
     return (c == '+' || c == '-' || c == '*' || c == '/' || c == '&' || c == '|' || c == '<' || c == '>') &&
            (s_.peek2() == '=' || ((c == '<' || c == '>') && s_.peek2() == c));
+  }
+
+  bool is_provide(const std::string& word) { return word == "PROVIDE" && s_.peek() == '('; }
+
+  // PROVIDE(name = expr);  (after the keyword)
+  ScriptAssignment provide_assignment() {
+    s_.expect('(', "after PROVIDE");
+    std::size_t at = 0;
+    const std::string target = s_.name(at);
+    if (target == ".") fail(at, "PROVIDE cannot assign the location counter '.'");
+    if (!is_symbol_name(target)) fail(at, fmt::format("'{}' is not a valid symbol name", target));
+    s_.expect('=', "in PROVIDE(name = expression)");
+    ScriptAssignment a{{target, at}, expression()};
+    a.provide = true;
+    s_.expect(')', "to close PROVIDE(");
+    s_.expect(';', "after PROVIDE(...)");
+    return a;
   }
 
   ScriptAssignment assignment(const std::string& target, std::size_t at) {
@@ -436,6 +455,10 @@ class Parser {
     const std::string word = s_.name(at);
     if (word.empty()) fail(at, fmt::format("expected an output section or an assignment, found '{}'", s_.peek()));
     if (word == "ENTRY" && s_.peek() == '(') return entry(at);
+    if (is_provide(word)) {
+      out_.commands.push_back(provide_assignment());
+      return;
+    }
     if (s_.peek() == '=' || is_compound_assignment()) {
       out_.commands.push_back(assignment(word, at));
       return;
@@ -498,6 +521,7 @@ class Parser {
   ScriptOutputItem output_item() {
     std::size_t at = 0;
     const std::string word = s_.name(at);
+    if (is_provide(word)) return provide_assignment();
     if (!word.empty() && (s_.peek() == '=' || is_compound_assignment())) return assignment(word, at);
     if (word == "KEEP" && s_.peek() == '(') {
       s_.accept('(');
@@ -690,34 +714,33 @@ class Layouter {
     return best;
   }
 
-  void define(const ScriptName& target, std::uint64_t value) {
-    symbols_[target.name] = value;
+  void define(const ScriptAssignment& a, std::uint64_t value) {
+    symbols_[a.target.name] = value;
     for (ScriptSymbol& s : out_.symbols)
-      if (s.name == target.name) {
-        s.value = value;
-        s.at = target.at;
+      if (s.name == a.target.name) {
+        s = {a.target.name, value, a.target.at, a.provide};
         return;
       }
-    out_.symbols.push_back({target.name, value, target.at});
+    out_.symbols.push_back({a.target.name, value, a.target.at, a.provide});
   }
 
   // Evaluates an assignment; inside an output section (`section_start` set)
   // an expression must involve '.', because ld reads a plain number there as
   // an offset from the section start.
   void assign(const ScriptAssignment& a, std::optional<std::uint64_t> section_start) {
-    const EvalContext ctx{a.outside_sections ? std::nullopt : std::optional(dot_), &symbols_};
+    const EvalContext ctx{a.outside_sections ? std::nullopt : std::optional(dot_), &symbols_, &out_.used_symbols};
     Evaluator e(s_.text, a.expr, ctx);
     const std::uint64_t v = e.run();
     if (section_start && !e.used_dot())
       fail(a.expr, "inside an output section, an assignment must use '.' (ld reads a plain value there as an offset "
                    "from the section start; write '. + N' or use the absolute value outside the section)");
-    if (a.target.name != ".") return define(a.target, v);
+    if (a.target.name != ".") return define(a, v);
     if (v < dot_) fail(a.target.at, fmt::format("cannot move the location counter backwards (from {:#x} to {:#x})", dot_, v));
     dot_ = v;
   }
 
   std::uint64_t eval(std::size_t expr) {
-    const EvalContext ctx{dot_, &symbols_};
+    const EvalContext ctx{dot_, &symbols_, &out_.used_symbols};
     return Evaluator(s_.text, expr, ctx).run();
   }
 

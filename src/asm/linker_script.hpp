@@ -32,6 +32,7 @@ struct ScriptAssignment {
   ScriptName target;  // "." for the location counter
   std::size_t expr = 0;
   bool outside_sections = false;  // '.' is not available there
+  bool provide = false;           // PROVIDE(name = expr): only if the source references and does not define it
 };
 
 // `*(pattern ...)` or `KEEP(*(pattern ...))`.
@@ -85,6 +86,7 @@ struct ScriptSymbol {
   std::string name;
   std::uint64_t value = 0;
   std::size_t at = 0;  // offset of the assignment in the script
+  bool provide = false;
 };
 
 struct ScriptLayout {
@@ -95,6 +97,7 @@ struct ScriptLayout {
   std::vector<elf::Section> sections;
   std::vector<elf::Segment> segments;
   std::vector<ScriptSymbol> symbols;  // in definition order
+  std::vector<std::string> used_symbols;  // symbols read by the script's own expressions
   std::vector<Diagnostic> diagnostics;
 };
 

@@ -459,6 +459,36 @@ stop:   C.BSTOP
   expect_segment(im.segments[0], 0x100, 0x14 + kNote, 0x14 + kNote, 5);
 }
 
+TEST(AsmLinkerScript, ProvideDefinesOnlyReferencedSymbolsTheSourceLacks) {
+  const char* script = R"(PROVIDE(_stack = 0x8000);
+PROVIDE(unused = 1);
+SECTIONS
+{
+  . = 0x100;
+  .text : { *(.text) PROVIDE(_end_text = .); }
+  PROVIDE(mine = 5);
+}
+)";
+  const char* src = R"(.text
+mine:   C.BSTOP
+        .word _stack, _end_text, mine
+)";
+  const Result r = link(src, script);
+  ASSERT_TRUE(r.ok()) << r.diagnostics.front().format();
+  const elf::Image& im = *r.image;
+  // C.BSTOP (2) + 12 bytes of .word at 0x102: .text is [0x100, 0x10e).
+  EXPECT_EQ(symbol(im, "_stack").value, 0x8000u);
+  EXPECT_EQ(symbol(im, "_stack").shndx, elf::SHN_ABS);
+  EXPECT_EQ(symbol(im, "_end_text").value, 0x10eu);
+  EXPECT_EQ(symbol(im, "mine").value, 0x100u);  // the source's definition wins
+  EXPECT_EQ(symbol(im, "mine").shndx, 1u);
+  EXPECT_FALSE(std::any_of(im.symbols.begin(), im.symbols.end(), [](const auto& s) { return s.name == "unused"; }));
+  EXPECT_EQ(section(im, ".text").data,
+            (std::vector<std::uint8_t>{0, 0, 0, 0x80, 0, 0, 0x0e, 1, 0, 0, 0, 1, 0, 0}));
+  EXPECT_EQ(error("PROVIDE(mine = 5);\nafter = mine + 1;\nSECTIONS { .text : { *(.text) } }", "mine: BSTOP\n"),
+            "1:9: PROVIDE symbol 'mine' is defined in t.s (line 1) and used by the script");
+}
+
 TEST(AsmLinkerScript, CommandLineEntryWinsOverEntry) {
   Options o;
   o.entry = "cross_model_stop";
@@ -483,7 +513,8 @@ TEST(AsmLinkerScriptErrors, UnsupportedCommands) {
   EXPECT_EQ(error("ENTRY(_start)\nINCLUDE other.ld\n"),
             "2:1: 'INCLUDE' is not supported in pto linker scripts (supported: ENTRY, PHDRS, SECTIONS and symbol "
             "assignments)");
-  EXPECT_EQ(error("SECTIONS {\n  PROVIDE(x = 1);\n}"), "2:3: 'PROVIDE' is not supported inside SECTIONS");
+  EXPECT_EQ(error("SECTIONS {\n  PROVIDE_HIDDEN(x = 1);\n}"), "2:3: 'PROVIDE_HIDDEN' is not supported inside SECTIONS");
+  EXPECT_EQ(error("SECTIONS { PROVIDE(. = 1); }"), "1:20: PROVIDE cannot assign the location counter '.'");
   EXPECT_EQ(error("SECTIONS { .text : { *(.text) BYTE(1) } }"),
             "1:31: 'BYTE' is not supported in an output section (supported: '*(patterns)', KEEP(...) and assignments)");
   EXPECT_EQ(error("SECTIONS { .text : { crt0.o(.text) } }"),
