@@ -750,25 +750,21 @@ class Layouter {
     return a;
   }
 
-  // Moves '.' past a section of `size` bytes; a wrap is an error at the
-  // statement (thrown) or, for an orphan, recorded without moving.
-  void advance(std::uint64_t size, const std::string& name, std::optional<std::size_t> at) {
-    if (size > kMax - dot_) {
-      const std::string msg = fmt::format("section '{}' at {:#x} with size {:#x} extends past the end of the 64-bit "
-                                          "address space",
-                                          name, dot_, size);
-      if (at) fail(*at, msg);
-      error(at, msg);
-      return;
-    }
+  // Moves '.' past a section of `size` bytes.
+  void advance(std::uint64_t size, const std::string& name, std::size_t at) {
+    if (size > kMax - dot_)
+      fail(at, fmt::format("section '{}' at {:#x} with size {:#x} extends past the end of the 64-bit address space",
+                           name, dot_, size));
     dot_ += size;
   }
 
+  // Errors are located at the output statement (offset 0 for an orphan,
+  // whose caller reports it without a location).
   void place_input(std::size_t i, Placed& p) {
     dot_ = align_up(dot_, in_[i].align, p.at.value_or(0));
     out_.input_address[i] = dot_;
     p.inputs.push_back(i);
-    advance(in_[i].size, in_[i].name, p.at);
+    advance(in_[i].size, in_[i].name, p.at.value_or(0));
   }
 
   std::vector<std::size_t> inputs_of(std::size_t command) const {
@@ -820,29 +816,31 @@ class Layouter {
                              lma, p.address, p.name));
   }
 
-  // Orphans anchored after command `c` (nullopt: before the first command).
+  // Orphans anchored after command `c` (nullopt: the end of the script).
   void place_orphans(std::optional<std::size_t> c) {
     for (std::size_t i = 0; i < in_.size(); ++i) {
       if (where_[i].command || anchor_[i] != c || orphan_placed_[i]) continue;
       orphan_placed_[i] = true;
-      const bool alloc = in_[i].flags & elf::SHF_ALLOC;
-      Placed p{in_[i].name, std::nullopt, 0, 0, {}, phdrs_, alloc};
-      const std::uint64_t outer_dot = dot_;
-      if (!alloc) dot_ = 0;
       try {
-        dot_ = align_up(dot_, in_[i].align, 0);
+        place_orphan(i);
       } catch (const ScriptFailure& f) {
         error(std::nullopt, fmt::format("orphan section '{}': {}", in_[i].name, f.message));
-        continue;
       }
-      p.address = dot_;
-      out_.input_address[i] = dot_;
-      p.inputs.push_back(i);
-      advance(in_[i].size, in_[i].name, std::nullopt);
-      p.size = dot_ - p.address;
-      if (!alloc) dot_ = outer_dot;
-      placed_.push_back(std::move(p));
     }
+  }
+
+  // An orphan becomes an output section of its own name; a non-allocated one
+  // starts at 0 and leaves '.' where it was.
+  void place_orphan(std::size_t i) {
+    const bool alloc = in_[i].flags & elf::SHF_ALLOC;
+    const std::uint64_t outer_dot = dot_;
+    if (!alloc) dot_ = 0;
+    Placed p{in_[i].name, std::nullopt, 0, 0, {}, phdrs_, alloc};
+    place_input(i, p);
+    p.address = out_.input_address[i];
+    p.size = dot_ - p.address;
+    if (!alloc) dot_ = outer_dot;
+    placed_.push_back(std::move(p));
   }
 
   void check_overlaps() {

@@ -559,6 +559,10 @@ TEST(AsmLinkerScriptErrors, Layout) {
             "3:3: allocated section '.text' is not assigned to a program header (add ':phdr')");
   EXPECT_EQ(error("SECTIONS {\n  . = 0xfffffffffffffffe;\n  .text : { *(.text) }\n}"),
             "3:3: section '.text' at 0xfffffffffffffffe with size 0x4 extends past the end of the 64-bit address space");
+  // Orphans have no script location.
+  EXPECT_EQ(error("SECTIONS { . = 0xfffffffffffffff0; }"),
+            "0:0: orphan section '.note.pto.isa': section '.note.pto.isa' at 0xfffffffffffffff4 with size 0xb8 extends "
+            "past the end of the 64-bit address space");
   EXPECT_EQ(error("SECTIONS { . = ALIGN(0xffffffffffffff01, 0x100); }"),
             "1:22: ALIGN(0xffffffffffffff01, 0x100) wraps past 2^64");
   EXPECT_EQ(error("SECTIONS { . = 0xffffffffffffffff + 2; }"),
