@@ -614,6 +614,7 @@ class Assembler : public ExprEnv {
   }
 
   void place_with_script(elf::Image& im, Result& r) {
+    shndx_.assign(sections_.size(), elf::SHN_UNDEF);
     ScriptLayout l = run_script_layout();
     const bool converged = apply_script_layout(l);
     r.diagnostics.insert(r.diagnostics.end(), l.diagnostics.begin(), l.diagnostics.end());
@@ -622,7 +623,6 @@ class Assembler : public ExprEnv {
     if (!r.diagnostics.empty()) return;
     if (!converged)
       r.diagnostics.push_back({std::string(file_), 0, 0, "section addresses did not converge under the linker script", ""});
-    shndx_.assign(sections_.size(), elf::SHN_UNDEF);
     for (std::size_t i = 0; i < sections_.size(); ++i)
       if (l.input_output[i]) shndx_[i] = static_cast<std::uint16_t>(*l.input_output[i] + 1);
     for (const auto& [name, s] : symbols_)

@@ -567,7 +567,7 @@ TEST(AsmLinkerScriptErrors, Layout) {
             "1:22: ALIGN(0xffffffffffffff01, 0x100) wraps past 2^64");
   EXPECT_EQ(error("SECTIONS { . = 0xffffffffffffffff + 2; }"),
             "1:35: 0xffffffffffffffff + 0x2 wraps past 2^64");
-  EXPECT_EQ(error("SECTIONS { . = start + 1; }"),
+  EXPECT_EQ(error("SECTIONS { . = start + 1; }", "start: BSTOP\n"),
             "1:16: undefined symbol 'start' in expression (only symbols assigned earlier in the script can be used)");
   EXPECT_EQ(error("SECTIONS { . = 4 / (2 - 2); }"), "1:18: division by zero");
   EXPECT_EQ(error("x = .;"), "1:5: '.' (the location counter) is only available inside SECTIONS");
