@@ -783,8 +783,7 @@ class Layouter {
     const std::uint64_t outer_dot = dot_;
     if (o.address) {
       if (!p.alloc) fail(*o.address, fmt::format("non-allocated section '{}' cannot be given an address", o.name.name));
-      const std::uint64_t a = eval(*o.address);
-      dot_ = a;
+      dot_ = eval(*o.address);
     } else {
       dot_ = p.alloc ? align_up(dot_, max_align(inputs), o.name.at) : 0;
     }
@@ -799,12 +798,26 @@ class Layouter {
     }
     p.size = dot_ - p.address;
     if (o.load_address) check_load_address(*o.load_address, p);
-    if (inputs.empty() && p.size != 0)
-      fail(o.name.at, fmt::format("output section '{}' has no input sections; pto cannot make a section from "
-                                  "location-counter assignments alone",
-                                  o.name.name));
+    if (inputs.empty()) return finish_empty_statement(o, outer_dot);
     if (!p.alloc) dot_ = outer_dot;
-    if (!inputs.empty()) placed_.push_back(std::move(p));
+    placed_.push_back(std::move(p));
+  }
+
+  // An output statement that matched no input makes no section.  As in ld,
+  // its address is ignored unless it defines symbols.  Assigning '.' in it
+  // would make ld create the section, which pto does not: an error.
+  void finish_empty_statement(const ScriptOutputSection& o, std::uint64_t outer_dot) {
+    bool defines_symbols = false;
+    for (const ScriptOutputItem& item : o.items) {
+      const auto* a = std::get_if<ScriptAssignment>(&item);
+      if (!a) continue;
+      if (a->target.name == ".")
+        fail(a->target.at, fmt::format("output section '{}' has no input sections; ld would create it for this "
+                                        "assignment to '.', pto does not",
+                                        o.name.name));
+      defines_symbols = true;
+    }
+    if (!defines_symbols) dot_ = outer_dot;
   }
 
   // AT(expr) is accepted only when it names the section's own address.

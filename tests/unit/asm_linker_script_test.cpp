@@ -489,6 +489,20 @@ mine:   C.BSTOP
             "1:9: PROVIDE symbol 'mine' is defined in t.s (line 1) and used by the script");
 }
 
+TEST(AsmLinkerScript, EmptyOutputStatementsIgnoreTheirAddressUnlessTheyDefineSymbols) {
+  const char* src = "BSTOP\n.data\n.byte 1\n";
+  // .empty matches nothing: its address is ignored, .data follows .text at 4.
+  Result r = link(src, "SECTIONS { .text : { *(.text) } .empty 0x5000 : { *(.nothing) } .data : { *(.data) } }");
+  ASSERT_TRUE(r.ok()) << r.diagnostics.front().format();
+  EXPECT_FALSE(has_section(*r.image, ".empty"));
+  EXPECT_EQ(section(*r.image, ".data").addr, 4u);
+  // With a symbol assignment inside, ld obeys the address: '.' = 0x5000.
+  r = link(src, "SECTIONS { .text : { *(.text) } .empty 0x5000 : { *(.nothing) mark = .; } .data : { *(.data) } }");
+  ASSERT_TRUE(r.ok()) << r.diagnostics.front().format();
+  EXPECT_EQ(symbol(*r.image, "mark").value, 0x5000u);
+  EXPECT_EQ(section(*r.image, ".data").addr, 0x5000u);
+}
+
 TEST(AsmLinkerScript, CommandLineEntryWinsOverEntry) {
   Options o;
   o.entry = "cross_model_stop";
@@ -576,8 +590,8 @@ TEST(AsmLinkerScriptErrors, Layout) {
   EXPECT_EQ(error("SECTIONS { .text 0x40 : AT(0x1040) { *(.text) } }"),
             "1:28: AT(0x1040) differs from the address 0x40 of '.text': pto images have equal load and virtual addresses");
   EXPECT_EQ(error("SECTIONS { .stack : { . = . + 0x100; } }"),
-            "1:12: output section '.stack' has no input sections; pto cannot make a section from location-counter "
-            "assignments alone");
+            "1:23: output section '.stack' has no input sections; ld would create it for this assignment to '.', pto "
+            "does not");
   EXPECT_EQ(error("PHDRS { a PT_LOAD; b PT_LOAD; }\nSECTIONS {\n  .text 0x100 : { *(.text) } :a\n  .data 0x200 : { "
                   "*(.data) } :b\n  .tail 0x300 : { *(.tail) } :a\n}",
                   "BSTOP\n.data\n.byte 1\n.section .tail,\"ax\"\nBSTOP\n"),
