@@ -7,7 +7,9 @@
 #include <limits>
 #include <cctype>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "asm/linker_script.hpp"
 #include "asm/syntax.hpp"
 #include "asm/text.hpp"
 
@@ -120,8 +122,12 @@ class Assembler : public ExprEnv {
   // ExprEnv
   std::optional<std::int64_t> symbol(std::string_view name) const override {
     const auto it = symbols_.find(std::string(name));
-    if (it == symbols_.end() || !it->second.defined) return std::nullopt;
-    return value_of(it->second);
+    if (it != symbols_.end() && it->second.defined) return value_of(it->second);
+    if (const auto sym = script_symbols_.find(std::string(name)); sym != script_symbols_.end()) {
+      script_references_.insert(sym->first);
+      return static_cast<std::int64_t>(sym->second);
+    }
+    return std::nullopt;
   }
   std::optional<std::int64_t> local_label(unsigned n, bool forward) const override {
     const auto it = locals_.find(n);
@@ -177,6 +183,7 @@ class Assembler : public ExprEnv {
     }
     listing_.clear();
     cur_ = static_cast<std::size_t>(section_index(".text"));
+    if (script()) add_identity_note();
     stmt_index_ = 0;
     for (line_no_ = 0; line_no_ < lines_.size(); ++line_no_) {
       split_statements(lines_[line_no_], statements_);
@@ -381,6 +388,7 @@ class Assembler : public ExprEnv {
     const std::size_t acol = c.pos();
     const ExprValue v = parse_expression(c, *this);
     if (!v.resolved) c.fail_at(acol, "section address must be a constant");
+    if (script()) c.fail_at(acol, "a section address cannot be combined with a linker script; place the section in the script");
     if (!opt_.section_start.count(s.name)) s.fixed_start = static_cast<std::uint64_t>(v.value);
   }
 
@@ -441,7 +449,7 @@ class Assembler : public ExprEnv {
       const std::uint8_t fill_byte = c.accept(",") ? static_cast<std::uint8_t>(expression(c)) : 0;  // .org ADDR[, FILL]
       const auto target = static_cast<std::uint64_t>(v.value);
       SectionState& s = sections_[cur_];
-      if (s.size == 0 && !s.fixed_start && !placed_by_org_[cur_]) {
+      if (s.size == 0 && !s.fixed_start && !placed_by_org_[cur_] && !script()) {
         s.fixed_start = target;  // the section begins at its first .org
         placed_by_org_[cur_] = true;
         s.start = target;
@@ -481,6 +489,10 @@ class Assembler : public ExprEnv {
 
   // Places sections without a fixed start after the previous ones.
   void layout() {
+    if (script()) {
+      stable_ = apply_script_layout(run_script_layout());
+      return;
+    }
     std::vector<std::uint64_t> before;
     for (const auto& s : sections_) before.push_back(s.start);
     std::uint64_t next = opt_.default_text_start;
@@ -502,7 +514,16 @@ class Assembler : public ExprEnv {
     elf::Image im;
     im.type = elf::ET_EXEC;
     im.identity = elf::our_identity();
-    std::vector<int> index_of_section(sections_.size(), 0);
+    if (script()) place_with_script(im, r);
+    else place_sections(im, r);
+    add_symbols(im, r);
+    set_entry(im, r);
+    if (r.diagnostics.empty()) r.image = std::move(im);
+  }
+
+  // One PT_LOAD per non-empty allocated section.
+  void place_sections(elf::Image& im, Result& r) {
+    shndx_.assign(sections_.size(), elf::SHN_UNDEF);
     struct Range {
       std::uint64_t begin, end;
       std::size_t s;
@@ -512,7 +533,7 @@ class Assembler : public ExprEnv {
       const SectionState& s = sections_[i];
       if (s.size == 0 && s.name != ".text") continue;
       im.sections.push_back({s.name, s.type, s.flags, s.start, s.size, s.data});
-      index_of_section[i] = static_cast<int>(im.sections.size());
+      shndx_[i] = static_cast<std::uint16_t>(im.sections.size());
       if (s.size == 0 || !(s.flags & elf::SHF_ALLOC)) continue;
       std::uint32_t pf = elf::PF_R;
       if (s.flags & elf::SHF_WRITE) pf |= elf::PF_W;
@@ -531,26 +552,111 @@ class Assembler : public ExprEnv {
                                  ""});
       }
     }
+  }
+
+  void add_symbols(elf::Image& im, Result& r) {
     for (const auto& [name, s] : symbols_) {
       if (!s.defined) {
         if (s.global)
           r.diagnostics.push_back({std::string(file_), 0, 0, fmt::format("global symbol '{}' is never defined", name), ""});
         continue;
       }
-      const std::uint16_t shndx =
-          s.section < 0 ? elf::SHN_ABS : static_cast<std::uint16_t>(index_of_section[static_cast<std::size_t>(s.section)]);
+      const std::uint16_t shndx = s.section < 0 ? elf::SHN_ABS : shndx_[static_cast<std::size_t>(s.section)];
       im.symbols.push_back({name, static_cast<std::uint64_t>(value_of(s)), s.size, s.type,
                             s.global && !s.local_directive ? elf::STB_GLOBAL : elf::STB_LOCAL, shndx});
     }
-    const std::string entry = opt_.entry.value_or("_start");
+  }
+
+  // --entry, then the script's ENTRY, then _start, then the start of .text.
+  void set_entry(elf::Image& im, Result& r) {
+    const ScriptName* from_script = script() && script()->entry ? &*script()->entry : nullptr;
+    const std::string entry = opt_.entry ? *opt_.entry : from_script ? from_script->name : "_start";
     if (const auto v = symbol(entry)) {
       im.entry = static_cast<std::uint64_t>(*v);
     } else if (opt_.entry) {
       r.diagnostics.push_back({std::string(file_), 0, 0, fmt::format("entry symbol '{}' is not defined", entry), ""});
+    } else if (from_script) {
+      r.diagnostics.push_back(
+          script_diagnostic(*script(), from_script->at, fmt::format("entry symbol '{}' is not defined", entry)));
     } else {
       im.entry = sections_[0].start;  // .text
     }
-    if (r.diagnostics.empty()) r.image = std::move(im);
+  }
+
+  // ---- linker script (-T, docs/assembly.md "Linker scripts") ----
+  const LinkerScript* script() const { return opt_.linker_script.get(); }
+
+  // With a script the identity note is an input section that the script
+  // places, as in an object file: SHT_NOTE, SHF_ALLOC, alignment 4.
+  void add_identity_note() {
+    const std::size_t text = cur_;
+    cur_ = static_cast<std::size_t>(section_index(elf::kIdentitySectionName));
+    SectionState& s = sections_[cur_];
+    s.type = elf::SHT_NOTE;
+    s.flags = elf::SHF_ALLOC;
+    s.align = 4;
+    s.data = elf::identity_note_bytes(elf::our_identity());
+    s.size = s.data.size();
+    cur_ = text;
+  }
+
+  ScriptLayout run_script_layout() const {
+    std::vector<InputSection> inputs;
+    for (const SectionState& s : sections_) inputs.push_back({s.name, s.type, s.flags, s.size, s.align, s.data});
+    return layout_script(*script(), inputs);
+  }
+
+  // Takes the layout's addresses and script symbols; true when no section moved.
+  bool apply_script_layout(const ScriptLayout& l) {
+    bool same = true;
+    for (std::size_t i = 0; i < sections_.size(); ++i) {
+      same = same && sections_[i].start == l.input_address[i];
+      sections_[i].start = l.input_address[i];
+    }
+    script_symbols_.clear();
+    for (const ScriptSymbol& sym : l.symbols) script_symbols_[sym.name] = sym.value;
+    return same;
+  }
+
+  void place_with_script(elf::Image& im, Result& r) {
+    shndx_.assign(sections_.size(), elf::SHN_UNDEF);
+    ScriptLayout l = run_script_layout();
+    const bool converged = apply_script_layout(l);
+    r.diagnostics.insert(r.diagnostics.end(), l.diagnostics.begin(), l.diagnostics.end());
+    if (!opt_.section_start.empty())
+      r.diagnostics.push_back({std::string(file_), 0, 0, "--section-start cannot be combined with a linker script", ""});
+    if (!r.diagnostics.empty()) return;
+    if (!converged)
+      r.diagnostics.push_back({std::string(file_), 0, 0, "section addresses did not converge under the linker script", ""});
+    for (std::size_t i = 0; i < sections_.size(); ++i)
+      if (l.input_output[i]) shndx_[i] = static_cast<std::uint16_t>(*l.input_output[i] + 1);
+    for (const auto& [name, s] : symbols_)
+      if (s.defined && s.section >= 0 && !l.input_output[static_cast<std::size_t>(s.section)])
+        r.diagnostics.push_back({std::string(file_), s.line, 1,
+                                 fmt::format("symbol '{}' is defined in section {}, which the linker script discards",
+                                             name, sections_[static_cast<std::size_t>(s.section)].name),
+                                 std::string(lines_[s.line - 1])});
+    for (const ScriptSymbol& sym : l.symbols) {
+      const auto it = symbols_.find(sym.name);
+      const bool in_source = it != symbols_.end() && it->second.defined;
+      if (sym.provide && in_source && std::count(l.used_symbols.begin(), l.used_symbols.end(), sym.name)) {
+        // ld would give the script's later expressions the source's value.
+        r.diagnostics.push_back(script_diagnostic(
+            *script(), sym.at,
+            fmt::format("PROVIDE symbol '{}' is defined in {} (line {}) and used by the script", sym.name, file_,
+                        it->second.line)));
+        continue;
+      }
+      if (sym.provide && (in_source || !script_references_.count(sym.name))) continue;  // as ld's PROVIDE
+      if (in_source) {
+        r.diagnostics.push_back(script_diagnostic(
+            *script(), sym.at, fmt::format("symbol '{}' is also defined in {} (line {})", sym.name, file_, it->second.line)));
+        continue;
+      }
+      im.symbols.push_back({sym.name, sym.value, 0, elf::STT_NOTYPE, elf::STB_GLOBAL, elf::SHN_ABS});
+    }
+    im.sections = std::move(l.sections);
+    im.segments = std::move(l.segments);
   }
 
   std::string_view source_;
@@ -561,6 +667,9 @@ class Assembler : public ExprEnv {
   std::vector<SectionState> sections_;
   std::vector<bool> placed_by_org_;
   std::unordered_map<std::string, SymbolState> symbols_;
+  std::unordered_map<std::string, std::uint64_t> script_symbols_;  // from the last script layout
+  mutable std::unordered_set<std::string> script_references_;      // script symbols the source used
+  std::vector<std::uint16_t> shndx_;  // ELF section index per section (finish)
   // Numeric local labels: label -> (statement index, (section, offset)).
   std::unordered_map<unsigned, std::vector<std::pair<std::size_t, std::pair<std::size_t, std::uint64_t>>>> locals_;
   std::vector<Diagnostic> diags_;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,11 +17,15 @@
 
 namespace pto::as {
 
+struct LinkerScript;  // asm/linker_script.hpp
+
 struct Options {
   std::map<std::string, std::uint64_t> section_start;  // --section-start NAME=ADDR
   std::optional<std::string> entry;                     // --entry SYM (default _start)
   std::uint64_t default_text_start = 0;                 // .text when not placed explicitly
   bool listing = false;                                 // fill Result::listing
+  // -T SCRIPT: the script places the sections (parse_linker_script).
+  std::shared_ptr<const LinkerScript> linker_script;
 };
 
 struct Diagnostic {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "asm/assembler.hpp"
+#include "asm/linker_script.hpp"
 #include "cli/command.hpp"
 #include "elf/elf.hpp"
 
@@ -23,6 +24,7 @@ struct AsOptions {
   std::string format = "elf";
   std::string entry;
   std::vector<std::string> section_starts;
+  std::string script;  // -T / --script
   bool listing = false;
 };
 
@@ -61,6 +63,22 @@ void print_listing(const as::Result& r) {
   }
 }
 
+// Reads and parses -T SCRIPT into `ao`; an exit code after printing the error.
+int load_script(const std::string& path, as::Options& ao) {
+  const auto text = read_text(path);
+  if (!text) {
+    fmt::print(stderr, "pto as: error: cannot read linker script '{}'\n", path);
+    return kExitUsage;
+  }
+  auto parsed = as::parse_linker_script(*text, path);
+  if (const auto* d = std::get_if<as::Diagnostic>(&parsed)) {
+    fmt::print(stderr, "{}pto as: 1 error; no output written\n", d->format());
+    return kExitFailure;
+  }
+  ao.linker_script = std::make_shared<const as::LinkerScript>(std::get<as::LinkerScript>(std::move(parsed)));
+  return kExitOk;
+}
+
 int run_as(const AsOptions& opt) {
   const auto text = read_text(opt.input);
   if (!text) {
@@ -68,6 +86,8 @@ int run_as(const AsOptions& opt) {
     return kExitUsage;
   }
   as::Options ao;
+  if (!opt.script.empty())
+    if (const int rc = load_script(opt.script, ao); rc != kExitOk) return rc;
   if (!opt.entry.empty()) ao.entry = opt.entry;
   ao.listing = opt.listing;
   for (const std::string& s : opt.section_starts) {
@@ -113,6 +133,7 @@ const Registrar reg{[](CLI::App& app) {
       ->check(CLI::IsMember({"elf", "binary"}));
   sub->add_option("--entry", opt->entry, "Entry symbol (default _start)");
   sub->add_option("--section-start", opt->section_starts, "Place a section: NAME=ADDR (repeatable)");
+  sub->add_option("-T,--script", opt->script, "Lay out sections with a GNU ld linker script (docs/assembly.md)");
   sub->add_flag("--listing", opt->listing, "Print a listing (address, bytes, source line) to stdout");
   return std::pair<CLI::App*, Runner>{sub, [opt] { return run_as(*opt); }};
 }};

@@ -277,8 +277,13 @@ struct OutSection {
   std::uint64_t offset = 0;
 };
 
+// An allocated identity note (placed by a linker script) is written as given.
+bool is_allocated_identity_note(const Section& s) {
+  return s.name == kIdentitySectionName && s.type == SHT_NOTE && (s.flags & SHF_ALLOC);
+}
+
 bool is_generated_section(const Section& s) {
-  return s.name == kIdentitySectionName || s.type == SHT_SYMTAB ||
+  return (s.name == kIdentitySectionName && !is_allocated_identity_note(s)) || s.type == SHT_SYMTAB ||
          (s.type == SHT_STRTAB && (s.name == ".strtab" || s.name == ".shstrtab"));
 }
 
@@ -432,7 +437,8 @@ std::vector<std::uint8_t> write_image(const Image& image) {
     secs.push_back(std::move(o));
     remap[i + 1] = static_cast<std::uint16_t>(secs.size());
   }
-  if (image.identity) {
+  const bool note_placed = std::any_of(image.sections.begin(), image.sections.end(), is_allocated_identity_note);
+  if (image.identity && !note_placed) {
     const auto note = identity_note_bytes(*image.identity);
     OutSection o{Section{std::string(kIdentitySectionName), SHT_NOTE, 0, 0, note.size(), note}};
     o.addralign = 4;

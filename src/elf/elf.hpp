@@ -101,7 +101,9 @@ std::variant<Image, Error> read_image(std::span<const std::uint8_t> bytes);
 // (sharing bytes with a segment when an allocated section lies inside it),
 // .note.pto.isa from image.identity, .symtab/.strtab from image.symbols and
 // .shstrtab.  Input sections named .note.pto.isa/.symtab/.strtab/.shstrtab
-// are regenerated, not copied; symbol section indices are remapped.
+// are regenerated, not copied (except an allocated SHT_NOTE .note.pto.isa,
+// which a linker script placed: it is written as given); symbol section
+// indices are remapped.
 std::vector<std::uint8_t> write_image(const Image& image);
 
 // Exact content of the .note.pto.isa section: namesz=4, descsz, type=1,
