@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -58,6 +59,14 @@ std::optional<std::vector<std::uint8_t>> parse_hex_words(const std::vector<std::
   return out;
 }
 
+// True when a section's bytes lie inside a PT_LOAD segment (an identity
+// note outside every segment is metadata, not program bytes).
+bool loaded(const elf::Image& image, const elf::Section& s) {
+  return std::any_of(image.segments.begin(), image.segments.end(), [&](const elf::Segment& g) {
+    return s.addr >= g.vaddr && s.addr - g.vaddr < g.memsz && s.size <= g.memsz - (s.addr - g.vaddr);
+  });
+}
+
 std::optional<Input> load(const DisOptions& opt, std::string& error) {
   Input in;
   std::uint64_t base = 0;
@@ -107,7 +116,7 @@ std::optional<Input> load(const DisOptions& opt, std::string& error) {
     return std::nullopt;
   }
   for (const auto& s : in.image->sections) {
-    if (!(s.flags & elf::SHF_ALLOC)) continue;
+    if (!(s.flags & elf::SHF_ALLOC) || (s.type == elf::SHT_NOTE && !loaded(*in.image, s))) continue;
     if (s.type == elf::SHT_NOBITS) {
       in.nobits.push_back(s);
       continue;

@@ -433,14 +433,18 @@ std::vector<std::uint8_t> write_image(const Image& image) {
     const Section& s = image.sections[i];
     if (is_generated_section(s)) continue;
     OutSection o{s};
-    o.addralign = (s.flags & SHF_ALLOC) ? natural_alignment(s.addr) : 1;
+    // The identity note keeps the alignment of its record (4), wherever it lies.
+    o.addralign = is_allocated_identity_note(s) ? 4 : (s.flags & SHF_ALLOC) ? natural_alignment(s.addr) : 1;
     secs.push_back(std::move(o));
     remap[i + 1] = static_cast<std::uint16_t>(secs.size());
   }
   const bool note_placed = std::any_of(image.sections.begin(), image.sections.end(), is_allocated_identity_note);
   if (image.identity && !note_placed) {
     const auto note = identity_note_bytes(*image.identity);
-    OutSection o{Section{std::string(kIdentitySectionName), SHT_NOTE, 0, 0, note.size(), note}};
+    // SHF_ALLOC with alignment 4 as the LinxISA toolchain writes it; an
+    // image that did not place it keeps it outside every segment (address 0),
+    // so the note never moves or grows the loaded image.
+    OutSection o{Section{std::string(kIdentitySectionName), SHT_NOTE, SHF_ALLOC, 0, note.size(), note}};
     o.addralign = 4;
     secs.push_back(std::move(o));
   }
