@@ -92,8 +92,7 @@ int run_as(const AsOptions& opt) {
   if (opt.listing) print_listing(r);
   std::vector<std::uint8_t> bytes;
   if (opt.format == "binary") {
-    std::uint64_t base = 0;
-    bytes = as::flat_binary(*r.image, base);
+    bytes = as::flat_binary(*r.image, ao.max_output)->bytes;  // the assembler checked the span
   } else {
     bytes = elf::write_image(*r.image);
   }
