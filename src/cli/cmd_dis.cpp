@@ -3,7 +3,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <map>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/file_io.hpp"
 #include "cli/hex_word.hpp"
 #include "dis/disassembler.hpp"
 #include "elf/elf.hpp"
@@ -59,13 +59,12 @@ std::optional<std::vector<std::uint8_t>> parse_hex_words(const std::vector<std::
 
 std::optional<Input> load(const DisOptions& opt, std::string& error) {
   Input in;
-  std::uint64_t base = 0;
-  try {
-    base = std::stoull(opt.base, nullptr, 0);
-  } catch (const std::exception&) {
-    error = fmt::format("--base expects an address, got '{}'", opt.base);
+  const auto parsed_base = parse_unsigned(opt.base);
+  if (!parsed_base) {
+    error = fmt::format("--base expects an address (decimal, 0x hex or 0b binary), got '{}'", opt.base);
     return std::nullopt;
   }
+  const std::uint64_t base = *parsed_base;
   if (opt.hex) {
     std::vector<std::string> words = opt.inputs;
     if (words.empty()) {
@@ -84,12 +83,9 @@ std::optional<Input> load(const DisOptions& opt, std::string& error) {
     error = "expected one input file (or --hex WORD...)";
     return std::nullopt;
   }
-  std::ifstream f(opt.inputs[0], std::ios::binary);
-  if (!f) {
-    error = fmt::format("cannot read '{}'", opt.inputs[0]);
-    return std::nullopt;
-  }
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), {});
+  const auto file = read_input(opt.inputs[0], error);
+  if (!file) return std::nullopt;
+  std::vector<std::uint8_t> bytes(file->begin(), file->end());
   if (opt.raw) {
     in.regions.push_back({".text", base, elf::SHF_ALLOC | elf::SHF_EXECINSTR, std::move(bytes)});
     return in;
