@@ -373,15 +373,22 @@ class Assembler : public ExprEnv {
       bind_iteration(e);
     }
     const BodyStatement& b = (*e.body)[e.next++];
-    e.text = substitute(b.text, e.bindings, e.counter);
+    auto text = substitute(b.text, e.bindings, e.counter, kMaxExpandedStatementBytes);
+    e.text = text ? std::move(*text) : b.text;
     src_ = {e.text, b.line_no, b.column_base, &e.frame};
-    if (++expanded_ > opt_.max_expansion_statements) {
-      error(0, fmt::format("macro and repetition expansion exceeds {} statements in one pass",
-                           opt_.max_expansion_statements));
-      for (auto& x : stack_) x->exiting = true;
-      return;
-    }
+    if (!text) return abort_expansions(fmt::format("statement after macro substitution is longer than {} bytes",
+                                                   kMaxExpandedStatementBytes));
+    if (++expanded_ > opt_.max_expansion_statements)
+      return abort_expansions(fmt::format("macro and repetition expansion exceeds {} statements in one pass",
+                                          opt_.max_expansion_statements));
     statement(0);
+  }
+
+  // Reports an expansion limit at the current statement and ends every
+  // active expansion.
+  void abort_expansions(std::string message) {
+    error(0, std::move(message));
+    for (auto& x : stack_) x->exiting = true;
   }
 
   static void bind_iteration(Expansion& e) {

@@ -159,7 +159,8 @@ Bindings bind_arguments(const MacroDef& m, const std::vector<MacroArg>& args, co
   return b;
 }
 
-std::string substitute(std::string_view text, const Bindings& bindings, std::string_view counter) {
+std::optional<std::string> substitute(std::string_view text, const Bindings& bindings, std::string_view counter,
+                                      std::size_t max_bytes) {
   if (text.find('\\') == std::string_view::npos) return std::string(text);
   std::string out;
   out.reserve(text.size());
@@ -186,9 +187,11 @@ std::string substitute(std::string_view text, const Bindings& bindings, std::str
       out += '\\';
       continue;
     }
+    if (it->second.size() > max_bytes - std::min(max_bytes, out.size())) return std::nullopt;
     out += it->second;
     i = end - 1;
   }
+  if (out.size() > max_bytes) return std::nullopt;
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -67,7 +68,10 @@ Bindings bind_arguments(const MacroDef& m, const std::vector<MacroArg>& args, co
                         std::size_t name_column);
 
 // Replaces `\name` (a bound parameter), `\@` (with `counter`, when given) and
-// `\()` (nothing: a separator) in `text`.  Other backslashes stay.
-std::string substitute(std::string_view text, const Bindings& bindings, std::string_view counter);
+// `\()` (nothing: a separator) in `text`.  Other backslashes stay.  nullopt
+// when the result would be longer than `max_bytes` (arguments substituted into
+// arguments can double the text at every level of recursion).
+std::optional<std::string> substitute(std::string_view text, const Bindings& bindings, std::string_view counter,
+                                      std::size_t max_bytes);
 
 }  // namespace pto::as

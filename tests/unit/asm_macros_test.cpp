@@ -285,6 +285,13 @@ TEST(AsmMacros, RecursionAndExpansionLimits) {
   EXPECT_EQ(section_bytes(run(".data\n.rept 10\n.byte 1\n.endr\n", o), ".data"), Bytes(10, 1));
   EXPECT_EQ(first_error(".data\n.rept 11\n.byte 1\n.endr\n", o),
             "3:1: macro and repetition expansion exceeds 10 statements in one pass");
+  // Arguments substituted into arguments double at every level: 2^25 bytes
+  // after 25 levels, past the 1 MiB limit for one statement (at 2^21 bytes,
+  // the 21st expansion).  Reported at the first use, line 4.
+  const Result dbl = run(".macro d x\nd \\x\\x\n.endm\nd 1\n");
+  ASSERT_FALSE(dbl.diagnostics.empty());
+  EXPECT_EQ(fmt::format("{}:{}: {}", dbl.diagnostics[0].line, dbl.diagnostics[0].column, dbl.diagnostics[0].message),
+            "4:1: statement after macro substitution is longer than 1048576 bytes");
   // Nested repetitions multiply: caught by the same limit.
   EXPECT_EQ(first_error(".rept 1000\n.rept 1000\n.rept 1000\n.endr\n.endr\n.endr\n", o),
             "3:1: macro and repetition expansion exceeds 10 statements in one pass");
