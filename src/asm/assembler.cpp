@@ -38,7 +38,8 @@ std::string Diagnostic::format() const {
 namespace {
 
 constexpr int kMaxPasses = 4;
-constexpr std::size_t kMaxNotes = 16;  // expansion notes printed per diagnostic
+constexpr std::size_t kMaxNotes = 16;    // expansion notes printed per diagnostic
+constexpr std::size_t kMaxErrors = 1000;  // diagnostics reported per run
 
 struct SectionState {
   std::string name;
@@ -202,7 +203,8 @@ class Assembler : public ExprEnv {
     Result r;
     for (int pass = 0; pass < kMaxPasses; ++pass) {
       pass_ = pass;
-      final_ = pass == kMaxPasses - 1 || (pass > 0 && stable_);
+      // After an expansion limit the result is an error: report it at once.
+      final_ = pass == kMaxPasses - 1 || (pass > 0 && stable_) || expansion_limit_hit_;
       run_pass();
       if (final_) break;
       layout();
@@ -269,35 +271,46 @@ class Assembler : public ExprEnv {
 
   // An error at `column` of the current statement.  Inside a macro expansion
   // it is located at the outermost use, with a note per expansion.
+  // Only the notes that are printed are built (kMaxNotes of them).
   Diagnostic located(std::size_t column, std::string message) const {
-    Note here = position(column);
+    const Note first = position(column);
+    const Note* here = &first;
     std::vector<Note> notes;
+    std::size_t more = 0;  // frames beyond kMaxNotes
     for (const Frame* f = src_.frame; f; f = f->parent) {
-      if (f->kind == BlockKind::Macro) {
-        notes.push_back({here.line, here.column, frame_note(*f, file_), here.source});
-        here = f->use;
-      } else {
-        notes.push_back({f->use.line, f->use.column, frame_note(*f, file_), f->use.source});
-      }
+      const Note& at = f->kind == BlockKind::Macro ? *here : f->use;
+      if (notes.size() < kMaxNotes) notes.push_back({at.line, at.column, frame_note(*f, file_), at.source});
+      else ++more;
+      if (f->kind == BlockKind::Macro) here = &f->use;
     }
-    if (notes.size() > kMaxNotes) {
-      const std::size_t hidden = notes.size() - (kMaxNotes - 1);
+    if (more > 0) {
       notes.resize(kMaxNotes - 1);
-      notes.push_back({here.line, here.column, fmt::format("({} outer expansions not shown)", hidden), here.source});
+      notes.push_back({here->line, here->column, fmt::format("({} outer expansions not shown)", more + 1),
+                       here->source});
     }
-    return {std::string(file_), here.line, here.column, std::move(message), std::move(here.source), std::move(notes)};
+    return {std::string(file_), here->line, here->column, std::move(message), here->source, std::move(notes)};
   }
 
   void error(std::size_t column, std::string message) {
-    if (!final_) return;  // earlier passes only compute sizes
+    if (!final_ || !room_for_error()) return;  // earlier passes only compute sizes
     diags_.push_back(located(column, std::move(message)));
+  }
+
+  // At most kMaxErrors are reported (an expansion can repeat one error
+  // millions of times); then one line says so.
+  bool room_for_error() {
+    if (diags_.size() < kMaxErrors) return true;
+    if (diags_.size() == kMaxErrors)
+      diags_.push_back({std::string(file_), 0, 0,
+                        fmt::format("more than {} errors; the rest are not reported", kMaxErrors), "", {}});
+    return false;
   }
 
   // A located diagnostic saved for later (an unterminated block); only the
   // final pass reports anything.
   Diagnostic saved_location(std::size_t column) const { return final_ ? located(column, "") : Diagnostic{}; }
   void report_saved(Diagnostic d, std::string message) {
-    if (!final_) return;
+    if (!final_ || !room_for_error()) return;
     d.message = std::move(message);
     diags_.push_back(std::move(d));
   }
@@ -387,6 +400,7 @@ class Assembler : public ExprEnv {
   // Reports an expansion limit at the current statement and ends every
   // active expansion.
   void abort_expansions(std::string message) {
+    expansion_limit_hit_ = true;
     error(0, std::move(message));
     for (auto& x : stack_) x->exiting = true;
   }
@@ -1161,6 +1175,7 @@ class Assembler : public ExprEnv {
   std::size_t stmt_index_ = 0;
   bool final_ = false;
   bool stable_ = false;
+  bool expansion_limit_hit_ = false;
   int pass_ = 0;
 };
 

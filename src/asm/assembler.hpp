@@ -18,7 +18,7 @@ namespace pto::as {
 
 // Limits (docs/assembly.md "Limits").
 inline constexpr std::uint64_t kDefaultMaxOutput = std::uint64_t{1} << 30;        // 1 GiB
-inline constexpr std::size_t kDefaultMaxExpansionStatements = std::size_t{1} << 22;  // per pass
+inline constexpr std::size_t kDefaultMaxExpansionStatements = std::size_t{1} << 20;  // per pass
 inline constexpr std::size_t kMaxExpansionDepth = 100;  // nested macro / .rept / .irp expansions
 inline constexpr std::size_t kMaxExpandedStatementBytes = std::size_t{1} << 20;  // one statement after substitution
 

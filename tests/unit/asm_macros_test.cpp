@@ -292,6 +292,10 @@ TEST(AsmMacros, RecursionAndExpansionLimits) {
   ASSERT_FALSE(dbl.diagnostics.empty());
   EXPECT_EQ(fmt::format("{}:{}: {}", dbl.diagnostics[0].line, dbl.diagnostics[0].column, dbl.diagnostics[0].message),
             "4:1: statement after macro substitution is longer than 1048576 bytes");
+  // One error repeated by an expansion is reported at most 1000 times.
+  const Result many = run(".rept 5000\nbogus\n.endr\n");
+  ASSERT_EQ(many.diagnostics.size(), 1001u);
+  EXPECT_EQ(many.diagnostics[1000].message, "more than 1000 errors; the rest are not reported");
   // Nested repetitions multiply: caught by the same limit.
   EXPECT_EQ(first_error(".rept 1000\n.rept 1000\n.rept 1000\n.endr\n.endr\n.endr\n", o),
             "3:1: macro and repetition expansion exceeds 10 statements in one pass");
