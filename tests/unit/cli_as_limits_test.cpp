@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,7 +22,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path temp(const std::string& name) { return fs::temp_directory_path() / ("pto-cli-as-test-" + name); }
+// Per process: the gtest shards run in parallel.
+fs::path temp(const std::string& name) {
+  return fs::temp_directory_path() / fmt::format("pto-cli-as-test-{}-{}", ::getpid(), name);
+}
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
