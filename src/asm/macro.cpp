@@ -139,7 +139,6 @@ Bindings bind_arguments(const MacroDef& m, const std::vector<MacroArg>& args, co
       continue;
     }
     if (next >= m.params.size()) {
-      if (a.text.empty() && args.size() == 1) break;  // `m` alone
       c.fail_at(a.column, fmt::format("macro '{}' takes {} argument{}; this is one more", m.name, m.params.size(),
                                       m.params.size() == 1 ? "" : "s"));
     }
