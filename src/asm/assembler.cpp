@@ -6,41 +6,59 @@
 #include <charconv>
 #include <limits>
 #include <cctype>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "asm/linker_script.hpp"
+#include "asm/macro.hpp"
 #include "asm/syntax.hpp"
 #include "asm/text.hpp"
 
 namespace pto::as {
 
-std::string Diagnostic::format() const {
-  const std::string shown_message = escape_control(message);
-  if (line == 0) return fmt::format("{}: error: {}\n", file, shown_message);  // not tied to a source line
-  // The caret sits under the escaped text of the columns before it.
+namespace {
+
+// "file:line:col: KIND: message", the line and a caret under the column.
+// Control bytes of the input appear as \xNN; the caret sits under the
+// escaped text of the columns before it.
+std::string located_message(std::string_view file, std::string_view kind, std::size_t line, std::size_t column,
+                            std::string_view message, std::string_view source) {
   const std::size_t before = std::min(column > 0 ? column - 1 : 0, source.size());
-  std::string caret = escape_control(std::string_view(source).substr(0, before));
+  std::string caret = escape_control(source.substr(0, before));
   for (char& ch : caret)
     if (ch != '\t') ch = ' ';
   caret.resize(std::max(caret.size(), column > 0 ? column - 1 + (caret.size() - before) : 0), ' ');
-  return fmt::format("{}:{}:{}: error: {}\n  {}\n  {}^\n", file, line, column, shown_message, escape_control(source),
-                     caret);
+  return fmt::format("{}:{}:{}: {}: {}\n  {}\n  {}^\n", file, line, column, kind, escape_control(message),
+                     escape_control(source), caret);
+}
+
+}  // namespace
+
+std::string Diagnostic::format() const {
+  if (line == 0) return fmt::format("{}: error: {}\n", file, escape_control(message));  // not tied to a source line
+  std::string out = located_message(file, "error", line, column, message, source);
+  for (const Note& n : notes) out += located_message(file, "note", n.line, n.column, n.message, n.source);
+  return out;
 }
 
 namespace {
 
 constexpr int kMaxPasses = 4;
+constexpr std::size_t kMaxNotes = 16;    // expansion notes printed per diagnostic
+constexpr std::size_t kMaxErrors = 1000;  // diagnostics reported per run
 
 struct SectionState {
   std::string name;
   std::uint32_t type = elf::SHT_PROGBITS;
   std::uint64_t flags = elf::SHF_ALLOC;
   std::optional<std::uint64_t> fixed_start;  // --section-start or .section address operand
+  std::string placed_by;                     // what set fixed_start (for the address-wrap error)
   std::uint64_t start = 0;                   // this pass's address
   std::vector<std::uint8_t> data;
   std::uint64_t size = 0;  // NOBITS size / data size
   std::uint64_t align = 2;
+  bool wrap_reported = false;  // this pass
 };
 
 struct SymbolState {
@@ -49,6 +67,7 @@ struct SymbolState {
   std::int64_t value = 0;  // absolute value for section -1
   bool defined = false;
   int pass_defined = -1;  // duplicate definitions are detected per pass
+  int seen_pass = -1;     // last pass that defined it (label or .set): `.ifdef`
   bool global = false;
   bool local_directive = false;
   std::uint8_t type = elf::STT_NOTYPE;
@@ -85,8 +104,92 @@ void split_statements(std::string_view line, std::vector<Statement>& out) {
       break;
     }
   }
-  out.push_back({line.substr(start, i - start), start});
+  out.push_back({line.substr(start, std::min(i, line.size()) - start), start});
 }
+
+// Identifier at `pos` (no whitespace skipped), as the Cursor reads it.
+std::string_view word_at(std::string_view view, std::size_t pos) {
+  Cursor c(view, pos);
+  return c.pos() < view.size() && view[pos] != ' ' && view[pos] != '\t' ? c.ident() : std::string_view{};
+}
+
+// ---- expansion bookkeeping (macros, .rept/.irp/.irpc, conditionals) ----
+
+enum class BlockKind { Macro, Rept, Irp, Irpc };
+
+std::string_view block_name(BlockKind k) {
+  switch (k) {
+    case BlockKind::Macro: return ".macro";
+    case BlockKind::Rept: return ".rept";
+    case BlockKind::Irp: return ".irp";
+    case BlockKind::Irpc: return ".irpc";
+  }
+  return "";
+}
+
+// `.macro` bodies nest `.macro`/`.endm`; repetition bodies nest
+// `.rept`/`.irp`/`.irpc` with `.endr` (as in GNU as).
+bool opens_block(BlockKind k, std::string_view word) {
+  if (k == BlockKind::Macro) return iequals(word, ".macro");
+  return iequals(word, ".rept") || iequals(word, ".irp") || iequals(word, ".irpc");
+}
+bool closes_block(BlockKind k, std::string_view word) {
+  return iequals(word, k == BlockKind::Macro ? ".endm" : ".endr");
+}
+
+// One active expansion as diagnostics name it.
+struct Frame {
+  BlockKind kind = BlockKind::Macro;
+  std::string name;          // macro name (macros)
+  std::size_t def_line = 0;  // 1-based line of the opening directive
+  Note use;                  // the invocation (macros) or the opening directive
+  const Frame* parent = nullptr;
+  std::uint64_t iteration = 0;  // 0-based (repetitions)
+};
+
+struct Expansion {
+  Frame frame;
+  std::shared_ptr<const Body> body;
+  Bindings bindings;                // of the current iteration
+  std::vector<std::string> values;  // .irp/.irpc: one per iteration
+  std::string counter;              // `\@` (macros)
+  std::uint64_t iterations = 1;
+  std::size_t next = 0;        // next body statement
+  std::size_t cond_depth = 0;  // open conditionals when the expansion began
+  bool exiting = false;        // .exitm or the statement limit: ends at the next step
+  std::string text;            // the statement being assembled (after substitution)
+};
+
+// A `.macro`/`.rept`/`.irp`/`.irpc` whose body is being collected.
+struct Collecting {
+  BlockKind kind = BlockKind::Macro;
+  int depth = 1;
+  std::size_t level = 0;  // expansion depth where it opened
+  MacroDef macro;
+  bool discard = false;  // a `.macro` whose header was wrong
+  std::uint64_t count = 0;
+  std::string param;
+  std::vector<std::string> values;
+  Body body;
+  Note opening;
+  Diagnostic unterminated;  // final pass: the opening's location
+};
+
+struct Conditional {
+  bool parent_active = true;
+  bool taken = false;  // a branch has been chosen
+  bool active = false;
+  bool else_seen = false;
+  Diagnostic unterminated;  // final pass: the opening's location
+};
+
+// Where the statement being assembled comes from.
+struct StatementSource {
+  std::string_view text;        // what the parser reads (the source line at top level)
+  std::size_t line_no = 0;      // 0-based source line
+  std::size_t column_base = 0;  // column of text[0] in that line
+  const Frame* frame = nullptr;
+};
 
 class Assembler : public ExprEnv {
  public:
@@ -107,7 +210,8 @@ class Assembler : public ExprEnv {
     Result r;
     for (int pass = 0; pass < kMaxPasses; ++pass) {
       pass_ = pass;
-      final_ = pass == kMaxPasses - 1 || (pass > 0 && stable_);
+      // After an expansion limit the result is an error: report it at once.
+      final_ = pass == kMaxPasses - 1 || (pass > 0 && stable_) || expansion_limit_hit_;
       run_pass();
       if (final_) break;
       layout();
@@ -156,9 +260,70 @@ class Assembler : public ExprEnv {
                          : static_cast<std::int64_t>(sections_[static_cast<std::size_t>(s.section)].start + s.offset);
   }
 
+  // ---- diagnostics ----
+
+  // The statement's line as assembled: the source line at top level; inside
+  // an expansion the substituted statement after the line's own prefix.
+  std::string source_text() const {
+    const std::string_view line = lines_[src_.line_no];
+    if (!src_.frame) return std::string(line);
+    return std::string(line.substr(0, std::min(src_.column_base, line.size()))) + std::string(src_.text);
+  }
+
+  Note position(std::size_t column) const {
+    return {src_.line_no + 1, src_.column_base + column + 1, {}, source_text()};
+  }
+
+  static std::string frame_note(const Frame& f, std::string_view file) {
+    if (f.kind == BlockKind::Macro)
+      return fmt::format("in expansion of macro '{}' defined at {}:{}", f.name, file, f.def_line);
+    return fmt::format("in iteration {} of this {}", f.iteration + 1, block_name(f.kind));
+  }
+
+  // An error at `column` of the current statement.  Inside a macro expansion
+  // it is located at the outermost use, with a note per expansion.
+  // Only the notes that are printed are built (kMaxNotes of them).
+  Diagnostic located(std::size_t column, std::string message) const {
+    const Note first = position(column);
+    const Note* here = &first;
+    std::vector<Note> notes;
+    std::size_t more = 0;  // frames beyond kMaxNotes
+    for (const Frame* f = src_.frame; f; f = f->parent) {
+      const Note& at = f->kind == BlockKind::Macro ? *here : f->use;
+      if (notes.size() < kMaxNotes) notes.push_back({at.line, at.column, frame_note(*f, file_), at.source});
+      else ++more;
+      if (f->kind == BlockKind::Macro) here = &f->use;
+    }
+    if (more > 0) {
+      notes.resize(kMaxNotes - 1);
+      notes.push_back({here->line, here->column, fmt::format("({} outer expansions not shown)", more + 1),
+                       here->source});
+    }
+    return {std::string(file_), here->line, here->column, std::move(message), here->source, std::move(notes)};
+  }
+
   void error(std::size_t column, std::string message) {
-    if (!final_) return;  // earlier passes only compute sizes
-    diags_.push_back({std::string(file_), line_no_ + 1, column + 1, escape_control(message), std::string(lines_[line_no_])});
+    if (!final_ || !room_for_error()) return;  // earlier passes only compute sizes
+    diags_.push_back(located(column, std::move(message)));
+  }
+
+  // At most kMaxErrors are reported (an expansion can repeat one error
+  // millions of times); then one line says so.
+  bool room_for_error() {
+    if (diags_.size() < kMaxErrors) return true;
+    if (diags_.size() == kMaxErrors)
+      diags_.push_back({std::string(file_), 0, 0,
+                        fmt::format("more than {} errors; the rest are not reported", kMaxErrors), "", {}});
+    return false;
+  }
+
+  // A located diagnostic saved for later (an unterminated block); only the
+  // final pass reports anything.
+  Diagnostic saved_location(std::size_t column) const { return final_ ? located(column, "") : Diagnostic{}; }
+  void report_saved(Diagnostic d, std::string message) {
+    if (!final_ || !room_for_error()) return;
+    d.message = std::move(message);
+    diags_.push_back(std::move(d));
   }
 
   int section_index(std::string_view name) {
@@ -170,27 +335,131 @@ class Assembler : public ExprEnv {
     else if (name == ".data" || name.starts_with(".data.")) s.flags = elf::SHF_ALLOC | elf::SHF_WRITE;
     else if (name == ".bss" || name.starts_with(".bss.")) s.flags = elf::SHF_ALLOC | elf::SHF_WRITE, s.type = elf::SHT_NOBITS;
     else if (name == ".rodata" || name.starts_with(".rodata.")) s.flags = elf::SHF_ALLOC;
-    if (const auto it = opt_.section_start.find(s.name); it != opt_.section_start.end()) s.fixed_start = it->second;
+    if (const auto it = opt_.section_start.find(s.name); it != opt_.section_start.end()) {
+      s.fixed_start = it->second;
+      s.placed_by = fmt::format("--section-start {}={:#x}", s.name, it->second);
+    }
     sections_.push_back(std::move(s));
     placed_by_org_.push_back(false);
     return static_cast<int>(sections_.size() - 1);
   }
 
+  // ---- the statement stream ----
+
   void run_pass() {
     for (auto& s : sections_) {
       s.data.clear();
       s.size = 0;
+      s.wrap_reported = false;
     }
+    total_data_ = 0;
     listing_.clear();
+    macros_.clear();
+    cond_.clear();
+    collect_.reset();
+    stack_.clear();
+    macro_counter_ = 0;
+    expanded_ = 0;
     cur_ = static_cast<std::size_t>(section_index(".text"));
     if (script()) add_identity_note();
     stmt_index_ = 0;
-    for (line_no_ = 0; line_no_ < lines_.size(); ++line_no_) {
-      split_statements(lines_[line_no_], statements_);
-      for (const Statement& st : statements_) {
-        ++stmt_index_;
-        statement(st);
+    top_line_ = 0;
+    top_stmt_ = 0;
+    split_statements(lines_[0], statements_);
+    while (next_statement()) {
+    }
+    end_of_input();
+  }
+
+  // Assembles the next statement: from the innermost expansion, or the next
+  // one of the source.  False at the end of the source.
+  bool next_statement() {
+    if (!stack_.empty()) {
+      step_expansion();
+      return true;
+    }
+    while (top_stmt_ == statements_.size()) {
+      if (top_line_ + 1 >= lines_.size()) return false;
+      split_statements(lines_[++top_line_], statements_);
+      top_stmt_ = 0;
+    }
+    const Statement st = statements_[top_stmt_++];
+    src_ = {lines_[top_line_].substr(0, st.offset + st.text.size()), top_line_, 0, nullptr};
+    statement(st.offset);
+    return true;
+  }
+
+  void step_expansion() {
+    Expansion& e = *stack_.back();
+    if (e.exiting) return end_expansion();
+    if (e.next == e.body->size()) {
+      if (++e.frame.iteration >= e.iterations) return end_expansion();
+      e.next = 0;
+      bind_iteration(e);
+    }
+    const BodyStatement& b = (*e.body)[e.next++];
+    auto text = substitute(b.text, e.bindings, e.counter, kMaxExpandedStatementBytes);
+    e.text = text ? std::move(*text) : b.text;
+    src_ = {e.text, b.line_no, b.column_base, &e.frame};
+    if (!text) return abort_expansions(fmt::format("statement after macro substitution is longer than {} bytes",
+                                                   kMaxExpandedStatementBytes));
+    if (++expanded_ > opt_.max_expansion_statements)
+      return abort_expansions(fmt::format("macro and repetition expansion exceeds {} statements in one pass",
+                                          opt_.max_expansion_statements));
+    statement(0);
+  }
+
+  // Reports an expansion limit at the current statement and ends every
+  // active expansion.
+  void abort_expansions(std::string message) {
+    expansion_limit_hit_ = true;
+    error(0, std::move(message));
+    for (auto& x : stack_) x->exiting = true;
+  }
+
+  static void bind_iteration(Expansion& e) {
+    if (e.values.empty()) return;
+    e.bindings.front().second = e.values[static_cast<std::size_t>(e.frame.iteration)];
+  }
+
+  void end_expansion() {
+    Expansion& e = *stack_.back();
+    if (!e.exiting) {
+      if (collect_ && collect_->level == stack_.size())
+        report_saved(std::move(collect_->unterminated), unterminated_block_message(*collect_));
+      if (cond_.size() > e.cond_depth) report_saved(std::move(cond_[e.cond_depth].unterminated), std::string(kUnterminatedIf));
+    }
+    if (collect_ && collect_->level >= stack_.size()) collect_.reset();
+    if (cond_.size() > e.cond_depth) cond_.erase(cond_.begin() + static_cast<std::ptrdiff_t>(e.cond_depth), cond_.end());
+    stack_.pop_back();
+  }
+
+  static constexpr std::string_view kUnterminatedIf = "unterminated .if (missing .endif)";
+  static std::string unterminated_block_message(const Collecting& c) {
+    if (c.kind == BlockKind::Macro) return fmt::format("unterminated .macro '{}' (missing .endm)", c.macro.name);
+    return fmt::format("unterminated {} (missing .endr)", block_name(c.kind));
+  }
+
+  void end_of_input() {
+    if (collect_) report_saved(std::move(collect_->unterminated), unterminated_block_message(*collect_));
+    if (!cond_.empty()) report_saved(std::move(cond_.front().unterminated), std::string(kUnterminatedIf));
+  }
+
+  // ---- one statement ----
+
+  // Skips `label:` prefixes from `pos`, defining them when `define`; returns
+  // the position of what follows (whitespace skipped).
+  std::size_t labels(std::string_view view, std::size_t pos, bool define) {
+    while (true) {
+      while (pos < view.size() && (view[pos] == ' ' || view[pos] == '\t')) ++pos;
+      std::size_t p = pos;
+      while (p < view.size() && (is_alnum(view[p]) || view[p] == '_' || view[p] == '.' || view[p] == '$')) ++p;
+      if (p > pos && p < view.size() && view[p] == ':') {
+        if (define) define_label(view.substr(pos, p - pos), pos);
+        pos = p + 1;
+        continue;
       }
+      return pos;
     }
   }
 
@@ -217,55 +486,345 @@ class Assembler : public ExprEnv {
     }
     s.defined = true;
     s.pass_defined = pass_;
+    s.seen_pass = pass_;
     s.section = static_cast<int>(cur_);
     s.offset = offset();
-    s.line = line_no_ + 1;
+    s.line = src_.line_no + 1;
   }
 
-  void statement(const Statement& st) {
-    const std::string_view line = lines_[line_no_];
-    Cursor c(line, st.offset);
-    const std::size_t end = st.offset + st.text.size();
-    const std::string_view view = line.substr(0, end);
-    Cursor sc(view, st.offset);
-    // Labels.
-    while (true) {
-      sc.skip_ws();
-      const std::size_t col = sc.pos();
-      std::size_t p = col;
-      while (p < view.size() && (is_alnum(view[p]) || view[p] == '_' || view[p] == '.' ||
-                                 view[p] == '$'))
-        ++p;
-      if (p > col && p < view.size() && view[p] == ':') {
-        define_label(view.substr(col, p - col), col);
-        sc.set_pos(p + 1);
-        continue;
-      }
-      break;
+  // Runs `f`, turning a parse failure into an error.
+  template <typename F>
+  void guarded(F&& f) {
+    try {
+      f();
+    } catch (const ParseFailure& failure) {
+      error(failure.error.column, failure.error.message);
     }
-    if (sc.at_end()) return;
-    const std::size_t col = sc.pos();
+  }
+
+  // Assembles src_.text from `start`.
+  void statement(std::size_t start) {
+    ++stmt_index_;
+    const std::string_view view = src_.text;
+    if (collect_) return collect(view, start);
+    const std::size_t word_col = labels(view, start, false);
+    const std::string_view word = word_at(view, word_col);
+    if (is_conditional(word)) {
+      if (!skipping()) labels(view, start, true);
+      return guarded([&] { conditional(word, view, word_col); });
+    }
+    if (skipping()) return;
+    const std::size_t col = labels(view, start, true);
+    if (col >= view.size()) return;
     const std::uint64_t at = here();
     const std::size_t size_before = sections_[cur_].data.size();
     const std::size_t sec_before = cur_;
-    try {
-      if (view[col] == '.') directive(sc, view);
+    guarded([&] {
+      Cursor c(view, col);
+      if (expansion_statement(word, c, col)) return;
+      if (view[col] == '.') directive(c, view);
       else instruction(view, col);
-    } catch (const ParseFailure& f) {
-      error(f.error.column, f.error.message);
-    }
+    });
     if (opt_.listing && final_ && cur_ == sec_before && sections_[cur_].data.size() > size_before) {
       const auto& d = sections_[cur_].data;
       listing_.push_back({sections_[cur_].name, at,
                           {d.begin() + static_cast<std::ptrdiff_t>(size_before), d.end()},
-                          line_no_ + 1,
-                          std::string(line)});
+                          src_.line_no + 1,
+                          source_text()});
     }
   }
 
-  void emit(std::uint64_t value, unsigned bytes) {
+  // ---- macros and repetition ----
+
+  // `.macro`, `.rept`, `.irp`, `.irpc`, `.endm`, `.endr`, `.exitm`,
+  // `.purgem` and macro invocations; false for anything else.
+  bool expansion_statement(std::string_view word, Cursor& c, std::size_t col) {
+    if (word.empty()) return false;
+    const auto after_word = [&] { c.set_pos(col + word.size()); };
+    if (iequals(word, ".macro")) {
+      after_word();
+      begin_macro(c, col);
+    } else if (iequals(word, ".rept")) {
+      after_word();
+      begin_rept(c, col);
+    } else if (iequals(word, ".irp") || iequals(word, ".irpc")) {
+      after_word();
+      begin_irp(c, col, iequals(word, ".irpc") ? BlockKind::Irpc : BlockKind::Irp);
+    } else if (iequals(word, ".endm")) {
+      c.fail_at(col, "'.endm' without '.macro'");
+    } else if (iequals(word, ".endr")) {
+      c.fail_at(col, "'.endr' without '.rept', '.irp' or '.irpc'");
+    } else if (iequals(word, ".exitm")) {
+      after_word();
+      exit_macro(c, col);
+    } else if (iequals(word, ".purgem")) {
+      after_word();
+      purge_macro(c);
+    } else if (const MacroDef* m = find_macro(word)) {
+      after_word();
+      invoke(*m, c, col);
+      return true;
+    } else {
+      return false;
+    }
+    expect_end(c, word);
+    return true;
+  }
+
+  static void expect_end(Cursor& c, std::string_view what) {
+    if (!c.at_end()) c.fail(fmt::format("unexpected '{}' after {}", c.line().substr(c.pos()), what));
+  }
+
+  const MacroDef* find_macro(std::string_view word) const {
+    if (macros_.empty()) return nullptr;
+    const auto it = macros_.find(to_lower(word));
+    return it == macros_.end() ? nullptr : &it->second;
+  }
+
+  Collecting& begin_block(BlockKind kind, std::size_t col) {
+    collect_.emplace();
+    collect_->kind = kind;
+    collect_->level = stack_.size();
+    collect_->opening = position(col);
+    collect_->unterminated = saved_location(col);
+    return *collect_;
+  }
+
+  void begin_macro(Cursor& c, std::size_t col) {
+    Collecting& k = begin_block(BlockKind::Macro, col);
+    k.discard = true;  // until the header has been read
+    k.macro = parse_macro_header(c);
+    k.macro.def_line = src_.line_no + 1;
+    if (const auto it = macros_.find(k.macro.name); it != macros_.end())
+      c.fail_at(col, fmt::format("macro '{}' is already defined (line {})", k.macro.name, it->second.def_line));
+    k.discard = false;
+  }
+
+  void begin_rept(Cursor& c, std::size_t col) {
+    Collecting& k = begin_block(BlockKind::Rept, col);
+    c.skip_ws();
+    const std::size_t acol = c.pos();
+    const ExprValue n = parse_expression(c, *this);
+    if (n.value < 0) c.fail_at(acol, fmt::format("negative .rept count {}", n.value));
+    if (n.resolved) k.count = static_cast<std::uint64_t>(n.value);
+  }
+
+  void begin_irp(Cursor& c, std::size_t col, BlockKind kind) {
+    Collecting& k = begin_block(kind, col);
+    c.skip_ws();
+    const std::size_t pcol = c.pos();
+    const std::vector<MacroArg> parts = split_arguments(c.line(), pcol);
+    if (parts.empty() || parts.front().text.empty() || !is_param_name(parts.front().text))
+      c.fail_at(pcol, fmt::format("expected '{} name[, values]'", block_name(kind)));
+    k.param = std::string(parts.front().text);
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      if (kind == BlockKind::Irp) {
+        k.values.emplace_back(parts[i].text);
+        continue;
+      }
+      if (i > 1) c.fail_at(parts[i].column, "'.irpc' takes one string of characters");
+      for (char ch : parts[i].text) k.values.emplace_back(1, ch);
+    }
+    if (k.values.empty()) k.values.emplace_back();  // once, with the parameter empty (GNU as)
+    k.count = k.values.size();
+    c.set_pos(c.line().size());
+  }
+
+  // A statement while a body is collected: nested blocks of the same family
+  // are counted, and the matching end closes the body.
+  void collect(std::string_view view, std::size_t start) {
+    Collecting& k = *collect_;
+    const std::size_t word_col = labels(view, start, false);
+    const std::string_view word = word_at(view, word_col);
+    if (opens_block(k.kind, word)) {
+      ++k.depth;
+    } else if (closes_block(k.kind, word) && --k.depth == 0) {
+      return guarded([&] { end_block(view, word_col, word); });
+    }
+    k.body.push_back({std::string(view.substr(start)), src_.line_no, src_.column_base + start});
+  }
+
+  void end_block(std::string_view view, std::size_t col, std::string_view word) {
+    Collecting k = std::move(*collect_);
+    collect_.reset();
+    Cursor c(view, col + word.size());
+    if (k.kind == BlockKind::Macro) {
+      if (!k.discard) {
+        k.macro.body = std::make_shared<const Body>(std::move(k.body));
+        const std::string name = k.macro.name;
+        macros_.emplace(name, std::move(k.macro));
+      }
+    } else if (k.count > 0 && !k.body.empty()) {
+      auto e = std::make_unique<Expansion>();
+      e->frame = {k.kind, {}, k.opening.line, std::move(k.opening), nullptr, 0};
+      e->body = std::make_shared<const Body>(std::move(k.body));
+      e->iterations = k.count;
+      if (k.kind != BlockKind::Rept) {
+        e->bindings.emplace_back(std::move(k.param), std::string());
+        e->values = std::move(k.values);
+        bind_iteration(*e);
+      }
+      push_expansion(std::move(e), c, col, "");
+    }
+    expect_end(c, word);
+  }
+
+  void push_expansion(std::unique_ptr<Expansion> e, const Cursor& c, std::size_t col, std::string_view macro) {
+    if (stack_.size() >= kMaxExpansionDepth) {
+      c.fail_at(col, macro.empty()
+                         ? fmt::format("expansion is nested too deeply (more than {} levels)", kMaxExpansionDepth)
+                         : fmt::format("macro expansion is nested too deeply (more than {} levels); is macro '{}' "
+                                       "recursive?",
+                                       kMaxExpansionDepth, macro));
+    }
+    e->frame.parent = src_.frame;
+    e->cond_depth = cond_.size();
+    stack_.push_back(std::move(e));
+  }
+
+  void invoke(const MacroDef& m, Cursor& c, std::size_t col) {
+    auto e = std::make_unique<Expansion>();
+    e->bindings = bind_arguments(m, split_arguments(c.line(), c.pos()), c, col);
+    e->frame = {BlockKind::Macro, m.name, m.def_line, position(col), nullptr, 0};
+    e->body = m.body;
+    e->counter = std::to_string(macro_counter_++);
+    push_expansion(std::move(e), c, col, m.name);
+  }
+
+  void exit_macro(Cursor& c, std::size_t col) {
+    const auto macro = std::find_if(stack_.rbegin(), stack_.rend(),
+                                    [](const auto& e) { return e->frame.kind == BlockKind::Macro; });
+    if (macro == stack_.rend()) c.fail_at(col, "'.exitm' outside a macro");
+    for (auto it = stack_.rbegin(); it != std::next(macro); ++it) (*it)->exiting = true;
+  }
+
+  void purge_macro(Cursor& c) {
+    c.skip_ws();
+    const std::size_t ncol = c.pos();
+    const std::string_view name = c.ident();
+    if (name.empty()) c.fail("expected a macro name after .purgem");
+    if (macros_.erase(to_lower(name)) == 0) c.fail_at(ncol, fmt::format("macro '{}' is not defined", name));
+  }
+
+  // ---- conditional assembly ----
+
+  bool skipping() const { return !cond_.empty() && !cond_.back().active; }
+
+  static bool is_conditional(std::string_view word) {
+    if (word.size() < 3 || word[0] != '.') return false;
+    static constexpr std::string_view kWords[] = {".if",  ".ifdef", ".ifndef", ".ifnotdef", ".ifeq", ".ifne",
+                                                  ".ifgt", ".ifge", ".iflt",   ".ifle",     ".ifb",  ".ifnb",
+                                                  ".ifc", ".ifnc",  ".else",   ".elseif",   ".endif"};
+    return std::any_of(std::begin(kWords), std::end(kWords), [&](std::string_view w) { return iequals(w, word); });
+  }
+
+  void conditional(std::string_view word, std::string_view view, std::size_t col) {
+    Cursor c(view, col + word.size());
+    const std::string w = to_lower(word);
+    if (w == ".endif" || w == ".else" || w == ".elseif") {
+      const std::size_t base = stack_.empty() ? 0 : stack_.back()->cond_depth;
+      if (cond_.size() <= base) c.fail_at(col, fmt::format("'{}' without '.if'", w));
+      Conditional& k = cond_.back();
+      if (w == ".endif") {
+        const bool check = k.parent_active;
+        cond_.pop_back();
+        if (check) expect_end(c, w);
+        return;
+      }
+      if (k.else_seen) c.fail_at(col, fmt::format("'{}' after '.else'", w));
+      const bool choose = k.parent_active && !k.taken;
+      k.active = false;
+      k.else_seen = w == ".else";
+      if (w == ".else") k.active = choose;
+      else if (choose) k.active = condition(".if", c);
+      k.taken = k.taken || k.active;
+      if (choose) expect_end(c, w);
+      return;
+    }
+    Conditional k;
+    k.parent_active = !skipping();
+    k.taken = true;  // until evaluated: a failing condition selects no branch
+    k.unterminated = saved_location(col);
+    cond_.push_back(std::move(k));
+    if (!cond_.back().parent_active) return;
+    const bool v = condition(w, c);
+    cond_.back().active = v;
+    cond_.back().taken = v;
+    expect_end(c, w);
+  }
+
+  // The condition of `.if`-family directive `w` from the cursor.
+  bool condition(std::string_view w, Cursor& c) {
+    if (w == ".ifdef" || w == ".ifndef" || w == ".ifnotdef") {
+      const std::string_view name = c.ident();
+      if (name.empty()) c.fail(fmt::format("expected a symbol name after {}", w));
+      const auto it = symbols_.find(std::string(name));
+      const bool defined = it != symbols_.end() && it->second.seen_pass == pass_;
+      return w == ".ifdef" ? defined : !defined;
+    }
+    if (w == ".ifb" || w == ".ifnb") {
+      const bool blank = c.at_end();
+      c.set_pos(c.line().size());
+      return w == ".ifb" ? blank : !blank;
+    }
+    if (w == ".ifc" || w == ".ifnc") {
+      const std::vector<MacroArg> parts = split_arguments(c.line(), c.pos());
+      if (parts.size() != 2) c.fail(fmt::format("expected '{} string1, string2'", w));
+      c.set_pos(c.line().size());
+      const bool same = unquoted(parts[0].text) == unquoted(parts[1].text);
+      return w == ".ifc" ? same : !same;
+    }
+    c.skip_ws();
+    const ExprValue v = parse_expression(c, *this);
+    if (!v.resolved) return false;  // a forward reference in an early pass
+    if (w == ".ifeq") return v.value == 0;
+    if (w == ".ifgt") return v.value > 0;
+    if (w == ".ifge") return v.value >= 0;
+    if (w == ".iflt") return v.value < 0;
+    if (w == ".ifle") return v.value <= 0;
+    return v.value != 0;  // .if, .ifne, .elseif
+  }
+
+  static std::string_view unquoted(std::string_view s) {
+    if (s.size() >= 2 && s.front() == '"' && s.back() == '"') return s.substr(1, s.size() - 2);
+    return s;
+  }
+
+  // ---- output ----
+
+  // Checks that `count` more bytes may go into the current section: the
+  // output limit (refused) and the end of the address space (reported once
+  // per section).
+  bool make_room(std::uint64_t count, std::size_t column) {
+    SectionState& s = sections_[cur_];
+    const bool holds_data = s.type != elf::SHT_NOBITS;
+    if (count > opt_.max_output - std::min(opt_.max_output, s.size) ||
+        (holds_data && count > opt_.max_output - std::min(opt_.max_output, total_data_))) {
+      error(column, fmt::format("output would exceed the limit of {} bytes (--max-output)", opt_.max_output));
+      return false;
+    }
+    const std::uint64_t room = s.size > ~s.start ? 0 : ~s.start - s.size;  // up to the last address
+    if (count > room && !s.wrap_reported) {
+      s.wrap_reported = true;
+      error(column, fmt::format("section {} would extend past the end of the 64-bit address space (it starts at "
+                                "{:#x}{})",
+                                s.name, s.start, s.placed_by.empty() ? "" : ", placed by " + s.placed_by));
+    }
+    if (holds_data) total_data_ += count;
+    return true;
+  }
+
+  void no_data_in_nobits(std::size_t column) {
+    error(column, fmt::format("non-zero data in section {}, which holds no data (only zero fill is allowed: "
+                              ".zero, .skip, .space)",
+                              sections_[cur_].name));
+  }
+
+  void emit(std::uint64_t value, unsigned bytes, std::size_t column) {
+    if (!make_room(bytes, column)) return;
     SectionState& s = sections_[cur_];
     if (s.type == elf::SHT_NOBITS) {
+      if (bytes < 8 ? (value & ((std::uint64_t{1} << (8 * bytes)) - 1)) != 0 : value != 0) no_data_in_nobits(column);
       s.size += bytes;
       return;
     }
@@ -274,12 +833,10 @@ class Assembler : public ExprEnv {
   }
 
   void fill(std::uint64_t count, std::uint8_t byte, std::size_t column) {
-    if (count > (1ull << 28)) {
-      error(column, fmt::format("fill of {} bytes is too large", count));
-      return;
-    }
+    if (!make_room(count, column)) return;
     SectionState& s = sections_[cur_];
     if (s.type == elf::SHT_NOBITS) {
+      if (byte != 0 && count != 0) no_data_in_nobits(column);
       s.size += count;
       return;
     }
@@ -295,14 +852,14 @@ class Assembler : public ExprEnv {
       std::size_t end = col;
       while (end < view.size() && view[end] != ' ' && view[end] != '\t') ++end;
       if (const auto len = fixed_length_of(view.substr(col, end - col))) {
-        emit(0, *len / 8);
+        emit(0, *len / 8, col);
         return;
       }
     }
     const ParsedInstruction p = parse_instruction(view, col, pc, *this);
     if (pc & 1) error(col, fmt::format("instruction at odd address {:#x}", pc));
     // Instruction parcels are little-endian halfwords, lowest first.
-    emit(p.bits, p.length_bits / 8);
+    emit(p.bits, p.length_bits / 8, col);
   }
 
   std::int64_t expression(Cursor& c) {
@@ -347,7 +904,16 @@ class Assembler : public ExprEnv {
         const std::int64_t hi = (std::int64_t{1} << (8 * bytes)) - 1;
         if (v < lo || v > hi) error(col, fmt::format("value {} does not fit in {} byte{}", v, bytes, bytes > 1 ? "s" : ""));
       }
-      emit(static_cast<std::uint64_t>(v), bytes);
+      emit(static_cast<std::uint64_t>(v), bytes, col);
+    } while (c.accept(","));
+  }
+
+  void string_values(Cursor& c, bool terminate) {
+    do {
+      c.skip_ws();
+      const std::size_t col = c.pos();
+      for (char ch : string_literal(c)) emit(static_cast<unsigned char>(ch), 1, col);
+      if (terminate) emit(0, 1, col);
     } while (c.accept(","));
   }
 
@@ -389,7 +955,10 @@ class Assembler : public ExprEnv {
     const ExprValue v = parse_expression(c, *this);
     if (!v.resolved) c.fail_at(acol, "section address must be a constant");
     if (script()) c.fail_at(acol, "a section address cannot be combined with a linker script; place the section in the script");
-    if (!opt_.section_start.count(s.name)) s.fixed_start = static_cast<std::uint64_t>(v.value);
+    if (!opt_.section_start.count(s.name)) {
+      s.fixed_start = static_cast<std::uint64_t>(v.value);
+      s.placed_by = fmt::format(".section {}, ..., {:#x} (line {})", s.name, *s.fixed_start, src_.line_no + 1);
+    }
   }
 
   void symbol_attribute(Cursor& c, std::string_view dir) {
@@ -400,6 +969,27 @@ class Assembler : public ExprEnv {
       if (dir == ".local") s.local_directive = true;
       else s.global = true;
     } while (c.accept(","));
+  }
+
+  void org_directive(Cursor& c) {
+    c.skip_ws();
+    const std::size_t acol = c.pos();
+    const ExprValue v = parse_expression(c, *this);
+    if (!v.resolved) c.fail_at(acol, ".org needs a constant address");
+    const std::uint8_t fill_byte = c.accept(",") ? static_cast<std::uint8_t>(expression(c)) : 0;  // .org ADDR[, FILL]
+    const auto target = static_cast<std::uint64_t>(v.value);
+    SectionState& s = sections_[cur_];
+    if (s.size == 0 && !s.fixed_start && !placed_by_org_[cur_] && !script()) {
+      s.fixed_start = target;  // the section begins at its first .org
+      s.placed_by = fmt::format(".org {:#x} (line {})", target, src_.line_no + 1);
+      placed_by_org_[cur_] = true;
+      s.start = target;
+    }
+    if (target < here()) {
+      error(acol, fmt::format(".org {:#x} moves backwards (current address {:#x})", target, here()));
+      return;
+    }
+    fill(target - here(), fill_byte, acol);
   }
 
   void directive(Cursor& c, std::string_view view) {
@@ -429,10 +1019,7 @@ class Assembler : public ExprEnv {
       if (n.value < 0) c.fail_at(acol, fmt::format("negative size {}", n.value));
       fill(static_cast<std::uint64_t>(n.value), static_cast<std::uint8_t>(byte), acol);
     } else if (dir == ".ascii" || dir == ".asciz" || dir == ".string") {
-      do {
-        for (char ch : string_literal(c)) emit(static_cast<unsigned char>(ch), 1);
-        if (dir != ".ascii") emit(0, 1);
-      } while (c.accept(","));
+      string_values(c, dir != ".ascii");
     } else if (dir == ".align" || dir == ".p2align" || dir == ".balign") {
       c.skip_ws();
       const std::size_t acol = c.pos();
@@ -442,23 +1029,7 @@ class Assembler : public ExprEnv {
       }
       align_to(dir == ".balign" ? static_cast<std::uint64_t>(v) : (std::uint64_t{1} << std::clamp<std::int64_t>(v, 0, 12)), acol);
     } else if (dir == ".org") {
-      c.skip_ws();
-      const std::size_t acol = c.pos();
-      const ExprValue v = parse_expression(c, *this);
-      if (!v.resolved) c.fail_at(acol, ".org needs a constant address");
-      const std::uint8_t fill_byte = c.accept(",") ? static_cast<std::uint8_t>(expression(c)) : 0;  // .org ADDR[, FILL]
-      const auto target = static_cast<std::uint64_t>(v.value);
-      SectionState& s = sections_[cur_];
-      if (s.size == 0 && !s.fixed_start && !placed_by_org_[cur_] && !script()) {
-        s.fixed_start = target;  // the section begins at its first .org
-        placed_by_org_[cur_] = true;
-        s.start = target;
-      }
-      if (target < here()) {
-        error(acol, fmt::format(".org {:#x} moves backwards (current address {:#x})", target, here()));
-        return;
-      }
-      fill(target - here(), fill_byte, acol);
+      org_directive(c);
     } else if (dir == ".set" || dir == ".equ") {
       const std::string_view name = c.ident();
       if (name.empty() || !c.accept(",")) c.fail(fmt::format("expected '{} name, expression'", dir));
@@ -467,7 +1038,8 @@ class Assembler : public ExprEnv {
       s.section = -1;
       s.value = v.value;
       s.defined = v.resolved;
-      s.line = line_no_ + 1;
+      s.seen_pass = pass_;
+      s.line = src_.line_no + 1;
     } else if (dir == ".type") {
       const std::string_view name = c.ident();
       if (name.empty() || !c.accept(",")) c.fail("expected '.type name, @function|@object'");
@@ -487,7 +1059,9 @@ class Assembler : public ExprEnv {
     if (!c.at_end()) c.fail(fmt::format("unexpected '{}' after {}", view.substr(c.pos()), dir));
   }
 
-  // Places sections without a fixed start after the previous ones.
+  // Places sections without a fixed start after the previous ones.  Near the
+  // top of the address space the start saturates at the last aligned address
+  // (anything emitted there is then reported as an address wrap).
   void layout() {
     if (script()) {
       stable_ = apply_script_layout(run_script_layout());
@@ -501,13 +1075,34 @@ class Assembler : public ExprEnv {
         s.start = *s.fixed_start;
       } else {
         const std::uint64_t a = std::max<std::uint64_t>(s.align, 16);
-        s.start = (next + a - 1) / a * a;
+        s.start = next > ~std::uint64_t{0} - (a - 1) ? ~std::uint64_t{0} & ~(a - 1) : (next + a - 1) / a * a;
       }
-      next = std::max(next, s.start + s.size);
+      next = std::max(next, s.size > ~s.start ? ~std::uint64_t{0} : s.start + s.size);
     }
     stable_ = true;
     for (std::size_t i = 0; i < sections_.size(); ++i)
       if (i >= before.size() || before[i] != sections_[i].start) stable_ = false;
+  }
+
+  // With -O binary: the flat image (lowest to highest loaded byte) must fit
+  // the output limit.
+  void check_flat_span(Result& r, const elf::Image& im) const {
+    if (!opt_.flat_binary) return;
+    const elf::Segment* lo = nullptr;
+    const elf::Segment* hi = nullptr;
+    for (const auto& s : im.segments) {
+      if (s.data.empty()) continue;
+      if (!lo || s.vaddr < lo->vaddr) lo = &s;
+      if (!hi || s.vaddr + s.data.size() > hi->vaddr + hi->data.size()) hi = &s;
+    }
+    if (!lo || hi->vaddr + hi->data.size() - lo->vaddr <= opt_.max_output) return;
+    r.diagnostics.push_back({std::string(file_), 0, 0,
+                             fmt::format("-O binary: the image spans [{:#x}, {:#x}), {} bytes, more than the limit "
+                                         "of {} bytes (--max-output)",
+                                         lo->vaddr, hi->vaddr + hi->data.size(), hi->vaddr + hi->data.size() - lo->vaddr,
+                                         opt_.max_output),
+                             "",
+                             {}});
   }
 
   void finish(Result& r) {
@@ -516,6 +1111,7 @@ class Assembler : public ExprEnv {
     im.identity = elf::our_identity();
     if (script()) place_with_script(im, r);
     else place_sections(im, r);
+    check_flat_span(r, im);
     add_symbols(im, r);
     set_entry(im, r);
     if (r.diagnostics.empty()) r.image = std::move(im);
@@ -549,7 +1145,8 @@ class Assembler : public ExprEnv {
         r.diagnostics.push_back({std::string(file_), 0, 0,
                                  fmt::format("sections {} [{:#x}, {:#x}) and {} [{:#x}, {:#x}) overlap", a.name,
                                              a.start, a.start + a.size, b.name, b.start, b.start + b.size),
-                                 ""});
+                                 "",
+                                 {}});
       }
     }
   }
@@ -558,7 +1155,8 @@ class Assembler : public ExprEnv {
     for (const auto& [name, s] : symbols_) {
       if (!s.defined) {
         if (s.global)
-          r.diagnostics.push_back({std::string(file_), 0, 0, fmt::format("global symbol '{}' is never defined", name), ""});
+          r.diagnostics.push_back(
+              {std::string(file_), 0, 0, fmt::format("global symbol '{}' is never defined", name), "", {}});
         continue;
       }
       const std::uint16_t shndx = s.section < 0 ? elf::SHN_ABS : shndx_[static_cast<std::size_t>(s.section)];
@@ -574,7 +1172,8 @@ class Assembler : public ExprEnv {
     if (const auto v = symbol(entry)) {
       im.entry = static_cast<std::uint64_t>(*v);
     } else if (opt_.entry) {
-      r.diagnostics.push_back({std::string(file_), 0, 0, fmt::format("entry symbol '{}' is not defined", entry), ""});
+      r.diagnostics.push_back(
+          {std::string(file_), 0, 0, fmt::format("entry symbol '{}' is not defined", entry), "", {}});
     } else if (from_script) {
       r.diagnostics.push_back(
           script_diagnostic(*script(), from_script->at, fmt::format("entry symbol '{}' is not defined", entry)));
@@ -663,9 +1262,21 @@ class Assembler : public ExprEnv {
   std::string_view file_;
   const Options& opt_;
   std::vector<std::string_view> lines_;
-  std::vector<Statement> statements_;  // of the current line
+  // The source statement stream: the current line's statements and the next one.
+  std::vector<Statement> statements_;
+  std::size_t top_line_ = 0;
+  std::size_t top_stmt_ = 0;
+  StatementSource src_;
+  // Macros and expansions (this pass).
+  std::unordered_map<std::string, MacroDef> macros_;
+  std::vector<std::unique_ptr<Expansion>> stack_;  // innermost last; frames stay put
+  std::optional<Collecting> collect_;
+  std::vector<Conditional> cond_;
+  std::size_t macro_counter_ = 0;  // `\@`
+  std::size_t expanded_ = 0;       // statements produced by expansions
   std::vector<SectionState> sections_;
   std::vector<bool> placed_by_org_;
+  std::uint64_t total_data_ = 0;  // bytes in all PROGBITS sections (this pass)
   std::unordered_map<std::string, SymbolState> symbols_;
   std::unordered_map<std::string, std::uint64_t> script_symbols_;  // from the last script layout
   mutable std::unordered_set<std::string> script_references_;      // script symbols the source used
@@ -675,10 +1286,10 @@ class Assembler : public ExprEnv {
   std::vector<Diagnostic> diags_;
   std::vector<ListingEntry> listing_;
   std::size_t cur_ = 0;
-  std::size_t line_no_ = 0;
   std::size_t stmt_index_ = 0;
   bool final_ = false;
   bool stable_ = false;
+  bool expansion_limit_hit_ = false;
   int pass_ = 0;
 };
 
@@ -688,20 +1299,20 @@ Result assemble(std::string_view source, std::string_view file_name, const Optio
   return Assembler(source, file_name, options).run();
 }
 
-std::vector<std::uint8_t> flat_binary(const elf::Image& image, std::uint64_t& base) {
-  base = 0;
-  if (image.segments.empty()) return {};
+std::optional<FlatBinary> flat_binary(const elf::Image& image, std::uint64_t max_bytes) {
+  FlatBinary out;
   std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
   for (const auto& s : image.segments) {
     if (s.data.empty()) continue;
     lo = std::min(lo, s.vaddr);
     hi = std::max(hi, s.vaddr + s.data.size());
   }
-  if (lo > hi) return {};
-  base = lo;
-  std::vector<std::uint8_t> out(hi - lo, 0);
+  if (lo > hi) return out;  // nothing loaded
+  if (hi - lo > max_bytes) return std::nullopt;
+  out.base = lo;
+  out.bytes.assign(hi - lo, 0);
   for (const auto& s : image.segments)
-    std::copy(s.data.begin(), s.data.end(), out.begin() + static_cast<std::ptrdiff_t>(s.vaddr - lo));
+    std::copy(s.data.begin(), s.data.end(), out.bytes.begin() + static_cast<std::ptrdiff_t>(s.vaddr - lo));
   return out;
 }
 

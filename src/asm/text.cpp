@@ -87,6 +87,22 @@ namespace {
 struct ExprParser {
   Cursor& c;
   const ExprEnv& env;
+  unsigned depth = 0;  // open parentheses and unary operators around the cursor
+
+  // Counts one nesting level (a '(' or a unary operator at `at`); the parser
+  // recurses once per level, so the limit bounds its stack use.
+  struct Nested {
+    ExprParser& p;
+    Nested(ExprParser& parser, std::size_t at) : p(parser) {
+      if (++p.depth > kMaxExpressionDepth)
+        p.c.fail_at(at, fmt::format("expression is nested too deeply (more than {} levels of parentheses and "
+                                    "unary operators)",
+                                    kMaxExpressionDepth));
+    }
+    ~Nested() { --p.depth; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+  };
 
   ExprValue primary() {
     c.skip_ws();
@@ -95,12 +111,14 @@ struct ExprParser {
     if (start >= s.size()) c.fail("expected an expression");
     const char ch = s[start];
     if (ch == '(') {
+      const Nested level(*this, start);
       c.set_pos(start + 1);
       ExprValue v = binary(0);
       if (!c.accept(")")) c.fail("expected ')'");
       return v;
     }
     if (ch == '-' || ch == '~' || ch == '+') {
+      const Nested level(*this, start);
       c.set_pos(start + 1);
       ExprValue v = primary();
       if (ch == '-') v.value = static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.value));

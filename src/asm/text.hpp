@@ -75,6 +75,10 @@ struct ExprValue {
   bool resolved = true;  // false while a symbol is still undefined (first pass)
 };
 
+// Deepest nesting of parentheses and unary operators an expression may have
+// (docs/assembly.md "Limits"); deeper text is an error, not a stack overflow.
+inline constexpr unsigned kMaxExpressionDepth = 256;
+
 // Parses `| ^ & << >> + - * / % ~ ( )`, numbers, symbols, `.`, `1b`/`1f`.
 ExprValue parse_expression(Cursor& c, const ExprEnv& env);
 

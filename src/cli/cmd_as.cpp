@@ -1,18 +1,15 @@
 // `pto as`: assemble PTO source into an ELF64 executable or a flat binary.
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "asm/assembler.hpp"
 #include "asm/linker_script.hpp"
 #include "cli/command.hpp"
+#include "cli/file_io.hpp"
 #include "elf/elf.hpp"
 
 namespace pto::cli {
@@ -25,33 +22,42 @@ struct AsOptions {
   std::string entry;
   std::vector<std::string> section_starts;
   std::string script;  // -T / --script
+  std::string max_output;
   bool listing = false;
 };
 
-std::optional<std::string> read_text(const std::string& path) {
-  if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), {});
+// --section-start NAME=ADDR; nullopt (after the message) when malformed.
+std::optional<std::pair<std::string, std::uint64_t>> section_start(const std::string& s) {
+  const auto eq = s.find('=');
+  if (eq != std::string::npos && eq != 0) {
+    if (const auto addr = parse_unsigned(std::string_view(s).substr(eq + 1))) return std::pair{s.substr(0, eq), *addr};
+  }
+  fmt::print(stderr, "pto as: error: --section-start expects NAME=ADDR (ADDR decimal, 0x hex or 0b binary), got '{}'\n", s);
+  return std::nullopt;
 }
 
-// Writes through a temporary file and renames it, so a failed run never
-// leaves a partial output file.
-bool write_atomically(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  const std::string tmp = path + ".tmp-pto-as";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!out) {
-      std::remove(tmp.c_str());
-      return false;
-    }
+// The assembler options from the command line; nullopt (after the message)
+// on a malformed value.
+std::optional<as::Options> assembler_options(const AsOptions& opt) {
+  as::Options ao;
+  if (!opt.entry.empty()) ao.entry = opt.entry;
+  ao.listing = opt.listing;
+  ao.flat_binary = opt.format == "binary";
+  for (const std::string& s : opt.section_starts) {
+    const auto placed = section_start(s);
+    if (!placed) return std::nullopt;
+    ao.section_start[placed->first] = placed->second;
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) std::remove(tmp.c_str());
-  return !ec;
+  if (!opt.max_output.empty()) {
+    const auto limit = parse_unsigned(opt.max_output, true);
+    if (!limit) {
+      fmt::print(stderr, "pto as: error: --max-output expects a byte count such as 4096, 0x1000, 1e9 or 64MiB, got '{}'\n",
+                 opt.max_output);
+      return std::nullopt;
+    }
+    ao.max_output = *limit;
+  }
+  return ao;
 }
 
 void print_listing(const as::Result& r) {
@@ -65,9 +71,10 @@ void print_listing(const as::Result& r) {
 
 // Reads and parses -T SCRIPT into `ao`; an exit code after printing the error.
 int load_script(const std::string& path, as::Options& ao) {
-  const auto text = read_text(path);
+  std::string error;
+  const auto text = read_input(path, error);
   if (!text) {
-    fmt::print(stderr, "pto as: error: cannot read linker script '{}'\n", path);
+    fmt::print(stderr, "pto as: error: linker script: {}\n", error);
     return kExitUsage;
   }
   auto parsed = as::parse_linker_script(*text, path);
@@ -80,45 +87,29 @@ int load_script(const std::string& path, as::Options& ao) {
 }
 
 int run_as(const AsOptions& opt) {
-  const auto text = read_text(opt.input);
+  const auto ao = assembler_options(opt);
+  if (!ao) return kExitUsage;
+  std::string error;
+  const auto text = read_input(opt.input, error);
   if (!text) {
-    fmt::print(stderr, "pto as: error: cannot read '{}'\n", opt.input);
+    fmt::print(stderr, "pto as: error: {}\n", error);
     return kExitUsage;
   }
-  as::Options ao;
+  as::Options options = *ao;
   if (!opt.script.empty())
-    if (const int rc = load_script(opt.script, ao); rc != kExitOk) return rc;
-  if (!opt.entry.empty()) ao.entry = opt.entry;
-  ao.listing = opt.listing;
-  for (const std::string& s : opt.section_starts) {
-    const auto eq = s.find('=');
-    std::uint64_t addr = 0;
-    try {
-      std::size_t used = 0;
-      addr = std::stoull(s.substr(eq + 1), &used, 0);
-      if (eq == std::string::npos || eq == 0 || used != s.size() - eq - 1) throw std::invalid_argument(s);
-    } catch (const std::exception&) {
-      fmt::print(stderr, "pto as: error: --section-start expects NAME=ADDR, got '{}'\n", s);
-      return kExitUsage;
-    }
-    ao.section_start[s.substr(0, eq)] = addr;
-  }
-  const as::Result r = as::assemble(*text, opt.input == "-" ? "<stdin>" : opt.input, ao);
+    if (const int rc = load_script(opt.script, options); rc != kExitOk) return rc;
+  const as::Result r = as::assemble(*text, opt.input == "-" ? "<stdin>" : opt.input, options);
   for (const auto& d : r.diagnostics) fmt::print(stderr, "{}", d.format());
   if (!r.ok()) {
     fmt::print(stderr, "pto as: {} error{}; no output written\n", r.diagnostics.size(), r.diagnostics.size() == 1 ? "" : "s");
     return kExitFailure;
   }
   if (opt.listing) print_listing(r);
-  std::vector<std::uint8_t> bytes;
-  if (opt.format == "binary") {
-    std::uint64_t base = 0;
-    bytes = as::flat_binary(*r.image, base);
-  } else {
-    bytes = elf::write_image(*r.image);
-  }
-  if (!write_atomically(opt.output, bytes)) {
-    fmt::print(stderr, "pto as: error: cannot write '{}'\n", opt.output);
+  // The assembler has checked the -O binary span against the limit.
+  const std::vector<std::uint8_t> bytes =
+      opt.format == "binary" ? as::flat_binary(*r.image, ao->max_output)->bytes : elf::write_image(*r.image);
+  if (const auto failure = write_output(opt.output, bytes)) {
+    fmt::print(stderr, "pto as: error: {}\n", *failure);
     return kExitFailure;
   }
   return kExitOk;
@@ -132,8 +123,14 @@ const Registrar reg{[](CLI::App& app) {
   sub->add_option("-O,--output-format", opt->format, "Output format: elf (default) or binary")
       ->check(CLI::IsMember({"elf", "binary"}));
   sub->add_option("--entry", opt->entry, "Entry symbol (default _start)");
-  sub->add_option("--section-start", opt->section_starts, "Place a section: NAME=ADDR (repeatable)");
-  sub->add_option("-T,--script", opt->script, "Lay out sections with a GNU ld linker script (docs/assembly.md)");
+  // One value per occurrence, so a following positional stays positional.
+  sub->add_option("--section-start", opt->section_starts, "Place a section: NAME=ADDR (repeatable)")
+      ->allow_extra_args(false);
+  sub->add_option("--max-output", opt->max_output,
+                  "Largest output in bytes: all sections together, each section, and the -O binary image "
+                  "(default 1GiB; e.g. 4096, 0x1000, 1e6, 64MiB)");
+  sub->add_option("-T,--script", opt->script, "Lay out sections with a GNU ld linker script (docs/assembly.md)")
+      ->allow_extra_args(false);
   sub->add_flag("--listing", opt->listing, "Print a listing (address, bytes, source line) to stdout");
   return std::pair<CLI::App*, Runner>{sub, [opt] { return run_as(*opt); }};
 }};

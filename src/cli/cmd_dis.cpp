@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <map>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/file_io.hpp"
 #include "cli/hex_word.hpp"
 #include "dis/disassembler.hpp"
 #include "elf/elf.hpp"
@@ -69,13 +69,12 @@ bool loaded(const elf::Image& image, const elf::Section& s) {
 
 std::optional<Input> load(const DisOptions& opt, std::string& error) {
   Input in;
-  std::uint64_t base = 0;
-  try {
-    base = std::stoull(opt.base, nullptr, 0);
-  } catch (const std::exception&) {
-    error = fmt::format("--base expects an address, got '{}'", opt.base);
+  const auto parsed_base = parse_unsigned(opt.base);
+  if (!parsed_base) {
+    error = fmt::format("--base expects an address (decimal, 0x hex or 0b binary), got '{}'", opt.base);
     return std::nullopt;
   }
+  const std::uint64_t base = *parsed_base;
   if (opt.hex) {
     std::vector<std::string> words = opt.inputs;
     if (words.empty()) {
@@ -94,12 +93,9 @@ std::optional<Input> load(const DisOptions& opt, std::string& error) {
     error = "expected one input file (or --hex WORD...)";
     return std::nullopt;
   }
-  std::ifstream f(opt.inputs[0], std::ios::binary);
-  if (!f) {
-    error = fmt::format("cannot read '{}'", opt.inputs[0]);
-    return std::nullopt;
-  }
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), {});
+  const auto file = read_input(opt.inputs[0], error);
+  if (!file) return std::nullopt;
+  std::vector<std::uint8_t> bytes(file->begin(), file->end());
   if (opt.raw) {
     in.regions.push_back({".text", base, elf::SHF_ALLOC | elf::SHF_EXECINSTR, std::move(bytes)});
     return in;

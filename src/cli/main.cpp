@@ -1,6 +1,9 @@
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <string>
 #include <exception>
 
 #include "cli/command.hpp"
@@ -10,6 +13,16 @@ namespace pto::cli {
 std::vector<Setup>& registry() {
   static std::vector<Setup> r;
   return r;
+}
+
+// Output on stdout that could not be written (`pto dis > /dev/full`) fails
+// the command: the flush reports what the buffered writes could not.
+int check_stdout(const std::string& command, int status) {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
+  fmt::print(stderr, "pto {}: error: cannot write standard output: {}\n", command,
+             errno != 0 ? std::strerror(errno) : "write error");
+  return status == kExitOk ? kExitFailure : status;
 }
 }  // namespace pto::cli
 
@@ -35,12 +48,14 @@ int main(int argc, char** argv) {
   }
   for (auto& [sub, run] : commands) {
     if (sub->parsed()) {
+      int status = cli::kExitFailure;
       try {
-        return run();
+        status = run();
       } catch (const std::exception& e) {
         fmt::print(stderr, "pto {}: error: {}\n", sub->get_name(), e.what());
         return cli::kExitFailure;
       }
+      return cli::check_stdout(sub->get_name(), status);
     }
   }
   fmt::print("{}", app.help());

@@ -1,9 +1,8 @@
-// Strict unsigned option values: one spelling rule for every numeric option.
-// Accepted: decimal, 0x/0o/0b prefixes, '_' between digits (the reference
-// runner's Python int(text, 0) spellings), and for counts also the
-// exponent form the help text uses ("1e9" = 10^9, exactly an integer).
-// Rejected with a message naming the option: empty text, a sign, other
-// characters, values above 2^64 - 1.
+// Strict unsigned option values with a message naming the option: the
+// spelling rule of cli/file_io.hpp parse_unsigned (decimal, 0x/0o/0b, '_'
+// between digits: the reference runner's Python int(text, 0) spellings; for
+// counts also the help's "1e9" and KiB/MiB/GiB).  Empty text, a sign, other
+// characters and values above 2^64 - 1 are refused.
 #pragma once
 
 #include <cstdint>

@@ -157,10 +157,10 @@ TEST(Asm, SectionStartEntryAndFlatBinary) {
   const Result r = run("BSTOP\ngo: C.BSTOP\n", o);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.image->entry, 0x404u);
-  std::uint64_t base = 0;
-  const auto flat = flat_binary(*r.image, base);
-  EXPECT_EQ(base, 0x400u);
-  EXPECT_EQ(flat, (std::vector<std::uint8_t>{1, 0, 0, 0, 0, 0}));
+  const auto flat = flat_binary(*r.image);
+  ASSERT_TRUE(flat.has_value());
+  EXPECT_EQ(flat->base, 0x400u);
+  EXPECT_EQ(flat->bytes, (std::vector<std::uint8_t>{1, 0, 0, 0, 0, 0}));
   // The written ELF carries the identity note and reads back.
   const auto bytes = elf::write_image(*r.image);
   auto back = elf::read_image(bytes);
