@@ -515,11 +515,15 @@ tile::SchemaView schema_view(const Machine& m, isa::TileOp op, const tile::TileF
 }
 
 // TileStorageIndex / TilePackedCarrierIndex over every element the
-// destinations' TileWithPadding reaches: each has a payload slot below
-// PTO_MODEL_TILE_ELEMENTS.  Sources were destinations of earlier commits.
+// destinations' TileWithPadding reaches: each renamed Local destination and
+// each Shared register the bundle bound has a payload slot below
+// PTO_MODEL_TILE_ELEMENTS.  Local sources were destinations of earlier commits.
 bool destinations_representable(const TileMachineState& tiles) {
-  return std::ranges::all_of(tiles.trace.destinations,
-                             [&](std::uint8_t d) { return tiles.file.payload_representable(d); });
+  const tile::TileFile& f = tiles.file;
+  return std::ranges::all_of(tiles.trace.destinations, [&](std::uint8_t d) { return f.payload_representable(d); }) &&
+         std::ranges::all_of(tiles.trace.shared_bindings, [&](const arch::BundleSharedBinding& s) {
+           return f.payload_representable(f.shared(s.shared_id).tile.descriptor());
+         });
 }
 
 ExecOutcome run_generic(Attempt& a) {

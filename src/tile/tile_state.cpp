@@ -285,8 +285,7 @@ void TileFile::set_model_tile_elements(std::uint32_t elements) noexcept {
   model_tile_elements_ = elements;
 }
 
-bool TileFile::payload_representable(TileIndex i) const noexcept {
-  const TileDescriptor& d = tiles_[i].descriptor();
+bool TileFile::payload_representable(const TileDescriptor& d) const noexcept {
   const std::uint64_t elements = std::uint64_t{d.rows} * d.columns;
   if (layout_is_cube(d.layout) || elements == 0) return true;
   const unsigned bits = element_bits(d.data_type);

@@ -207,7 +207,8 @@ class TileFile {
   // it for each element TileWithPadding reaches.  Always true for CUBE
   // layouts (TileCubeDescriptorShapeLegal bounds their storage) and at the
   // default limit (a 256 KiB payload is 32768 carriers).
-  bool payload_representable(TileIndex i) const noexcept;
+  bool payload_representable(const TileDescriptor& d) const noexcept;
+  bool payload_representable(TileIndex i) const noexcept { return payload_representable(tiles_[i].descriptor()); }
 
   std::uint64_t local_capacity_in_use_except(int excluded) const noexcept;
   std::uint64_t local_capacity_in_use() const noexcept { return local_capacity_in_use_except(-1); }
