@@ -92,7 +92,7 @@ TEST(TileElementsConfig, TheMachineHandsItToTheTileFileAndResetKeepsIt) {
 
 // BSTART.TPREFETCH U8; LB0 = ValidCol = 16; LB1 = ValidRow = 8; Col = 16.
 std::vector<std::uint64_t> tprefetch_8x16() {
-  return {tile_start(0x00011181, 3, kU8), bdim(0, 16), bdim(1, 8), kBstop};
+  return {tlsu_start(3, kU8), bdim(0, 16), bdim(1, 8), kBstop};
 }
 
 // BundleTPREFETCHDimensionsLegal: ValidRow * ValidCol = 128 <= PTO_MODEL_TILE_ELEMENTS.
@@ -107,7 +107,7 @@ TEST(TileElementsConfig, TprefetchFootprintOf128IsLegalAt128AndIllegalAt127) {
 
 // BSTART.MGATHER U8; LB0 = 16; LB1 = 8; B.IOT U#1 (indices) -> T, SizeCode 1; B.IOR base = a2.
 std::vector<std::uint64_t> mgather_8x16() {
-  return {tile_start(0x00011181, 4, kU8), bdim(0, 16), bdim(1, 8),
+  return {tlsu_start(4, kU8), bdim(0, 16), bdim(1, 8),
           encode_form(kBIotSrcDst, {{"SrcTile0", 16}, {"SizeCode", 1}, {"PEMode", 7}, {"L", 1}}), bior(2, 0), kBstop};
 }
 
@@ -214,6 +214,23 @@ TEST(TileElementsConfig, AMemoryFaultPrecedesThePayloadAssertion) {
   h.gpr[2] = 4096 - 8;  // row 0 fits, row 1 lies past the model memory
   h.gpr[3] = 8;
   EXPECT_EQ(h.run(tload_2x2()).fault, FaultCode::Fault_DataPage);
+}
+
+// Shared TLOAD U8 4 x 32 into a 128-byte Shared register (TLOADShared):
+// 4 x 32 = 128 physical elements; below 128 they are packed eight per
+// carrier and the last is in carrier 127 / 8 = 15.
+TEST(TileElementsConfig, SharedRegisterPayloadIsCheckedLikeALocalOne) {
+  for (const std::uint32_t limit : {16U, 15U}) {
+    BundleTestHost h(with_tile_elements(limit));
+    for (unsigned pe = 0; pe < 4; ++pe) {
+      h.m.state.gpr[pe][2] = 0x600;
+      h.m.state.gpr[pe][3] = 32;
+    }
+    const BundleOutcome o =
+        h.run({tlsu_start(0, kU8), bdim(0, 32), bdim(1, 4), bdim(2, 32), ios(12, 1), bior(2, 3), kBstop});
+    if (limit == 16) EXPECT_TRUE(o.ok());
+    else expect_model_stop(o, "TLOAD.U8", 15);
+  }
 }
 
 // ---- predicate allocation (ConfigurePredicateTileForMask asserts) ----
