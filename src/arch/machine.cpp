@@ -1,6 +1,9 @@
 #include "arch/machine.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace pto::arch {
 namespace {
@@ -44,6 +47,14 @@ std::uint8_t captured_read_from(const State& s, Word address, unsigned size, Wor
 }
 
 }  // namespace
+
+void MachineConfig::set_tile_elements(std::uint64_t elements) {
+  if (elements < kModelTileElementsMin || elements > kModelTileElementsMax) {
+    throw std::invalid_argument(fmt::format("tile elements {} is outside the PTO_MODEL_TILE_ELEMENTS range {}..{}",
+                                            elements, kModelTileElementsMin, kModelTileElementsMax));
+  }
+  tile_elements = static_cast<std::uint32_t>(elements);
+}
 
 Machine::Machine(const MachineConfig& config) : memory(config.memory), config_(config) { reset(); }
 

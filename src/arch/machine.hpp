@@ -19,15 +19,40 @@ namespace pto::arch {
 // points observe, or IEEE 754 results (docs/numerics.md).
 enum class NumericProfileKind : std::uint8_t { Reference, Ieee };
 
+// config PTO_MODEL_TILE_ELEMENTS : integer {1..32768} = 32768
+// (asl/arch/features/tile-allocation.asl): the element slots of one tile
+// payload in the ASL model.  The default is the maximum.
+inline constexpr std::uint32_t kModelTileElementsMin = 1;
+inline constexpr std::uint32_t kModelTileElementsMax = 32768;
+inline constexpr std::uint32_t kModelTileElementsDefault = kModelTileElementsMax;
+
 struct MachineConfig {
   MemoryConfig memory;
   NumericProfileKind numeric_profile = NumericProfileKind::Ieee;
+  // PTO_MODEL_TILE_ELEMENTS for this run (the reference runner's
+  // --tile-elements).  It bounds the footprint and shape legality checks the
+  // ASL ties to it (TPREFETCH/MGATHER dimensions, CUBE storage, matrix
+  // shapes) and the tile payload the model can represent: an operation whose
+  // tile needs more element slots stops the run as the ASL's assertion does
+  // (docs/semantics-notes.md, "PTO_MODEL_TILE_ELEMENTS").  Set it through
+  // set_tile_elements, which validates the range.
+  std::uint32_t tile_elements = kModelTileElementsDefault;
+
+  // Validates 1..32768 (kModelTileElementsMin..Max); throws
+  // std::invalid_argument naming PTO_MODEL_TILE_ELEMENTS and the range
+  // otherwise, leaving the configuration unchanged.  Takes 64 bits so a
+  // parsed command-line value is checked before any narrowing.
+  void set_tile_elements(std::uint64_t elements);
+
   // TrapVectorEntry with EVBASE = 0 sends TPC to the fault address in both
   // configurations (asl/arch/system-registers/access-control.asl).
   static MachineConfig reference(Word model_bytes = 4096) {
-    return {MemoryConfig::reference(model_bytes), NumericProfileKind::Reference};
+    MachineConfig c;
+    c.memory = MemoryConfig::reference(model_bytes);
+    c.numeric_profile = NumericProfileKind::Reference;
+    return c;
   }
-  static MachineConfig real() { return {MemoryConfig::real(), NumericProfileKind::Ieee}; }
+  static MachineConfig real() { return {}; }
 };
 
 // A data access observed by a tracer (recorded only while an observer is

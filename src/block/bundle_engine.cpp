@@ -86,6 +86,8 @@ class MachineTilePort final : public tile::TileMemoryPort {
   Machine& m_;
 };
 
+static_assert(tile::kModelTileElementsMax == arch::kModelTileElementsMax, "one PTO_MODEL_TILE_ELEMENTS maximum");
+
 FaultCode machine_fault(Fault f) {
   switch (f) {
     case Fault::None: return FaultCode::Fault_None;
@@ -95,6 +97,7 @@ FaultCode machine_fault(Fault f) {
     case Fault::TileLegality: return FaultCode::Fault_TileLegality;
     case Fault::TileAllocation: return FaultCode::Fault_TileAllocation;
     case Fault::BundleControl: return FaultCode::Fault_BundleControl;
+    case Fault::ModelTileElements: break;  // never raised: Attempt::fail stops the run
   }
   return FaultCode::Fault_IllegalInstruction;
 }
@@ -244,6 +247,8 @@ Fault resolve_predicate_destination(BlockState& b, tile::TileFile& f, std::vecto
   }
   if (!resolved) return Fault::TileAllocation;
   const tile::TileDescriptor& s = f.tile(binding->source0).descriptor();
+  // ConfigurePredicateTileForMask: assert rows * columns <= PTO_MODEL_TILE_ELEMENTS.
+  if (!f.within_model_tile_elements(std::uint64_t{s.rows} * s.columns)) return Fault::ModelTileElements;
   f.configure_predicate(*resolved, capacity, s.rows, s.columns, s.valid_rows, s.valid_columns, binding->pe_mask);
   binding->destination = *resolved;
   binding->destination_allocated_by_bundle = true;
@@ -390,6 +395,7 @@ struct Attempt {
   isa::TileOp op;
 
   ExecOutcome fail(Fault f, std::uint64_t data_address = 0, bool address_is_data = false) {
+    if (f == Fault::ModelTileElements) return model_tile_elements_exceeded();
     roll_back_destinations(m.state.block, tiles.file);
     tiles.trace.outcome = std::string(tile::fault_name(f));
     m.set_fault(machine_fault(f), address_is_data ? data_address : m.state.pc);
@@ -397,6 +403,17 @@ struct Attempt {
   }
   ExecOutcome not_implemented(std::string_view what) {
     tiles.trace.outcome = fmt::format("not implemented in this model: {}", what);
+    return ExecOutcome::NotImplemented;
+  }
+  // The ASL model fails an assertion on PTO_MODEL_TILE_ELEMENTS, so the run
+  // stops here as a model limit, never as an architectural fault
+  // (docs/semantics-notes.md); the renamed destinations are rolled back.
+  ExecOutcome model_tile_elements_exceeded() {
+    roll_back_destinations(m.state.block, tiles.file);
+    tiles.trace.outcome = fmt::format(
+        "not implemented in this model: {} needs tile element slots beyond PTO_MODEL_TILE_ELEMENTS = {} "
+        "(the ASL model's assertion fails)",
+        tiles.trace.operation, tiles.file.model_tile_elements());
     return ExecOutcome::NotImplemented;
   }
   ExecOutcome no_op() {
@@ -497,6 +514,18 @@ tile::SchemaView schema_view(const Machine& m, isa::TileOp op, const tile::TileF
   return view;
 }
 
+// TileStorageIndex / TilePackedCarrierIndex over every element the
+// destinations' TileWithPadding reaches: each renamed Local destination and
+// each Shared register the bundle bound has a payload slot below
+// PTO_MODEL_TILE_ELEMENTS.  Local sources were destinations of earlier commits.
+bool destinations_representable(const TileMachineState& tiles) {
+  const tile::TileFile& f = tiles.file;
+  return std::ranges::all_of(tiles.trace.destinations, [&](std::uint8_t d) { return f.payload_representable(d); }) &&
+         std::ranges::all_of(tiles.trace.shared_bindings, [&](const arch::BundleSharedBinding& s) {
+           return f.payload_representable(f.shared(s.shared_id).tile.descriptor());
+         });
+}
+
 ExecOutcome run_generic(Attempt& a) {
   Machine& m = a.m;
   BlockState& b = m.state.block;
@@ -555,6 +584,7 @@ TileMachineState& tile_state(Machine& m) {
   for (auto& e : m.extensions)
     if (auto* t = dynamic_cast<TileMachineState*>(e.get())) return *t;
   auto state = std::make_unique<TileMachineState>();
+  state->file.set_model_tile_elements(m.config().tile_elements);  // PTO_MODEL_TILE_ELEMENTS
   // Tile arithmetic follows the machine's numeric profile (issue 5).
   state->profile = m.config().numeric_profile == arch::NumericProfileKind::Reference ? tile::NumericProfile::Reference
                                                                                      : tile::NumericProfile::Ieee;
@@ -619,7 +649,9 @@ ExecOutcome commit_tile_bundle(Machine& m, isa::TileOp op) {
   tiles.trace.cycle = m.state.sysregs.cycle;
   tiles.trace.operation = operation_label(m.state.block, op);
   Attempt attempt{m, tiles, op};
-  return run_generic(attempt);
+  const ExecOutcome outcome = run_generic(attempt);
+  if (outcome == ExecOutcome::Next && !destinations_representable(tiles)) return attempt.fail(Fault::ModelTileElements);
+  return outcome;
 }
 
 }  // namespace pto::block

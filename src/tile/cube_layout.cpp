@@ -3,8 +3,6 @@
 namespace pto::tile {
 namespace {
 
-constexpr std::uint32_t kModelTileElements = 32768;  // PTO_MODEL_TILE_ELEMENTS
-
 // TileCubeCellRows / TileCubeCellColumns: a 128-byte CELL.  M layouts fix
 // the rows (16 or 32) and fit the columns; N8 fixes 8 columns.
 void cell_shape(TileLayout layout, DataType t, std::uint32_t& rows, std::uint32_t& columns) noexcept {
@@ -47,19 +45,20 @@ CubeGeometry cube_geometry(TileLayout layout, std::uint32_t valid_rows, std::uin
   g.k_repeat = n8 ? g.storage_rows / g.cell_rows : g.storage_columns / g.cell_columns;
   g.n_repeat = n8 ? g.storage_columns / 8 : 1;
   const std::uint64_t cells = std::uint64_t{g.k_repeat} * g.n_repeat;
-  if (cells > 16384 || cells * g.cell_rows * g.cell_columns > kModelTileElements) return {};
+  if (cells > 16384) return {};  // TileCubeCellCount
   g.cell_count = static_cast<std::uint32_t>(cells);
   g.storage_bytes = g.cell_count * kTileCellBytes;
   return g;
 }
 
 bool cube_descriptor_shape_legal(std::uint32_t capacity_bytes, std::uint32_t valid_rows,
-                                 std::uint32_t valid_columns, DataType t, TileLayout layout) noexcept {
+                                 std::uint32_t valid_columns, DataType t, TileLayout layout,
+                                 std::uint32_t model_tile_elements) noexcept {
   // TileCapacityIsLegal: whole CELLs within the per-PE maximum.
   if (capacity_bytes < kTileCellBytes || capacity_bytes % kTileCellBytes != 0 || capacity_bytes > kLocalTileMaxBytes)
     return false;
   const CubeGeometry g = cube_geometry(layout, valid_rows, valid_columns, t);
-  return g.valid() && g.storage_bytes <= capacity_bytes;
+  return g.valid() && cube_storage_elements(g) <= model_tile_elements && g.storage_bytes <= capacity_bytes;
 }
 
 std::uint32_t cube_payload_index(const TileDescriptor& d, std::uint32_t row, std::uint32_t column) noexcept {
@@ -87,9 +86,10 @@ std::uint32_t cube_payload_index(const TileDescriptor& d, std::uint32_t row, std
   return cell * g.cell_rows * g.cell_columns + local;
 }
 
-bool cube_descriptor_legal(const TileDescriptor& d) noexcept {
+bool cube_descriptor_legal(const TileDescriptor& d, std::uint32_t model_tile_elements) noexcept {
   if (!d.allocated || d.storage_kind != TileStorageKind::Numeric || d.location != TileLocation::Matrix ||
-      !cube_descriptor_shape_legal(d.capacity_bytes, d.valid_rows, d.valid_columns, d.data_type, d.layout))
+      !cube_descriptor_shape_legal(d.capacity_bytes, d.valid_rows, d.valid_columns, d.data_type, d.layout,
+                                   model_tile_elements))
     return false;
   const CubeGeometry g = cube_geometry(d.layout, d.valid_rows, d.valid_columns, d.data_type);
   return d.rows == g.storage_rows && d.columns == g.storage_columns;

@@ -29,16 +29,26 @@ struct CubeGeometry {
 
 // TileCubeDataTypeSupported: every type except HiF4X2 and the 64-bit ones.
 bool cube_data_type_supported(DataType t) noexcept;
-// The geometry of (layout, valid rows, valid columns, type).
+// The geometry of (layout, valid rows, valid columns, type): TileCubeCellCount
+// and the storage it derives, not yet bounded by PTO_MODEL_TILE_ELEMENTS.
 CubeGeometry cube_geometry(TileLayout layout, std::uint32_t valid_rows, std::uint32_t valid_columns,
                            DataType t) noexcept;
-// TileCubeDescriptorShapeLegal.
+// TileCubeStorageElements before its PTO_MODEL_TILE_ELEMENTS bound: the
+// elements of every CELL (0 for an illegal geometry).
+constexpr std::uint64_t cube_storage_elements(const CubeGeometry& g) noexcept {
+  return std::uint64_t{g.cell_count} * g.cell_rows * g.cell_columns;
+}
+// TileCubeDescriptorShapeLegal; model_tile_elements is the run's
+// PTO_MODEL_TILE_ELEMENTS (TileFile::model_tile_elements; the default is the
+// ASL's default configuration), which bounds TileCubeStorageElements.
 bool cube_descriptor_shape_legal(std::uint32_t capacity_bytes, std::uint32_t valid_rows,
-                                 std::uint32_t valid_columns, DataType t, TileLayout layout) noexcept;
+                                 std::uint32_t valid_columns, DataType t, TileLayout layout,
+                                 std::uint32_t model_tile_elements = kModelTileElementsMax) noexcept;
 // TileCubePayloadIndex for a descriptor whose shape is legal.
 std::uint32_t cube_payload_index(const TileDescriptor& d, std::uint32_t row, std::uint32_t column) noexcept;
-// TileCubeDescriptorLegal (allocated numeric Matrix tile with its derived storage).
-bool cube_descriptor_legal(const TileDescriptor& d) noexcept;
+// TileCubeDescriptorLegal (allocated numeric Matrix tile with its derived
+// storage) under PTO_MODEL_TILE_ELEMENTS = model_tile_elements.
+bool cube_descriptor_legal(const TileDescriptor& d, std::uint32_t model_tile_elements = kModelTileElementsMax) noexcept;
 // TileMatrixMLayoutLegal: CUBE_M16 holds m <= 16 rows, CUBE_M32 m <= 32.
 constexpr bool matrix_m_layout_legal(TileLayout layout, std::uint32_t m) noexcept {
   return (layout == TileLayout::CubeM16 && m <= 16) || (layout == TileLayout::CubeM32 && m <= 32);

@@ -62,7 +62,7 @@ Fault resolve_destination(arch::BlockState& b, TileFile& f, std::uint32_t rows, 
   r.layout = layout;
   r.location = TileLocation::Matrix;
   r.mask = binding.pe_mask;
-  if (!cube_descriptor_shape_legal(r.capacity_bytes, rows, columns, t, layout) ||
+  if (!cube_descriptor_shape_legal(r.capacity_bytes, rows, columns, t, layout, f.model_tile_elements()) ||
       f.core_capacity_in_use() + core_allocation_bytes(r.mask, r.capacity_bytes) > f.capacity_limit())
     return Fault::TileAllocation;
   for (unsigned offset = 0; offset < kTilesPerHand; ++offset) {
@@ -114,7 +114,7 @@ CubeTransportResult execute_cube_transport(arch::BlockState& b, TileFile& f, Til
     const TileIndex source = binding.source0;
     const Tile& t = f.tile(source);
     const TileDescriptor& d = t.descriptor();
-    if (!cube_descriptor_legal(d) || !t.contents_defined() || d.data_type != *type || d.layout != layout ||
+    if (!cube_descriptor_legal(d, f.model_tile_elements()) || !t.contents_defined() || d.data_type != *type || d.layout != layout ||
         d.valid_rows != rows || d.valid_columns != columns ||
         (f.allocation_mask(source) & binding.pe_mask) != binding.pe_mask)
       return faulted(Fault::TileLegality);

@@ -279,20 +279,22 @@ bool info_contents_legal(const TileFile& f, TileIndex i) noexcept {  // TileInfo
 }
 
 // TileMatrixLocalPrimaryInfoLegal with the tile's own type.
-bool cube_primary_legal(const Tile& t, std::uint32_t rows, std::uint32_t columns, TileLayout layout) noexcept {
+bool cube_primary_legal(const TileFile& f, TileIndex i, std::uint32_t rows, std::uint32_t columns,
+                        TileLayout layout) noexcept {
+  const Tile& t = f.tile(i);
   const TileDescriptor& d = t.descriptor();
-  return cube_descriptor_legal(d) && t.contents_defined() && d.valid_rows == rows && d.valid_columns == columns &&
+  return cube_descriptor_legal(d, f.model_tile_elements()) && t.contents_defined() && d.valid_rows == rows && d.valid_columns == columns &&
          d.layout == layout;
 }
 
-// TileMatrixShapeLegal (Local CUBE primaries).
+// TileMatrixShapeLegal (Local CUBE primaries): M x N within PTO_MODEL_TILE_ELEMENTS.
 bool matrix_shape_legal(const TileFile& f, const arch::BlockState& b, TileIndex left, TileIndex right) noexcept {
   const TileDescriptor& l = f.tile(left).descriptor();
   const TileDescriptor& r = f.tile(right).descriptor();
   const std::uint32_t m = l.valid_rows, n = r.valid_columns, k = l.valid_columns;
   return b.operation.valid && m != 0 && n != 0 && k != 0 && matrix_m_layout_legal(l.layout, m) &&
-         cube_primary_legal(f.tile(left), m, k, l.layout) && cube_primary_legal(f.tile(right), k, n, TileLayout::CubeN8) &&
-         std::uint64_t{m} * n <= 32768;
+         cube_primary_legal(f, left, m, k, l.layout) && cube_primary_legal(f, right, k, n, TileLayout::CubeN8) &&
+         f.within_model_tile_elements(std::uint64_t{m} * n);
 }
 
 bool operand_types_legal(const TileFile& f, const arch::BlockState& b, const MatrixOperandSet& o) noexcept {
@@ -312,7 +314,7 @@ bool destination_legal(const TileFile& f, const arch::BlockState& b, const Matri
   const TileDescriptor& l = f.tile(o.left).descriptor();
   const DataType expected = output_converted(b) ? fpatr::output_type(b.fixed_point_attributes.pre_quant_mode)
                                                 : matrix_accumulator_type(l.data_type);
-  return cube_descriptor_legal(d) && d.valid_rows == l.valid_rows &&
+  return cube_descriptor_legal(d, f.model_tile_elements()) && d.valid_rows == l.valid_rows &&
          d.valid_columns == f.tile(o.right).descriptor().valid_columns && d.data_type == expected && d.layout == l.layout;
 }
 
@@ -346,7 +348,8 @@ bool accumulator_legal(const TileFile& f, const arch::BlockState& b, const Matri
   const TileDescriptor& c = f.tile(o.accumulator).descriptor();
   const TileDescriptor& d = f.tile(o.destination).descriptor();
   const TileDescriptor& l = f.tile(o.left).descriptor();
-  return o.destination != o.accumulator && cube_descriptor_legal(c) && f.tile(o.accumulator).contents_defined() &&
+  return o.destination != o.accumulator && cube_descriptor_legal(c, f.model_tile_elements()) &&
+         f.tile(o.accumulator).contents_defined() &&
          c.valid_rows == l.valid_rows && c.valid_columns == f.tile(o.right).descriptor().valid_columns &&
          c.data_type == matrix_accumulator_type(l.data_type) && c.layout == l.layout && c.layout == d.layout &&
          (output_converted(b) || c.capacity_bytes == d.capacity_bytes);
@@ -588,7 +591,7 @@ bool local_sources_legal(const arch::BlockState& b, const TileFile& f, const Mat
   unsigned ordinal = 0;
   const TileLayout m_layout = local_m_layout(b, f, s).value_or(TileLayout::RowMajor);
   const auto primary = [&](TileIndex i, std::uint32_t rows, std::uint32_t columns, DataType t, TileLayout layout) {
-    return cube_primary_legal(f.tile(i), rows, columns, layout) && f.tile(i).data_type() == t;
+    return cube_primary_legal(f, i, rows, columns, layout) && f.tile(i).data_type() == t;
   };
   const auto scale = [&](TileIndex i, std::uint32_t rows, std::uint32_t columns) {
     const TileDescriptor& d = f.tile(i).descriptor();
@@ -753,7 +756,8 @@ Fault resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSc
     r.mask = t.pe_mask;
     const unsigned ordinal = static_cast<unsigned>(requests.size());
     if (ordinal == 0) {
-      if (!matrix_m_layout_legal(layout, s.m) || !cube_descriptor_shape_legal(r.capacity_bytes, s.m, s.n, output, layout))
+      if (!matrix_m_layout_legal(layout, s.m) ||
+          !cube_descriptor_shape_legal(r.capacity_bytes, s.m, s.n, output, layout, f.model_tile_elements()))
         return Fault::TileAllocation;
       r.valid_rows = s.m;
       r.valid_columns = s.n;
@@ -764,8 +768,10 @@ Fault resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSc
       const bool row_auxiliary = fp(b).row_max_en && ordinal == 1;
       const bool group_auxiliary = fp(b).group_max_en && ordinal == (fp(b).row_max_en ? 2U : 1U);
       const std::uint32_t columns = row_auxiliary ? 1 : group_auxiliary ? group_max_columns(b, s.n) : s.n;
+      // RowMax/GroupMax: rows * auxiliary_columns within PTO_MODEL_TILE_ELEMENTS.
       if (!descriptor_shape_legal(r.capacity_bytes, columns, s.m, columns, s.result_type) ||
-          std::uint64_t{derived_tile_rows(r.capacity_bytes, columns, s.result_type)} * columns > 32768)
+          !f.within_model_tile_elements(std::uint64_t{derived_tile_rows(r.capacity_bytes, columns, s.result_type)} *
+                                        columns))
         return Fault::TileAllocation;
       r.columns = r.valid_columns = columns;
       r.valid_rows = s.m;

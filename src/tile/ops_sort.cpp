@@ -97,6 +97,7 @@ bool sort_schema(const SchemaView& v) {
   if (!sort_source_legal(f, left, t)) return false;
   if (Tsort) return true;
   const TileIndex right = sorting_source(b, 1);
+  // The output bound is the literal 32768 of sorting-schema.asl, not PTO_MODEL_TILE_ELEMENTS.
   if (!sort_source_legal(f, right, t) || f.tile(left).descriptor().valid_rows != 1 ||
       f.tile(right).descriptor().valid_rows != 1 ||
       f.tile(left).descriptor().valid_columns + f.tile(right).descriptor().valid_columns > 32768)

@@ -37,14 +37,16 @@ Dimensions loop_dimensions(const BlockState& b) noexcept {
   return d;
 }
 
-bool footprint_legal(const Dimensions& d) noexcept {
+// The footprint part of BundleTPREFETCHDimensionsLegal, BundleMGATHERDimensionsLegal
+// and TileOperandsLegal_TPREFETCH: ValidRow x ValidCol within PTO_MODEL_TILE_ELEMENTS.
+bool footprint_legal(const Dimensions& d, const TileFile& f) noexcept {
   return d.valid_columns <= d.columns && is_nonzero_power_of_two(d.columns) &&
-         std::uint64_t{d.valid_rows} * d.valid_columns <= 32768;  // PTO_MODEL_TILE_ELEMENTS
+         f.within_model_tile_elements(std::uint64_t{d.valid_rows} * d.valid_columns);
 }
 
 // BundleMGATHERDimensionsLegal (shared by MGATHER*, MSCATTER*).
-bool indexed_dimensions_legal(const BlockState& b) noexcept {
-  return b.dimension_present[0] && present_dimensions_positive(b) && footprint_legal(loop_dimensions(b));
+bool indexed_dimensions_legal(const BlockState& b, const TileFile& f) noexcept {
+  return b.dimension_present[0] && present_dimensions_positive(b) && footprint_legal(loop_dimensions(b), f);
 }
 
 // BundleDestinationValidColumns/ValidRows/PhysicalColumns(FALSE, 0): LB
@@ -107,9 +109,9 @@ TlsuBundleResult no_op() {
 }
 
 // The common schema prefix of the indexed paths (MGATHER*, MSCATTER*).
-bool indexed_schema_legal(const BlockState& b, isa::TileOp op, const TlsuBundleHost& host) {
+bool indexed_schema_legal(const BlockState& b, const TileFile& f, isa::TileOp op, const TlsuBundleHost& host) {
   return shared_binding_count(b) == 0 && b.scalar_bindings[0].valid && host.bindings_complete(op) &&
-         host.gpr_binding_values_legal(op) && host.masks_legal() && indexed_dimensions_legal(b);
+         host.gpr_binding_values_legal(op) && host.masks_legal() && indexed_dimensions_legal(b, f);
 }
 
 std::uint64_t base_address(const BlockState& b, const TlsuBundleHost& host) {
@@ -124,7 +126,7 @@ TlsuBundleResult run_mgather(BlockState& b, TileFile& f, isa::TileOp op, TlsuBun
   const bool bindings_legal = masked ? binding.valid && binding.destination_valid && binding.source0_valid &&
                                            binding.source1_valid && binding.last
                                      : true;
-  if (!indexed_schema_legal(b, op, host) || tile_binding_count(b) != 1 || !bindings_legal)
+  if (!indexed_schema_legal(b, f, op, host) || tile_binding_count(b) != 1 || !bindings_legal)
     return fault(Fault::TileLegality);
   if (!datr_fields_legal(op, b)) return fault(Fault::TileLegality);
   const TileIndex indices = binding.source0;
@@ -167,7 +169,7 @@ TlsuBundleResult run_mgather_cas(BlockState& b, TileFile& f, TlsuBundleHost& hos
                               first.source0_valid && first.source1_valid && !first.last &&
                               first.destination_size == 0 && second.valid && second.destination_valid &&
                               second.source0_valid && !second.source1_valid && second.last;
-  if (!indexed_schema_legal(b, op, host) || !bindings_legal) return fault(Fault::TileLegality);
+  if (!indexed_schema_legal(b, f, op, host) || !bindings_legal) return fault(Fault::TileLegality);
   if (!datr_fields_legal(op, b)) return fault(Fault::TileLegality);
   const TileIndex indices = first.source0, expected = first.source1, replacement = second.source0;
   const auto type = operation_data_type(b);
@@ -201,7 +203,7 @@ TlsuBundleResult run_mscatter(BlockState& b, TileFile& f, isa::TileOp op, TlsuBu
                                            !second.destination_valid && second.destination_size == 0 &&
                                            second.source0_valid && !second.source1_valid && second.last
                                      : tile_binding_count(b) == 1 && first_legal;
-  if (!indexed_schema_legal(b, op, host) || !bindings_legal) return fault(Fault::TileLegality);
+  if (!indexed_schema_legal(b, f, op, host) || !bindings_legal) return fault(Fault::TileLegality);
   if (!datr_fields_legal(op, b)) return fault(Fault::TileLegality);
   const TileIndex source = first.source0, indices = first.source1;
   const auto type = operation_data_type(b);
@@ -228,7 +230,7 @@ TlsuBundleResult run_tprefetch(BlockState& b, const TileFile& f, TlsuBundleHost&
   if (!type || !carrier_or_packed_type_supported(*type)) return fault(Fault::TileLegality);
   const Dimensions dims = destination_dimensions(b, f);
   if (tile_binding_count(b) != 0 || shared_binding_count(b) != 0 || !host.bindings_complete(op) ||
-      !host.gpr_binding_values_legal(op) || !present_dimensions_positive(b) || !footprint_legal(dims))
+      !host.gpr_binding_values_legal(op) || !present_dimensions_positive(b) || !footprint_legal(dims, f))
     return fault(Fault::TileLegality);
   if (!datr_fields_legal(op, b)) return fault(Fault::TileLegality);
   const arch::BundleScalarBinding& s = b.scalar_bindings[0];
@@ -519,9 +521,10 @@ TileResult mscatter_execute(TileExecutionContext& c) {
   return TileResult::from_memory(mscatter(c.tiles.tile(o.source[0]), c.memory, 0, o.address, c.tiles.tile(o.source[1]), mask), 0);
 }
 
-bool tprefetch_legal(const TileFile&, const TileOperands& o, const arch::BlockState& b) {
+// TileOperandsLegal_TPREFETCH (asl/tile/model/legality/memory-schema.asl).
+bool tprefetch_legal(const TileFile& f, const TileOperands& o, const arch::BlockState& b) {
   const auto type = operation_data_type(b);
-  return footprint_legal({o.positive0, o.positive1, o.positive2}) && type && carrier_or_packed_type_supported(*type);
+  return footprint_legal({o.positive0, o.positive1, o.positive2}, f) && type && carrier_or_packed_type_supported(*type);
 }
 
 TileResult tprefetch_execute(TileExecutionContext& c) {  // TPREFETCHAllPEs

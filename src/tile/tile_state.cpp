@@ -3,6 +3,7 @@
 #include "tile/cube_layout.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 
 namespace pto::tile {
@@ -49,6 +50,7 @@ std::string_view fault_name(Fault f) noexcept {
     case Fault::TileLegality: return "Fault_TileLegality";
     case Fault::TileAllocation: return "Fault_TileAllocation";
     case Fault::BundleControl: return "Fault_BundleControl";
+    case Fault::ModelTileElements: return "PTO_MODEL_TILE_ELEMENTS exceeded";
   }
   return "?";
 }
@@ -278,6 +280,23 @@ std::uint64_t TileFile::local_capacity_in_use_except(int excluded) const noexcep
   return total;
 }
 
+void TileFile::set_model_tile_elements(std::uint32_t elements) noexcept {
+  assert(elements >= 1 && elements <= kModelTileElementsMax);
+  model_tile_elements_ = elements;
+}
+
+bool TileFile::payload_representable(const TileDescriptor& d) const noexcept {
+  const std::uint64_t elements = std::uint64_t{d.rows} * d.columns;
+  if (layout_is_cube(d.layout) || elements == 0) return true;
+  const unsigned bits = element_bits(d.data_type);
+  // TileUsesPackedCarrierRepresentation: four-bit types and tiles beyond
+  // the limit keep 64 / bits elements per payload Word (carrier).
+  const bool packed = bits == 4 || !within_model_tile_elements(elements);
+  const std::uint64_t last = elements - 1;  // TileWithPadding visits every physical element
+  const std::uint64_t slot = packed ? last / (64 / bits) : last;  // TilePackedCarrierIndex : TileStorageIndex
+  return slot < model_tile_elements_;
+}
+
 std::uint64_t TileFile::shared_capacity_in_use() const noexcept {
   std::uint64_t total = 0;
   for (const SharedTile& s : shared_)
@@ -326,7 +345,8 @@ Fault TileFile::configure_cube(TileIndex i, const ConfigureRequest& r) {
   // region (asl/tile/model/shape/cube-cell.asl); r.columns is not used.
   if (i >= kTileRegisterCount || r.mask == 0 || r.mask > 0xF || r.location != TileLocation::Matrix ||
       !local_capacity_legal(r.capacity_bytes) ||
-      !cube_descriptor_shape_legal(r.capacity_bytes, r.valid_rows, r.valid_columns, r.data_type, r.layout))
+      !cube_descriptor_shape_legal(r.capacity_bytes, r.valid_rows, r.valid_columns, r.data_type, r.layout,
+                                   model_tile_elements_))
     return Fault::TileLegality;
   if (local_capacity_in_use_except(i) + shared_capacity_in_use() + core_allocation_bytes(r.mask, r.capacity_bytes) >
       capacity_limit_)

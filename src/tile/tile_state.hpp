@@ -192,6 +192,24 @@ class TileFile {
   std::uint32_t capacity_limit() const noexcept { return capacity_limit_; }
   void set_capacity_limit(std::uint32_t bytes) noexcept { capacity_limit_ = bytes; }
 
+  // PTO_MODEL_TILE_ELEMENTS of this machine (asl/arch/features/tile-allocation.asl),
+  // set from arch::MachineConfig::tile_elements when the machine's tile state
+  // is created; precondition 1..kModelTileElementsMax (the MachineConfig
+  // setter validates).  Reset keeps it: it is configuration, not state.
+  std::uint32_t model_tile_elements() const noexcept { return model_tile_elements_; }
+  void set_model_tile_elements(std::uint32_t elements) noexcept;
+  // `elements <= PTO_MODEL_TILE_ELEMENTS`, the bound the ASL's footprint and
+  // shape checks apply (BundleTPREFETCHDimensionsLegal, TileMatrixShapeLegal,
+  // TileCubeStorageElements, ...).
+  bool within_model_tile_elements(std::uint64_t elements) const noexcept { return elements <= model_tile_elements_; }
+  // Whether every physical element of tile i has an ASL payload slot below
+  // PTO_MODEL_TILE_ELEMENTS: TileStorageIndex / TilePackedCarrierIndex assert
+  // it for each element TileWithPadding reaches.  Always true for CUBE
+  // layouts (TileCubeDescriptorShapeLegal bounds their storage) and at the
+  // default limit (a 256 KiB payload is 32768 carriers).
+  bool payload_representable(const TileDescriptor& d) const noexcept;
+  bool payload_representable(TileIndex i) const noexcept { return payload_representable(tiles_[i].descriptor()); }
+
   std::uint64_t local_capacity_in_use_except(int excluded) const noexcept;
   std::uint64_t local_capacity_in_use() const noexcept { return local_capacity_in_use_except(-1); }
   std::uint64_t shared_capacity_in_use() const noexcept;
@@ -235,6 +253,7 @@ class TileFile {
   std::array<PeMask, kTileRegisterCount> masks_{};
   std::vector<SharedTile> shared_;
   std::uint32_t capacity_limit_ = kTileCapacityBytes;
+  std::uint32_t model_tile_elements_ = kModelTileElementsMax;
 };
 
 }  // namespace pto::tile

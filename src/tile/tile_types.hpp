@@ -25,6 +25,9 @@ inline constexpr std::uint32_t kTileCellBytes = 128;                // PTO_TILE_
 inline constexpr std::uint32_t kTileCapacityBytes = 262144;         // PTO_TILE_CAPACITY_BYTES
 inline constexpr std::uint32_t kLocalTileMaxBytes = 65536;          // PTO_TILE_MAX_ALLOCATION_BYTES
 inline constexpr std::uint32_t kSharedTileMaxBytes = 262144;        // PTO_SHARED_TILE_MAX_ALLOCATION_BYTES
+// PTO_MODEL_TILE_ELEMENTS default and maximum (asl/arch/features/tile-allocation.asl);
+// the run's value comes from arch::MachineConfig::tile_elements (TileFile::model_tile_elements).
+inline constexpr std::uint32_t kModelTileElementsMax = 32768;
 
 using TileIndex = std::uint8_t;  // 0..63
 
@@ -80,6 +83,11 @@ enum class Fault : std::uint8_t {
   TileLegality,
   TileAllocation,
   BundleControl,
+  // Not an architectural fault: the operation needs a tile element slot at or
+  // beyond PTO_MODEL_TILE_ELEMENTS, where the ASL model fails an assertion
+  // (ConfigurePredicateTileForMask, TilePackedCarrierIndex).  The bundle
+  // engine stops the run instead of raising it.
+  ModelTileElements,
 };
 std::string_view fault_name(Fault f) noexcept;
 

@@ -16,6 +16,7 @@
 
 #include "arch/machine.hpp"
 #include "block/bundle_engine.hpp"
+#include "isa/catalog.hpp"
 #include "isa/decoder.hpp"
 #include "isa/length.hpp"
 #include "runner/dispatch.hpp"
@@ -54,10 +55,25 @@ inline constexpr std::uint64_t kBstop = 0x00000001;
 inline std::uint64_t tile_start(std::uint32_t base_match, std::uint32_t function, unsigned data_type, unsigned mode = 0) {
   return base_match | (function << 20) | (mode << 25) | (std::uint64_t{data_type} << 27);
 }
+// BSTART of a TLSU operation (Function 0 TLOAD, 1 TSTORE, 3 TPREFETCH, 4 MGATHER, ...).
+inline std::uint64_t tlsu_start(unsigned function, unsigned dt) { return tile_start(0x00011181, function, dt); }
 inline std::uint64_t tload_start(unsigned dt) { return tile_start(0x00011181, 0, dt); }
 inline std::uint64_t tstore_start(unsigned dt) { return tile_start(0x00011181, 1, dt); }
 inline std::uint64_t tepl_start(unsigned function, unsigned dt, unsigned mode = 0) {
   return tile_start(0x00019181, function, dt, mode);
+}
+// BSTART of a TEPL-class tile operation (its catalog Function and Mode).
+inline std::uint64_t start_of(isa::TileOp op, unsigned data_type) {
+  const isa::TileOpDesc& d = isa::tile_op(op);
+  return tepl_start(d.function, data_type, d.mode);
+}
+// B.IOS: Shared register `id` of SizeCode `size` for PEMode `pe_mode`.
+inline std::uint64_t ios(unsigned id, unsigned size, unsigned pe_mode = 7) {
+  return encode_form(kBIos, {{"SharedTID", id}, {"SizeCode", size}, {"PEMode", pe_mode}});
+}
+// B.IOT Src0 -> hand 1 (U), SizeCode 1 (128 bytes), every PE, last binding.
+inline std::uint64_t src_to_hand1(unsigned s) {
+  return encode_form(kBIotSrcDst, {{"SrcTile0", s}, {"DstTile", 1}, {"SizeCode", 1}, {"PEMode", 7}, {"L", 1}});
 }
 inline std::uint64_t bdim(unsigned lb, std::int64_t imm, unsigned reg = 0) {
   const char* id = lb == 0 ? kBDimLB0 : lb == 1 ? kBDimLB1 : kBDimLB2;

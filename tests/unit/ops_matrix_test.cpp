@@ -128,6 +128,26 @@ TEST(AvsTileMatrix, TmatmulExec001) {  // PTO-AVS-TILE-TMATMUL-EXEC-001
   EXPECT_EQ(h.read(3, 0, 0), 6U);
 }
 
+// PTO_MODEL_TILE_ELEMENTS (TileFile::model_tile_elements) bounds M x N in
+// TileMatrixShapeLegal and each CUBE descriptor's TileCubeStorageElements in
+// TileCubeDescriptorLegal.  A = FP16 CUBE_M16 16 x 1 (one 16 x 4 CELL, 64
+// elements), B = FP16 CUBE_N8 1 x 8 (one 8 x 8 CELL, 64), D = FP32 CUBE_M16
+// 16 x 8 (four 16 x 2 CELLs, 128): M x N = 16 x 8 = 128, legal at 128; at
+// 127 both the shape and D's storage exceed the limit.
+TEST(CubeMatrixTileElements, TmatmulShapeIsBoundedByTheConfiguredLimit) {
+  DirectCube h;
+  h.select(0, DataType::FP16);
+  h.cube(1, 16, 1, DataType::FP16, TileLayout::CubeM16);
+  h.cube(2, 1, 8, DataType::FP16, TileLayout::CubeN8);
+  h.cube(3, 16, 8, DataType::FP32, TileLayout::CubeM16, 512);
+  for (std::uint32_t r = 0; r < 16; ++r) h.write(1, r, 0, 0x3C00);  // 1.0
+  for (std::uint32_t c = 0; c < 8; ++c) h.write(2, 0, c, 0x3C00);
+  h.file.set_model_tile_elements(128);
+  EXPECT_TRUE(h.legal(isa::TileOp::TMATMUL, 3, {1, 2}));
+  h.file.set_model_tile_elements(127);
+  EXPECT_FALSE(h.legal(isa::TileOp::TMATMUL, 3, {1, 2}));
+}
+
 // The ACC and BIAS points: the addend 5 in tile 3 (ACC: C, an FP32 CUBE_M16
 // accumulator; BIAS: an FP32 RowMajor Matrix tile), D in tile 4; 2*3+5 = 11.
 enum class Addend { Accumulator, Bias };
@@ -612,6 +632,30 @@ TEST(MatrixBundle, RowMaxIsPublishedWithTheProduct) {
   EXPECT_EQ(h.file.tile(d[1]).descriptor().valid_columns, 1U);
   EXPECT_EQ(element_at(h, d[1], 0, 0), 9U);
   EXPECT_EQ(element_at(h, d[1], 1, 0), 18U);
+}
+
+// ResolveBundleTMATMULCubeDestinationGroup: an auxiliary destination's
+// DerivedTileRows x columns must fit PTO_MODEL_TILE_ELEMENTS.  A RowMax
+// destination of SizeCode 3 (512 bytes) with one FP32 column has 512 * 8 / 32
+// = 128 rows, so 128 elements; the CUBE operands need 64 each (one CELL).
+TEST(MatrixBundle, RowMaxDestinationIsBoundedByTheConfiguredLimit) {
+  for (const std::uint32_t limit : {128U, 127U}) {
+    arch::MachineConfig config = arch::MachineConfig::real();
+    config.set_tile_elements(limit);
+    BundleTestHost h(config);
+    use_reference_profile(h);
+    operands(h, 2, 3, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+    const std::uint64_t row_max_destination =
+        encode_form(kBIotDst, {{"SizeCode", 3}, {"PEMode", 7}, {"L", 1}, {"DstTile", 1}});
+    const auto o = h.run({cube_start(0, kFP16), fpatr(0, 0, 0, true), bdim(0, 2), bdim(1, 3), bdim(2, 1),
+                          iot_src_src_dst(32, 33, 2, 0, 7, false), row_max_destination, kBstop});
+    if (limit == 128) {
+      ASSERT_TRUE(o.ok()) << o.message;
+      EXPECT_EQ(h.file.tile(o.trace.destinations[1]).descriptor().rows, 128U);
+    } else {
+      EXPECT_EQ(o.fault, FaultCode::Fault_TileAllocation);
+    }
+  }
 }
 
 // SetBundleFixedPointAttributeState: BundleFPATRFieldsLegal rejects at the

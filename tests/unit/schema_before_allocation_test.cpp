@@ -16,11 +16,6 @@ using arch::FaultCode;
 using isa::TileOp;
 using tile::DataType;
 
-std::uint64_t start_of(TileOp op, unsigned data_type) {
-  const isa::TileOpDesc& d = isa::tile_op(op);
-  return tepl_start(d.function, data_type, d.mode);
-}
-
 struct Host : BundleTestHost {
   // A 1 x columns RowMajor source of type t in hand 0; `defined` publishes
   // it.  Element c holds value + c * step (step 0: constant).
@@ -57,9 +52,6 @@ struct Host : BundleTestHost {
   }
 };
 
-std::uint64_t src_to_hand1(unsigned s) {
-  return encode_form(kBIotSrcDst, {{"SrcTile0", s}, {"DstTile", 1}, {"SizeCode", 1}, {"PEMode", 7}, {"L", 1}});
-}
 std::uint64_t srcs_to_hand1(unsigned s0, unsigned s1) {
   return encode_form(kBIotSrcSrcDst,
                      {{"SrcTile0", s0}, {"SrcTile1", s1}, {"DstTile", 1}, {"SizeCode", 1}, {"PEMode", 7}, {"L", 1}});

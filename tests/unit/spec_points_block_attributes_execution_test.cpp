@@ -542,8 +542,6 @@ TEST(SpecPointsBlockAttributesExecution, PTO_AVS_BLOCK_B_FPATR_INPUT_TYPE_002) {
 // ---- TLSU / CUBE execution points (encoded words; B.DIM replaces the
 // points' SetBundleDimension, BSTOP their ExecuteBundleTileOperation) ----
 
-std::uint64_t tlsu_start(unsigned function, unsigned dt) { return tile_start(0x00011181, function, dt); }
-
 // PTO-AVS-BLOCK-MSCATTER-ZERO-001: a zero-mask source record (B.IOT with
 // PEMode 000, the encodable form of the point's mask-0000 binding) with no
 // dimensions or B.IOR commits with no fault, event or allocation.

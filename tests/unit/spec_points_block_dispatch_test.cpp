@@ -109,9 +109,6 @@ std::uint64_t iot_src_src_dst(unsigned s0, unsigned s1, unsigned size, unsigned 
 std::uint64_t iot_src_src(unsigned s0, unsigned s1, unsigned pe_mode, bool last) {
   return encode_form(kBIotSrcSrc, {{"SrcTile0", s0}, {"SrcTile1", s1}, {"PEMode", pe_mode}, {"L", last}});
 }
-std::uint64_t ios(unsigned shared_id, unsigned size, unsigned pe_mode) {
-  return encode_form(kBIos, {{"SharedTID", shared_id}, {"SizeCode", size}, {"PEMode", pe_mode}});
-}
 std::uint64_t datr(unsigned layout, unsigned data_type, unsigned pad = 0) {
   return encode_form(kBDatr, {{"Layout", layout}, {"DataType", data_type}, {"PadValueOrByteId", pad}});
 }
@@ -1071,10 +1068,6 @@ TEST(SpecPointsBlockDispatch, PTO_AVS_BLOCK_TLOAD_TSTORE_ORDINARY_PAD_008) {
 // Shared TLSU moves (shared-tlsu.asl); the points' own encodings
 // ===================================================================
 
-// BSTART.TLSU <Function> with a data type.
-constexpr std::uint64_t tlsu_start(unsigned function, unsigned dt) {
-  return 0x00011181ULL | (std::uint64_t{function} << 20) | (std::uint64_t{dt} << 27);
-}
 // B.IOT T#<source0> [->hand] (0x5013 form; SizeCode, DstTile, PEMode, L).
 constexpr std::uint64_t tile_binding_v5(unsigned size, unsigned hand, unsigned pe_mode, unsigned source0, bool last) {
   return 0x00005013ULL | (std::uint64_t{size} << 15) | (std::uint64_t{hand} << 7) | (std::uint64_t{pe_mode} << 9) |

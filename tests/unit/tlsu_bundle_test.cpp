@@ -16,7 +16,6 @@ using arch::FaultCode;
 
 constexpr unsigned kU64 = 24, kFP16 = 4;
 
-std::uint64_t tlsu_start(unsigned function, unsigned dt) { return tile_start(0x00011181, function, dt); }
 std::uint64_t iot_dst(unsigned size, unsigned pe_mode = 7, unsigned hand = 0) {
   return encode_form(kBIotDst, {{"SizeCode", size}, {"PEMode", pe_mode}, {"L", 1}, {"DstTile", hand}});
 }
@@ -28,9 +27,6 @@ std::uint64_t iot_src_src(unsigned s0, unsigned s1, unsigned pe_mode = 7, bool l
 }
 std::uint64_t iot_src(unsigned s0, unsigned pe_mode = 7, bool last = true) {
   return encode_form(kBIotSrc, {{"SrcTile0", s0}, {"PEMode", pe_mode}, {"L", last ? 1 : 0}});
-}
-std::uint64_t ios(unsigned id, unsigned size, unsigned pe_mode = 7) {
-  return encode_form(kBIos, {{"SharedTID", id}, {"SizeCode", size}, {"PEMode", pe_mode}});
 }
 
 // A tile on every PE (RowMajor unless given), the first valid elements in
