@@ -38,11 +38,13 @@ HostedJob job_of(const pto_model_elf_run_config_t& c) {
   job.config.result_size = c.result_size;
   job.memory_bytes = c.memory_bytes;
   job.tile_elements = c.tile_elements;
-  job.make_config = [](pto::arch::Word memory_bytes, std::uint64_t) {
+  job.make_config = [](pto::arch::Word memory_bytes, std::uint64_t tile_elements) {
     if (memory_bytes < pto::arch::kReferenceModelBytesMin || memory_bytes > pto::arch::kReferenceModelBytesMax) {
       throw pto::runner::HostedRunError("hosted memory bound is outside the supported model profile");
     }
-    return pto::arch::MachineConfig::reference(memory_bytes);
+    pto::arch::MachineConfig c = pto::arch::MachineConfig::reference(memory_bytes);
+    c.set_tile_elements(tile_elements);
+    return c;
   };
   job.load = [](pto::arch::Machine& m, const std::vector<std::uint8_t>& bytes) {
     auto loaded = pto::runner::load_elf(m, bytes, true);

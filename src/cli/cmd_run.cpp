@@ -226,7 +226,11 @@ int run(const RunOptions& o) {
     if (!o.memory_bytes.empty()) job.memory_bytes = number(o.memory_bytes, "--memory-bytes");
     if (!o.tile_elements.empty()) job.tile_elements = number(o.tile_elements, "--tile-elements");
     job.runtime_typecheck = o.runtime_typecheck;
-    job.make_config = [&o](arch::Word memory_bytes, std::uint64_t) { return machine_config(o, memory_bytes); };
+    job.make_config = [&o](arch::Word memory_bytes, std::uint64_t tile_elements) {
+      arch::MachineConfig c = machine_config(o, memory_bytes);
+      c.set_tile_elements(tile_elements);
+      return c;
+    };
     job.load = [&o, &job](arch::Machine& m, const std::vector<std::uint8_t>& bytes) {
       return load_program(m, o, job.program_path, bytes);
     };

@@ -186,13 +186,14 @@ HostedJob case_job(const json& doc, const fs::path& work, const CaseOptions& opt
   job.tile_elements = count_field(model, "tile_elements", "model", 1);
   job.runtime_typecheck = string_field(model, "runtime_typecheck", "model");
   const auto profile = options.numeric_profile;
-  job.make_config = [profile](arch::Word memory_bytes, std::uint64_t) {
+  job.make_config = [profile](arch::Word memory_bytes, std::uint64_t tile_elements) {
     if (memory_bytes < arch::kReferenceModelBytesMin || memory_bytes > arch::kReferenceModelBytesMax) {
       throw HostedRunError(fmt::format("model.memory_bytes {} is outside {}..{}", memory_bytes,
                                        arch::kReferenceModelBytesMin, arch::kReferenceModelBytesMax));
     }
     arch::MachineConfig c = arch::MachineConfig::reference(memory_bytes);
     c.numeric_profile = profile;
+    c.set_tile_elements(tile_elements);
     return c;
   };
   job.load = [](arch::Machine& m, const std::vector<std::uint8_t>& bytes) {

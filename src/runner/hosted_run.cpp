@@ -428,7 +428,7 @@ HostedJobResult run_job(const HostedJob& job) {
     tile_elements = sidecar->tile_elements;
     runtime_typecheck = sidecar->runtime_typecheck;
   }
-  if (tile_elements == 0 || tile_elements > kHostedTileElementsDefault) {
+  if (tile_elements < arch::kModelTileElementsMin || tile_elements > arch::kModelTileElementsMax) {
     throw HostedRunError("tile_elements must be 1..32768 (PTO_MODEL_TILE_ELEMENTS)", true);
   }
   const json identity = job.lock_path.empty() ? own_model_identity() : load_model_lock(job.lock_path);

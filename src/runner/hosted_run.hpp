@@ -27,7 +27,7 @@ namespace pto::runner {
 // Limits of the hosted runner's model configuration.
 inline constexpr arch::Word kHostedMemoryBytesDefault = 65536;        // REFERENCE_MEMORY_BYTES
 inline constexpr arch::Word kHostedMemoryBytesMax = 16 * 1024 * 1024;  // MAX_HOSTED_MEMORY_BYTES
-inline constexpr std::uint64_t kHostedTileElementsDefault = 32768;     // REFERENCE_TILE_ELEMENTS
+inline constexpr std::uint64_t kHostedTileElementsDefault = arch::kModelTileElementsDefault;  // REFERENCE_TILE_ELEMENTS
 inline constexpr unsigned kAcrMax = 15;
 
 // A run the contract refuses before executing anything.  `usage` marks a
