@@ -23,7 +23,9 @@ for f in build/asan/fuzz/fuzz_*; do
   [ -x "$f" ] || continue
   corpus=$(mktemp -d)
   echo "fuzz: $(basename "$f") for ${FUZZ_SECONDS}s" >&2
-  "$f" -max_total_time="$FUZZ_SECONDS" -print_final_stats=0 "$corpus" 2>"$corpus.log" || {
+  dict=()
+  [ -f "fuzz/$(basename "$f").dict" ] && dict=(-dict="fuzz/$(basename "$f").dict")
+  "$f" -max_total_time="$FUZZ_SECONDS" -print_final_stats=0 "${dict[@]}" "$corpus" 2>"$corpus.log" || {
     tail -50 "$corpus.log" >&2
     echo "fuzz: $(basename "$f") found a failure" >&2
     exit 1

@@ -304,7 +304,7 @@ class Assembler : public ExprEnv {
 
   void error(std::size_t column, std::string message) {
     if (!final_ || !room_for_error()) return;  // earlier passes only compute sizes
-    diags_.push_back(located(column, std::move(message)));
+    diags_.push_back(located(column, escape_control(message)));  // never echo raw control bytes
   }
 
   // At most kMaxErrors are reported (an expansion can repeat one error
@@ -804,7 +804,8 @@ class Assembler : public ExprEnv {
       return false;
     }
     const std::uint64_t room = s.size > ~s.start ? 0 : ~s.start - s.size;  // up to the last address
-    if (count > room && !s.wrap_reported) {
+    // Under a linker script the layout reports a wrap at the script's location.
+    if (count > room && !s.wrap_reported && !script()) {
       s.wrap_reported = true;
       error(column, fmt::format("section {} would extend past the end of the 64-bit address space (it starts at "
                                 "{:#x}{})",

@@ -14,7 +14,9 @@ cmake -S "$source/tests/install/consumer" -B "$work/consumer" -G Ninja -DCMAKE_B
 cmake --build "$work/consumer" >/dev/null
 # 0x00000011 is BSTART (32-bit, command form) in the catalog.
 "$work/consumer/lib_cxx" 0x00000011 32 BSTART
-"$work/prefix/bin/pto" as --section-start .text=0x100 "$source/tests/install/consumer/stop_pc.s" -o "$work/prog.elf"
+case="$source/examples/cases/scalar_stop_pc"
+"$work/prefix/bin/pto" as -T "$case/case.ld" "$case/source.S" -o "$work/prog.elf"
 mkdir -p "$work/run"
-# stop_pc.s: six instructions leave TPC at 0x114 with 25 stored at 0x200.
+# The example case: six instructions from 0x100 leave TPC at 0x114 with 25
+# stored at 0x200 (its case.ld places the result there).
 "$work/consumer/abi_c" "$work/prog.elf" "$work/run" 0x114 6 0x200 19000000

@@ -6,11 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "asm/assembler.hpp"
+#include "asm/linker_script.hpp"
 #include "cli_run_harness.hpp"
 #include "elf/elf.hpp"
 #include "pto/pto_asl_model.h"
@@ -23,19 +25,15 @@ static_assert(sizeof(pto_model_elf_run_config_t) == 152);  // LP64 layout of ABI
 static_assert(offsetof(pto_model_elf_run_config_t, stop_pc) == 72);
 static_assert(offsetof(pto_model_elf_run_config_t, return_pc) == 144);
 
-// C.MOVI 10, ->sp; C.MOVI 15, ->a0; ADD sp, a0.sw, ->a1; SWI a1 -> [zero, 0x200]
-// would need more encodings; the corpus bytes (scalar_stop_pc) do it: six
+// The example case scalar_stop_pc laid out by its linker script: six
 // attempts from 0x100 store 25 at 0x200 and leave TPC at 0x114.
 fs::path write_program(const fs::path& d) {
+  const fs::path example = fs::path(PTO_SOURCE_DIR) / "examples" / "cases" / "scalar_stop_pc";
+  auto script = as::parse_linker_script(read_text(example / "case.ld"), "case.ld");
+  EXPECT_TRUE(std::holds_alternative<as::LinkerScript>(script));
   as::Options options;
-  options.section_start[".text"] = 0x100;
-  const as::Result r = as::assemble(
-      ".text\n.globl _start\n_start:\n"
-      ".byte 0x96,0x0a,0xd6,0x13,0x85,0x81,0x20,0x00\n"
-      ".byte 0x0e,0x80,0x95,0xc0,0x00,0x00,0x16,0x00\n"
-      ".byte 0x69,0xa0,0xc1,0x03\n"
-      ".section .result, \"aw\", @progbits, 0x200\n.zero 4\n",
-      "capi.s", options);
+  options.linker_script = std::make_shared<const as::LinkerScript>(std::get<as::LinkerScript>(std::move(script)));
+  const as::Result r = as::assemble(read_text(example / "source.S"), "source.S", options);
   EXPECT_TRUE(r.ok());
   const fs::path p = d / "program.elf";
   write_bytes(p, elf::write_image(*r.image));

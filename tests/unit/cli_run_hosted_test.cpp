@@ -361,6 +361,24 @@ TEST(CliRunHosted, ReferenceElfRules) {
   EXPECT_EQ(r.exit_code, kRunExitStopped) << r.err;
 }
 
+// Outputs are checked writes; a result region beyond the host cap is refused
+// before anything is allocated.
+TEST(CliRunHosted, OutputFailuresAndHugeResultsAreCleanErrors) {
+  const fs::path d = scratch_dir("outputs");
+  const fs::path elf = assemble(d, kStopPcSource);
+  for (const char* option : {"--result-out", "--manifest-out", "--dump-state"}) {
+    const CliResult r = run_pto("run " + quoted(elf.string()) + " " + kStopRun + "--max-steps 6 " + option + " /dev/full", d);
+    EXPECT_EQ(r.exit_code, kRunExitBadInput) << option << r.err;
+    EXPECT_NE(r.err.find("cannot write '/dev/full'"), std::string::npos) << option << r.err;
+  }
+  const CliResult r = run_pto("run " + quoted(elf.string()) + " --stop-symbol done --result-address 0 --result-size 1e12", d);
+  EXPECT_EQ(r.exit_code, kRunExitBadInput) << r.err;
+  EXPECT_NE(r.err.find("exceeds the host memory cap"), std::string::npos) << r.err;
+  const CliResult z = run_pto("run /dev/zero", d);
+  EXPECT_EQ(z.exit_code, kRunExitBadInput) << z.err;
+  EXPECT_NE(z.err.find("not a regular file"), std::string::npos) << z.err;
+}
+
 TEST(CliRunHosted, AssemblerWritesEmLinxIsa) {
   const fs::path d = scratch_dir("em");
   const auto bytes = read_bytes(assemble(d, kStopPcSource));
