@@ -35,8 +35,6 @@ inline constexpr int kRunExitFault = 4;           // failed: an attempt was reje
 inline constexpr int kRunExitNotImplemented = 5;  // instruction not implemented in this model
 inline constexpr int kRunExitHostLimit = 6;       // guest memory exceeded the host cap
 
-// Default step budget: a runaway program stops with kRunExitMaxSteps.
-inline constexpr std::uint64_t kDefaultMaxSteps = 1'000'000'000;
 // Default stack top of the real configuration.
 inline constexpr arch::Word kDefaultStackTop = 0x00007FFFFFFF0000;
 
@@ -51,7 +49,7 @@ struct RunOptions {
   std::string start_pc, start_symbol, start_acr, stop_pc, stop_symbol, return_pc, return_symbol;
   std::string result_address, result_symbol, result_size, stack_top;
   std::string stop_after_hits = "1";
-  std::string max_steps = "1e9";
+  std::string max_steps = "1e9";  // a runaway program stops with kRunExitMaxSteps
   std::string host_request;
   bool run_trap_handlers = false;
   std::string sidecar, lock, asl_spec, aslref;
