@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "test_paths.hpp"
 #include "asm/assembler.hpp"
 #include "asm/linker_script.hpp"
 #include "elf/elf.hpp"

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "test_paths.hpp"
 #include "asm/assembler.hpp"
 #include "asm/linker_script.hpp"
 #include "cli_run_harness.hpp"

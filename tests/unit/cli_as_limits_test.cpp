@@ -15,6 +15,7 @@
 #include <map>
 #include <string>
 
+#include "test_paths.hpp"
 #include "elf/elf.hpp"
 
 namespace pto {

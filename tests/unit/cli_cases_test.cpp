@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "test_paths.hpp"
 #include "cli_run_harness.hpp"
 #include "runner/sha256.hpp"
 

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_paths.hpp"
+
 namespace pto::test {
 
 namespace fs = std::filesystem;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "test_paths.hpp"
 #include "elf/elf.hpp"
 
 namespace pto {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "test_paths.hpp"
 #include "cli_run_harness.hpp"
 
 namespace pto::test {

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "test_paths.hpp"
+
 namespace pto::test {
 namespace {
 

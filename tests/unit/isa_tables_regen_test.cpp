@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "test_paths.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "test_paths.hpp"
 #include "numerics/datatypes.hpp"
 #include "numerics/format.hpp"
 

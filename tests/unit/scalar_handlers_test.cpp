@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "test_paths.hpp"
 #include "scalar/handler_support.hpp"
 #include "scalar/tables.hpp"
 #include "scalar_harness.hpp"

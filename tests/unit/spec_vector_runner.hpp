@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "test_paths.hpp"
 #include "arch/machine.hpp"
 
 namespace pto::test::spec_vectors {

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "test_paths.hpp"
+
 namespace pto::test {
 
 inline std::filesystem::path data_path(const std::string& rel) { return std::filesystem::path(PTO_TEST_DATA_DIR) / rel; }
