@@ -39,18 +39,9 @@ HostedJob job_of(const pto_model_elf_run_config_t& c) {
   job.memory_bytes = c.memory_bytes;
   job.tile_elements = c.tile_elements;
   job.make_config = [](pto::arch::Word memory_bytes, std::uint64_t tile_elements) {
-    if (memory_bytes < pto::arch::kReferenceModelBytesMin || memory_bytes > pto::arch::kReferenceModelBytesMax) {
-      throw pto::runner::HostedRunError("hosted memory bound is outside the supported model profile");
-    }
-    pto::arch::MachineConfig c = pto::arch::MachineConfig::reference(memory_bytes);
-    c.set_tile_elements(tile_elements);
-    return c;
+    return pto::runner::hosted_reference_config(memory_bytes, tile_elements, pto::arch::NumericProfileKind::Reference);
   };
-  job.load = [](pto::arch::Machine& m, const std::vector<std::uint8_t>& bytes) {
-    auto loaded = pto::runner::load_elf(m, bytes, true);
-    if (auto* e = std::get_if<pto::runner::LoadError>(&loaded)) throw pto::runner::HostedRunError(e->message);
-    return std::get<pto::runner::LoadedProgram>(std::move(loaded));
-  };
+  job.load = pto::runner::load_hosted_elf;
   job.provenance = {{"pto_asl_sha256", pto::runner::optional_file_sha256(path_or_empty(c.asl_spec_path))},
                     {"aslref_binary_sha256", pto::runner::optional_file_sha256(path_or_empty(c.aslref_path))},
                     {"model_runner", "libpto_model (native, in-process)"}};

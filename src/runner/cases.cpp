@@ -187,20 +187,9 @@ HostedJob case_job(const json& doc, const fs::path& work, const CaseOptions& opt
   job.runtime_typecheck = string_field(model, "runtime_typecheck", "model");
   const auto profile = options.numeric_profile;
   job.make_config = [profile](arch::Word memory_bytes, std::uint64_t tile_elements) {
-    if (memory_bytes < arch::kReferenceModelBytesMin || memory_bytes > arch::kReferenceModelBytesMax) {
-      throw HostedRunError(fmt::format("model.memory_bytes {} is outside {}..{}", memory_bytes,
-                                       arch::kReferenceModelBytesMin, arch::kReferenceModelBytesMax));
-    }
-    arch::MachineConfig c = arch::MachineConfig::reference(memory_bytes);
-    c.numeric_profile = profile;
-    c.set_tile_elements(tile_elements);
-    return c;
+    return hosted_reference_config(memory_bytes, tile_elements, profile);
   };
-  job.load = [](arch::Machine& m, const std::vector<std::uint8_t>& bytes) {
-    auto loaded = load_elf(m, bytes, true);
-    if (auto* e = std::get_if<LoadError>(&loaded)) throw HostedRunError(e->message);
-    return std::get<LoadedProgram>(std::move(loaded));
-  };
+  job.load = load_hosted_elf;
   job.resolve = [execution](const LoadedProgram& p, const arch::Machine&, HostedRunConfig& c) {
     resolve_case_symbols(execution, p, c);
   };

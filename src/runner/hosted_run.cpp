@@ -248,7 +248,7 @@ void validate_sidecar(const Sidecar& s, const std::string& elf_path, std::span<c
                       const LoadedProgram& p, const HostedRunConfig& c, const std::string& pto_commit) {
   const json& d = s.document;
   const json& e = member_object(d, "elf", "elf");
-  if (text(e, "path", "elf.path") != file_name(elf_path) && file_name(text(e, "path", "elf.path")) != file_name(elf_path)) {
+  if (file_name(text(e, "path", "elf.path")) != file_name(elf_path)) {
     throw HostedRunError("sidecar ELF path does not match the selected ELF");
   }
   if (text(e, "sha256", "elf.sha256") != sha256_hex(elf_bytes)) throw HostedRunError("sidecar ELF hash mismatch");
@@ -412,6 +412,24 @@ json pto_run_facts(const arch::Machine& m, const RunResult& r) {
 }
 
 std::string manifest_text(const json& manifest) { return manifest.dump(2, ' ', true) + "\n"; }
+
+arch::MachineConfig hosted_reference_config(arch::Word memory_bytes, std::uint64_t tile_elements,
+                                            arch::NumericProfileKind numeric_profile) {
+  if (memory_bytes < arch::kReferenceModelBytesMin || memory_bytes > arch::kReferenceModelBytesMax) {
+    throw HostedRunError(fmt::format("hosted memory bound {} is outside the supported model profile {}..{}", memory_bytes,
+                                     arch::kReferenceModelBytesMin, arch::kReferenceModelBytesMax));
+  }
+  arch::MachineConfig c = arch::MachineConfig::reference(memory_bytes);
+  c.numeric_profile = numeric_profile;
+  c.set_tile_elements(tile_elements);
+  return c;
+}
+
+LoadedProgram load_hosted_elf(arch::Machine& m, const std::vector<std::uint8_t>& bytes) {
+  auto loaded = load_elf(m, bytes, true);
+  if (auto* e = std::get_if<LoadError>(&loaded)) throw HostedRunError(e->message);
+  return std::get<LoadedProgram>(std::move(loaded));
+}
 
 HostedJobResult run_job(const HostedJob& job) {
   const auto t0 = std::chrono::steady_clock::now();

@@ -160,6 +160,13 @@ struct HostedJobResult {
   HostedRunReport report;
 };
 
+// The hooks of a job that runs an ELF file in the reference configuration
+// (the C ABI and `pto cases`): memory 256..16 MiB, the given numeric
+// profile, PTO_MODEL_TILE_ELEMENTS; the ELF loaded with its identity checked.
+arch::MachineConfig hosted_reference_config(arch::Word memory_bytes, std::uint64_t tile_elements,
+                                            arch::NumericProfileKind numeric_profile);
+LoadedProgram load_hosted_elf(arch::Machine& m, const std::vector<std::uint8_t>& bytes);
+
 // Runs the job; throws HostedRunError for anything refused before the run
 // (no manifest is written then, as in the reference runner).
 HostedJobResult run_job(const HostedJob& job);
