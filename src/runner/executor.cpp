@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+#include <new>
+#include <type_traits>
+
 #include "block/bundle_engine.hpp"
 #include "block/control.hpp"
 #include "isa/length.hpp"
@@ -52,23 +56,37 @@ std::string_view stop_reason_name(StopReason r) {
   return "?";
 }
 
+void Executor::FreeDeleter::operator()(void* p) const noexcept { std::free(p); }
+
+template <typename T>
+std::unique_ptr<T[], Executor::FreeDeleter> Executor::zeroed_table(std::size_t count) {
+  static_assert(std::is_aggregate_v<T> && std::is_trivially_destructible_v<T>,
+                "calloc'd memory holds implicitly created objects only for implicit-lifetime types");
+  void* p = std::calloc(count, sizeof(T));
+  if (p == nullptr) throw std::bad_alloc();
+  return std::unique_ptr<T[], FreeDeleter>(static_cast<T*>(p));
+}
+
 Executor::Executor(Machine& m)
-    : m_(m), cache_(new Entry[kCacheMask + 1]), runs_(new Run[kRunMask + 1]) {
+    : m_(m), cache_(zeroed_table<Entry>(kCacheMask + 1)), runs_(zeroed_table<Run>(kRunMask + 1)) {
   run_pool_.reserve(kRunPoolCapacity);  // fusions point into it
-  flush_decode_cache();
   m_.memory.set_code_write_hook(&Executor::on_code_write, this);
 }
 
 Executor::~Executor() { m_.memory.set_code_write_hook(nullptr, nullptr); }
 
+void Executor::empty_decode_cache() {
+  for (Word i = 0; i <= kCacheMask; ++i) cache_[i].key = kEmptyKey;
+}
+
 void Executor::flush_decode_cache() {
-  for (Word i = 0; i <= kCacheMask; ++i) cache_[i].tag = empty_tag(i);
+  empty_decode_cache();
   watched_valid_ = false;
   flush_runs();
 }
 
 void Executor::forget_runs() {
-  for (Word i = 0; i <= kRunMask; ++i) runs_[i].start = empty_run_tag(i);
+  for (Word i = 0; i <= kRunMask; ++i) runs_[i].key = kEmptyKey;
 }
 
 void Executor::flush_runs() {
@@ -91,7 +109,7 @@ void Executor::invalidate_runs(Word address, Word last) {
   for (Word n = last - first + 1, pc = first; n > 0; --n, ++pc) {
     const Word i = run_index(pc);
     Run& run = runs_[i];
-    if (run.start == pc && run.start <= last && address <= run.last) run.start = empty_run_tag(i);
+    if (run.key == run_key(pc) && pc <= last && address <= run.last) run.key = kEmptyKey;
   }
 }
 
@@ -105,9 +123,9 @@ void Executor::on_code_write(void* self, Word address, Word size) {
   // look ahead into it for the fused-call length rule); decodes at odd PCs
   // are fetch faults that read nothing.
   const Word first = address >= 6 ? (address - 6) & ~Word{1} : 0;
-  if (ex->watched_.tag >= first && ex->watched_.tag <= last) ex->watched_valid_ = false;
+  if (ex->watched_pc_ >= first && ex->watched_pc_ <= last) ex->watched_valid_ = false;
   if (last - first >= 2 * (kCacheMask + 1)) {
-    for (Word i = 0; i <= kCacheMask; ++i) ex->cache_[i].tag = empty_tag(i);
+    ex->empty_decode_cache();
     return;
   }
   for (Word n = (last - first) / 2 + 1, pc = first; n > 0; --n, pc += 2) ex->evict(pc);
@@ -129,15 +147,20 @@ DecodedInsn Executor::fetch_and_decode(Word pc) {
   return predecode(bits, length);
 }
 
-void Executor::fill(Entry& e, Word pc) {
+DecodedInsn Executor::decode_at(Word pc) {
   ++misses_;
-  e.insn = fetch_and_decode(pc);
-  block::bind_to_pc(e.insn, pc);
-  e.tag = pc;
-  if (e.insn.length_bytes != 0) {
+  DecodedInsn d = fetch_and_decode(pc);
+  block::bind_to_pc(d, pc);
+  if (d.length_bytes != 0) {
     m_.memory.mark_code_page(pc);
-    m_.memory.mark_code_page(pc + e.insn.length_bytes + 1);  // lookahead halfword
+    m_.memory.mark_code_page(pc + d.length_bytes + 1);  // lookahead halfword
   }
+  return d;
+}
+
+void Executor::fill(Entry& e, Word pc) {
+  e.insn = decode_at(pc);
+  e.key = cache_key(pc);
 }
 
 const DecodedInsn& Executor::decoded_at(Word pc) { return lookup(pc); }
@@ -204,6 +227,7 @@ void Executor::build_run(Run& run, Word pc, const Watch& watch) {
     if (ends_run(d)) break;
     at = step.next_pc;
   }
+  run.key = run_key(pc);
   run.start = pc;
   run.last = last;
   run.first = first;
@@ -411,7 +435,7 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
     while (steps < max_steps) {
       const Word pc = s.pc;
       Run* run = &runs_[run_index(pc)];
-      if (run->start != pc) [[unlikely]] {
+      if (run->key != run_key(pc)) [[unlikely]] {
         if (watch.watched(pc)) {
           // The TPC an attempt left is a hit; the start PC is not.
           if (steps > 0 && ++hits >= limits.stop_after_hits) {
@@ -419,11 +443,12 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
             break;
           }
           // A stop PC before its last hit executes uncached, as one step.
-          if (!watched_valid_ || watched_.tag != pc) {
-            fill(watched_, pc);
+          if (!watched_valid_ || watched_pc_ != pc) {
+            watched_ = decode_at(pc);
+            watched_pc_ = pc;
             watched_valid_ = true;
           }
-          const DecodedInsn& d = watched_.insn;
+          const DecodedInsn& d = watched_;
           const ExecOutcome o = execute(m, d);
           ++steps;
           if (o >= ExecOutcome::Fault && stops_after(o, d, pc, limits, r)) break;

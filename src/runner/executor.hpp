@@ -108,27 +108,46 @@ class Executor {
   std::uint64_t fused_passes() const { return fused_passes_; }
 
  private:
+  // Slots of the decode cache and the run directory are keyed by
+  // slot_key: the PC XOR a PC that maps to a different slot of the same
+  // table.  So no PC (every 64-bit value is reachable: odd ones through
+  // fetch faults) has key 0, and all-zero memory is an empty table: both
+  // tables come zeroed from calloc, and start-up touches only the pages of
+  // the slots a run fills.
+  template <unsigned kBits>
+  static constexpr arch::Word slot_key(arch::Word pc) {
+    constexpr arch::Word kMask = (arch::Word{1} << kBits) - 1;
+    return pc ^ ((((pc >> 1) + 1) & kMask) << 1);
+  }
+  static constexpr arch::Word kEmptyKey = 0;
+  struct FreeDeleter {
+    void operator()(void* p) const noexcept;
+  };
+  // `count` zeroed objects of an aggregate (implicit-lifetime) type.
+  template <typename T>
+  static std::unique_ptr<T[], FreeDeleter> zeroed_table(std::size_t count);
+
   struct Entry {
-    arch::Word tag = 0;  // set to empty_tag(index) by flush_decode_cache
+    arch::Word key = kEmptyKey;  // cache_key of the PC decoded here
     scalar::DecodedInsn insn;
   };
   static constexpr unsigned kCacheBits = 13;
   static constexpr arch::Word kCacheMask = (arch::Word{1} << kCacheBits) - 1;
   static arch::Word cache_index(arch::Word pc) { return (pc >> 1) & kCacheMask; }
-  // The tag of an empty slot is a PC that maps to a different slot, so no
-  // PC (every 64-bit value is reachable: odd ones through fetch faults) can
-  // ever match an empty slot.
-  static arch::Word empty_tag(arch::Word index) { return ((index + 1) & kCacheMask) << 1; }
+  static constexpr arch::Word cache_key(arch::Word pc) { return slot_key<kCacheBits>(pc); }
 
   const scalar::DecodedInsn& lookup(arch::Word pc) {
     Entry& e = cache_[cache_index(pc)];
-    if (e.tag != pc) fill(e, pc);
+    if (e.key != cache_key(pc)) fill(e, pc);
     return e.insn;
   }
   void fill(Entry& e, arch::Word pc);
+  // Fetches and decodes the instruction at `pc` for the cache (a miss).
+  scalar::DecodedInsn decode_at(arch::Word pc);
+  void empty_decode_cache();
   void evict(arch::Word pc) {
-    const arch::Word i = cache_index(pc);
-    if (cache_[i].tag == pc) cache_[i].tag = empty_tag(i);
+    Entry& e = cache_[cache_index(pc)];
+    if (e.key == cache_key(pc)) e.key = kEmptyKey;
   }
   scalar::DecodedInsn fetch_and_decode(arch::Word pc);
   static void on_code_write(void* self, arch::Word address, arch::Word size);
@@ -156,7 +175,8 @@ class Executor {
   // decodes read only bytes in [start, last] (the fused-call lookahead
   // included; `last` saturates at the top of the address space).
   struct Run {
-    arch::Word start = 0;  // set to empty_run_tag(index) by forget_runs
+    arch::Word key = kEmptyKey;  // run_key of `start`
+    arch::Word start = 0;
     arch::Word last = 0;
     std::uint32_t first = 0;
     std::uint32_t count = 0;
@@ -203,7 +223,7 @@ class Executor {
   static constexpr arch::Word kMaxRunSpan = 128;  // bytes from the start to the last step
   static constexpr std::size_t kRunPoolCapacity = std::size_t{1} << 15;
   static arch::Word run_index(arch::Word pc) { return (pc >> 1) & kRunMask; }
-  static arch::Word empty_run_tag(arch::Word index) { return ((index + 1) & kRunMask) << 1; }
+  static constexpr arch::Word run_key(arch::Word pc) { return slot_key<kRunBits>(pc); }
 
   // The PC a fast run must reach through the miss path (the stop PC).
   struct Watch {
@@ -229,11 +249,12 @@ class Executor {
                    RunResult& r) const;
 
   arch::Machine& m_;
-  std::unique_ptr<Entry[]> cache_;
+  std::unique_ptr<Entry[], FreeDeleter> cache_;
   // The decode of the stop PC during a fast run.
-  Entry watched_;
+  scalar::DecodedInsn watched_;
+  arch::Word watched_pc_ = 0;
   bool watched_valid_ = false;
-  std::unique_ptr<Run[]> runs_;
+  std::unique_ptr<Run[], FreeDeleter> runs_;
   std::vector<RunStep> run_pool_;
   std::vector<Fusion> fusions_;  // emptied with run_pool_
   std::vector<scalar::RegisterOp> fused_ops_;  // one per body step (the SETC's unused)
