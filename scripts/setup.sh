@@ -8,6 +8,7 @@ PTO_PACKAGES=(
   clang libclang-rt-14-dev                 # ASan/UBSan preset and libFuzzer
   libfmt-dev nlohmann-json3-dev libcli11-dev  # formatting, JSON, CLI parsing
   libgtest-dev libbenchmark-dev libmpfr-dev   # tests, benchmarks, numeric oracle
+  libxbyak-dev                             # x86-64 code emitter of the translation tier
 )
 
 pto_install_packages() {

@@ -126,6 +126,8 @@ class Machine {
     }
     return false;
   }
+  // Where the fast-path bound lives, for translated code (runner/translator).
+  const Word* fast_end_location() const { return &fast_end_; }
   // StoreWithOrder: also clears an overlapping LR/SC reservation.
   bool store(Word address, unsigned size, Word value, MemoryOrder order = MemoryOrder::Relaxed) {
     if ((address & (size - 1)) == 0 && address < fast_end_ && !state.reservation_valid) {

@@ -97,6 +97,14 @@ class Memory {
     if ((address >> kPageBits) == hot_read_.tag) return load_le(hot_read_.data + (address & kPageMask), size);
     return read_aligned_miss(address, size);
   }
+  // The page read_aligned read last, for translated code
+  // (runner/translator), which inlines its hit path: `tag` holds the page
+  // number (address >> kPageBits), `data` its bytes.
+  struct HotPage {
+    const Word* tag;
+    std::uint8_t* const* data;
+  };
+  HotPage hot_page() const { return {&hot_read_.tag, &hot_read_.data}; }
   void write(Word address, unsigned size, Word value) {
     if (!write_cached(address, size, value)) write_slow(address, size, value);
   }

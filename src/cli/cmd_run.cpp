@@ -52,6 +52,7 @@ struct RunOptions {
   std::string max_steps = "1e9";  // a runaway program stops with kRunExitMaxSteps
   std::string host_request;
   bool run_trap_handlers = false;
+  bool no_jit = false;
   std::string sidecar, lock, asl_spec, aslref;
   std::string runtime_typecheck = "strict", memory_backend = "host-sparse";
   std::string result_out, manifest_out, dump_state;
@@ -179,6 +180,7 @@ runner::HostedRunConfig command_line_config(const RunOptions& o) {
   if (!o.result_size.empty()) c.result_size = number(o.result_size, "--result-size", Exponent::Allowed);
   if (!o.host_request.empty()) c.host_request = host_request_option(o.host_request);
   c.run_trap_handlers = o.run_trap_handlers;
+  c.no_translation = o.no_jit;
   return c;
 }
 
@@ -305,6 +307,8 @@ const Registrar reg{[](CLI::App& app) {
   sub->add_flag("--run-trap-handlers", o->run_trap_handlers,
                 "Faults delivered to a ring with a trap vector (EVBASE != 0) go on in the handler instead of ending "
                 "the run");
+  sub->add_flag("--no-jit", o->no_jit,
+                "Interpret fused loop blocks instead of running their translated host code (also PTO_NO_JIT=1)");
   value_option(sub, "--result-address", o->result_address, "Address of the result bytes");
   value_option(sub, "--result-symbol", o->result_symbol, "Symbol naming the result bytes");
   value_option(sub, "--result-size", o->result_size, "Number of result bytes");

@@ -67,8 +67,20 @@ std::unique_ptr<T[], Executor::FreeDeleter> Executor::zeroed_table(std::size_t c
   return std::unique_ptr<T[], FreeDeleter>(static_cast<T*>(p));
 }
 
+namespace {
+
+bool translation_by_default() {
+  const char* off = std::getenv("PTO_NO_JIT");
+  return off == nullptr || *off == '\0' || std::string_view(off) == "0";
+}
+
+}  // namespace
+
 Executor::Executor(Machine& m)
-    : m_(m), cache_(zeroed_table<Entry>(kCacheMask + 1)), runs_(zeroed_table<Run>(kRunMask + 1)) {
+    : m_(m),
+      cache_(zeroed_table<Entry>(kCacheMask + 1)),
+      runs_(zeroed_table<Run>(kRunMask + 1)),
+      translate_(translation_by_default() && translation_supported()) {
   run_pool_.reserve(kRunPoolCapacity);  // fusions point into it
   m_.memory.set_code_write_hook(&Executor::on_code_write, this);
 }
@@ -273,8 +285,26 @@ std::uint32_t Executor::fuse_run(const Run& run) {
     return kNoFusion;
   }
   if (f.condition == nullptr) f.split = run.count - 2;
-  fusions_.push_back(f);
+  fusions_.push_back(std::move(f));
   return static_cast<std::uint32_t>(fusions_.size() - 1);
+}
+
+const TranslatedBlock* Executor::translation_of(const Run& run) {
+  Fusion& f = fusions_[run.fusion];
+  if (!f.translation_tried) {
+    f.translation_tried = true;
+    FusedBlockShape shape;
+    shape.body = {fused_ops_.data() + f.first, run.count - 2};
+    shape.split = f.split;
+    shape.condition = f.condition;
+    shape.condition_insn = f.condition_insn;
+    shape.start = run.start;
+    shape.commit_taken = f.commit_taken;
+    shape.commit_not_taken = f.commit_not_taken;
+    shape.count = run.count;
+    f.translated = translate_fused_block(m_, shape);
+  }
+  return f.translated.get();
 }
 
 namespace {
@@ -291,8 +321,7 @@ std::uint32_t run_register_ops(Machine& m, Word* gpr, const scalar::RegisterOp* 
 
 }  // namespace
 
-std::uint32_t Executor::run_fused(const Run& run, const RunStep* begin, std::uint64_t& steps,
-                                  std::uint64_t max_steps) {
+PassExit Executor::interpret_fused_passes(const Run& run, std::uint64_t& steps, std::uint64_t max_steps) {
   Machine& m = m_;
   arch::State& s = m.state;
   const Fusion& f = fusions_[run.fusion];
@@ -300,31 +329,50 @@ std::uint32_t Executor::run_fused(const Run& run, const RunStep* begin, std::uin
   const std::uint32_t body_count = run.count - 2;
   const std::uint32_t split = f.split;
   Word* gpr = s.gpr[s.current_pe].data();
-  bool holds;
-  std::uint32_t i;
   for (;;) {
     // BARG.taken at the stop: a COND block's starts clear (the other
     // transfers commit to the same PC either way).
-    holds = false;
-    i = run_register_ops(m, gpr, body, 0, split);
-    if (i < split) [[unlikely]] break;
+    bool holds = false;
+    std::uint32_t i = run_register_ops(m, gpr, body, 0, split);
+    if (i < split) [[unlikely]] return {i, holds};
     if (split < body_count) {
       holds = f.condition(s, *f.condition_insn);
       s.commit_argument = holds ? 1 : 0;
       i = run_register_ops(m, gpr, body, split + 1, body_count);
-      if (i < body_count) [[unlikely]] break;
+      if (i < body_count) [[unlikely]] return {i, holds};
     }
     s.sysregs.cycle += run.count;
     steps += run.count;
     ++fused_passes_;
     s.pc = holds ? f.commit_taken : f.commit_not_taken;
-    if (s.pc != run.start || max_steps - steps < run.count) return run.count;
+    if (s.pc != run.start || max_steps - steps < run.count) return {};
   }
+}
+
+PassExit Executor::run_translated_passes(const TranslatedBlock& code, std::uint64_t& steps,
+                                         std::uint64_t max_steps) {
+  arch::State& s = m_.state;
+  PassContext ctx{s.gpr[s.current_pe].data(), steps, max_steps, 0};
+  const PassExit exit = code.run(ctx);
+  steps = ctx.steps;
+  fused_passes_ += ctx.passes;
+  translated_passes_ += ctx.passes;
+  return exit;
+}
+
+std::uint32_t Executor::run_fused(const Run& run, const RunStep* begin, std::uint64_t& steps,
+                                  std::uint64_t max_steps) {
+  const TranslatedBlock* code = translate_ ? translation_of(run) : nullptr;
+  const PassExit exit =
+      code != nullptr ? run_translated_passes(*code, steps, max_steps) : interpret_fused_passes(run, steps, max_steps);
+  if (exit.op == PassExit::kCompleted) return run.count;
   // Body op i left the fast path.  Step by step from there: the block as its
   // BSTART began it (from the idle state a whole pass leaves), the body
   // entered, the condition as set so far, time advanced by the attempts done.
-  begin_fused_block(begin, body_count);
-  if (split < i) block::set_commit_condition(s, holds);
+  arch::State& s = m_.state;
+  const std::uint32_t i = exit.op;
+  begin_fused_block(begin, run.count - 2);
+  if (fusions_[run.fusion].split < i) block::set_commit_condition(s, exit.holds);
   s.sysregs.cycle += i;
   return i + 1;
 }

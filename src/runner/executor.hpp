@@ -16,6 +16,7 @@
 #include "arch/machine.hpp"
 #include "block/control.hpp"
 #include "runner/dispatch.hpp"
+#include "runner/translator.hpp"
 #include "scalar/register_op.hpp"
 
 namespace pto::runner {
@@ -104,6 +105,13 @@ class Executor {
   void flush_decode_cache();
 
   std::uint64_t decode_misses() const { return misses_; }
+  // The translation tier (docs/architecture.md "Translation tier"): on by
+  // default where the build supports it, unless PTO_NO_JIT is set to
+  // anything but "" or "0"; off, fused blocks run interpreted.
+  void set_translation(bool enabled) { translate_ = enabled && translation_supported(); }
+  bool translation() const { return translate_; }
+  // Fused passes run by translated code (a subset of fused_passes).
+  std::uint64_t translated_passes() const { return translated_passes_; }
   // Passes run as fused loop blocks (docs/architecture.md "Fused loop blocks").
   std::uint64_t fused_passes() const { return fused_passes_; }
 
@@ -200,14 +208,24 @@ class Executor {
     std::uint32_t split = 0;
     block::CommitCondition condition = nullptr;
     const scalar::DecodedInsn* condition_insn = nullptr;  // in run_pool_
+    // Host code for its passes (translation tier), made when run_fused
+    // first enters the block; null when declined or not yet tried.
+    std::unique_ptr<TranslatedBlock> translated;
+    bool translation_tried = false;
   };
   std::uint32_t fuse_run(const Run& run);  // a fusions_ index, or kNoFusion
+  // The fused run's translation, made on first use when the tier is on.
+  const TranslatedBlock* translation_of(const Run& run);
   // Passes through a fused run at its start while they return to it and
   // the budget holds a whole pass.  Returns the index of the step the
   // step-by-step loop resumes at: run.count after the last whole pass, or a
   // body load that left the fast path, with the state put where step-by-step
   // execution would have it.
   std::uint32_t run_fused(const Run& run, const RunStep* begin, std::uint64_t& steps, std::uint64_t max_steps);
+  // run_fused's passes, by the interpreter or by translated code: the same
+  // effects, and the same exit (PassExit).
+  PassExit interpret_fused_passes(const Run& run, std::uint64_t& steps, std::uint64_t max_steps);
+  PassExit run_translated_passes(const TranslatedBlock& code, std::uint64_t& steps, std::uint64_t max_steps);
   // The first pass through a fused run entered on an idle block (none
   // active, clean header), whose other block state may differ from the one
   // a whole pass leaves: its BSTART and BSTOP run through their handlers and
@@ -266,6 +284,8 @@ class Executor {
   std::uintptr_t run_stop_ = 0;
   std::uint64_t misses_ = 0;
   std::uint64_t fused_passes_ = 0;
+  std::uint64_t translated_passes_ = 0;
+  bool translate_;
 };
 
 }  // namespace pto::runner

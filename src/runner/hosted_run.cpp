@@ -195,6 +195,7 @@ HostedRunReport run_hosted(arch::Machine& m, const LoadedProgram& p, const Hoste
                                       static_cast<unsigned>(c.host_request->service_request_type), c.return_pc};
   }
   Executor ex(m);
+  if (c.no_translation) ex.set_translation(false);
   const auto t0 = std::chrono::steady_clock::now();
   report.run = ex.run(limits, observer);
   report.run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -59,6 +59,7 @@ struct HostedRunConfig {
   std::uint64_t result_size = 0;
   std::optional<HostRequestPolicy> host_request;
   bool run_trap_handlers = false;  // pto extension (RunLimits::run_trap_handlers)
+  bool no_translation = false;     // pto extension: interpret fused blocks (Executor::set_translation)
 };
 
 // Checks the parameters against the loaded program and the machine

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdlib>
 #include <random>
 #include <string_view>
 #include <vector>
@@ -97,15 +98,22 @@ struct Outcome {
   RunResult result;
   nlohmann::json state;
   std::uint64_t fused_passes = 0;
+  std::uint64_t translated_passes = 0;
 };
 
-Outcome run_fast(const Program& p) {
+// The fast loop, with fused blocks translated to host code (where the build
+// can) or interpreted.
+enum class Tier { Translated, Interpreted };
+
+Outcome run_fast(const Program& p, Tier tier = Tier::Translated) {
   Machine m = make_machine(p);
   load(m, p);
   Executor ex(m);
+  ex.set_translation(tier == Tier::Translated);
   Outcome o{ex.run(p.limits), {}};
   o.state = pto::runner::dump_state(m);
   o.fused_passes = ex.fused_passes();
+  o.translated_passes = ex.translated_passes();
   return o;
 }
 
@@ -118,18 +126,27 @@ Outcome run_observed(const Program& p, CountingObserver& observer) {
   return o;
 }
 
-// Runs both loops, expects the same stop and state, returns the fast one.
+void expect_same_run(const Outcome& a, const Outcome& b, std::string_view what) {
+  EXPECT_EQ(a.result.reason, b.result.reason) << what;
+  EXPECT_EQ(a.result.steps, b.result.steps) << what;
+  EXPECT_EQ(a.result.pc, b.result.pc) << what;
+  EXPECT_EQ(a.result.fault, b.result.fault) << what;
+  EXPECT_EQ(a.result.fault_pc, b.result.fault_pc) << what;
+  EXPECT_EQ(a.state, b.state) << what << ": state dumps differ";
+}
+
+// Runs the fast loop in both tiers and the observed loop, expects the same
+// stop and state from all three, returns the translated fast one.
 Outcome run_both(const Program& p) {
   CountingObserver observer;
-  const Outcome fast = run_fast(p);
+  const Outcome translated = run_fast(p, Tier::Translated);
+  const Outcome interpreted = run_fast(p, Tier::Interpreted);
   const Outcome slow = run_observed(p, observer);
-  EXPECT_EQ(fast.result.reason, slow.result.reason);
-  EXPECT_EQ(fast.result.steps, slow.result.steps);
-  EXPECT_EQ(fast.result.pc, slow.result.pc);
-  EXPECT_EQ(fast.result.fault, slow.result.fault);
-  EXPECT_EQ(fast.result.fault_pc, slow.result.fault_pc);
-  EXPECT_EQ(fast.state, slow.state) << "fast and observed state dumps differ";
-  return fast;
+  expect_same_run(translated, slow, "translated fast loop vs observed loop");
+  expect_same_run(interpreted, slow, "interpreted fast loop vs observed loop");
+  EXPECT_EQ(translated.fused_passes, interpreted.fused_passes);
+  EXPECT_EQ(interpreted.translated_passes, 0u);
+  return translated;
 }
 
 // loop: BSTART.STD COND loop ; a0 += 1 ; a5 = a0 & 511 ; a6 = a3 + (a5 << 3)
@@ -172,6 +189,29 @@ TEST(RunnerRunLoopExactness, ChecksumKernelMatchesTheObservedLoop) {
 TEST(RunnerRunLoopExactness, ChecksumKernelPassesRunFused) {
   EXPECT_EQ(run_fast(kernel_program(700)).fused_passes, 700u);
   EXPECT_EQ(run_fast(kernel_program(1)).fused_passes, 1u);
+}
+
+// After the first pass (through the block's handlers) the translation tier
+// runs the other 699 as host code; interpreted, none.
+TEST(RunnerRunLoopExactness, ChecksumKernelPassesRunTranslated) {
+  if (!pto::runner::translation_supported()) GTEST_SKIP() << "this build has no translation tier";
+  EXPECT_EQ(run_fast(kernel_program(700), Tier::Translated).translated_passes, 699u);
+  EXPECT_EQ(run_fast(kernel_program(700), Tier::Interpreted).translated_passes, 0u);
+}
+
+// PTO_NO_JIT (anything but "" or "0") turns the tier off by default.
+TEST(RunnerRunLoopExactness, NoJitEnvironmentSelectsTheInterpreter) {
+  Machine m;
+  for (const char* value : {"1", "yes"}) {
+    ::setenv("PTO_NO_JIT", value, 1);
+    EXPECT_FALSE(Executor(m).translation()) << value;
+  }
+  for (const char* value : {"", "0"}) {
+    ::setenv("PTO_NO_JIT", value, 1);
+    EXPECT_EQ(Executor(m).translation(), pto::runner::translation_supported()) << value;
+  }
+  ::unsetenv("PTO_NO_JIT");
+  EXPECT_EQ(Executor(m).translation(), pto::runner::translation_supported());
 }
 
 // The step budget may end a pass at any attempt of the loop body.
@@ -469,7 +509,7 @@ TEST(RunnerRunLoopExactness, FusedLoopBlockAtATrapVector) {
 constexpr std::string_view kBodyForms[] = {
     "ADD",  "SUB",  "AND",  "OR",   "XOR",   "ADDW",  "SUBW",  "ANDW", "ORW",  "XORW",  "ADDI", "SUBI",
     "ANDI", "ORI",  "XORI", "ADDIW", "SUBIW", "SLLI", "SRLI",  "SRAI", "SLLIW", "SRLIW", "SRAIW", "MUL",
-    "SLL",  "LBI",  "LBUI", "LHI",  "LHUI",  "LWI",   "LWUI",  "LDI",  "LB",   "LBU",  "LH",   "LHU",
+    "SLL",  "SRL",  "SRA",  "MIN",  "MINU",  "MAX",   "MAXU",  "LBI",  "LBUI", "LHI",  "LHUI",  "LWI",   "LWUI",  "LDI",  "LB",   "LBU",  "LH",   "LHU",
     "LW",   "LWU",  "LD",   "SBI",  "SHI",   "SWI",   "SDI",   "SB",   "SH",   "SW",   "SD"};
 constexpr std::string_view kSetcForms[] = {"SETC.EQ",  "SETC.NE",  "SETC.LT",  "SETC.GE",  "SETC.LTU",
                                            "SETC.GEU", "SETC.EQI", "SETC.NEI", "SETC.LTI", "SETC.GEUI",
@@ -558,15 +598,20 @@ Program generated_loop(LoopGenerator& g) {
 // Each generated loop runs in the fast loop (fused where it can) and in the
 // observed loop; the stops and the whole state dumps must agree.
 TEST(RunnerRunLoopExactness, GeneratedLoopBlocksMatchTheObservedLoop) {
-  std::uint64_t fused = 0;
+  std::uint64_t fused = 0, translated = 0;
   for (std::uint64_t seed = 1; seed <= 400; ++seed) {
     SCOPED_TRACE(::testing::Message() << "seed " << seed);
     LoopGenerator g(seed);
     const Program p = generated_loop(g);
-    fused += run_both(p).fused_passes;
+    const Outcome o = run_both(p);
+    fused += o.fused_passes;
+    translated += o.translated_passes;
     if (::testing::Test::HasFailure()) break;
   }
   EXPECT_GT(fused, 1000u);  // the fused path ran (a sanity floor, not a result)
+  if (pto::runner::translation_supported()) {
+    EXPECT_GT(translated, 1000u);  // and the translated one
+  }
 }
 
 // A fault taken to a vector (EVBASE != 0) leaves the fault record set; the

@@ -1,0 +1,303 @@
+#include "runner/translator.hpp"
+
+#include <cstddef>
+#include <vector>
+
+#if defined(PTO_HAVE_XBYAK)
+#include <xbyak/xbyak.h>
+#endif
+
+namespace pto::runner {
+
+#if defined(PTO_HAVE_XBYAK)
+
+namespace {
+
+using arch::Word;
+using scalar::BinaryOp;
+using scalar::RegisterOp;
+using Kind = RegisterOp::Kind;
+
+// The helpers translated code calls for what it does not inline: the
+// slow half of Memory::read_aligned (a page other than the last one read)
+// and the whole of Machine::store_fast.
+Word read_aligned(const arch::Memory* memory, Word address, unsigned size) {
+  return memory->read_aligned(address, size);
+}
+bool store_fast(arch::Machine* m, Word address, unsigned size, Word value) {
+  return m->store_fast(address, size, value);
+}
+
+// The W forms have no MIN/MAX (ScalarBinaryW, scalar/alu_semantics.hpp).
+bool translatable(const RegisterOp& op) {
+  if (op.kind == Kind::Load || op.kind == Kind::Store) return op.size == 1 || op.size == 2 || op.size == 4 || op.size == 8;
+  switch (op.op) {
+    case BinaryOp::MIN:
+    case BinaryOp::MINU:
+    case BinaryOp::MAX:
+    case BinaryOp::MAXU: return !op.word;
+    default: return true;
+  }
+}
+
+bool fits_int32(Word v) {
+  const auto s = static_cast<std::int64_t>(v);
+  return s >= INT32_MIN && s <= INT32_MAX;
+}
+
+// The passes of one fused block as x86-64 code, one small sequence per
+// RegisterOp computing exactly what its RegisterOpFn computes.
+//
+// Registers: rbx the GPR file, r12 the PassContext, r13 the SETC's result
+// (all callee-saved, so they survive helper calls); rax, rcx, rdx and the
+// argument registers are scratch.  GPRs live in memory (gpr[n] at
+// rbx + 8n): the code is a straight line of loads and stores the host
+// forwards, with no register allocation to get wrong.
+class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
+ public:
+  PassCode(arch::Machine& m, const FusedBlockShape& b)
+      : Xbyak::CodeGenerator(code_bytes(b), Xbyak::DontSetProtectRWE), m_(m), b_(b) {
+    emit();
+    setProtectModeRE();
+    fn_ = getCode<std::uint64_t (*)(PassContext*)>();
+  }
+
+  PassExit run(PassContext& ctx) const override {
+    const std::uint64_t r = fn_(&ctx);
+    return {static_cast<std::uint32_t>(r), (r >> 32) != 0};
+  }
+
+ private:
+  static std::size_t code_bytes(const FusedBlockShape& b) { return 512 + 192 * b.body.size(); }
+
+  template <typename T>
+  static std::uint64_t address(const T* p) {
+    return reinterpret_cast<std::uint64_t>(p);
+  }
+  Xbyak::Address gpr(unsigned n) { return qword[rbx + 8 * n]; }
+  Xbyak::Address context(std::size_t offset) { return qword[r12 + static_cast<std::uint32_t>(offset)]; }
+  // `call` through rax: the helpers are not within rel32 of the code buffer.
+  void call_helper(std::uint64_t function) {
+    mov(rax, function);
+    call(rax);
+  }
+
+  void emit() {
+    // The return address and three pushes keep calls 16-byte aligned.
+    for (const Xbyak::Reg64& r : {rbx, r12, r13}) push(r);
+    mov(r12, rdi);
+    mov(rbx, context(offsetof(PassContext, gpr)));
+
+    Xbyak::Label pass, completed, epilogue;
+    std::vector<Xbyak::Label> leave(b_.body.size());
+    L(pass);
+    xor_(r13d, r13d);  // BARG.taken: clear unless a COND block's SETC sets it
+    const auto body_count = static_cast<std::uint32_t>(b_.body.size());
+    for (std::uint32_t i = 0; i < body_count; ++i) {
+      if (i == b_.split) emit_condition();
+      else emit_op(b_.body[i], leave[i]);
+    }
+    emit_pass_end(pass, completed);
+
+    L(completed);
+    mov(eax, PassExit::kCompleted);
+    jmp(epilogue, T_NEAR);
+    for (std::uint32_t i = 0; i < body_count; ++i) {
+      if (i == b_.split) continue;
+      L(leave[i]);
+      mov(eax, i);
+      mov(rdx, r13);
+      shl(rdx, 32);
+      or_(rax, rdx);
+      jmp(epilogue, T_NEAR);
+    }
+    L(epilogue);
+    for (const Xbyak::Reg64& r : {r13, r12, rbx}) pop(r);
+    ret();
+  }
+
+  // The SETC: its condition, kept for the commit, and _CommitArgument.
+  void emit_condition() {
+    mov(rdi, address(&m_.state));
+    mov(rsi, address(b_.condition_insn));
+    call_helper(reinterpret_cast<std::uint64_t>(b_.condition));
+    movzx(r13d, al);
+    mov(rcx, address(&m_.state.commit_argument));
+    mov(qword[rcx], r13);
+  }
+
+  // Time, steps and passes advanced by a whole pass; the commit; the next
+  // pass while it returns to the start and the budget holds it.
+  void emit_pass_end(Xbyak::Label& pass, Xbyak::Label& completed) {
+    mov(rcx, address(&m_.state.sysregs.cycle));
+    add(qword[rcx], b_.count);
+    add(context(offsetof(PassContext, steps)), b_.count);
+    add(context(offsetof(PassContext, passes)), 1);
+    mov(rax, b_.commit_not_taken);
+    if (b_.split < b_.body.size()) {
+      mov(rcx, b_.commit_taken);
+      test(r13, r13);
+      cmovnz(rax, rcx);
+    }
+    mov(rcx, address(&m_.state.pc));
+    mov(qword[rcx], rax);
+    mov(rcx, b_.start);
+    cmp(rax, rcx);
+    jne(completed, T_NEAR);
+    mov(rax, context(offsetof(PassContext, max_steps)));
+    sub(rax, context(offsetof(PassContext, steps)));
+    cmp(rax, b_.count);
+    jb(completed, T_NEAR);
+    jmp(pass, T_NEAR);
+  }
+
+  void emit_op(const RegisterOp& op, Xbyak::Label& leave) {
+    switch (op.kind) {
+      case Kind::Binary:
+      case Kind::BinaryImmediate: emit_binary(op); break;
+      case Kind::Load: emit_load(op, leave); break;
+      case Kind::Store: emit_store(op, leave); break;
+    }
+  }
+
+  // rcx = the right operand: gpr[right] << shamt, or the immediate.
+  void right_operand(const RegisterOp& op) {
+    if (op.kind == Kind::BinaryImmediate) {
+      mov(rcx, op.imm);
+      return;
+    }
+    mov(rcx, gpr(op.right));
+    if (op.shamt != 0) shl(rcx, op.shamt);
+  }
+
+  // scalar_binary / scalar_binary_w (ScalarBinary, ScalarBinaryW).  x86
+  // masks shift counts to 6 bits (5 for 32-bit operands) as the spec's
+  // right[5:0] / right[4:0].
+  void emit_binary(const RegisterOp& op) {
+    right_operand(op);
+    mov(rax, gpr(op.left));
+    const Xbyak::Reg& l = op.word ? static_cast<const Xbyak::Reg&>(eax) : rax;
+    const Xbyak::Reg& r = op.word ? static_cast<const Xbyak::Reg&>(ecx) : rcx;
+    switch (op.op) {
+      case BinaryOp::ADD: add(l, r); break;
+      case BinaryOp::SUB: sub(l, r); break;
+      case BinaryOp::AND: and_(l, r); break;
+      case BinaryOp::OR: or_(l, r); break;
+      case BinaryOp::XOR: xor_(l, r); break;
+      case BinaryOp::SLL: shl(l, cl); break;
+      case BinaryOp::SRL: shr(l, cl); break;
+      case BinaryOp::SRA: sar(l, cl); break;
+      case BinaryOp::MIN: cmp(rax, rcx), cmovg(rax, rcx); break;
+      case BinaryOp::MINU: cmp(rax, rcx), cmova(rax, rcx); break;
+      case BinaryOp::MAX: cmp(rax, rcx), cmovl(rax, rcx); break;
+      case BinaryOp::MAXU: cmp(rax, rcx), cmovb(rax, rcx); break;
+    }
+    if (op.word) movsxd(rax, eax);
+    mov(gpr(op.dst), rax);
+  }
+
+  // rax = the access address: left + imm, or left + (index << shamt).
+  void access_address(const RegisterOp& op) {
+    mov(rax, gpr(op.left));
+    if (op.indexed) {
+      mov(rcx, gpr(op.index));
+      if (op.shamt != 0) shl(rcx, op.shamt);
+      add(rax, rcx);
+    } else if (fits_int32(op.imm)) {
+      if (op.imm != 0) add(rax, static_cast<std::uint32_t>(op.imm));
+    } else {
+      mov(rcx, op.imm);
+      add(rax, rcx);
+    }
+  }
+
+  // Machine::load_fast (aligned, below fast_end), then Memory::read_aligned
+  // inline on the page it read last; NormalizeScalarLoadResult.
+  void emit_load(const RegisterOp& op, Xbyak::Label& leave) {
+    access_address(op);
+    if (op.size > 1) {
+      test(al, op.size - 1);
+      jnz(leave, T_NEAR);
+    }
+    mov(rcx, address(m_.fast_end_location()));
+    cmp(rax, qword[rcx]);
+    jae(leave, T_NEAR);
+    Xbyak::Label miss, loaded;
+    const arch::Memory::HotPage hot = m_.memory.hot_page();
+    mov(rdx, rax);
+    shr(rdx, arch::Memory::kPageBits);
+    mov(rcx, address(hot.tag));
+    cmp(rdx, qword[rcx]);
+    jne(miss, T_NEAR);
+    mov(rcx, address(hot.data));
+    mov(rcx, qword[rcx]);
+    and_(eax, static_cast<std::uint32_t>(arch::Memory::kPageMask));
+    switch (op.size) {
+      case 1: movzx(eax, byte[rcx + rax]); break;
+      case 2: movzx(eax, word[rcx + rax]); break;
+      case 4: mov(eax, dword[rcx + rax]); break;
+      default: mov(rax, qword[rcx + rax]); break;
+    }
+    L(loaded);
+    if (op.sign) {
+      switch (op.size) {
+        case 1: movsx(rax, al); break;
+        case 2: movsx(rax, ax); break;
+        case 4: movsxd(rax, eax); break;
+        default: break;
+      }
+    }
+    mov(gpr(op.dst), rax);
+    // The other page, out of line: read_aligned returns the bytes zero-extended.
+    Xbyak::Label after;
+    jmp(after, T_NEAR);
+    L(miss);
+    mov(rdi, address(&m_.memory));
+    mov(rsi, rax);
+    mov(edx, op.size);
+    call_helper(reinterpret_cast<std::uint64_t>(&read_aligned));
+    jmp(loaded, T_NEAR);
+    L(after);
+  }
+
+  // Machine::store_fast; a store it declines leaves the fast path.
+  void emit_store(const RegisterOp& op, Xbyak::Label& leave) {
+    access_address(op);
+    mov(rdi, address(&m_));
+    mov(rsi, rax);
+    mov(edx, op.size);
+    mov(rcx, gpr(op.right));
+    call_helper(reinterpret_cast<std::uint64_t>(&store_fast));
+    test(al, al);
+    jz(leave, T_NEAR);
+  }
+
+  arch::Machine& m_;
+  FusedBlockShape b_;
+  std::uint64_t (*fn_)(PassContext*) = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<TranslatedBlock> translate_fused_block(arch::Machine& m, const FusedBlockShape& shape) {
+  for (std::uint32_t i = 0; i < shape.body.size(); ++i) {
+    if (i != shape.split && !translatable(shape.body[i])) return nullptr;
+  }
+  try {
+    return std::make_unique<PassCode>(m, shape);
+  } catch (const Xbyak::Error&) {
+    return nullptr;  // no executable memory: the interpreter runs the block
+  }
+}
+
+bool translation_supported() { return true; }
+
+#else
+
+std::unique_ptr<TranslatedBlock> translate_fused_block(arch::Machine&, const FusedBlockShape&) { return nullptr; }
+
+bool translation_supported() { return false; }
+
+#endif
+
+}  // namespace pto::runner

@@ -1,0 +1,66 @@
+// The translation tier: a fused loop block (docs/architecture.md "Fused loop
+// blocks") compiled to host code, which runs its passes exactly as
+// Executor::run_fused does through RegisterOp function pointers
+// (docs/architecture.md "Translation tier").  x86-64 hosts with xbyak only;
+// elsewhere translate_fused_block declines and the interpreter runs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "arch/machine.hpp"
+#include "block/control.hpp"
+#include "scalar/register_op.hpp"
+
+namespace pto::runner {
+
+// What a pass of a fused loop block does (Executor::Fusion and its Run).
+struct FusedBlockShape {
+  // One op per body step; the SETC's slot (index split) is not executed.
+  std::span<const scalar::RegisterOp> body;
+  // The body index of a COND block's SETC, body.size() if none: ops
+  // [0, split) run before its condition, (split, body.size()) after.
+  std::uint32_t split = 0;
+  block::CommitCondition condition = nullptr;
+  const scalar::DecodedInsn* condition_insn = nullptr;
+  arch::Word start = 0;  // the BSTART's PC: passes go on while they commit to it
+  arch::Word commit_taken = 0, commit_not_taken = 0;
+  std::uint32_t count = 0;  // attempts per pass: BSTART, body (SETC included), BSTOP
+};
+
+// In and out of a translated block's passes.
+struct PassContext {
+  arch::Word* gpr = nullptr;  // the current PE's registers
+  std::uint64_t steps = 0;    // attempts so far (advanced by count per whole pass)
+  std::uint64_t max_steps = 0;
+  std::uint64_t passes = 0;   // whole passes run
+};
+
+// How a translated run of passes ended.
+struct PassExit {
+  static constexpr std::uint32_t kCompleted = ~std::uint32_t{0};
+  // kCompleted: the last whole pass committed elsewhere than the start, or
+  // the budget holds no further pass.  Otherwise the body op (an index into
+  // FusedBlockShape::body) that left the fast path, with no effect.
+  std::uint32_t op = kCompleted;
+  bool holds = false;  // the SETC's result in the pass that left
+};
+
+class TranslatedBlock {
+ public:
+  virtual ~TranslatedBlock() = default;
+  // Passes while they return to the start and the budget holds a whole
+  // pass (at least one pass runs).
+  virtual PassExit run(PassContext& ctx) const = 0;
+};
+
+// Host code for the block, or null when the host has no translator or the
+// block holds an operation the translator does not cover.  The code embeds
+// the addresses of `m`'s state: it runs on that machine only.
+std::unique_ptr<TranslatedBlock> translate_fused_block(arch::Machine& m, const FusedBlockShape& shape);
+
+// True when this build translates (x86-64 with xbyak).
+bool translation_supported();
+
+}  // namespace pto::runner

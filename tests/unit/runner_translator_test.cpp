@@ -1,0 +1,258 @@
+// The translation tier's code (src/runner/translator.cpp) op by op: every
+// RegisterOp it accepts against the spec's ScalarBinary / ScalarBinaryW
+// (asl/scalar/model/alu/semantics.asl, scalar/alu_semantics.hpp) and
+// NormalizeScalarLoadResult, including the operations predecode never fuses
+// today, and the pass bookkeeping against run_fused's contract
+// (docs/architecture.md "Translation tier").  Whole programs in both tiers
+// are compared in runner_run_loop_exactness_test.cpp.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "arch/machine.hpp"
+#include "runner/translator.hpp"
+#include "scalar/alu_semantics.hpp"
+
+namespace {
+
+using pto::arch::Machine;
+using pto::arch::Word;
+using pto::runner::FusedBlockShape;
+using pto::runner::PassContext;
+using pto::runner::PassExit;
+using pto::scalar::BinaryOp;
+using pto::scalar::RegisterOp;
+using Kind = RegisterOp::Kind;
+
+constexpr Word kStart = 0x1000, kElsewhere = 0x2000, kData = 0x20000;
+
+class TranslatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!pto::runner::translation_supported()) GTEST_SKIP() << "this build has no translation tier";
+  }
+
+  // A DIRECT block of `ops` committing to `commit`; one translated run of
+  // passes from `steps`.
+  PassExit run(const std::vector<RegisterOp>& ops, Word commit = kElsewhere, std::uint64_t max_steps = 1000) {
+    FusedBlockShape shape;
+    shape.body = ops;
+    shape.split = static_cast<std::uint32_t>(ops.size());
+    shape.start = kStart;
+    shape.commit_taken = shape.commit_not_taken = commit;
+    shape.count = static_cast<std::uint32_t>(ops.size()) + 2;
+    const auto code = pto::runner::translate_fused_block(m, shape);
+    EXPECT_NE(code, nullptr);
+    ctx = PassContext{m.state.gpr[0].data(), 0, max_steps, 0};
+    return code ? code->run(ctx) : PassExit{};
+  }
+  Word& gpr(unsigned n) { return m.state.gpr[0][n]; }
+
+  Machine m;
+  PassContext ctx;
+};
+
+RegisterOp binary(BinaryOp op, bool word, bool immediate, Word imm = 0, unsigned shamt = 0) {
+  RegisterOp r;
+  r.kind = immediate ? Kind::BinaryImmediate : Kind::Binary;
+  r.op = op;
+  r.word = word;
+  r.dst = 4, r.left = 2, r.right = 3;
+  r.imm = imm;
+  r.shamt = static_cast<std::uint8_t>(shamt);
+  return r;
+}
+
+RegisterOp load(unsigned size, bool sign, Word imm, bool indexed = false, unsigned shamt = 0) {
+  RegisterOp r;
+  r.kind = Kind::Load;
+  r.dst = 4, r.left = 2, r.index = 3;
+  r.size = static_cast<std::uint8_t>(size);
+  r.sign = sign;
+  r.imm = imm;
+  r.indexed = indexed;
+  r.shamt = static_cast<std::uint8_t>(shamt);
+  return r;
+}
+
+constexpr Word kValues[] = {0,
+                            1,
+                            2,
+                            31,
+                            32,
+                            63,
+                            64,
+                            65,
+                            0x7fffffff,
+                            0x80000000,
+                            0xffffffff,
+                            0x123456789abcdef0,
+                            static_cast<Word>(std::numeric_limits<std::int64_t>::max()),
+                            static_cast<Word>(std::numeric_limits<std::int64_t>::min()),
+                            ~Word{0},
+                            ~Word{0} - 40};
+constexpr BinaryOp kOps[] = {BinaryOp::ADD, BinaryOp::SUB, BinaryOp::AND, BinaryOp::OR,
+                             BinaryOp::XOR, BinaryOp::SLL, BinaryOp::SRL, BinaryOp::SRA,
+                             BinaryOp::MIN, BinaryOp::MINU, BinaryOp::MAX, BinaryOp::MAXU};
+
+bool has_word_form(BinaryOp op) {
+  return op != BinaryOp::MIN && op != BinaryOp::MINU && op != BinaryOp::MAX && op != BinaryOp::MAXU;
+}
+
+TEST_F(TranslatorTest, RegisterBinaryOpsAreScalarBinary) {
+  for (BinaryOp op : kOps) {
+    for (bool word : {false, true}) {
+      if (word && !has_word_form(op)) continue;
+      for (unsigned shamt : {0u, 3u}) {
+        for (Word l : kValues) {
+          for (Word r : kValues) {
+            gpr(2) = l, gpr(3) = r, gpr(4) = 0xdead;
+            const PassExit exit = run({binary(op, word, false, 0, shamt)});
+            const Word right = r << shamt;
+            const Word expected =
+                word ? pto::scalar::scalar_binary_w(op, l, right) : pto::scalar::scalar_binary(op, l, right);
+            ASSERT_EQ(gpr(4), expected) << static_cast<int>(op) << " word " << word << " shamt " << shamt
+                                        << " l " << l << " r " << r;
+            ASSERT_EQ(exit.op, PassExit::kCompleted);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_F(TranslatorTest, ImmediateBinaryOpsAreScalarBinary) {
+  for (BinaryOp op : kOps) {
+    for (bool word : {false, true}) {
+      if (word && !has_word_form(op)) continue;
+      for (Word l : kValues) {
+        for (Word imm : kValues) {
+          gpr(2) = l, gpr(4) = 0xdead;
+          run({binary(op, word, true, imm)});
+          const Word expected = word ? pto::scalar::scalar_binary_w(op, l, imm) : pto::scalar::scalar_binary(op, l, imm);
+          ASSERT_EQ(gpr(4), expected) << static_cast<int>(op) << " word " << word << " l " << l << " imm " << imm;
+        }
+      }
+    }
+  }
+}
+
+// ScalarBinaryW has no MIN/MAX: such an op is declined, not guessed.
+TEST_F(TranslatorTest, WordMinMaxIsDeclined) {
+  const std::vector<RegisterOp> ops = {binary(BinaryOp::MIN, true, false)};
+  FusedBlockShape shape;
+  shape.body = ops;
+  shape.split = 1;
+  shape.count = 3;
+  EXPECT_EQ(pto::runner::translate_fused_block(m, shape), nullptr);
+}
+
+// NormalizeScalarLoadResult: zero- or sign-extension of 1, 2, 4, 8 bytes,
+// from the page read last (inline) and from another page (the helper).
+TEST_F(TranslatorTest, LoadsExtendAsNormalizeScalarLoadResult) {
+  const Word bytes = 0x8899aabbccddeeffull;
+  m.memory.write(kData, 8, bytes);
+  m.memory.write(kData + 0x3000, 8, ~bytes);
+  for (unsigned size : {1u, 2u, 4u, 8u}) {
+    for (bool sign : {false, true}) {
+      for (Word page : {Word{0}, Word{0x3000}, Word{0}}) {
+        const Word raw = (page == 0 ? bytes : ~bytes) & (size == 8 ? ~Word{0} : (Word{1} << (8 * size)) - 1);
+        const Word expected = sign ? pto::scalar::sign_extend(raw, 8 * size) : raw;
+        gpr(2) = kData + page - 8, gpr(4) = 0xdead;
+        EXPECT_EQ(run({load(size, sign, 8)}).op, PassExit::kCompleted);
+        EXPECT_EQ(gpr(4), expected) << size << " sign " << sign << " page " << page;
+        // Indexed: base + (index << shamt).
+        gpr(2) = kData + page - 32, gpr(3) = 4, gpr(4) = 0xdead;
+        run({load(size, sign, 0, true, 3)});
+        EXPECT_EQ(gpr(4), expected) << "indexed " << size << " sign " << sign << " page " << page;
+      }
+    }
+  }
+}
+
+// A load load_fast declines (misaligned, at or above the fast-path bound)
+// leaves at its op with no effect; ops before it have run.
+TEST_F(TranslatorTest, LoadsLeavingTheFastPathExitWithoutEffect) {
+  m.memory.write(kData, 8, 5);
+  const Word fast_end = *m.fast_end_location();
+  ASSERT_GT(fast_end, Word{8});
+  for (Word address : {kData + 1, kData + 4, fast_end + 1, (fast_end + 8) & ~Word{7}, ~Word{7}}) {
+    gpr(2) = address, gpr(3) = 0, gpr(4) = 0xdead, gpr(5) = 0;
+    RegisterOp first = binary(BinaryOp::ADD, false, true, 7);
+    first.dst = 5, first.left = 0;
+    const PassExit exit = run({first, load(8, false, 0)});
+    EXPECT_EQ(exit.op, 1u) << address;
+    EXPECT_EQ(gpr(5), 7u) << "the op before the load ran";
+    EXPECT_EQ(gpr(4), 0xdeadu) << address;
+    EXPECT_EQ(ctx.steps, 0u);
+    EXPECT_EQ(ctx.passes, 0u);
+  }
+}
+
+// Whole passes: time, steps and passes advance by the block's attempts;
+// passes go on while they commit to the start and the budget holds one.
+TEST_F(TranslatorTest, PassesRunWhileTheyReturnAndTheBudgetHolds) {
+  RegisterOp inc = binary(BinaryOp::ADD, false, true, 1);
+  inc.dst = 2;
+  const std::uint32_t count = 3;  // BSTART, ADDI, BSTOP
+  const Word cycle = m.state.sysregs.cycle;
+  gpr(2) = 0;
+  EXPECT_EQ(run({inc}, kStart, 3 * count + 1).op, PassExit::kCompleted);
+  EXPECT_EQ(ctx.passes, 3u);
+  EXPECT_EQ(ctx.steps, 3u * count);
+  EXPECT_EQ(gpr(2), 3u);
+  EXPECT_EQ(m.state.sysregs.cycle, cycle + 3 * count);
+  EXPECT_EQ(m.state.pc, kStart);
+  // Committing elsewhere: one pass.
+  EXPECT_EQ(run({inc}, kElsewhere).op, PassExit::kCompleted);
+  EXPECT_EQ(ctx.passes, 1u);
+  EXPECT_EQ(m.state.pc, kElsewhere);
+}
+
+// A COND block: the condition's result is COMMIT_ARGUMENT and selects the
+// commit PC; a load leaving after the SETC reports it.
+TEST_F(TranslatorTest, CondBlockCommitsByItsCondition) {
+  static constexpr auto differ = [](const pto::arch::State& s, const pto::scalar::DecodedInsn&) {
+    return s.gpr[0][2] != s.gpr[0][6];
+  };
+  pto::scalar::DecodedInsn setc;
+  RegisterOp inc = binary(BinaryOp::ADD, false, true, 1);
+  inc.dst = 2;
+  std::vector<RegisterOp> ops = {inc, RegisterOp{}};
+  FusedBlockShape shape;
+  shape.body = ops;
+  shape.split = 1;
+  shape.condition = differ;
+  shape.condition_insn = &setc;
+  shape.start = kStart;
+  shape.commit_taken = kStart;
+  shape.commit_not_taken = kElsewhere;
+  shape.count = 4;
+  const auto code = pto::runner::translate_fused_block(m, shape);
+  ASSERT_NE(code, nullptr);
+  gpr(2) = 0, gpr(6) = 5;
+  ctx = PassContext{m.state.gpr[0].data(), 0, 1000, 0};
+  EXPECT_EQ(code->run(ctx).op, PassExit::kCompleted);
+  EXPECT_EQ(ctx.passes, 5u);  // taken while a0 != 5
+  EXPECT_EQ(gpr(2), 5u);
+  EXPECT_EQ(m.state.commit_argument, 0u);
+  EXPECT_EQ(m.state.pc, kElsewhere);
+
+  ops.push_back(load(8, false, 1));  // misaligned: leaves after the SETC
+  shape.body = ops;
+  shape.count = 5;
+  const auto leaving = pto::runner::translate_fused_block(m, shape);
+  ASSERT_NE(leaving, nullptr);
+  gpr(2) = 0, gpr(4) = 0;
+  ctx = PassContext{m.state.gpr[0].data(), 0, 1000, 0};
+  const PassExit exit = leaving->run(ctx);
+  EXPECT_EQ(exit.op, 2u);
+  EXPECT_TRUE(exit.holds);
+  EXPECT_EQ(m.state.commit_argument, 1u);
+}
+
+}  // namespace
