@@ -8,6 +8,10 @@ PTO_PACKAGES=(
   clang libclang-rt-14-dev                 # ASan/UBSan preset and libFuzzer
   libfmt-dev nlohmann-json3-dev libcli11-dev  # formatting, JSON, CLI parsing
   libgtest-dev libbenchmark-dev libmpfr-dev   # tests, benchmarks, numeric oracle
+  # The Python package (python/, -DPTO_PYTHON=ON in the default preset):
+  # pybind11 builds the extension; numpy is its tile representation; pytest
+  # runs its tests.  All three belong to Debian's /usr/bin/python3.
+  pybind11-dev python3-numpy python3-pytest
 )
 
 pto_install_packages() {

@@ -43,14 +43,18 @@ struct Machine {
 // Named symbols (not section symbols): value by name.
 py::dict symbol_dict(std::span<const elf::Symbol> symbols);
 
+// The bytes of a bytes-like object (bytes, bytearray, memoryview, a numpy
+// array in C order); TypeError otherwise.
+std::string bytes_of(const py::handle& data);
+
 // Raises pto.<name> (a subclass of pto.Error) with `message`.
 [[noreturn]] void raise_pto_error(const char* name, const std::string& message);
 
 // The numpy dtype that holds a tile element of `t`: the type's own for
 // integers and FP16/32/64, the unsigned carrier otherwise (BF16, FP8, FP4 ...).
 py::dtype numpy_dtype_of(num::DataType t);
-// Raw element bits (zero-extended to 64) as an array of numpy_dtype_of(t),
-// with the shape of `shape_source`; sign-extends the signed integer types.
+// Raw element bits (as Tile::read_raw gives them) as an array of
+// numpy_dtype_of(t) with `shape`; signed integers are sign-extended.
 py::array carriers_to_array(const std::vector<std::uint64_t>& raw, num::DataType t, std::vector<py::ssize_t> shape);
 // The element bits of every value of `values` (converted to numpy_dtype_of(t)),
 // flattened in C order; values that do not fit the element width raise.

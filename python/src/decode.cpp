@@ -120,7 +120,7 @@ py::list disassemble_program(const Program& p) {
 
 py::list disassemble(const py::object& source, std::uint64_t base) {
   if (py::isinstance<Program>(source)) return disassemble_program(source.cast<const Program&>());
-  const std::string bytes = py::bytes(source);
+  const std::string bytes = bytes_of(source);
   py::list out;
   append_region(out, std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), base, std::nullopt, {});
   return out;

@@ -250,11 +250,9 @@ py::bytes read_memory(const MemoryView& v, Word address, Word size) {
 
 // Bytes, bytearray, memoryview or a numpy array (its bytes in C order).
 void write_memory(MemoryView& v, Word address, const py::object& data) {
-  const py::object bytes = py::reinterpret_steal<py::object>(PyBytes_FromObject(data.ptr()));
-  if (!bytes) throw py::error_already_set();
-  const std::string_view view = bytes.cast<std::string_view>();
-  check_range(*v.m->machine, address, view.size());
-  v.m->machine->memory.write_bytes(address, std::span(reinterpret_cast<const std::uint8_t*>(view.data()), view.size()));
+  const std::string bytes = bytes_of(data);
+  check_range(*v.m->machine, address, bytes.size());
+  v.m->machine->memory.write_bytes(address, std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
 }
 
 std::string result_repr(const runner::RunResult& r) {

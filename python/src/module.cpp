@@ -1,6 +1,8 @@
 // The extension module pto._pto: the exception hierarchy and every bound area.
 #include <pybind11/pybind11.h>
 
+#include <fmt/format.h>
+
 #include "arch/memory.hpp"
 #include "bindings.hpp"
 #include "isa/catalog.hpp"
@@ -11,6 +13,15 @@ namespace pto::python {
   const py::object type = py::module_::import("pto._pto").attr(name);
   PyErr_SetString(type.ptr(), message.c_str());
   throw py::error_already_set();
+}
+
+std::string bytes_of(const py::handle& data) {
+  if (!PyObject_CheckBuffer(data.ptr())) {
+    throw py::type_error(fmt::format("expected a bytes-like object, not {}", py::type::of(data).attr("__name__").cast<std::string>()));
+  }
+  const auto bytes = py::reinterpret_steal<py::bytes>(PyBytes_FromObject(data.ptr()));
+  if (!bytes) throw py::error_already_set();
+  return bytes;
 }
 
 }  // namespace pto::python

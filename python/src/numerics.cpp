@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "bindings.hpp"
 #include "numerics/format.hpp"
 #include "tile/tile_types.hpp"
@@ -34,6 +36,15 @@ bool fits_element(std::uint64_t carrier, num::DataType t, unsigned carrier_bits)
   if (!tile::data_type_is_signed_integer(t)) return carrier >> bits == 0;
   const std::uint64_t from_sign = carrier >> (bits - 1);
   return from_sign == 0 || from_sign == (std::uint64_t{1} << (carrier_bits - bits + 1)) - 1;
+}
+
+// A signed integer element's bits sign-extended to 64 (S4X2 included, whose
+// nibble the int8 carrier holds as -8..7); other types' bits unchanged.
+std::uint64_t widened(std::uint64_t raw, num::DataType t) {
+  const unsigned bits = tile::element_bits(t);
+  if (!tile::data_type_is_signed_integer(t) || bits >= 64) return raw;
+  const unsigned shift = 64 - bits;
+  return static_cast<std::uint64_t>(static_cast<std::int64_t>(raw << shift) >> shift);
 }
 
 num::RoundingMode rounding_mode(const std::string& name) {
@@ -71,7 +82,8 @@ py::dtype numpy_dtype_of(num::DataType t) {
 }
 
 py::array carriers_to_array(const std::vector<std::uint64_t>& raw, num::DataType t, std::vector<py::ssize_t> shape) {
-  py::array_t<std::uint64_t> wide(static_cast<py::ssize_t>(raw.size()), raw.data());
+  py::array_t<std::uint64_t> wide(static_cast<py::ssize_t>(raw.size()));
+  std::transform(raw.begin(), raw.end(), wide.mutable_data(), [t](std::uint64_t v) { return widened(v, t); });
   // astype truncates to the carrier width; view reinterprets the bits.
   return wide.attr("astype")(unsigned_view_of(t)).attr("view")(numpy_dtype_of(t)).attr("reshape")(shape);
 }

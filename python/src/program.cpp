@@ -58,9 +58,11 @@ std::string read_text_file(const std::filesystem::path& path, const char* what) 
   }
 }
 
+bool is_path_like(const py::handle& o) { return py::isinstance(o, py::module_::import("os").attr("PathLike")); }
+
 // A linker script given as text, or as a path-like object naming its file.
 std::shared_ptr<const as::LinkerScript> linker_script(const py::object& script) {
-  const bool is_path = py::isinstance(script, py::module_::import("os").attr("PathLike"));
+  const bool is_path = is_path_like(script);
   const std::string name = is_path ? py::str(script).cast<std::string>() : "<linker script>";
   const std::string text = is_path ? read_text_file(script.cast<std::filesystem::path>(), "linker script")
                                    : script.cast<std::string>();
@@ -91,10 +93,12 @@ Program read_elf(std::vector<std::uint8_t> bytes) {
 }
 
 Program load_elf(const py::object& source) {
-  if (py::isinstance<py::bytes>(source) || py::isinstance<py::bytearray>(source) ||
-      py::isinstance<py::memoryview>(source)) {
-    const std::string bytes = py::bytes(source);
+  if (PyObject_CheckBuffer(source.ptr())) {
+    const std::string bytes = bytes_of(source);
     return read_elf({bytes.begin(), bytes.end()});
+  }
+  if (!py::isinstance<py::str>(source) && !is_path_like(source)) {
+    throw py::type_error("load_elf expects a path or bytes");
   }
   try {
     return read_elf(runner::read_input_file(source.cast<std::filesystem::path>().string(), kMaxElfBytes, "ELF file"));

@@ -53,7 +53,7 @@ py::object tile_values(const Machine& m, const py::object& key) {
   std::vector<std::uint64_t> raw;
   raw.reserve(t.valid_element_count());
   for_valid_region(t, [&](std::uint32_t, std::uint32_t, std::uint32_t e) {
-    raw.push_back(t.element_defined(e) ? t.read_word(e) : 0);
+    raw.push_back(t.element_defined(e) ? t.read_raw(e) : 0);
   });
   const py::object array = carriers_to_array(raw, t.data_type(), valid_shape(t))
                                .attr("view")(py::module_::import("pto").attr("TileArray"));
