@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "arch/machine.hpp"
@@ -32,12 +33,38 @@ struct Program {
 // A simulated core: the machine, one executor for its lifetime (its decode
 // cache follows host writes through the memory's code-write hook) and the
 // program loaded last, whose symbols name stop and return addresses.
-struct Machine {
+//
+// A run releases the GIL, so another Python thread could reach the core
+// meanwhile: every access goes through core(), which refuses that (the
+// running thread itself, inside a trace callback, may look).
+class Machine {
+ public:
   explicit Machine(const arch::MachineConfig& config)
-      : machine(std::make_unique<arch::Machine>(config)), executor(std::make_unique<runner::Executor>(*machine)) {}
-  std::unique_ptr<arch::Machine> machine;
-  std::unique_ptr<runner::Executor> executor;  // declared after the machine it hooks into
+      : core_(std::make_unique<arch::Machine>(config)), executor_(std::make_unique<runner::Executor>(*core_)) {}
+  arch::Machine& core();
+  runner::Executor& executor() {
+    core();
+    return *executor_;
+  }
   std::optional<runner::LoadedProgram> program;
+
+  // Marks the machine running on this thread for its lifetime; refuses a run
+  // inside a run (a trace callback calling run or step).
+  class RunScope {
+   public:
+    explicit RunScope(Machine& m);
+    ~RunScope() { m_.runner_.reset(); }
+    RunScope(const RunScope&) = delete;
+    RunScope& operator=(const RunScope&) = delete;
+
+   private:
+    Machine& m_;
+  };
+
+ private:
+  std::unique_ptr<arch::Machine> core_;
+  std::unique_ptr<runner::Executor> executor_;  // declared after the machine it hooks into
+  std::optional<std::thread::id> runner_;
 };
 
 // Named symbols (not section symbols): value by name.

@@ -64,20 +64,20 @@ Word address_of(const Machine& m, const py::object& where) {
 }
 
 void load(Machine& m, const Program& p, bool check_identity, const py::object& stack_top) {
-  auto loaded = runner::load_image(*m.machine, p.image, check_identity);
+  auto loaded = runner::load_image(m.core(), p.image, check_identity);
   if (const auto* e = std::get_if<runner::LoadError>(&loaded)) raise_pto_error("LoadError", e->message);
   m.program = std::get<runner::LoadedProgram>(std::move(loaded));
-  m.executor->flush_decode_cache();
+  m.executor().flush_decode_cache();
   // The start state of `pto run` without start options: the ELF entry,
   // ACR0, and sp at the real configuration's default stack top.
   runner::HostedRunConfig start;
-  const bool real = m.machine->config().memory.profile == arch::MemoryProfile::Real;
+  const bool real = m.core().config().memory.profile == arch::MemoryProfile::Real;
   if (!stack_top.is_none()) {
     start.stack_top = stack_top.cast<Word>();
   } else if (real) {
-    start.stack_top = runner::real_default_stack_top(*m.machine);
+    start.stack_top = runner::real_default_stack_top(m.core());
   }
-  runner::apply_start_state(*m.machine, start, *m.program);
+  runner::apply_start_state(m.core(), start, *m.program);
 }
 
 // Calls the Python trace callback with one record per execution attempt.
@@ -122,11 +122,14 @@ class CallbackObserver final : public runner::Observer {
 runner::RunResult execute(Machine& m, const runner::RunLimits& limits, const std::optional<py::function>& trace) {
   std::optional<CallbackObserver> observer;
   if (trace) observer.emplace(*trace);
+  runner::Executor& executor = m.executor();
+  arch::Machine& core = m.core();
+  const Machine::RunScope running(m);
   py::gil_scoped_release unlocked;
   try {
-    return m.executor->run(limits, observer ? &*observer : nullptr);
+    return executor.run(limits, observer ? &*observer : nullptr);
   } catch (...) {
-    m.machine->set_access_log(nullptr);
+    core.set_access_log(nullptr);
     throw;
   }
 }
@@ -144,8 +147,8 @@ runner::RunResult run(Machine& m, const std::optional<std::string>& stop_symbol,
   if (!return_pc.is_none()) {
     // --return-pc: ra and _ReturnAddress are written; the run does not stop there.
     const Word ra = address_of(m, return_pc);
-    m.machine->state.return_address = ra;
-    m.machine->state.write_gpr(arch::kRegRa, ra);
+    m.core().state.return_address = ra;
+    m.core().state.write_gpr(arch::kRegRa, ra);
   }
   return execute(m, limits, trace);
 }
@@ -209,9 +212,9 @@ scalar::SystemRegisterAddress sysreg_address(const std::string& name) {
 
 // Host access follows the architecture's access rules at the current ring,
 // checked first so a refused access raises here instead of faulting the core.
-void check_sysreg_access(const Machine& m, scalar::SystemRegisterAddress a, const std::string& name, bool write) {
+void check_sysreg_access(Machine& m, scalar::SystemRegisterAddress a, const std::string& name, bool write) {
   const auto access = scalar::system_register_access_of(a);
-  const unsigned ring = m.machine->state.current_acr;
+  const unsigned ring = m.core().state.current_acr;
   if (!scalar::system_register_access_permitted(a, ring)) {
     throw py::value_error(fmt::format("{} is accessible at ACR0 only (the core is at ACR{})", name, ring));
   }
@@ -224,14 +227,14 @@ Word read_sysreg(const SysregView& v, const std::string& name) {
   const auto a = sysreg_address(name);
   check_sysreg_access(*v.m, a, name, false);
   Word value = 0;
-  if (!scalar::read_system_register(*v.m->machine, a, value)) throw py::value_error(fmt::format("{} is not readable", name));
+  if (!scalar::read_system_register(v.m->core(), a, value)) throw py::value_error(fmt::format("{} is not readable", name));
   return value;
 }
 
 void write_sysreg(SysregView& v, const std::string& name, Word value) {
   const auto a = sysreg_address(name);
   check_sysreg_access(*v.m, a, name, true);
-  if (!scalar::write_system_register(*v.m->machine, a, value)) throw py::value_error(fmt::format("{} is not writable", name));
+  if (!scalar::write_system_register(v.m->core(), a, value)) throw py::value_error(fmt::format("{} is not writable", name));
 }
 
 void check_range(const arch::Machine& m, Word address, Word size) {
@@ -242,17 +245,17 @@ void check_range(const arch::Machine& m, Word address, Word size) {
 }
 
 py::bytes read_memory(const MemoryView& v, Word address, Word size) {
-  check_range(*v.m->machine, address, size);
+  check_range(v.m->core(), address, size);
   std::string out(size, '\0');
-  v.m->machine->memory.read_bytes(address, std::span(reinterpret_cast<std::uint8_t*>(out.data()), out.size()));
+  v.m->core().memory.read_bytes(address, std::span(reinterpret_cast<std::uint8_t*>(out.data()), out.size()));
   return py::bytes(out);
 }
 
 // Bytes, bytearray, memoryview or a numpy array (its bytes in C order).
 void write_memory(MemoryView& v, Word address, const py::object& data) {
   const std::string bytes = bytes_of(data);
-  check_range(*v.m->machine, address, bytes.size());
-  v.m->machine->memory.write_bytes(address, std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+  check_range(v.m->core(), address, bytes.size());
+  v.m->core().memory.write_bytes(address, std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
 }
 
 std::string result_repr(const runner::RunResult& r) {
@@ -261,6 +264,18 @@ std::string result_repr(const runner::RunResult& r) {
 }
 
 }  // namespace
+
+arch::Machine& Machine::core() {
+  if (runner_ && *runner_ != std::this_thread::get_id()) {
+    throw std::runtime_error("the machine is running in another thread");
+  }
+  return *core_;
+}
+
+Machine::RunScope::RunScope(Machine& m) : m_(m) {
+  if (m.runner_) throw std::runtime_error("the machine is already running (a trace callback cannot run it)");
+  m.runner_ = std::this_thread::get_id();
+}
 
 void bind_machine(py::module_& m) {
   py::class_<runner::RunResult>(m, "RunResult", "How a run ended (the rules of `pto run`)")
@@ -274,8 +289,8 @@ void bind_machine(py::module_& m) {
       .def("__repr__", &result_repr);
 
   py::class_<GprView>(m, "GeneralRegisters", "m.gpr[5], m.gpr['a3']: the current PE's general registers")
-      .def("__getitem__", [](const GprView& v, const py::object& k) { return v.m->machine->state.read_gpr(gpr_index(k)); })
-      .def("__setitem__", [](GprView& v, const py::object& k, Word value) { v.m->machine->state.write_gpr(gpr_index(k), value); },
+      .def("__getitem__", [](const GprView& v, const py::object& k) { return v.m->core().state.read_gpr(gpr_index(k)); })
+      .def("__setitem__", [](GprView& v, const py::object& k, Word value) { v.m->core().state.write_gpr(gpr_index(k), value); },
            "Writes to zero (register 0) are discarded, as architecturally")
       .def("__len__", [](const GprView&) { return arch::kAbsoluteGprCount; })
       .def("names", [](const GprView&) {
@@ -294,7 +309,7 @@ void bind_machine(py::module_& m) {
   py::class_<MemoryView>(m, "Memory", "Guest memory (host access: no permission or alignment rules)")
       .def("read", &read_memory, py::arg("address"), py::arg("size"))
       .def("write", &write_memory, py::arg("address"), py::arg("data"))
-      .def_property_readonly("size", [](const MemoryView& v) { return v.m->machine->memory.config().address_limit; },
+      .def_property_readonly("size", [](const MemoryView& v) { return v.m->core().memory.config().address_limit; },
                              "The address limit");
 
   py::class_<Machine> machine(m, "Machine", "One simulated PTO core");
@@ -318,6 +333,14 @@ void bind_machine(py::module_& m) {
            "rejected attempt ends the run; max_steps defaults to 1e9).  return_pc (an address or symbol) writes ra. "
            "trace(record) is called after every attempt; without it the fast loop runs.")
       .def(
+          "reset",
+          [](Machine& self) {
+            self.core().reset();
+            self.executor().flush_decode_cache();
+            self.program.reset();
+          },
+          "ResetProfileState: every register to its reset value, memory zeroed, tiles released, no program")
+      .def(
           "step",
           [](Machine& self) {
             runner::RunLimits one;
@@ -326,16 +349,16 @@ void bind_machine(py::module_& m) {
           },
           "One execution attempt (a run with max_steps=1)")
       .def_property(
-          "pc", [](const Machine& self) { return self.machine->state.pc; },
-          [](Machine& self, Word pc) { self.machine->state.pc = pc; }, "The TPC")
+          "pc", [](Machine& self) { return self.core().state.pc; },
+          [](Machine& self, Word pc) { self.core().state.pc = pc; }, "The TPC")
       .def_property_readonly("gpr", [](Machine& self) { return GprView{&self}; }, py::keep_alive<0, 1>())
       .def_property_readonly("sysreg", [](Machine& self) { return SysregView{&self}; }, py::keep_alive<0, 1>())
       .def_property_readonly("memory", [](Machine& self) { return MemoryView{&self}; }, py::keep_alive<0, 1>())
       .def_property_readonly(
           "symbols", [](const Machine& self) { return symbol_dict(loaded_program(self).symbols); },
           "Symbols of the loaded program")
-      .def_property_readonly("numeric_profile", [](const Machine& self) {
-        return runner::numeric_profile_name(self.machine->config().numeric_profile);
+      .def_property_readonly("numeric_profile", [](Machine& self) {
+        return runner::numeric_profile_name(self.core().config().numeric_profile);
       });
   bind_tiles(machine);
 }

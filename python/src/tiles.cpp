@@ -25,9 +25,9 @@ TileIndex tile_index(const py::object& key) {
 }
 
 // The tile a read names; unallocated ones have no element type or values.
-const tile::Tile& allocated_tile(const Machine& m, const py::object& key) {
+const tile::Tile& allocated_tile(Machine& m, const py::object& key) {
   const TileIndex i = tile_index(key);
-  const block::TileMachineState* state = block::find_tile_state(*m.machine);
+  const block::TileMachineState* state = block::find_tile_state(m.core());
   if (state == nullptr || !state->file.tile(i).allocated()) {
     throw py::value_error(fmt::format("{} is not allocated", tile::tile_name(i)));
   }
@@ -48,7 +48,7 @@ std::vector<py::ssize_t> valid_shape(const tile::Tile& t) {
 
 // Undefined elements read as zero: their carriers are not architectural
 // values (ADR 0014); tile_defined tells which they are.
-py::object tile_values(const Machine& m, const py::object& key) {
+py::object tile_values(Machine& m, const py::object& key) {
   const tile::Tile& t = allocated_tile(m, key);
   std::vector<std::uint64_t> raw;
   raw.reserve(t.valid_element_count());
@@ -61,7 +61,7 @@ py::object tile_values(const Machine& m, const py::object& key) {
   return array;
 }
 
-py::array tile_defined(const Machine& m, const py::object& key) {
+py::array tile_defined(Machine& m, const py::object& key) {
   const tile::Tile& t = allocated_tile(m, key);
   py::array_t<bool> out(valid_shape(t));
   bool* p = out.mutable_data();
@@ -69,9 +69,9 @@ py::array tile_defined(const Machine& m, const py::object& key) {
   return out;
 }
 
-py::object tile_info(const Machine& m, const py::object& key) {
+py::object tile_info(Machine& m, const py::object& key) {
   const TileIndex i = tile_index(key);
-  const block::TileMachineState* state = block::find_tile_state(*m.machine);
+  const block::TileMachineState* state = block::find_tile_state(m.core());
   py::dict info;
   info["name"] = tile::tile_name(i);
   info["index"] = i;
@@ -150,8 +150,8 @@ void set_tile(Machine& m, const py::object& key, const py::object& values, std::
     const py::array_t<bool> flags = py::module_::import("numpy").attr("asarray")(defined, "bool").attr("reshape")(valid_rows, valid_columns);
     for (std::size_t k = 0; k < keep.size(); ++k) keep[k] = flags.data()[k];
   }
-  block::TileMachineState& state = block::tile_state(*m.machine);
-  state.file.set_capacity_limit(static_cast<std::uint32_t>(m.machine->state.sysregs.tile_capacity));  // TILE_CAPACITY
+  block::TileMachineState& state = block::tile_state(m.core());
+  state.file.set_capacity_limit(static_cast<std::uint32_t>(m.core().state.sysregs.tile_capacity));  // TILE_CAPACITY
   if (const tile::Fault f = state.file.configure(i, r); f != tile::Fault::None) {
     throw py::value_error(fmt::format("cannot allocate {} ({} {}x{} in {} bytes, columns {}, mask {:04b}): {}",
                                       tile::tile_name(i), num::name(t), valid_rows, valid_columns, r.capacity_bytes,

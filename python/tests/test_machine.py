@@ -274,3 +274,44 @@ def test_load_checks_identity():
         m.load(pto.load_elf(bytes(stripped)))
     m.load(pto.load_elf(bytes(stripped)), check_identity=False)
     assert m.pc == p.entry
+
+
+def test_another_thread_cannot_touch_a_running_machine(tadd):
+    m, _ = tadd
+    inside, checked = threading.Event(), threading.Event()
+    errors = []
+
+    def trace(record):
+        if not inside.is_set():
+            assert m.gpr["a0"] == 0x20000  # the running thread itself may look
+            inside.set()
+            checked.wait(10)
+
+    runner = threading.Thread(target=lambda: m.run(max_steps=2, trace=trace))
+    runner.start()
+    inside.wait(10)
+    try:
+        m.gpr["a0"]
+    except RuntimeError as e:
+        errors.append(str(e))
+    checked.set()
+    runner.join()
+    assert errors and "another thread" in errors[0]
+    assert m.pc == 12  # two HL.ADDI ran
+
+
+def test_a_trace_callback_cannot_run_the_machine(tadd):
+    m, _ = tadd
+    with pytest.raises(RuntimeError, match="already running"):
+        m.run(max_steps=2, trace=lambda record: m.step())
+
+
+def test_reset(tadd):
+    m, _ = tadd
+    m.run(stop_symbol="done")
+    m.reset()
+    assert m.pc == 0 and m.gpr["a0"] == 0
+    assert not m.tile_info("T#1").allocated
+    assert m.memory.read(0x20000, 4) == bytes(4)
+    with pytest.raises(ValueError, match="no program"):
+        m.run(stop_symbol="done")
