@@ -201,11 +201,11 @@ scalar::SystemRegisterAddress sysreg_address(const std::string& name) {
     if (!catalog.ends_with(kFamily)) continue;
     const std::string_view stem = catalog.substr(0, catalog.size() - 1);  // "EVBASE_ACR"
     if (!name.starts_with(stem) || name.size() == stem.size()) continue;
-    unsigned ring = 0;
     const std::string digits = name.substr(stem.size());
     if (digits.size() > 2 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
-    ring = static_cast<unsigned>(std::stoul(digits));
-    if (ring < arch::kAcrCount) return ring << kBankShift | r.address;
+    if (const auto ring = static_cast<unsigned>(std::stoul(digits)); ring < arch::kAcrCount) {
+      return ring << kBankShift | r.address;
+    }
   }
   throw py::key_error(fmt::format("no system register named '{}' (catalog names; _ACRn registers as _ACR0.._ACR15)", name));
 }
