@@ -33,7 +33,8 @@ arch::NumericProfileKind numeric_profile(const std::string& name) {
 // one bounds memory to the ASL's model size and computes with the reference
 // numeric profile, the real one has a 48-bit space and IEEE results.
 arch::MachineConfig machine_config(const std::string& profile, const std::optional<std::string>& numeric,
-                                   std::optional<Word> memory_bytes, std::optional<std::uint64_t> tile_elements) {
+                                   std::optional<Word> memory_bytes, std::optional<std::uint64_t> tile_elements,
+                                   std::optional<std::uint64_t> memory_cap) {
   arch::MachineConfig c;
   if (profile == "reference") {
     c = arch::MachineConfig::reference(memory_bytes.value_or(kReferenceMemoryDefault));  // invalid_argument: ValueError
@@ -47,6 +48,7 @@ arch::MachineConfig machine_config(const std::string& profile, const std::option
   }
   if (numeric) c.numeric_profile = numeric_profile(*numeric);
   if (tile_elements) c.set_tile_elements(*tile_elements);
+  if (memory_cap) c.memory.host_cap_bytes = *memory_cap;
   return c;
 }
 
@@ -315,13 +317,16 @@ void bind_machine(py::module_& m) {
   py::class_<Machine> machine(m, "Machine", "One simulated PTO core");
   machine
       .def(py::init([](const std::string& profile, const std::optional<std::string>& numeric_profile,
-                       std::optional<Word> memory_bytes, std::optional<std::uint64_t> tile_elements) {
-             return std::make_unique<Machine>(machine_config(profile, numeric_profile, memory_bytes, tile_elements));
+                       std::optional<Word> memory_bytes, std::optional<std::uint64_t> tile_elements,
+                       std::optional<std::uint64_t> memory_cap) {
+             return std::make_unique<Machine>(
+                 machine_config(profile, numeric_profile, memory_bytes, tile_elements, memory_cap));
            }),
            py::arg("profile") = "real", py::arg("numeric_profile") = py::none(), py::arg("memory_bytes") = py::none(),
-           py::arg("tile_elements") = py::none(),
+           py::arg("tile_elements") = py::none(), py::arg("memory_cap") = py::none(),
            "profile 'real' (48-bit space, ieee numerics) or 'reference' (the ASL model's bounded memory, default "
-           "4096 bytes, reference numerics), as pto run --profile; numeric_profile 'ieee' or 'reference' overrides")
+           "4096 bytes, reference numerics), as pto run --profile; numeric_profile 'ieee' or 'reference' overrides; "
+           "tile_elements is PTO_MODEL_TILE_ELEMENTS; memory_cap the host bytes guest pages may use (default 1 GiB)")
       .def("load", &load, py::arg("program"), py::kw_only(), py::arg("check_identity") = true,
            py::arg("stack_top") = py::none(),
            "Load a Program's segments and set the start state: TPC at the entry, ACR0, sp at stack_top (default: "

@@ -315,3 +315,15 @@ def test_reset(tadd):
     assert m.memory.read(0x20000, 4) == bytes(4)
     with pytest.raises(ValueError, match="no program"):
         m.run(stop_symbol="done")
+
+
+def test_host_memory_cap():
+    # One 4 KiB guest page: the program's own; a store to another page
+    # needs a second one, which the cap refuses.
+    m = pto.Machine(memory_cap=4096)
+    m.load(pto.assemble(STORE_OUT_OF_RANGE.replace("0x2000", "0x3000")))
+    r = m.run(max_steps=10)
+    assert r.reason == "host-limit" and not r.passed
+    with pytest.raises(pto.HostMemoryError):
+        m.memory.write(0x5000, b"x")
+    assert isinstance(pto.HostMemoryError("x"), pto.Error)
