@@ -71,3 +71,19 @@ def test_disassemble_trailing_byte_is_data():
     lines = pto.disassemble(b"\x7c\x00\x01")
     assert lines[-1].status == "data"
     assert lines[-1].form is None
+
+
+def test_decode_zero_halfword_is_c_bstop():
+    # An all-zero halfword is C.BSTOP (the disassembler prints runs of them
+    # as .org in --reassemble output).
+    i = pto.decode(0)
+    assert (i.length_bits, i.status, i.text) == (16, "accepted", "C.BSTOP")
+
+
+def test_decode_word_that_is_no_instruction():
+    # Low nibble 1110: a 48-bit word by the length rule (docs/encoding.md);
+    # all its other bits zero match no 48-bit form.
+    i = pto.decode(0xE)
+    assert i.length_bits == 48
+    assert i.status != "accepted"
+    assert i.text == "" and i.comment
