@@ -105,6 +105,13 @@ std::vector<std::uint64_t> array_to_carriers(const py::handle& values, num::Data
 void bind_numerics(py::module_& m) {
   py::enum_<num::DataType> dt(m, "DataType", "Tile element data types (the architectural 5-bit codes)");
   for (const num::DataTypeInfo& i : num::kDataTypeTable) dt.value(std::string(i.name).c_str(), i.type);
+  dt.def_static(
+      "from_name",
+      [](const std::string& name) {
+        if (auto t = num::data_type_from_name_ci(name)) return *t;
+        throw py::key_error(fmt::format("no data type named '{}'", name));
+      },
+      py::arg("name"), "The data type of a spelling such as 'bf16' or 'E4M3' (case-insensitive)");
   dt.def_property_readonly("bits", [](num::DataType t) { return tile::element_bits(t); },
                            "Element width in bits (4 for the packed X2 types)");
   dt.def_property_readonly("numpy_dtype", &numpy_dtype_of,

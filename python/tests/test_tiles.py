@@ -148,6 +148,14 @@ def test_set_tile_follows_the_capacity_budget():
         m.set_tile("T#3", one, capacity_bytes=128, mask=0b0001)
 
 
+def test_data_type_names():
+    assert pto.DataType.from_name("bf16") == pto.DataType.BF16
+    assert pto.DataType.from_name("HiF8") == pto.DataType.HiF8
+    assert int(pto.DataType.U32) == 25  # the architectural DataType code
+    with pytest.raises(KeyError):
+        pto.DataType.from_name("FP128")
+
+
 def test_converters_bf16():
     bf16 = pto.DataType.BF16
     assert bf16.numpy_dtype == np.uint16 and bf16.bits == 16
