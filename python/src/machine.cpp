@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <tuple>
+
 #include "bindings.hpp"
 #include "isa/catalog.hpp"
 #include "runner/hosted_run.hpp"
@@ -136,9 +138,13 @@ runner::RunResult execute(Machine& m, const runner::RunLimits& limits, const std
   }
 }
 
+// NUMBER, ARGUMENT0, TYPE of `pto run --host-request`.
+using HostRequestPolicy = std::tuple<std::uint64_t, std::uint64_t, unsigned>;
+
 runner::RunResult run(Machine& m, const std::optional<std::string>& stop_symbol, const std::optional<Word>& stop_pc,
                       std::uint64_t stop_after_hits, const std::optional<std::uint64_t>& max_steps,
-                      const py::object& return_pc, const std::optional<py::function>& trace) {
+                      const py::object& return_pc, const std::optional<HostRequestPolicy>& host_request,
+                      const std::optional<py::function>& trace) {
   if (stop_symbol && stop_pc) throw py::value_error("stop_symbol and stop_pc are exclusive");
   if (stop_after_hits == 0) throw py::value_error("stop_after_hits must be positive");
   if (max_steps && *max_steps == 0) throw py::value_error("max_steps must be positive");
@@ -146,6 +152,12 @@ runner::RunResult run(Machine& m, const std::optional<std::string>& stop_symbol,
   limits.max_steps = max_steps.value_or(kDefaultMaxSteps);
   limits.stop_after_hits = stop_after_hits;
   limits.stop_pc = stop_symbol ? address_of(m, py::str(*stop_symbol)) : stop_pc;
+  if (host_request) {
+    const auto& [number, argument0, type] = *host_request;
+    if (return_pc.is_none()) throw py::value_error("host_request needs return_pc: the PC the request's trap context resumes at");
+    if (type > 15) throw py::value_error("service request type is outside four bits (0..15)");
+    limits.host_request = runner::HostRequest{number, argument0, type, address_of(m, return_pc)};
+  }
   if (!return_pc.is_none()) {
     // --return-pc: ra and _ReturnAddress are written; the run does not stop there.
     const Word ra = address_of(m, return_pc);
@@ -333,10 +345,12 @@ void bind_machine(py::module_& m) {
            "the real profile's stack top; not written in the reference profile)")
       .def("run", &run, py::kw_only(), py::arg("stop_symbol") = py::none(), py::arg("stop_pc") = py::none(),
            py::arg("stop_after_hits") = 1, py::arg("max_steps") = py::none(), py::arg("return_pc") = py::none(),
-           py::arg("trace") = py::none(),
+           py::arg("host_request") = py::none(), py::arg("trace") = py::none(),
            "Run from the current TPC under pto run's step and stop contract (the start PC is never a stop hit, a "
            "rejected attempt ends the run; max_steps defaults to 1e9).  return_pc (an address or symbol) writes ra. "
-           "trace(record) is called after every attempt; without it the fast loop runs.")
+           "host_request=(number, argument0, type) ends the run as passed on that service request (a7, a0, "
+           "request type; needs return_pc), as --host-request.  trace(record) is called after every attempt; "
+           "without it the fast loop runs.")
       .def(
           "reset",
           [](Machine& self) {

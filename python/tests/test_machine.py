@@ -327,3 +327,20 @@ def test_host_memory_cap():
     with pytest.raises(pto.HostMemoryError):
         m.memory.write(0x5000, b"x")
     assert isinstance(pto.HostMemoryError("x"), pto.Error)
+
+
+def test_host_request_ends_the_run_as_passed(source_dir):
+    # examples/cases/host_exit_group: exit_group(7) (a7 = 94, a0 = 7) as a
+    # type-1 service request from ACR 2, the fourth attempt.
+    case = source_dir / "examples" / "cases" / "host_exit_group"
+    p = pto.assemble((case / "source.S").read_text(), linker_script=case / "case.ld")
+    m = pto.Machine(profile="reference", memory_bytes=65536)
+    m.load(p)
+    m.sysreg["CORE_STATE"] = 2  # CORE_STATE[3:0] is the current ACR
+    r = m.run(stop_symbol="cross_model_stop", max_steps=4, return_pc="cross_model_stop", host_request=(94, 7, 1))
+    assert r.reason == "host-request" and r.passed
+    assert r.steps == 4
+    assert r.fault.name == "Fault_ServiceRequest"
+    assert (m.gpr["a0"], m.gpr["a7"]) == (7, 94)
+    with pytest.raises(ValueError, match="return_pc"):
+        m.run(host_request=(94, 7, 1))
