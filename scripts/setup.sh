@@ -9,6 +9,11 @@ PTO_PACKAGES=(
   libfmt-dev nlohmann-json3-dev libcli11-dev  # formatting, JSON, CLI parsing
   libgtest-dev libbenchmark-dev libmpfr-dev   # tests, benchmarks, numeric oracle
   libxbyak-dev                             # x86-64 code emitter of the translation tier
+  # The Python package (python/, -DPTO_PYTHON=ON in the default preset):
+  # pybind11 (which does not pull in the headers) and python3-dev build the
+  # extension; numpy is its tile representation; pytest runs its tests.  All
+  # belong to Debian's /usr/bin/python3.
+  pybind11-dev python3-dev python3-numpy python3-pytest
 )
 
 pto_install_packages() {

@@ -9,7 +9,7 @@ export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
 # Cache hits across checkouts in different folders (CI clones afresh).
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 
-echo "== default preset: build and test" >&2
+echo "== default preset: build and test (C++ suites and pytest over the Python package)" >&2
 pto_build default
 ctest --preset default -j "$(nproc)"
 

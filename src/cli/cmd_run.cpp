@@ -35,9 +35,6 @@ inline constexpr int kRunExitFault = 4;           // failed: an attempt was reje
 inline constexpr int kRunExitNotImplemented = 5;  // instruction not implemented in this model
 inline constexpr int kRunExitHostLimit = 6;       // guest memory exceeded the host cap
 
-// Default stack top of the real configuration.
-inline constexpr arch::Word kDefaultStackTop = 0x00007FFFFFFF0000;
-
 struct RunOptions {
   std::string program, elf;
   bool raw = false;
@@ -196,7 +193,7 @@ void resolve_addresses(const RunOptions& o, const runner::LoadedProgram& p, cons
   if (!o.stack_top.empty()) {
     c.stack_top = number(o.stack_top, "--stack-top");
   } else if (o.profile != "reference") {
-    c.stack_top = std::min(kDefaultStackTop, m.memory.config().address_limit & ~arch::Word{15});
+    c.stack_top = runner::real_default_stack_top(m);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -162,6 +163,11 @@ void validate_run(const HostedRunConfig& c, const LoadedProgram& p, const arch::
       throw HostedRunError("service request type is outside four bits (0..15)", true);
     }
   }
+}
+
+Word real_default_stack_top(const arch::Machine& m) {
+  constexpr Word kStackTop = 0x00007FFFFFFF0000;
+  return std::min(kStackTop, m.memory.config().address_limit & ~Word{15});
 }
 
 Word apply_start_state(arch::Machine& m, const HostedRunConfig& c, const LoadedProgram& p) {

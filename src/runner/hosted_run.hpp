@@ -66,6 +66,11 @@ struct HostedRunConfig {
 // (build_harness of the reference runner); throws HostedRunError.
 void validate_run(const HostedRunConfig& c, const LoadedProgram& p, const arch::Machine& m);
 
+// The real configuration's initial sp when the run gives none (`pto run`
+// without --stack-top, the Python Machine): 0x7fffffff0000, or the top of a
+// smaller address space rounded down to 16 bytes.
+arch::Word real_default_stack_top(const arch::Machine& m);
+
 // Writes the start state: current ACR, TPC, ra and _ReturnAddress, sp.
 // Returns the start PC.
 arch::Word apply_start_state(arch::Machine& m, const HostedRunConfig& c, const LoadedProgram& p);
