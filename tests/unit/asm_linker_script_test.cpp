@@ -5,6 +5,7 @@
 // exact script location.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -628,7 +629,9 @@ TEST(AsmLinkerScriptErrors, DiagnosticFormat) {
 
 namespace fs = std::filesystem;
 
-fs::path temp(const std::string& name) { return fs::temp_directory_path() / ("pto-ld-test-" + name); }
+fs::path temp(const std::string& name) {
+  return fs::temp_directory_path() / ("pto-ld-test-" + std::to_string(::getpid()) + "-" + name);
+}
 
 void write_file(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 

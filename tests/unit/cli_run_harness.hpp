@@ -4,6 +4,7 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -35,9 +36,10 @@ struct CliResult {
   std::string out, err;
 };
 
-// A per-test scratch directory under the system temporary directory.
+// A per-test, per-process scratch directory under the system temporary
+// directory (suites of several checkouts may run at once).
 inline fs::path scratch_dir(const std::string& test_name) {
-  const fs::path d = fs::temp_directory_path() / ("pto-run-test-" + test_name);
+  const fs::path d = fs::temp_directory_path() / ("pto-run-test-" + std::to_string(::getpid()) + "-" + test_name);
   fs::create_directories(d);
   return d;
 }

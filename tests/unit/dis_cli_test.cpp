@@ -2,6 +2,7 @@
 // the same addresses; failed assembly writes no file; bad ELF input reports
 // a precise error.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -18,7 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path temp(const std::string& name) { return fs::temp_directory_path() / ("pto-asm-test-" + name); }
+fs::path temp(const std::string& name) {
+  return fs::temp_directory_path() / ("pto-asm-test-" + std::to_string(::getpid()) + "-" + name);
+}
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 

@@ -1,0 +1,130 @@
+// libFuzzer target: the translation tier against the interpreter.  The input
+// is not code but a recipe for one loop block (docs/architecture.md
+// "Translation tier"): a COND or DIRECT BSTART looping onto itself, body
+// words of the fusable forms with operands from the input, an optional
+// SETC, BSTOP.  The block runs in the fast loop with fused passes
+// translated and interpreted; stops and whole state dumps must agree.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <span>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "arch/machine.hpp"
+#include "isa/decoder.hpp"
+#include "runner/executor.hpp"
+#include "runner/state_dump.hpp"
+
+namespace {
+
+using pto::arch::Word;
+
+constexpr Word kCode = 0x10000, kData = 0x20000;
+constexpr Word kBstartCondSelf = 0x00003001, kBstartDirectSelf = 0x00002001, kBstop = 0x00000001;
+
+// Forms with a fused RegisterOp (and neighbours that are not: MUL, SLL).
+constexpr std::string_view kBodyForms[] = {
+    "ADD",  "SUB",   "AND",   "OR",   "XOR",   "ADDW",  "SUBW", "ANDW", "ORW", "XORW", "ADDI", "SUBI", "ANDI",
+    "ORI",  "XORI",  "ADDIW", "SUBIW", "SLLI", "SRLI",  "SRAI", "SLLIW", "SRLIW", "SRAIW", "HL.ADDI", "MUL", "SLL",
+    "LBI",  "LBUI",  "LHI",   "LHUI", "LWI",   "LWUI",  "LDI",  "LB",   "LBU", "LH",   "LHU",  "LW",   "LWU",
+    "LD",   "SBI",   "SHI",   "SWI",  "SDI",   "SB",    "SH",   "SW",   "SD"};
+constexpr std::string_view kSetcForms[] = {"SETC.EQ", "SETC.NE", "SETC.LT", "SETC.GEU", "SETC.NEI", "SETC.LTI"};
+
+class Recipe {
+ public:
+  explicit Recipe(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+  std::uint8_t next() { return at_ < bytes_.size() ? bytes_[at_++] : 0; }
+  bool done() const { return at_ >= bytes_.size(); }
+
+  // One word of `mnemonic` with operands from the recipe, or 0 when the
+  // catalog constraints refuse them.
+  Word word(std::string_view mnemonic) {
+    const auto& f = pto::isa::form(pto::isa::forms_of_mnemonic(*pto::isa::mnemonic_from_name(mnemonic)).front());
+    std::vector<std::int64_t> values;
+    for (const auto& field : pto::isa::fields_of(f)) values.push_back(field_value(field));
+    const auto encoded = pto::isa::encode(f, values);
+    const auto* w = std::get_if<std::uint64_t>(&encoded);
+    return w != nullptr ? *w : 0;
+  }
+
+ private:
+  // Registers 2..10 are data, 11..13 base pointers (never written: RegDst
+  // stays below 11), 24 the t#1 queue now and then.
+  std::int64_t field_value(const pto::isa::FieldDesc& field) {
+    const std::string_view name(field.name);
+    const std::uint8_t b = next();
+    if (name == "RegDst") return 2 + b % 9;
+    if (name == "SrcRType") return b % 4;
+    if (name.starts_with("Src")) return b == 255 ? 24 : b % 14;
+    if (name == "shamt") return b % 8;
+    if (field.signedness == pto::isa::Signedness::Signed) return static_cast<std::int8_t>(b);
+    return b;
+  }
+
+  std::span<const std::uint8_t> bytes_;
+  std::size_t at_ = 0;
+};
+
+struct Outcome {
+  pto::runner::RunResult result;
+  nlohmann::json state;
+};
+
+// bytes[0]: COND or DIRECT, body length; bytes[1]: the step budget; then
+// the values of registers 2..10; the SETC's place; then per body word a
+// form byte and a byte per field (zeros once the input is used up).
+Outcome run(std::span<const std::uint8_t> bytes, bool translated) {
+  Recipe r(bytes);
+  const std::uint8_t shape = r.next();
+  const bool conditional = (shape & 1) != 0;
+  const unsigned body = 1 + (shape >> 1) % 12;
+  const std::uint64_t budget = 1 + std::uint64_t{r.next()} * 37;
+  pto::arch::Machine m;
+  for (unsigned reg = 2; reg <= 10; ++reg) m.state.write_gpr(reg, r.next());
+  m.state.write_gpr(11, kData);
+  m.state.write_gpr(12, kData + 0x803);  // misaligned into the table
+  m.state.write_gpr(13, kCode);          // the code page: stores there leave the fast path
+  std::vector<Word> code = {conditional ? kBstartCondSelf : kBstartDirectSelf};
+  const unsigned setc_at = conditional ? r.next() % (body + 1) : body + 1;
+  for (unsigned i = 0; i <= body; ++i) {
+    const std::uint8_t pick = r.next();
+    Word w = 0;
+    if (i == setc_at) w = r.word(kSetcForms[pick % std::size(kSetcForms)]);
+    else if (i < body) w = r.word(kBodyForms[pick % std::size(kBodyForms)]);
+    if (w != 0) code.push_back(w);
+  }
+  code.push_back(kBstop);
+  Word pc = kCode;
+  for (Word w : code) {
+    m.memory.write(pc, 4, w);
+    pc += 4;
+  }
+  for (Word i = 0; i < 512; ++i) m.memory.write(kData + 8 * i, 8, i * 0x9E3779B97F4A7C15ull);
+  m.state.pc = kCode;
+  pto::runner::Executor ex(m);
+  ex.set_translation(translated);
+  pto::runner::RunLimits limits;
+  limits.max_steps = budget;
+  limits.stop_pc = pc;
+  Outcome o{ex.run(limits), {}};
+  o.state = pto::runner::dump_state(m);
+  return o;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size < 16) return 0;
+  const std::span<const std::uint8_t> bytes(data, size);
+  const Outcome translated = run(bytes, true);
+  const Outcome interpreted = run(bytes, false);
+  if (translated.result.reason != interpreted.result.reason || translated.result.steps != interpreted.result.steps ||
+      translated.result.pc != interpreted.result.pc || translated.result.fault != interpreted.result.fault ||
+      translated.state != interpreted.state) {
+    std::abort();
+  }
+  return 0;
+}
