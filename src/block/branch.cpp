@@ -89,20 +89,22 @@ Word setc_source(const State& s, unsigned sel) {
   }
 }
 
-// The right operand of a SETC form.  Field order (catalog): register forms
-// SrcL, SrcR[, SrcRType]; immediate forms SrcL, shamt, imm.
+// Field order (catalog): register forms SrcL, SrcR[, SrcRType]; immediate
+// forms SrcL, shamt, imm.
+unsigned setc_right_type(const DecodedInsn& d) { return d.field_count > 2 ? static_cast<unsigned>(d.field[2]) & 3 : 0; }
+Word setc_immediate(const DecodedInsn& d) { return static_cast<Word>(d.field[2]) << (d.field[1] & 63); }  // LSL(imm, shamt)
+
+// The right operand of a SETC form.
 template <bool Gprs>
 Word setc_right(const State& s, const DecodedInsn& d, const SetcForm& f) {
   switch (f.operand) {
     case SetcOperand::Register:
     case SetcOperand::LogicalRegister: {
       const Word v = setc_source<Gprs>(s, d.reg(1));
-      const unsigned type = d.field_count > 2 ? static_cast<unsigned>(d.field[2]) : 0;
-      return compare_right(v, type, f.operand == SetcOperand::LogicalRegister);
+      return compare_right(v, setc_right_type(d), f.operand == SetcOperand::LogicalRegister);
     }
     case SetcOperand::Immediate:
-    case SetcOperand::LogicalImmediate:
-      return static_cast<Word>(d.field[2]) << (d.field[1] & 63);  // LSL(imm, shamt)
+    case SetcOperand::LogicalImmediate: return setc_immediate(d);
   }
   return 0;
 }
@@ -262,6 +264,27 @@ CommitCondition commit_condition_of(const DecodedInsn& d) {
     if (kSelfAdmittingSetc[1][i] == d.handler) return kGprSetcConditions[i];
   }
   return nullptr;
+}
+
+std::optional<CommitTest> commit_test_of(const DecodedInsn& d) {
+  for (std::size_t i = 0; i < std::size(kSetcForms); ++i) {
+    if (kSelfAdmittingSetc[1][i] != d.handler) continue;
+    const SetcForm& f = kSetcForms[i];
+    CommitTest t;
+    t.logical = f.operand == SetcOperand::LogicalRegister || f.operand == SetcOperand::LogicalImmediate;
+    t.combine_or = f.combine_or;
+    t.condition = f.condition;
+    t.left = static_cast<std::uint8_t>(d.reg(0));
+    t.right_is_register = f.operand == SetcOperand::Register || f.operand == SetcOperand::LogicalRegister;
+    if (t.right_is_register) {
+      t.right = static_cast<std::uint8_t>(d.reg(1));
+      t.right_type = static_cast<std::uint8_t>(setc_right_type(d));
+    } else {
+      t.immediate = setc_immediate(d);
+    }
+    return t;
+  }
+  return std::nullopt;
 }
 
 void register_branch_handlers(scalar::HandlerTable& t) {

@@ -118,6 +118,22 @@ constexpr arch::Word commit_pc(const arch::BundleArgumentRegister& barg, arch::W
 using CommitCondition = bool (*)(const arch::State& s, const scalar::DecodedInsn& d);
 CommitCondition commit_condition_of(const scalar::DecodedInsn& d);
 
+// The test such a record makes, spelled out for code that evaluates it
+// inline (runner/translator): ConditionHolds(condition, left, right), or
+// for SETC.AND/OR[I] (left AND / OR right) != 0 (ExecuteSetCommit,
+// ExecuteSetCommitLogical).  The right operand is GPR `right` under its
+// SrcRType modifier, or the shifted immediate.
+struct CommitTest {
+  bool logical = false, combine_or = false;
+  Condition condition = Condition::EQ;
+  std::uint8_t left = 0;
+  bool right_is_register = false;
+  std::uint8_t right = 0;
+  std::uint8_t right_type = 0;  // SrcRType: 1 sign-extends the low word, 2 zero-extends it, 3 inverts (logical)
+  arch::Word immediate = 0;
+};
+std::optional<CommitTest> commit_test_of(const scalar::DecodedInsn& d);
+
 // A scalar BSTART bound to its PC (bind_to_pc) whose block the run loop may
 // fuse: a STD or FP block with a fallthrough, direct or conditional
 // transfer, whose start writes no GPR.  `target` is its BPCN.

@@ -298,6 +298,7 @@ const TranslatedBlock* Executor::translation_of(const Run& run) {
     shape.split = f.split;
     shape.condition = f.condition;
     shape.condition_insn = f.condition_insn;
+    if (f.condition_insn != nullptr) shape.test = block::commit_test_of(*f.condition_insn);
     shape.start = run.start;
     shape.commit_taken = f.commit_taken;
     shape.commit_not_taken = f.commit_not_taken;

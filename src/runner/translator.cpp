@@ -118,12 +118,45 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
 
   // The SETC: its condition, kept for the commit, and _CommitArgument.
   void emit_condition() {
-    mov(rdi, address(&m_.state));
-    mov(rsi, address(b_.condition_insn));
-    call_helper(reinterpret_cast<std::uint64_t>(b_.condition));
+    if (b_.test) {
+      emit_test(*b_.test);
+    } else {
+      mov(rdi, address(&m_.state));
+      mov(rsi, address(b_.condition_insn));
+      call_helper(reinterpret_cast<std::uint64_t>(b_.condition));
+    }
     movzx(r13d, al);
     mov(rcx, address(&m_.state.commit_argument));
     mov(qword[rcx], r13);
+  }
+
+  // al = the SETC's test (block::CommitTest): ConditionHolds by compare and
+  // SETcc, the logical forms by AND/OR and SETNZ.
+  void emit_test(const block::CommitTest& t) {
+    mov(rax, gpr(t.left));
+    if (t.right_is_register) {
+      mov(rcx, gpr(t.right));
+      if (t.right_type == 1) movsxd(rcx, ecx);
+      if (t.right_type == 2) mov(ecx, ecx);
+      if (t.right_type == 3 && t.logical) not_(rcx);
+    } else {
+      mov(rcx, t.immediate);
+    }
+    if (t.logical) {
+      if (t.combine_or) or_(rax, rcx);
+      else and_(rax, rcx);
+      setnz(al);
+      return;
+    }
+    cmp(rax, rcx);
+    switch (t.condition) {
+      case block::Condition::EQ: sete(al); break;
+      case block::Condition::NE: setne(al); break;
+      case block::Condition::LT: setl(al); break;
+      case block::Condition::GE: setge(al); break;
+      case block::Condition::LTU: setb(al); break;
+      case block::Condition::GEU: setae(al); break;
+    }
   }
 
   // Time, steps and passes advanced by a whole pass; the commit; the next

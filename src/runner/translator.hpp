@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "arch/machine.hpp"
@@ -24,6 +25,9 @@ struct FusedBlockShape {
   std::uint32_t split = 0;
   block::CommitCondition condition = nullptr;
   const scalar::DecodedInsn* condition_insn = nullptr;
+  // The same test spelled out (block::commit_test_of): evaluated inline
+  // when present, else `condition` is called.
+  std::optional<block::CommitTest> test;
   arch::Word start = 0;  // the BSTART's PC: passes go on while they commit to it
   arch::Word commit_taken = 0, commit_not_taken = 0;
   std::uint32_t count = 0;  // attempts per pass: BSTART, body (SETC included), BSTOP

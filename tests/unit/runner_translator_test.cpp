@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "arch/machine.hpp"
+#include "block/control.hpp"
 #include "runner/translator.hpp"
 #include "scalar/alu_semantics.hpp"
 
@@ -253,6 +254,60 @@ TEST_F(TranslatorTest, CondBlockCommitsByItsCondition) {
   EXPECT_EQ(exit.op, 2u);
   EXPECT_TRUE(exit.holds);
   EXPECT_EQ(m.state.commit_argument, 1u);
+}
+
+// The SETC evaluated inline (block::CommitTest) against ConditionHolds and
+// the logical forms' (left AND/OR right') != 0 with right' the modified
+// register: every condition, every SrcRType, the immediate forms.
+TEST_F(TranslatorTest, InlineCommitTestsAreConditionHolds) {
+  using pto::block::Condition;
+  constexpr Condition kConditions[] = {Condition::EQ, Condition::NE,  Condition::LT,
+                                       Condition::GE, Condition::LTU, Condition::GEU};
+  const std::vector<RegisterOp> ops = {RegisterOp{}};
+  auto holds = [&](const pto::block::CommitTest& t) {
+    FusedBlockShape shape;
+    shape.body = ops;
+    shape.split = 0;
+    shape.test = t;
+    shape.start = kStart;
+    shape.commit_taken = kElsewhere;
+    shape.commit_not_taken = kElsewhere + 4;
+    shape.count = 3;
+    const auto code = pto::runner::translate_fused_block(m, shape);
+    EXPECT_NE(code, nullptr);
+    ctx = PassContext{m.state.gpr[0].data(), 0, 1000, 0};
+    code->run(ctx);
+    EXPECT_EQ(m.state.pc, m.state.commit_argument != 0 ? kElsewhere : kElsewhere + 4);
+    return m.state.commit_argument != 0;
+  };
+  auto modified = [](Word v, unsigned type, bool logical) -> Word {
+    if (type == 1) return static_cast<Word>(static_cast<std::int64_t>(static_cast<std::int32_t>(v)));
+    if (type == 2) return v & 0xffffffffu;
+    return type == 3 && logical ? ~v : v;
+  };
+  for (Word l : kValues) {
+    for (Word r : kValues) {
+      gpr(2) = l, gpr(3) = r;
+      for (unsigned type = 0; type < 4; ++type) {
+        pto::block::CommitTest t;
+        t.left = 2, t.right_is_register = true, t.right = 3, t.right_type = static_cast<std::uint8_t>(type);
+        for (Condition c : kConditions) {
+          t.condition = c;
+          ASSERT_EQ(holds(t), pto::block::condition_holds(c, l, modified(r, type, false)))
+              << static_cast<int>(c) << " type " << type << " l " << l << " r " << r;
+        }
+        t.logical = true;
+        for (bool combine_or : {false, true}) {
+          t.combine_or = combine_or;
+          const Word right = modified(r, type, true);
+          ASSERT_EQ(holds(t), ((combine_or ? l | right : l & right) != 0)) << "or " << combine_or << " type " << type;
+        }
+      }
+      pto::block::CommitTest imm;
+      imm.left = 2, imm.immediate = r, imm.condition = Condition::LT;
+      ASSERT_EQ(holds(imm), pto::block::condition_holds(Condition::LT, l, r));
+    }
+  }
 }
 
 }  // namespace
