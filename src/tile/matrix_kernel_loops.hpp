@@ -1,0 +1,78 @@
+// The loops of the CUBE micro-kernels (matrix_kernels.hpp), written once
+// over an ISA's vector traits V and included by one translation unit per ISA
+// (matrix_kernels.cpp portable, matrix_kernels_avx2.cpp,
+// matrix_kernels_avx512.cpp, each compiled for its ISA).  Everything here is
+// internal to the including unit, and nothing calls a library template that
+// could be emitted out of line with the unit's instructions.
+//
+// V provides: Reg, kWidth (binary32 lanes), load, store, broadcast and fma
+// (one fused multiply-add per lane in the current host rounding mode).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "tile/matrix_kernels.hpp"
+
+namespace pto::tile::kernels {
+namespace {
+
+// Columns c0 .. c0 + NB - 1 (the result holds whole blocks of eight; columns
+// past the last read the last one's right operand): NB x RV registers of
+// sums, each k step one load of the left column per register row, one
+// broadcast per column and NB x RV FMAs, in k order per element.
+template <class V, int RV, int NB>
+inline void fused_block(const Panels<float, float>& p, std::uint32_t c0) {
+  typename V::Reg sum[NB][RV];
+  const float* right[NB];
+  for (int j = 0; j < NB; ++j) {
+    const std::uint32_t c = c0 + j < p.columns ? c0 + j : p.columns - 1;
+    right[j] = p.right + p.right_column[c];
+    for (int v = 0; v < RV; ++v) sum[j][v] = V::load(p.result + std::size_t{c0 + j} * p.rows + v * V::kWidth);
+  }
+  const float* left = p.left;
+  for (std::uint32_t i = 0; i < p.k; ++i, left += p.rows) {
+    const std::uint32_t o = p.right_row[i];
+    typename V::Reg a[RV];
+    for (int v = 0; v < RV; ++v) a[v] = V::load(left + v * V::kWidth);
+    for (int j = 0; j < NB; ++j) {
+      const typename V::Reg b = V::broadcast(right[j] + o);
+      for (int v = 0; v < RV; ++v) sum[j][v] = V::fma(a[v], b, sum[j][v]);
+    }
+  }
+  for (int j = 0; j < NB; ++j)
+    for (int v = 0; v < RV; ++v) V::store(p.result + std::size_t{c0 + j} * p.rows + v * V::kWidth, sum[j][v]);
+}
+
+template <class V, int RV, int NB>
+inline void fused_columns(const Panels<float, float>& p) {
+  static_assert(8 % NB == 0, "column blocks tile the result's blocks of eight");
+  for (std::uint32_t c0 = 0; c0 < p.columns; c0 += NB) fused_block<V, RV, NB>(p, c0);
+}
+
+// Sixteen or thirty-two rows; blocks sized to the ISA's register file
+// (NB x RV sums plus RV left operands and a broadcast).
+template <class V, int NB16, int NB32>
+inline void fused_rows(const Panels<float, float>& p) {
+  if (p.rows == 32) fused_columns<V, 32 / V::kWidth, NB32>(p);
+  else fused_columns<V, 16 / V::kWidth, NB16>(p);
+}
+
+// Word sums: 64-bit products of the 32-bit operands (a widening multiply the
+// compiler vectorises), added modulo 2^64.
+template <typename Operand>
+inline void word_columns(const Panels<Operand, std::uint64_t>& p) {
+  using Wide = std::conditional_t<std::is_signed_v<Operand>, std::int64_t, std::uint64_t>;
+  for (std::uint32_t c = 0; c < p.columns; ++c) {
+    std::uint64_t* sum = p.result + std::size_t{c} * p.rows;
+    const Operand* right = p.right + p.right_column[c];
+    const Operand* left = p.left;
+    for (std::uint32_t i = 0; i < p.k; ++i, left += p.rows) {
+      const Wide b = right[p.right_row[i]];
+      for (std::uint32_t r = 0; r < p.rows; ++r) sum[r] += static_cast<std::uint64_t>(Wide{left[r]} * b);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pto::tile::kernels
