@@ -1,5 +1,7 @@
 #include "tile/matrix_kernels.hpp"
 
+#include <array>
+#include <atomic>
 #include <cfenv>
 #include <cmath>
 #include <cstring>
@@ -26,6 +28,7 @@ struct Portable {
   static Reg fma(Reg a, Reg b, Reg c) noexcept { return std::fma(a, b, c); }
 };
 
+// Ordered by capability: an AVX-512F CPU has AVX2 and FMA.
 enum class Isa : std::uint8_t { Portable, Avx2, Avx512 };
 
 Isa detect_isa() noexcept {
@@ -37,10 +40,14 @@ Isa detect_isa() noexcept {
   return Isa::Portable;
 }
 
-Isa isa() noexcept {
-  static const Isa selected = detect_isa();
+std::atomic<Isa>& selected_isa() noexcept {
+  static std::atomic<Isa> selected{detect_isa()};
   return selected;
 }
+
+Isa isa() noexcept { return selected_isa().load(std::memory_order_relaxed); }
+
+constexpr std::array<std::string_view, 3> kIsaNames{"portable", "avx2", "avx512"};  // by Isa
 
 template <typename Operand>
 void word_dispatch(const Panels<Operand, std::uint64_t>& p) noexcept {
@@ -100,13 +107,16 @@ HostRounding::~HostRounding() {
   if (active_) std::fesetround(FE_TONEAREST);
 }
 
-const char* kernel_isa() noexcept {
-  switch (isa()) {
-    case Isa::Avx512: return "avx512";
-    case Isa::Avx2: return "avx2";
-    case Isa::Portable: break;
+std::string_view kernel_isa() noexcept { return kIsaNames[static_cast<std::size_t>(isa())]; }
+
+bool select_kernel_isa(std::string_view name) noexcept {
+  for (std::size_t i = 0; i < kIsaNames.size(); ++i) {
+    const auto wanted = static_cast<Isa>(i);
+    if (kIsaNames[i] != name || wanted > detect_isa()) continue;
+    selected_isa().store(wanted, std::memory_order_relaxed);
+    return true;
   }
-  return "portable";
+  return false;
 }
 
 }  // namespace pto::tile::kernels

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "numerics/rounding.hpp"
 
@@ -66,7 +67,10 @@ class HostRounding {
   bool active_ = false;
 };
 
-// The ISA the kernels dispatch to: "avx512", "avx2" or "portable".
-const char* kernel_isa() noexcept;
+// The ISA the kernels dispatch to: "avx512", "avx2" or "portable" (the
+// widest the CPU has unless select_kernel_isa chose a narrower one, which
+// tests do to cover every variant; false when the CPU lacks it).
+std::string_view kernel_isa() noexcept;
+bool select_kernel_isa(std::string_view name) noexcept;
 
 }  // namespace pto::tile::kernels

@@ -14,6 +14,7 @@
 #include <bit>
 #include <cstring>
 #include <random>
+#include <string_view>
 #include <vector>
 
 #include "numerics/format.hpp"
@@ -230,15 +231,32 @@ bool random_shape(CubeHarness& h, bool gemv, std::mt19937_64& rng) {
   return false;
 }
 
+// Every kernel variant the CPU can run (the widest one is the default).
+std::vector<std::string_view> kernel_variants() {
+  const std::string_view widest = tile::kernels::kernel_isa();
+  std::vector<std::string_view> out;
+  for (const std::string_view isa : {"portable", "avx2", "avx512"})
+    if (tile::kernels::select_kernel_isa(isa)) out.push_back(isa);
+  tile::kernels::select_kernel_isa(widest);
+  return out;
+}
+
+// The exact path once, then the host kernels of every variant.
 void expect_same(CubeHarness& h, const std::string& what) {
-  const CubeHarness::Outcome fast = h.run(true), exact = h.run(false);
-  EXPECT_EQ(fast.defined, exact.defined) << what;
-  EXPECT_EQ(fast.flags, exact.flags) << what;
-  EXPECT_EQ(fast.flags, 0U) << what;
-  ASSERT_EQ(fast.payload.size(), exact.payload.size()) << what;
-  const auto mismatch = std::mismatch(fast.payload.begin(), fast.payload.end(), exact.payload.begin());
-  EXPECT_TRUE(mismatch.first == fast.payload.end())
-      << what << ": first differing payload byte " << (mismatch.first - fast.payload.begin());
+  const CubeHarness::Outcome exact = h.run(false);
+  EXPECT_EQ(exact.flags, 0U) << what;
+  const std::string_view widest = tile::kernels::kernel_isa();
+  for (const std::string_view isa : kernel_variants()) {
+    tile::kernels::select_kernel_isa(isa);
+    const CubeHarness::Outcome fast = h.run(true);
+    EXPECT_EQ(fast.defined, exact.defined) << what << " " << isa;
+    EXPECT_EQ(fast.flags, exact.flags) << what << " " << isa;
+    ASSERT_EQ(fast.payload.size(), exact.payload.size()) << what;
+    const auto mismatch = std::mismatch(fast.payload.begin(), fast.payload.end(), exact.payload.begin());
+    EXPECT_TRUE(mismatch.first == fast.payload.end())
+        << what << " " << isa << ": first differing payload byte " << (mismatch.first - fast.payload.begin());
+  }
+  tile::kernels::select_kernel_isa(widest);
 }
 
 std::vector<DataType> left_types(const Form& form, NumericProfile) {
@@ -346,10 +364,15 @@ TEST(MatrixKernels, FusedStepByHand) {
   h.tile(kB).write_element(0, 1, 0x7F800001U);
   h.tile(kB).write_element(1, 1, word(0.0f));
   const tile::ProductTiles t = h.product_tiles();
-  const auto p = tile::fast_product(t, NumericProfile::Ieee, num::RoundingMode::RTZ);
-  ASSERT_TRUE(p.has_value());
-  EXPECT_EQ(p->word(0, 0), word(std::ldexp(1.0f, -46)));
-  EXPECT_EQ(p->word(0, 1), 0x7FC00000U);
+  const std::string_view widest = tile::kernels::kernel_isa();
+  for (const std::string_view isa : kernel_variants()) {
+    tile::kernels::select_kernel_isa(isa);
+    const auto p = tile::fast_product(t, NumericProfile::Ieee, num::RoundingMode::RTZ);
+    ASSERT_TRUE(p.has_value());
+    EXPECT_EQ(p->word(0, 0), word(std::ldexp(1.0f, -46))) << isa;
+    EXPECT_EQ(p->word(0, 1), 0x7FC00000U) << isa;
+  }
+  tile::kernels::select_kernel_isa(widest);
 }
 
 // TileLinearIndex splits into a row part and a column part for every layout
