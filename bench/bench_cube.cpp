@@ -17,6 +17,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -50,7 +51,7 @@ constexpr std::uint64_t kPeakSteps = 1 << 22;
 // FMAs (lanes) per second over kPeakSteps x kAccumulators vector FMAs.
 #ifdef PTO_BENCH_X86
 __attribute__((target("avx512f"))) double fma_rate_avx512() {
-  std::array<__m512, kAccumulators> acc;
+  __m512 acc[kAccumulators];
   for (int i = 0; i < kAccumulators; ++i) acc[i] = _mm512_set1_ps(static_cast<float>(i));
   const __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-7f);
   const double start = thread_seconds();
@@ -62,7 +63,7 @@ __attribute__((target("avx512f"))) double fma_rate_avx512() {
 }
 
 __attribute__((target("avx2,fma"))) double fma_rate_avx2() {
-  std::array<__m256, kAccumulators> acc;
+  __m256 acc[kAccumulators];
   for (int i = 0; i < kAccumulators; ++i) acc[i] = _mm256_set1_ps(static_cast<float>(i));
   const __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-7f);
   const double start = thread_seconds();
