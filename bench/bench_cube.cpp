@@ -12,7 +12,7 @@
 // over BM_HostFmaPeak's FMA rate.  `large` is the largest legal CUBE shape
 // of the type (M = 32, the 64 KiB D full, B at its 64 KiB or
 // PTO_MODEL_TILE_ELEMENTS bound: FP32 32x32x512, FP16/BF16/S8 32x64x512),
-// `small` 16x16x16.
+// `small` 16x16x16; BM_TGEMV the large K x N with M = 1.
 #include <benchmark/benchmark.h>
 
 #include <time.h>
@@ -204,8 +204,9 @@ const int kRegistered = [] {
       }
   for (const DataType t : {DataType::FP16, DataType::FP32}) {
     const std::string name = std::string("BM_TGEMV/") + std::string(num::name(t)) + "/ieee";
+    const Shape s = largest(t);
     benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-      run_cube(state, isa::TileOp::TGEMV, 16, t, NumericProfile::Ieee, 1, 64, 512);
+      run_cube(state, isa::TileOp::TGEMV, 16, t, NumericProfile::Ieee, 1, s.k, s.n);
     });
   }
   return 0;

@@ -61,8 +61,11 @@ bool cube_descriptor_shape_legal(std::uint32_t capacity_bytes, std::uint32_t val
   return g.valid() && cube_storage_elements(g) <= model_tile_elements && g.storage_bytes <= capacity_bytes;
 }
 
-std::uint32_t cube_payload_index(const TileDescriptor& d, std::uint32_t row, std::uint32_t column) noexcept {
-  const CubeGeometry g = cube_geometry(d.layout, d.valid_rows, d.valid_columns, d.data_type);
+namespace {
+
+// TileCubePayloadIndex with the descriptor's geometry already derived.
+std::uint32_t payload_index(const TileDescriptor& d, const CubeGeometry& g, std::uint32_t row,
+                            std::uint32_t column) noexcept {
   std::uint32_t cell = 0, inner_row = row, inner_column = column % g.cell_columns;
   if (d.layout == TileLayout::CubeN8) {
     cell = (column / g.cell_columns) * g.k_repeat + row / g.cell_rows;
@@ -84,6 +87,20 @@ std::uint32_t cube_payload_index(const TileDescriptor& d, std::uint32_t row, std
     local = inner_row * g.cell_columns + mapped;
   }
   return cell * g.cell_rows * g.cell_columns + local;
+}
+
+}  // namespace
+
+std::uint32_t cube_payload_index(const TileDescriptor& d, std::uint32_t row, std::uint32_t column) noexcept {
+  return payload_index(d, cube_geometry(d.layout, d.valid_rows, d.valid_columns, d.data_type), row, column);
+}
+
+void cube_payload_offsets(const TileDescriptor& d, std::vector<std::uint32_t>& row, std::vector<std::uint32_t>& column) {
+  const CubeGeometry g = cube_geometry(d.layout, d.valid_rows, d.valid_columns, d.data_type);
+  row.resize(d.valid_rows);
+  column.resize(d.valid_columns);
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r) row[r] = payload_index(d, g, r, 0);
+  for (std::uint32_t c = 0; c < d.valid_columns; ++c) column[c] = payload_index(d, g, 0, c);
 }
 
 bool cube_descriptor_legal(const TileDescriptor& d, std::uint32_t model_tile_elements) noexcept {

@@ -5,10 +5,11 @@
 // internal to the including unit, and nothing calls a library template that
 // could be emitted out of line with the unit's instructions.
 //
-// V provides: Reg, kWidth (binary32 lanes), load, store, broadcast and fma
+// V provides: Reg, kWidth (binary32 lanes), load, store, broadcast, zero and fma
 // (one fused multiply-add per lane in the current host rounding mode).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -28,7 +29,8 @@ inline void fused_block(const Panels<float, float>& p, std::uint32_t c0) {
   for (int j = 0; j < NB; ++j) {
     const std::uint32_t c = c0 + j < p.columns ? c0 + j : p.columns - 1;
     right[j] = p.right + p.right_column[c];
-    for (int v = 0; v < RV; ++v) sum[j][v] = V::load(p.result + std::size_t{c0 + j} * p.rows + v * V::kWidth);
+    for (int v = 0; v < RV; ++v)
+      sum[j][v] = p.accumulate ? V::load(p.result + std::size_t{c0 + j} * p.rows + v * V::kWidth) : V::zero();
   }
   const float* left = p.left;
   for (std::uint32_t i = 0; i < p.k; ++i, left += p.rows) {
@@ -65,6 +67,8 @@ inline void word_columns(const Panels<Operand, std::uint64_t>& p) {
   using Wide = std::conditional_t<std::is_signed_v<Operand>, std::int64_t, std::uint64_t>;
   for (std::uint32_t c = 0; c < p.columns; ++c) {
     std::uint64_t* sum = p.result + std::size_t{c} * p.rows;
+    if (!p.accumulate)
+      for (std::uint32_t r = 0; r < p.rows; ++r) sum[r] = 0;
     const Operand* right = p.right + p.right_column[c];
     const Operand* left = p.left;
     for (std::uint32_t i = 0; i < p.k; ++i, left += p.rows) {
@@ -72,6 +76,21 @@ inline void word_columns(const Panels<Operand, std::uint64_t>& p) {
       for (std::uint32_t r = 0; r < p.rows; ++r) sum[r] += static_cast<std::uint64_t>(Wide{left[r]} * b);
     }
   }
+}
+
+// FP16 -> binary32 in whole vectors of W lanes: the tail goes through a
+// zero-padded copy (no library inline function is called from an ISA unit,
+// where it could be emitted with that unit's instructions).
+template <std::size_t W, typename Convert>
+inline void widen_fp16_vectors(const std::uint16_t* in, float* out, std::size_t n, Convert convert) noexcept {
+  std::size_t i = 0;
+  for (; i + W <= n; i += W) convert(in + i, out + i);
+  if (i == n) return;
+  std::uint16_t tail_in[W] = {};
+  float tail_out[W];
+  for (std::size_t j = 0; i + j < n; ++j) tail_in[j] = in[i + j];
+  convert(tail_in, tail_out);
+  for (std::size_t j = 0; i + j < n; ++j) out[i + j] = tail_out[j];
 }
 
 }  // namespace

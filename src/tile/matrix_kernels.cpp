@@ -2,10 +2,11 @@
 
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cfenv>
 #include <cmath>
-#include <cstring>
 
+#include "numerics/convert_span.hpp"
 #include "tile/matrix_kernel_loops.hpp"
 #include "tile/matrix_kernels_isa.hpp"
 
@@ -25,17 +26,19 @@ struct Portable {
   static Reg load(const float* p) noexcept { return *p; }
   static void store(float* p, Reg v) noexcept { *p = v; }
   static Reg broadcast(const float* p) noexcept { return *p; }
+  static Reg zero() noexcept { return 0.0f; }
   static Reg fma(Reg a, Reg b, Reg c) noexcept { return std::fma(a, b, c); }
 };
 
-// Ordered by capability: an AVX-512F CPU has AVX2 and FMA.
+// Ordered by capability: an AVX-512F CPU has AVX2, FMA and F16C.
 enum class Isa : std::uint8_t { Portable, Avx2, Avx512 };
 
 Isa detect_isa() noexcept {
 #ifdef PTO_MATRIX_X86
   // __builtin_cpu_supports includes the OS's saving of the wider registers.
   if (__builtin_cpu_supports("avx512f")) return Isa::Avx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::Avx2;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+    return Isa::Avx2;
 #endif
   return Isa::Portable;
 }
@@ -89,13 +92,21 @@ void fused_product(const Panels<float, float>& p) noexcept {
   fused_rows<Portable, 1, 1>(p);
 }
 
+void widen_fp16(const std::uint16_t* in, float* out, std::size_t n) noexcept {
+#ifdef PTO_MATRIX_X86
+  if (isa() == Isa::Avx512) return widen_fp16_avx512(in, out, n);
+  if (isa() == Isa::Avx2) return widen_fp16_avx2(in, out, n);
+#endif
+  for (std::size_t i = 0; i < n; ++i) out[i] = std::bit_cast<float>(num::lane::fp16_bits_to_fp32(in[i]));
+}
+
 void word_product(const Panels<std::int32_t, std::uint64_t>& p) noexcept { word_dispatch(p); }
 void word_product(const Panels<std::uint32_t, std::uint64_t>& p) noexcept { word_dispatch(p); }
 
 void canonical_nans(float* values, std::size_t n) noexcept {
-  constexpr std::uint32_t kCanonicalNaN = 0x7FC00000U;  // TileNumericCanonicalNaN(FP32)
-  for (std::size_t i = 0; i < n; ++i)
-    if (std::isnan(values[i])) std::memcpy(values + i, &kCanonicalNaN, sizeof kCanonicalNaN);
+  // TileNumericCanonicalNaN(FP32); a compare-and-select loop that vectorises.
+  const float canonical = std::bit_cast<float>(std::uint32_t{0x7FC00000U});
+  for (std::size_t i = 0; i < n; ++i) values[i] = values[i] != values[i] ? canonical : values[i];
 }
 
 HostRounding::HostRounding(num::RoundingMode mode) noexcept {

@@ -14,7 +14,7 @@
 // Integer (both profiles' wrapping Word arithmetic, and the reference
 // profile for every type): accumulator + left * right modulo 2^64.
 //
-// Runtime dispatch: AVX-512F, AVX2+FMA, or portable loops (std::fma).
+// Runtime dispatch: AVX-512F, AVX2+FMA+F16C, or portable loops (std::fma).
 #pragma once
 
 #include <cstddef>
@@ -28,8 +28,8 @@ namespace pto::tile::kernels {
 // One product over panels.  Left is k-major with `rows` (16 or 32) lanes
 // per k: left[i * rows + r].  Right is any storage whose element (i, c)
 // sits at right[right_row[i] + right_column[c]].  The result is column-major,
-// result[c * rows + r]; it holds the initial sums (zero or the accumulator)
-// on entry and the sums after `k` steps on return.  Rows at or beyond the
+// result[c * rows + r]; it holds the initial sums on entry when `accumulate`
+// (else they are zero) and the sums after `k` steps on return.  Rows at or beyond the
 // valid ones compute values nobody reads.
 template <typename Operand, typename Sum>
 struct Panels {
@@ -39,6 +39,7 @@ struct Panels {
   const std::uint32_t* right_row = nullptr;
   const std::uint32_t* right_column = nullptr;
   Sum* result = nullptr;
+  bool accumulate = false;
 };
 
 // binary32 sums: result += left * right, one host FMA per step.
@@ -47,6 +48,10 @@ void fused_product(const Panels<float, float>& p) noexcept;
 // sign-extended int32 or zero-extended uint32 value.
 void word_product(const Panels<std::int32_t, std::uint64_t>& p) noexcept;
 void word_product(const Panels<std::uint32_t, std::uint64_t>& p) noexcept;
+
+// FP16 -> binary32, exact (VCVTPH2PS, or the portable lane converter):
+// num::convert's value for every non-NaN code, some NaN for a NaN code.
+void widen_fp16(const std::uint16_t* in, float* out, std::size_t n) noexcept;
 
 // Replace every NaN among n binary32 values with the canonical 0x7FC00000.
 void canonical_nans(float* values, std::size_t n) noexcept;

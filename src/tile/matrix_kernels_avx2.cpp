@@ -16,6 +16,7 @@ struct Avx2 {
   static Reg load(const float* p) noexcept { return _mm256_loadu_ps(p); }
   static void store(float* p, Reg v) noexcept { _mm256_storeu_ps(p, v); }
   static Reg broadcast(const float* p) noexcept { return _mm256_broadcast_ss(p); }
+  static Reg zero() noexcept { return _mm256_setzero_ps(); }
   static Reg fma(Reg a, Reg b, Reg c) noexcept { return _mm256_fmadd_ps(a, b, c); }
 };
 
@@ -24,6 +25,10 @@ struct Avx2 {
 void fused_product_avx2(const Panels<float, float>& p) noexcept { fused_rows<Avx2, 4, 2>(p); }
 void word_product_avx2(const Panels<std::int32_t, std::uint64_t>& p) noexcept { word_columns(p); }
 void word_product_avx2(const Panels<std::uint32_t, std::uint64_t>& p) noexcept { word_columns(p); }
+
+void widen_fp16_avx2(const std::uint16_t* in, float* out, std::size_t n) noexcept {
+  widen_fp16_vectors<8>(in, out, n, [](const std::uint16_t* h, float* o) { _mm256_storeu_ps(o, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h)))); });
+}
 
 }  // namespace pto::tile::kernels
 

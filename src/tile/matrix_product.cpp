@@ -5,6 +5,8 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
+#include <span>
+#include <type_traits>
 
 #include "numerics/convert_span.hpp"
 #include "numerics/f16c_span.hpp"
@@ -16,6 +18,18 @@ namespace pto::tile {
 namespace {
 
 std::atomic<bool> g_kernels_enabled{true};
+
+// Per-thread buffers reused from one product to the next: a fresh 64-128 KiB
+// heap block per operand would cost page faults and zero-filling comparable
+// to the product itself.  Slots: 0 left elements, 1 right elements, 2 left
+// panel, 3 sums.
+template <typename T>
+std::span<T> scratch(unsigned slot, std::size_t n) {
+  thread_local std::array<std::vector<T>, 4> buffers;
+  std::vector<T>& b = buffers[slot];
+  if (b.size() < n) b.resize(n);
+  return {b.data(), n};
+}
 
 // The exact path's widening of one element (ops_matrix.cpp to_fp32).
 float fp32_of(DataType t, std::uint64_t raw) noexcept {
@@ -29,58 +43,41 @@ std::size_t extent(const Tile::Offsets& o) noexcept {
 }
 
 template <typename Element, typename Out, typename Map>
-std::vector<Out> map_payload(const Tile& t, std::size_t n, Map map) {
-  std::vector<Out> out(n);
+void map_payload(const Tile& t, std::span<Out> out, Map map) {
   const auto* in = reinterpret_cast<const Element*>(t.payload().data());
-  for (std::size_t i = 0; i < n; ++i) out[i] = map(in[i]);
-  return out;
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = map(in[i]);
 }
 
-// The binary32 value of every element below n, as the exact path widens it
-// (the span converters are bit-identical to num::convert up to NaN
+// The binary32 value of every element of `out`, as the exact path widens it
+// (the FP16 span converters are bit-identical to num::convert up to NaN
 // payloads, and every NaN operand ends as the canonical NaN either way).
-std::vector<float> fp32_elements(const Tile& t, std::size_t n) {
+void fp32_elements(const Tile& t, std::span<float> out) {
   const DataType type = t.data_type();
-  if (type == DataType::FP32) return map_payload<std::uint32_t, float>(t, n, [](std::uint32_t x) { return std::bit_cast<float>(x); });
+  if (type == DataType::FP32) return map_payload<std::uint32_t>(t, out, [](std::uint32_t x) { return std::bit_cast<float>(x); });
   if (type == DataType::BF16)
-    return map_payload<std::uint16_t, float>(t, n, [](std::uint16_t x) { return std::bit_cast<float>(std::uint32_t{x} << 16); });
-  if (type == DataType::FP16) {
-    if (!num::f16c::available())
-      return map_payload<std::uint16_t, float>(t, n, [](std::uint16_t x) { return std::bit_cast<float>(num::lane::fp16_bits_to_fp32(x)); });
-    std::vector<std::uint32_t> bits(n);
-    num::f16c::widen(reinterpret_cast<const std::uint16_t*>(t.payload().data()), bits.data(), n);
-    std::vector<float> out(n);
-    std::memcpy(out.data(), bits.data(), n * sizeof(float));
-    return out;
-  }
-  std::vector<float> out(n);
+    return map_payload<std::uint16_t>(t, out, [](std::uint16_t x) { return std::bit_cast<float>(std::uint32_t{x} << 16); });
+  if (type == DataType::FP16)
+    return kernels::widen_fp16(reinterpret_cast<const std::uint16_t*>(t.payload().data()), out.data(), out.size());
   if (element_bits(type) > 8) {
-    for (std::size_t i = 0; i < n; ++i) out[i] = fp32_of(type, t.read_raw(static_cast<std::uint32_t>(i)));
-    return out;
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = fp32_of(type, t.read_raw(static_cast<std::uint32_t>(i)));
+    return;
   }
   std::array<float, 256> table{};  // every 8- or 4-bit code
   for (std::uint32_t code = 0; code < (1U << element_bits(type)); ++code) table[code] = fp32_of(type, code);
-  for (std::size_t i = 0; i < n; ++i) out[i] = table[t.read_raw(static_cast<std::uint32_t>(i))];
-  return out;
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = table[t.read_raw(static_cast<std::uint32_t>(i))];
 }
 
-// The Word of every element below n (Tile::read_word: signed integers
+// The Word of every element of `out` (Tile::read_word: signed integers
 // sign-extend, all others zero-extend) as the kernel's 32-bit operand.
 template <typename Operand>
-std::vector<Operand> word_elements(const Tile& t, std::size_t n) {
+void word_elements(const Tile& t, std::span<Operand> out) {
   const bool sign = data_type_is_signed_integer(t.data_type());
+  const auto extend = [](auto x) { return static_cast<Operand>(x); };
   switch (element_bits(t.data_type())) {
-    case 8:
-      return sign ? map_payload<std::int8_t, Operand>(t, n, [](std::int8_t x) { return static_cast<Operand>(x); })
-                  : map_payload<std::uint8_t, Operand>(t, n, [](std::uint8_t x) { return static_cast<Operand>(x); });
-    case 16:
-      return sign ? map_payload<std::int16_t, Operand>(t, n, [](std::int16_t x) { return static_cast<Operand>(x); })
-                  : map_payload<std::uint16_t, Operand>(t, n, [](std::uint16_t x) { return static_cast<Operand>(x); });
-    default: {
-      std::vector<Operand> out(n);
-      for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Operand>(t.read_word(static_cast<std::uint32_t>(i)));
-      return out;
-    }
+    case 8: return sign ? map_payload<std::int8_t>(t, out, extend) : map_payload<std::uint8_t>(t, out, extend);
+    case 16: return sign ? map_payload<std::int16_t>(t, out, extend) : map_payload<std::uint16_t>(t, out, extend);
+    default:
+      for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<Operand>(t.read_word(static_cast<std::uint32_t>(i)));
   }
 }
 
@@ -90,7 +87,7 @@ std::vector<Operand> word_elements(const Tile& t, std::size_t n) {
 struct Fp32Arithmetic {
   using Operand = float;
   using Sum = float;
-  static std::vector<float> elements(const Tile& t, std::size_t n) { return fp32_elements(t, n); }
+  static void elements(const Tile& t, std::span<float> out) { fp32_elements(t, out); }
   static float scale(std::uint64_t raw) noexcept {
     static const std::array<float, 256> kE8M0 = [] {
       std::array<float, 256> table{};
@@ -111,7 +108,7 @@ template <typename Operand_>
 struct WordArithmetic {
   using Operand = Operand_;
   using Sum = std::uint64_t;
-  static std::vector<Operand> elements(const Tile& t, std::size_t n) { return word_elements<Operand>(t, n); }
+  static void elements(const Tile& t, std::span<Operand> out) { word_elements(t, out); }
   static Operand scale(std::uint64_t raw) noexcept { return static_cast<Operand>(raw); }
   static std::uint64_t sum_of(std::uint64_t word) noexcept { return word; }
   static void product(const kernels::Panels<Operand, std::uint64_t>& p) noexcept { kernels::word_product(p); }
@@ -122,25 +119,32 @@ std::uint64_t word_at(const Tile& t, std::uint32_t r, std::uint32_t c) { return 
 // The k-major left panel of `rows` lanes (rows past m are zero), each
 // element MX-scaled by its row's block scale when present.
 template <class A>
-std::vector<typename A::Operand> left_panel(const ProductTiles& t, std::uint32_t rows) {
-  const Tile& left = *t.left;
-  const Tile::Offsets o = left.valid_offsets();
-  const std::vector<typename A::Operand> elements = A::elements(left, extent(o));
+std::span<const typename A::Operand> left_panel(const ProductTiles& t, std::uint32_t rows) {
+  using Operand = typename A::Operand;
+  const Tile::Offsets o = t.left->valid_offsets();
+  const std::span<Operand> elements = scratch<Operand>(0, extent(o));
+  A::elements(*t.left, elements);
   const auto m = static_cast<std::uint32_t>(o.row.size()), k = static_cast<std::uint32_t>(o.column.size());
-  std::vector<typename A::Operand> panel(std::size_t{k} * rows);
-  for (std::uint32_t i = 0; i < k; ++i)
-    for (std::uint32_t r = 0; r < m; ++r) {
-      typename A::Operand v = elements[o(r, i)];
-      if (t.left_scaled) v *= A::scale(word_at(*t.left_scale, r, i / 32));
-      panel[std::size_t{i} * rows + r] = v;
-    }
+  const std::span<Operand> panel = scratch<Operand>(2, std::size_t{k} * rows);
+  for (std::uint32_t i = 0; i < k; ++i) {
+    Operand* lanes = panel.data() + std::size_t{i} * rows;
+    for (std::uint32_t r = 0; r < m; ++r) lanes[r] = elements[o(r, i)];
+    std::fill(lanes + m, lanes + rows, Operand{0});
+    if (t.left_scaled)
+      for (std::uint32_t r = 0; r < m; ++r) lanes[r] *= A::scale(word_at(*t.left_scale, r, i / 32));
+  }
   return panel;
 }
 
 // The right operand in its own storage order, MX-scaled in place.
 template <class A>
-std::vector<typename A::Operand> right_elements(const ProductTiles& t, const Tile::Offsets& o) {
-  std::vector<typename A::Operand> elements = A::elements(*t.right, extent(o));
+std::span<const typename A::Operand> right_elements(const ProductTiles& t, const Tile::Offsets& o) {
+  // An unscaled FP32 payload already holds the binary32 operands.
+  if constexpr (std::is_same_v<typename A::Operand, float>)
+    if (t.right->data_type() == DataType::FP32 && !t.right_scaled)
+      return {reinterpret_cast<const float*>(t.right->payload().data()), extent(o)};
+  const std::span<typename A::Operand> elements = scratch<typename A::Operand>(1, extent(o));
+  A::elements(*t.right, elements);
   if (t.right_scaled)
     for (std::uint32_t i = 0; i < o.row.size(); ++i)
       for (std::uint32_t c = 0; c < o.column.size(); ++c) elements[o(i, c)] *= A::scale(word_at(*t.right_scale, i / 32, c));
@@ -150,19 +154,22 @@ std::vector<typename A::Operand> right_elements(const ProductTiles& t, const Til
 // Panels, one kernel call, the bias: MatrixProductResultFromTiles (or the
 // MX form) and MatrixBiasResult.
 template <class A>
-std::vector<typename A::Sum> product_columns(const ProductTiles& t, std::uint32_t rows) {
+std::span<typename A::Sum> product_columns(const ProductTiles& t, std::uint32_t rows) {
   using Sum = typename A::Sum;
   const std::uint32_t m = t.left->descriptor().valid_rows, n = t.right->descriptor().valid_columns;
-  const std::vector<typename A::Operand> left = left_panel<A>(t, rows);
+  const std::span<const typename A::Operand> left = left_panel<A>(t, rows);
   const Tile::Offsets ro = t.right->valid_offsets();
-  const std::vector<typename A::Operand> right = right_elements<A>(t, ro);
+  const std::span<const typename A::Operand> right = right_elements<A>(t, ro);
   // The kernels write whole blocks of eight columns.
-  std::vector<Sum> sums(std::size_t{(n + 7) / 8 * 8} * rows, Sum{0});
-  if (t.accumulate)
+  const std::span<Sum> sums = scratch<Sum>(3, std::size_t{(n + 7) / 8 * 8} * rows);
+  if (t.accumulate) {
+    const Tile::Offsets ao = t.accumulator->valid_offsets();
     for (std::uint32_t c = 0; c < n; ++c)
-      for (std::uint32_t r = 0; r < m; ++r) sums[std::size_t{c} * rows + r] = A::sum_of(word_at(*t.accumulator, r, c));
+      for (std::uint32_t r = 0; r < rows; ++r)
+        sums[std::size_t{c} * rows + r] = r < m ? A::sum_of(t.accumulator->read_word(ao(r, c))) : Sum{0};
+  }
   A::product({rows, n, t.left->descriptor().valid_columns, left.data(), right.data(), ro.row.data(), ro.column.data(),
-              sums.data()});
+              sums.data(), t.accumulate});
   if (t.add_bias)
     for (std::uint32_t c = 0; c < n; ++c) {
       const Sum bias = A::sum_of(word_at(*t.bias, 0, c));
@@ -189,8 +196,9 @@ std::optional<ProductColumns> fast_product(const ProductTiles& t, NumericProfile
   if (profile == NumericProfile::Ieee && accumulator == DataType::FP32) {
     const kernels::HostRounding rounding(mode);
     if (!rounding.active()) return std::nullopt;
-    p.fp32 = product_columns<Fp32Arithmetic>(t, p.rows);
-    kernels::canonical_nans(p.fp32.data(), p.fp32.size());
+    const std::span<float> sums = product_columns<Fp32Arithmetic>(t, p.rows);
+    kernels::canonical_nans(sums.data(), sums.size());
+    p.fp32 = sums;
   } else if (accumulator == DataType::S32) {
     p.words = product_columns<WordArithmetic<std::int32_t>>(t, p.rows);
   } else {
@@ -210,8 +218,19 @@ void publish_columns(Tile& destination, const ProductColumns& p) {
   destination.configure(destination.descriptor());
   const Tile::Offsets o = destination.valid_offsets();
   auto* out = destination.row_data<std::uint32_t>(0);
-  for (std::uint32_t c = 0; c < p.n; ++c)
-    for (std::uint32_t r = 0; r < p.m; ++r) out[o(r, c)] = static_cast<std::uint32_t>(p.word(r, c));
+  // A column's rows are consecutive elements in CUBE_M32 (and N8) storage.
+  const bool rows_contiguous = o.row.back() == o.row.front() + p.m - 1;
+  for (std::uint32_t c = 0; c < p.n; ++c) {
+    std::uint32_t* column = out + o.column[c];
+    const std::size_t first = std::size_t{c} * p.rows;
+    if (!p.fp32.empty() && rows_contiguous) {
+      std::memcpy(column + o.row.front(), p.fp32.data() + first, std::size_t{p.m} * sizeof(float));
+    } else if (!p.fp32.empty()) {
+      for (std::uint32_t r = 0; r < p.m; ++r) column[o.row[r]] = std::bit_cast<std::uint32_t>(p.fp32[first + r]);
+    } else {
+      for (std::uint32_t r = 0; r < p.m; ++r) column[o.row[r]] = static_cast<std::uint32_t>(p.words[first + r]);
+    }
+  }
   destination.mark_valid_region_defined();
 }
 

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "numerics/rounding.hpp"
@@ -34,11 +35,12 @@ struct ProductTiles {
 
 // The M x N sums, column-major with `rows` lanes per column (result rows at
 // or beyond m are padding): binary32 bits for ieee FP32 accumulation, else
-// the Words.
+// the Words.  They live in per-thread scratch, valid until the thread's next
+// fast_product.
 struct ProductColumns {
   std::uint32_t m = 0, n = 0, rows = 0;
-  std::vector<float> fp32;
-  std::vector<std::uint64_t> words;
+  std::span<const float> fp32;
+  std::span<const std::uint64_t> words;
 
   std::uint64_t word(std::uint32_t r, std::uint32_t c) const noexcept;
 };

@@ -166,6 +166,10 @@ std::uint32_t Tile::linear_index(std::uint32_t row, std::uint32_t column) const 
 
 Tile::Offsets Tile::valid_offsets() const {
   Offsets o;
+  if (layout_is_cube(d_.layout)) {  // index(r, 0) + index(0, c), index(0, 0) = 0
+    cube_payload_offsets(d_, o.row, o.column);
+    return o;
+  }
   o.row.resize(d_.valid_rows);
   o.column.resize(d_.valid_columns);
   for (std::uint32_t r = 0; r < d_.valid_rows; ++r) o.row[r] = linear_index(r, 0);
