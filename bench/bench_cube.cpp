@@ -9,10 +9,12 @@
 // checked once; the timed loop is execute(): panels, kernel, publication of
 // the destination with definedness), on random finite inputs.  Counters:
 // gmacs = multiply-adds per second / 1e9 and fma_peak_fraction = that rate
-// over BM_HostFmaPeak's FMA rate.  `large` is the largest legal CUBE shape
-// of the type (M = 32, the 64 KiB D full, B at its 64 KiB or
-// PTO_MODEL_TILE_ELEMENTS bound: FP32 32x32x512, FP16/BF16/S8 32x64x512),
-// `small` 16x16x16; BM_TGEMV the large K x N with M = 1.
+// over BM_HostFmaPeak's FMA rate.  `large` is a largest legal CUBE shape
+// of the type: M = 32 and B at its 64 KiB or PTO_MODEL_TILE_ELEMENTS bound,
+// K x N = 16384 for FP32 and 32768 for FP16, BF16 and S8, the most
+// multiply-adds one TMATMUL can do (here with K = N: 32x128x128 FP32,
+// 32x128x256 the others); `small` is 16x16x16; BM_TGEMV the large K x N
+// with M = 1.
 #include <benchmark/benchmark.h>
 
 #include <time.h>
@@ -187,7 +189,7 @@ struct Shape {
 };
 
 Shape largest(tile::DataType t) {
-  return t == tile::DataType::FP32 ? Shape{"large", 32, 32, 512} : Shape{"large", 32, 64, 512};
+  return t == tile::DataType::FP32 ? Shape{"large", 32, 128, 128} : Shape{"large", 32, 128, 256};
 }
 
 const int kRegistered = [] {

@@ -5,8 +5,9 @@
 // internal to the including unit, and nothing calls a library template that
 // could be emitted out of line with the unit's instructions.
 //
-// V provides: Reg, kWidth (binary32 lanes), load, store, broadcast, zero and fma
-// (one fused multiply-add per lane in the current host rounding mode).
+// V provides: Reg, kWidth (binary32 lanes), load, store, broadcast, zero, fma
+// (one fused multiply-add per lane in the current host rounding mode) and
+// canonical_nan (every NaN lane replaced by 0x7FC00000).
 #pragma once
 
 #include <cstddef>
@@ -17,6 +18,8 @@
 
 namespace pto::tile::kernels {
 namespace {
+
+constexpr std::uint32_t kCanonicalNaN = 0x7FC00000U;  // TileNumericCanonicalNaN(FP32)
 
 // Columns c0 .. c0 + NB - 1 (the result holds whole blocks of eight; columns
 // past the last read the last one's right operand): NB x RV registers of
@@ -43,7 +46,8 @@ inline void fused_block(const Panels<float, float>& p, std::uint32_t c0) {
     }
   }
   for (int j = 0; j < NB; ++j)
-    for (int v = 0; v < RV; ++v) V::store(p.result + std::size_t{c0 + j} * p.rows + v * V::kWidth, sum[j][v]);
+    for (int v = 0; v < RV; ++v)
+      V::store(p.result + std::size_t{c0 + j} * p.rows + v * V::kWidth, V::canonical_nan(sum[j][v]));
 }
 
 template <class V, int RV, int NB>

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "numerics/convert_span.hpp"
+#include "numerics/f16c_span.hpp"
 #include "tile/matrix_kernel_loops.hpp"
 #include "tile/matrix_kernels_isa.hpp"
 
@@ -27,6 +28,7 @@ struct Portable {
   static void store(float* p, Reg v) noexcept { *p = v; }
   static Reg broadcast(const float* p) noexcept { return *p; }
   static Reg zero() noexcept { return 0.0f; }
+  static Reg canonical_nan(Reg v) noexcept { return v != v ? std::bit_cast<float>(kCanonicalNaN) : v; }
   static Reg fma(Reg a, Reg b, Reg c) noexcept { return std::fma(a, b, c); }
 };
 
@@ -37,8 +39,7 @@ Isa detect_isa() noexcept {
 #ifdef PTO_MATRIX_X86
   // __builtin_cpu_supports includes the OS's saving of the wider registers.
   if (__builtin_cpu_supports("avx512f")) return Isa::Avx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
-    return Isa::Avx2;
+  if (__builtin_cpu_supports("fma") && num::f16c::available()) return Isa::Avx2;  // F16C and AVX2
 #endif
   return Isa::Portable;
 }
@@ -104,8 +105,8 @@ void word_product(const Panels<std::int32_t, std::uint64_t>& p) noexcept { word_
 void word_product(const Panels<std::uint32_t, std::uint64_t>& p) noexcept { word_dispatch(p); }
 
 void canonical_nans(float* values, std::size_t n) noexcept {
-  // TileNumericCanonicalNaN(FP32); a compare-and-select loop that vectorises.
-  const float canonical = std::bit_cast<float>(std::uint32_t{0x7FC00000U});
+  // A compare-and-select loop that vectorises.
+  const float canonical = std::bit_cast<float>(kCanonicalNaN);
   for (std::size_t i = 0; i < n; ++i) values[i] = values[i] != values[i] ? canonical : values[i];
 }
 

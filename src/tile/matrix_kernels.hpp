@@ -8,7 +8,7 @@
 // the B.DATR mode.  A host FMA on binary32 operands is that step for the
 // modes the host has (RNE, RTZ, RTP, RTM) in the default environment (no
 // DAZ/FTZ); NaN results differ only in payload (PTO produces the canonical
-// NaN, ADR 0050), which canonical_nans() restores.  The kernels run in the
+// NaN, ADR 0050), which the kernel's store and canonical_nans() restore.  The kernels run in the
 // caller's host rounding mode (HostRounding).
 //
 // Integer (both profiles' wrapping Word arithmetic, and the reference
@@ -42,7 +42,8 @@ struct Panels {
   bool accumulate = false;
 };
 
-// binary32 sums: result += left * right, one host FMA per step.
+// binary32 sums: result += left * right, one host FMA per step; NaN sums
+// are stored as the canonical NaN.
 void fused_product(const Panels<float, float>& p) noexcept;
 // Word sums (MultiplyWord, modulo 2^64) of operands whose Word is their
 // sign-extended int32 or zero-extended uint32 value.

@@ -17,6 +17,10 @@ struct Avx2 {
   static void store(float* p, Reg v) noexcept { _mm256_storeu_ps(p, v); }
   static Reg broadcast(const float* p) noexcept { return _mm256_broadcast_ss(p); }
   static Reg zero() noexcept { return _mm256_setzero_ps(); }
+  static Reg canonical_nan(Reg v) noexcept {
+    return _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(kCanonicalNaN))),
+                            _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+  }
   static Reg fma(Reg a, Reg b, Reg c) noexcept { return _mm256_fmadd_ps(a, b, c); }
 };
 

@@ -17,6 +17,10 @@ struct Avx512 {
   static void store(float* p, Reg v) noexcept { _mm512_storeu_ps(p, v); }
   static Reg broadcast(const float* p) noexcept { return _mm512_set1_ps(*p); }
   static Reg zero() noexcept { return _mm512_setzero_ps(); }
+  static Reg canonical_nan(Reg v) noexcept {
+    return _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q),
+                              _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(kCanonicalNaN))));
+  }
   static Reg fma(Reg a, Reg b, Reg c) noexcept { return _mm512_fmadd_ps(a, b, c); }
 };
 

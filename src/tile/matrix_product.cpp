@@ -98,6 +98,8 @@ struct Fp32Arithmetic {
   }
   static float sum_of(std::uint64_t word) noexcept { return std::bit_cast<float>(static_cast<std::uint32_t>(word)); }
   static void product(const kernels::Panels<float, float>& p) noexcept { kernels::fused_product(p); }
+  // inf + -inf: the canonical NaN as ieee_binary ADD gives it.
+  static void after_bias(std::span<float> sums) noexcept { kernels::canonical_nans(sums.data(), sums.size()); }
 };
 
 // Word accumulation (integer classes, and the reference profile for every
@@ -112,6 +114,7 @@ struct WordArithmetic {
   static Operand scale(std::uint64_t raw) noexcept { return static_cast<Operand>(raw); }
   static std::uint64_t sum_of(std::uint64_t word) noexcept { return word; }
   static void product(const kernels::Panels<Operand, std::uint64_t>& p) noexcept { kernels::word_product(p); }
+  static void after_bias(std::span<std::uint64_t>) noexcept {}
 };
 
 std::uint64_t word_at(const Tile& t, std::uint32_t r, std::uint32_t c) { return t.read_word(t.linear_index(r, c)); }
@@ -154,7 +157,7 @@ std::span<const typename A::Operand> right_elements(const ProductTiles& t, const
 // Panels, one kernel call, the bias: MatrixProductResultFromTiles (or the
 // MX form) and MatrixBiasResult.
 template <class A>
-std::span<typename A::Sum> product_columns(const ProductTiles& t, std::uint32_t rows) {
+std::span<const typename A::Sum> product_columns(const ProductTiles& t, std::uint32_t rows) {
   using Sum = typename A::Sum;
   const std::uint32_t m = t.left->descriptor().valid_rows, n = t.right->descriptor().valid_columns;
   const std::span<const typename A::Operand> left = left_panel<A>(t, rows);
@@ -170,11 +173,13 @@ std::span<typename A::Sum> product_columns(const ProductTiles& t, std::uint32_t 
   }
   A::product({rows, n, t.left->descriptor().valid_columns, left.data(), right.data(), ro.row.data(), ro.column.data(),
               sums.data(), t.accumulate});
-  if (t.add_bias)
+  if (t.add_bias) {
     for (std::uint32_t c = 0; c < n; ++c) {
       const Sum bias = A::sum_of(word_at(*t.bias, 0, c));
       for (std::uint32_t r = 0; r < m; ++r) sums[std::size_t{c} * rows + r] += bias;
     }
+    A::after_bias(sums);
+  }
   return sums;
 }
 
@@ -196,9 +201,7 @@ std::optional<ProductColumns> fast_product(const ProductTiles& t, NumericProfile
   if (profile == NumericProfile::Ieee && accumulator == DataType::FP32) {
     const kernels::HostRounding rounding(mode);
     if (!rounding.active()) return std::nullopt;
-    const std::span<float> sums = product_columns<Fp32Arithmetic>(t, p.rows);
-    kernels::canonical_nans(sums.data(), sums.size());
-    p.fp32 = sums;
+    p.fp32 = product_columns<Fp32Arithmetic>(t, p.rows);
   } else if (accumulator == DataType::S32) {
     p.words = product_columns<WordArithmetic<std::int32_t>>(t, p.rows);
   } else {
