@@ -65,21 +65,29 @@ inline void fused_rows(const Panels<float, float>& p) {
 }
 
 // Word sums: 64-bit products of the 32-bit operands (a widening multiply the
-// compiler vectorises), added modulo 2^64.
-template <typename Operand>
-inline void word_columns(const Panels<Operand, std::uint64_t>& p) {
+// compiler vectorises), added modulo 2^64; one column's Rows sums stay in
+// registers across the k steps.
+template <std::uint32_t Rows, typename Operand>
+inline void word_rows(const Panels<Operand, std::uint64_t>& p) {
   using Wide = std::conditional_t<std::is_signed_v<Operand>, std::int64_t, std::uint64_t>;
   for (std::uint32_t c = 0; c < p.columns; ++c) {
-    std::uint64_t* sum = p.result + std::size_t{c} * p.rows;
-    if (!p.accumulate)
-      for (std::uint32_t r = 0; r < p.rows; ++r) sum[r] = 0;
+    std::uint64_t* result = p.result + std::size_t{c} * Rows;
+    std::uint64_t sum[Rows];
+    for (std::uint32_t r = 0; r < Rows; ++r) sum[r] = p.accumulate ? result[r] : 0;
     const Operand* right = p.right + p.right_column[c];
     const Operand* left = p.left;
-    for (std::uint32_t i = 0; i < p.k; ++i, left += p.rows) {
+    for (std::uint32_t i = 0; i < p.k; ++i, left += Rows) {
       const Wide b = right[p.right_row[i]];
-      for (std::uint32_t r = 0; r < p.rows; ++r) sum[r] += static_cast<std::uint64_t>(Wide{left[r]} * b);
+      for (std::uint32_t r = 0; r < Rows; ++r) sum[r] += static_cast<std::uint64_t>(Wide{left[r]} * b);
     }
+    for (std::uint32_t r = 0; r < Rows; ++r) result[r] = sum[r];
   }
+}
+
+template <typename Operand>
+inline void word_columns(const Panels<Operand, std::uint64_t>& p) {
+  if (p.rows == 32) word_rows<32>(p);
+  else word_rows<16>(p);
 }
 
 // FP16 -> binary32 in whole vectors of W lanes: the tail goes through a
