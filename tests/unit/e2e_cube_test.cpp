@@ -42,47 +42,56 @@ std::string bytes_section(const char* name, unsigned address, const std::vector<
   return s;
 }
 
-std::string program(const std::vector<std::int8_t>& a, const std::vector<std::int8_t>& b) {
-  // SizeCode 4 = 1 KiB per PE: A has 5 CELLs, B 6, D 6 (128 bytes each).
+// Registers a0..a5 = A, A row pitch, B, C, B row pitch, C row pitch (bytes).
+std::string setup(unsigned a_pitch, unsigned b_pitch, unsigned c_pitch) {
   return fmt::format(R"(    .text
     .globl _start
 _start:
     HL.ADDI zero, {a:#x}, ->a0
     HL.ADDI zero, {b:#x}, ->a2
     HL.ADDI zero, {c:#x}, ->a3
-    ADDI zero, {k}, ->a1
-    ADDI zero, {n}, ->a4
-    ADDI zero, {cstride}, ->a5
-    BSTART.TLOAD S8
+    ADDI zero, {ap}, ->a1
+    ADDI zero, {bp}, ->a4
+    ADDI zero, {cp}, ->a5
+)",
+                     fmt::arg("a", kA), fmt::arg("b", kB), fmt::arg("c", kC), fmt::arg("ap", a_pitch),
+                     fmt::arg("bp", b_pitch), fmt::arg("cp", c_pitch));
+}
+
+// TLOAD A (ND2M16), TLOAD B (ND2N8), TMATMUL (B.FPATR None) and TSTORE D
+// (M162ND) on 1 KiB-per-PE tiles (SizeCode 4), from the registers of setup().
+std::string matmul_blocks(const char* in, const char* out, unsigned m, unsigned k, unsigned n) {
+  return fmt::format(R"(    BSTART.TLOAD {in}
     B.DATR ND2M16, DTYPE_NONE, Zero, EQ, Default, 0, 0
     B.DIM zero, {k}, ->LB0
     B.DIM zero, {m}, ->LB1
     B.IOT mask=1111, last, ->M<4>
     B.IOR a0, a1
-    BSTART.TLOAD S8
+    BSTART.TLOAD {in}
     B.DATR ND2N8, DTYPE_NONE, Zero, EQ, Default, 0, 0
     B.DIM zero, {n}, ->LB0
     B.DIM zero, {k}, ->LB1
     B.IOT mask=1111, last, ->M<4>
     B.IOR a2, a4
-    BSTART.TMATMUL S8
+    BSTART.TMATMUL {in}
     B.FPATR None, None, 0, 0, 0, 0, 0, 0, 0
     B.DIM zero, {m}, ->LB0
     B.DIM zero, {n}, ->LB1
     B.DIM zero, {k}, ->LB2
     B.IOT M#1, M#2, mask=1111, last, ->T<4>
-    BSTART.TSTORE S32
+    BSTART.TSTORE {out}
     B.DATR M162ND, DTYPE_NONE, Zero, EQ, Default, 0, 0
     B.DIM zero, {n}, ->LB0
     B.DIM zero, {m}, ->LB1
     B.IOT T#1, mask=1111, last
     B.IOR a3, a5
-    BSTOP
-done:
-    BSTOP
 )",
-                     fmt::arg("a", kA), fmt::arg("b", kB), fmt::arg("c", kC), fmt::arg("m", kM), fmt::arg("n", kN),
-                     fmt::arg("k", kK), fmt::arg("cstride", kN * 4)) +
+                     fmt::arg("in", in), fmt::arg("out", out), fmt::arg("m", m), fmt::arg("n", n), fmt::arg("k", k));
+}
+
+std::string program(const std::vector<std::int8_t>& a, const std::vector<std::int8_t>& b) {
+  // A has 5 CELLs, B 6, D 6 (128 bytes each).
+  return setup(kK, kN, kN * 4) + matmul_blocks("S8", "S32", kM, kK, kN) + "    BSTOP\ndone:\n    BSTOP\n" +
          bytes_section(".a", kA, a) + bytes_section(".b", kB, b);
 }
 
@@ -138,54 +147,18 @@ TEST(EndToEndCube, AssembledS8MatmulThroughCubeTransportAndPtoRun) {
 constexpr unsigned kIterations = 3, kFm = 16, kFk = 32, kFn = 16;
 
 std::string fp16_loop_program(const std::vector<std::uint16_t>& a, const std::vector<std::uint16_t>& b) {
-  // SizeCode 4 = 1 KiB per PE: A, B and D are 8 CELLs each.
-  return fmt::format(R"(    .text
-    .globl _start
-_start:
-    HL.ADDI zero, {a:#x}, ->a0
-    HL.ADDI zero, {b:#x}, ->a2
-    HL.ADDI zero, {c:#x}, ->a3
-    ADDI zero, {astride}, ->a1
-    ADDI zero, {bstride}, ->a4
-    ADDI zero, {cstride}, ->a5
-    ADDI zero, {iterations}, ->a6
-loop:
-    BSTART.TLOAD FP16
-    B.DATR ND2M16, DTYPE_NONE, Zero, EQ, Default, 0, 0
-    B.DIM zero, {k}, ->LB0
-    B.DIM zero, {m}, ->LB1
-    B.IOT mask=1111, last, ->M<4>
-    B.IOR a0, a1
-    BSTART.TLOAD FP16
-    B.DATR ND2N8, DTYPE_NONE, Zero, EQ, Default, 0, 0
-    B.DIM zero, {n}, ->LB0
-    B.DIM zero, {k}, ->LB1
-    B.IOT mask=1111, last, ->M<4>
-    B.IOR a2, a4
-    BSTART.TMATMUL FP16
-    B.FPATR None, None, 0, 0, 0, 0, 0, 0, 0
-    B.DIM zero, {m}, ->LB0
-    B.DIM zero, {n}, ->LB1
-    B.DIM zero, {k}, ->LB2
-    B.IOT M#1, M#2, mask=1111, last, ->T<4>
-    BSTART.TSTORE FP32
-    B.DATR M162ND, DTYPE_NONE, Zero, EQ, Default, 0, 0
-    B.DIM zero, {n}, ->LB0
-    B.DIM zero, {m}, ->LB1
-    B.IOT T#1, mask=1111, last
-    B.IOR a3, a5
-    BSTART.STD COND, loop
-    addi a3, {cbytes}, ->a3
+  // A, B and D are 8 CELLs each.
+  return setup(kFk * 2, kFn * 2, kFn * 4) + fmt::format("    ADDI zero, {}, ->a6\nloop:\n", kIterations) +
+         matmul_blocks("FP16", "FP32", kFm, kFk, kFn) +
+         fmt::format(R"(    BSTART.STD COND, loop
+    addi a3, {}, ->a3
     subi a6, 1, ->a6
     setc.ne a6, zero
     BSTOP
 done:
     BSTOP
 )",
-                     fmt::arg("a", kA), fmt::arg("b", kB), fmt::arg("c", kC), fmt::arg("m", kFm), fmt::arg("n", kFn),
-                     fmt::arg("k", kFk), fmt::arg("astride", kFk * 2), fmt::arg("bstride", kFn * 2),
-                     fmt::arg("cstride", kFn * 4), fmt::arg("iterations", kIterations),
-                     fmt::arg("cbytes", kFm * kFn * 4)) +
+                     kFm * kFn * 4) +
          bytes_section(".a", kA, a) + bytes_section(".b", kB, b);
 }
 
