@@ -1,5 +1,7 @@
 #include "tile/cube_layout.hpp"
 
+#include <bit>
+
 namespace pto::tile {
 namespace {
 
@@ -61,29 +63,52 @@ bool cube_descriptor_shape_legal(std::uint32_t capacity_bytes, std::uint32_t val
   return g.valid() && cube_storage_elements(g) <= model_tile_elements && g.storage_bytes <= capacity_bytes;
 }
 
+namespace {
+
+// TileCubePayloadIndex with the descriptor's geometry already derived.  A
+// CELL's rows and columns are powers of two (128 bytes of power-of-two
+// elements), so the divisions are shifts: the per-operation offset tables
+// (cube_payload_offsets) are built without a division per element.
+struct CellIndexer {
+  const TileDescriptor& d;
+  const CubeGeometry& g;
+  unsigned row_shift = static_cast<unsigned>(std::countr_zero(g.cell_rows));
+  unsigned column_shift = static_cast<unsigned>(std::countr_zero(g.cell_columns));
+
+  std::uint32_t operator()(std::uint32_t row, std::uint32_t column) const noexcept {
+    const std::uint32_t inner_column = column & (g.cell_columns - 1);
+    std::uint32_t cell = column >> column_shift, local = 0;
+    if (d.layout == TileLayout::CubeN8) {
+      // TileCubeCellElementIndex: N8 cells are column-major.
+      cell = cell * g.k_repeat + (row >> row_shift);
+      local = inner_column * g.cell_rows + (row & (g.cell_rows - 1));
+    } else {
+      // A four-bit M16 cell swaps its column quads 4..7 and 8..11.
+      std::uint32_t mapped = inner_column;
+      if (d.layout == TileLayout::CubeM16 && element_bits(d.data_type) == 4) {
+        if (inner_column >= 4 && inner_column < 8) mapped = inner_column + 4;
+        else if (inner_column >= 8 && inner_column < 12) mapped = inner_column - 4;
+      }
+      local = row * g.cell_columns + mapped;
+    }
+    return cell * g.cell_rows * g.cell_columns + local;
+  }
+};
+
+}  // namespace
+
 std::uint32_t cube_payload_index(const TileDescriptor& d, std::uint32_t row, std::uint32_t column) noexcept {
   const CubeGeometry g = cube_geometry(d.layout, d.valid_rows, d.valid_columns, d.data_type);
-  std::uint32_t cell = 0, inner_row = row, inner_column = column % g.cell_columns;
-  if (d.layout == TileLayout::CubeN8) {
-    cell = (column / g.cell_columns) * g.k_repeat + row / g.cell_rows;
-    inner_row = row % g.cell_rows;
-  } else {
-    cell = column / g.cell_columns;
-  }
-  // TileCubeCellElementIndex: N8 cells are column-major; a four-bit M16 cell
-  // swaps its column quads 4..7 and 8..11.
-  std::uint32_t local = 0;
-  if (d.layout == TileLayout::CubeN8) {
-    local = inner_column * g.cell_rows + inner_row;
-  } else {
-    std::uint32_t mapped = inner_column;
-    if (d.layout == TileLayout::CubeM16 && element_bits(d.data_type) == 4) {
-      if (inner_column >= 4 && inner_column < 8) mapped = inner_column + 4;
-      else if (inner_column >= 8 && inner_column < 12) mapped = inner_column - 4;
-    }
-    local = inner_row * g.cell_columns + mapped;
-  }
-  return cell * g.cell_rows * g.cell_columns + local;
+  return CellIndexer{d, g}(row, column);
+}
+
+void cube_payload_offsets(const TileDescriptor& d, std::vector<std::uint32_t>& row, std::vector<std::uint32_t>& column) {
+  const CubeGeometry g = cube_geometry(d.layout, d.valid_rows, d.valid_columns, d.data_type);
+  const CellIndexer index{d, g};
+  row.resize(d.valid_rows);
+  column.resize(d.valid_columns);
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r) row[r] = index(r, 0);
+  for (std::uint32_t c = 0; c < d.valid_columns; ++c) column[c] = index(0, c);
 }
 
 bool cube_descriptor_legal(const TileDescriptor& d, std::uint32_t model_tile_elements) noexcept {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "tile/tile_state.hpp"
 
@@ -46,6 +47,9 @@ bool cube_descriptor_shape_legal(std::uint32_t capacity_bytes, std::uint32_t val
                                  std::uint32_t model_tile_elements = kModelTileElementsMax) noexcept;
 // TileCubePayloadIndex for a descriptor whose shape is legal.
 std::uint32_t cube_payload_index(const TileDescriptor& d, std::uint32_t row, std::uint32_t column) noexcept;
+// Its row part (column 0) and column part (row 0) over the valid region,
+// the geometry derived once (Tile::valid_offsets).
+void cube_payload_offsets(const TileDescriptor& d, std::vector<std::uint32_t>& row, std::vector<std::uint32_t>& column);
 // TileCubeDescriptorLegal (allocated numeric Matrix tile with its derived
 // storage) under PTO_MODEL_TILE_ELEMENTS = model_tile_elements.
 bool cube_descriptor_legal(const TileDescriptor& d, std::uint32_t model_tile_elements = kModelTileElementsMax) noexcept;

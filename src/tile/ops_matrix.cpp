@@ -8,6 +8,7 @@
 #include "numerics/format.hpp"
 #include "tile/cube_layout.hpp"
 #include "tile/matrix_postprocess.hpp"
+#include "tile/matrix_product.hpp"
 #include "tile/ops_common.hpp"
 #include "tile/ops_elementwise.hpp"
 #include "tile/shared_tile.hpp"
@@ -190,23 +191,24 @@ std::uint64_t accumulate_step(std::uint64_t sum, const ScaledElement& l, DataTyp
   return num::ieee_fused(num::FusedOp::MADD, DataType::FP32, sum, left, right, mode).bits;
 }
 
-// The tiles one semantic step reads: Local tiles of the file or, on the
-// bundle path, read-only materialisations of Shared registers.
-struct MatrixTiles {
-  const Tile *left = nullptr, *right = nullptr, *left_scale = nullptr, *right_scale = nullptr;
-  const Tile *accumulator = nullptr, *bias = nullptr;
-};
-
-MatrixTiles local_tiles(const TileFile& f, const MatrixOperandSet& o) noexcept {
-  return {&f.tile(o.left), &f.tile(o.right), &f.tile(o.left_scale), &f.tile(o.right_scale), &f.tile(o.accumulator),
-          &f.tile(o.bias)};
+// The tiles one semantic step reads (matrix_product.hpp): Local tiles of the
+// file or, on the bundle path, read-only materialisations of Shared
+// registers.
+ProductTiles local_tiles(const TileFile& f, const MatrixOperandSet& o) noexcept {
+  return {&f.tile(o.left),        &f.tile(o.right),
+          &f.tile(o.left_scale),  &f.tile(o.right_scale),
+          &f.tile(o.accumulator), &f.tile(o.bias),
+          o.function.mx && o.left_scale_present, o.function.mx && o.right_scale_present,
+          o.function.accumulate,  o.function.bias};
 }
 
 // MatrixProductResultFromTiles / MatrixMXProductResultFromTiles followed by
-// MatrixBiasResult: the M x N results in row-major order.  Sources are read
-// completely before the destination changes (C == D reads the old C).
-std::vector<std::uint64_t> matrix_values(const MatrixTiles& t, const MatrixOperandSet& o, NumericProfile profile,
-                                         num::RoundingMode mode) {
+// MatrixBiasResult, element by element: the M x N results in row-major
+// order.  The oracle of the host kernels (matrix_product.hpp) and their
+// fallback.  Sources are read completely before the destination changes
+// (C == D reads the old C).
+std::vector<std::uint64_t> exact_matrix_values(const ProductTiles& t, const MatrixOperandSet& o, NumericProfile profile,
+                                               num::RoundingMode mode) {
   const Tile& left = *t.left;
   const Tile& right = *t.right;
   const std::uint32_t m = left.descriptor().valid_rows, k = left.descriptor().valid_columns;
@@ -235,6 +237,12 @@ std::vector<std::uint64_t> matrix_values(const MatrixTiles& t, const MatrixOpera
     }
   }
   return out;
+}
+
+std::vector<std::uint64_t> matrix_values(const ProductTiles& t, const MatrixOperandSet& o, NumericProfile profile,
+                                         num::RoundingMode mode) {
+  if (const std::optional<ProductColumns> fast = fast_product(t, profile, mode)) return row_major_words(*fast);
+  return exact_matrix_values(t, o, profile, mode);
 }
 
 // Publish an M x N value block into a tile's valid region: definedness is
@@ -394,10 +402,15 @@ bool direct_legal(const TileFile& f, const TileOperands& ops, const arch::BlockS
 template <unsigned Code>
 TileResult direct_execute(TileExecutionContext& c) {
   const MatrixOperandSet o = direct_operands(Code, c.tiles, c.operands);
-  const std::vector<std::uint64_t> values =
-      matrix_values(local_tiles(c.tiles, o), o, c.profile, datr_rounding(c.bundle));
-  const std::uint32_t n = c.tiles.tile(o.right).descriptor().valid_columns;
-  publish(c.tiles.tile(o.destination), values, n);  // CommitMatrixResult (no B.FPATR outputs)
+  const ProductTiles tiles = local_tiles(c.tiles, o);
+  const num::RoundingMode mode = datr_rounding(c.bundle);
+  // CommitMatrixResult (no B.FPATR outputs).
+  if (const std::optional<ProductColumns> fast = fast_product(tiles, c.profile, mode)) {
+    publish_columns(c.tiles.tile(o.destination), *fast);
+    return TileResult::written(std::size_t{fast->m} * fast->n);
+  }
+  const std::vector<std::uint64_t> values = exact_matrix_values(tiles, o, c.profile, mode);
+  publish(c.tiles.tile(o.destination), values, c.tiles.tile(o.right).descriptor().valid_columns);
   return TileResult::written(values.size());
 }
 
@@ -957,7 +970,7 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
     if (s.right_scale_present) o.right_scale = source_at(b, ordinal++);
   }
   if (s.function.bias) o.bias = source_at(b, ordinal);
-  MatrixTiles operands = local_tiles(f, o);
+  ProductTiles operands = local_tiles(f, o);
   // Shared groups in stream order: [A, A scale], B, [B scale].
   std::array<Tile, 4> shared_tiles;
   unsigned shared_ordinal = 0;

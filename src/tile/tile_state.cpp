@@ -164,6 +164,20 @@ std::uint32_t Tile::linear_index(std::uint32_t row, std::uint32_t column) const 
   }
 }
 
+Tile::Offsets Tile::valid_offsets() const {
+  Offsets o;
+  if (layout_is_cube(d_.layout)) {  // index(r, 0) + index(0, c), index(0, 0) = 0
+    cube_payload_offsets(d_, o.row, o.column);
+    return o;
+  }
+  o.row.resize(d_.valid_rows);
+  o.column.resize(d_.valid_columns);
+  for (std::uint32_t r = 0; r < d_.valid_rows; ++r) o.row[r] = linear_index(r, 0);
+  const std::uint32_t origin = o.row.empty() ? 0 : o.row[0];
+  for (std::uint32_t c = 0; c < d_.valid_columns; ++c) o.column[c] = linear_index(0, c) - origin;
+  return o;
+}
+
 std::uint64_t Tile::read_raw(std::uint32_t element) const noexcept {
   const unsigned bits = element_bits(d_.data_type);
   if (bits == 4) {
@@ -229,11 +243,47 @@ void Tile::mark_valid_region_defined() noexcept {
     } else {
       for (std::uint32_t r = 0; r < d_.valid_rows; ++r) define_range(r * d_.columns, d_.valid_columns);
     }
+  } else if (layout_is_cube(d_.layout)) {
+    define_cube_valid_region();
   } else {
     for (std::uint32_t r = 0; r < d_.valid_rows; ++r)
       for (std::uint32_t c = 0; c < d_.valid_columns; ++c) set_defined(linear_index(r, c), true);
   }
   defined_valid_ = valid_element_count();
+}
+
+namespace {
+
+// The start of each maximal run of consecutive offsets and its length.
+template <typename Visit>
+void for_each_run(const std::vector<std::uint32_t>& offsets, Visit visit) {
+  for (std::size_t i = 0; i < offsets.size();) {
+    std::size_t j = i + 1;
+    while (j < offsets.size() && offsets[j] == offsets[j - 1] + 1) ++j;
+    visit(offsets[i], static_cast<std::uint32_t>(j - i));
+    i = j;
+  }
+}
+
+}  // namespace
+
+// The valid region of a CUBE layout through its separable offsets
+// (valid_offsets): one range when the region fills a contiguous block of
+// CELLs, else the runs along whichever dimension is contiguous.
+void Tile::define_cube_valid_region() noexcept {
+  const Offsets o = valid_offsets();
+  const auto [row_min, row_max] = std::minmax_element(o.row.begin(), o.row.end());
+  const auto [column_min, column_max] = std::minmax_element(o.column.begin(), o.column.end());
+  const std::uint32_t first = *row_min + *column_min;
+  if (*row_max + *column_max - first + 1 == valid_element_count()) {
+    define_range(first, static_cast<std::uint32_t>(valid_element_count()));
+    return;
+  }
+  const bool rows_contiguous = o.row.size() > 1 && o.row[1] == o.row[0] + 1;
+  const std::vector<std::uint32_t>& outer = rows_contiguous ? o.column : o.row;
+  const std::vector<std::uint32_t>& inner = rows_contiguous ? o.row : o.column;
+  for (const std::uint32_t base : outer)
+    for_each_run(inner, [&](std::uint32_t start, std::uint32_t length) { define_range(base + start, length); });
 }
 
 void Tile::apply_padding(PadValue pad) noexcept {

@@ -75,6 +75,18 @@ class Tile {
   // TileLinearIndex / TilePackedLinearIndex (RowMajor, ColumnMajor, ZN, NZ).
   std::uint32_t linear_index(std::uint32_t row, std::uint32_t column) const noexcept;
 
+  // TileLinearIndex of every layout is separable: the fractal or CELL index
+  // and the index inside it each add a part that depends on the row only and
+  // a part that depends on the column only, so linear_index(r, c) =
+  // row[r] + column[c] over the valid region.  Block copies and the CUBE
+  // kernels compute these once per operation instead of the geometry once
+  // per element.
+  struct Offsets {
+    std::vector<std::uint32_t> row, column;  // valid_rows and valid_columns entries
+    std::uint32_t operator()(std::uint32_t r, std::uint32_t c) const noexcept { return row[r] + column[c]; }
+  };
+  Offsets valid_offsets() const;
+
   bool element_defined(std::uint32_t element) const noexcept {
     return (defined_[element >> 6] >> (element & 63)) & 1U;
   }
@@ -129,6 +141,7 @@ class Tile {
 
  private:
   void clear_definedness() noexcept;
+  void define_cube_valid_region() noexcept;
   void set_defined(std::uint32_t element, bool defined) noexcept;
 
   void reserve_payload(std::uint32_t bytes);

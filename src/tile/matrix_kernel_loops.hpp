@@ -1,0 +1,109 @@
+// The loops of the CUBE micro-kernels (matrix_kernels.hpp), written once
+// over an ISA's vector traits V and included by one translation unit per ISA
+// (matrix_kernels.cpp portable, matrix_kernels_avx2.cpp,
+// matrix_kernels_avx512.cpp, each compiled for its ISA).  Everything here is
+// internal to the including unit, and nothing calls a library template that
+// could be emitted out of line with the unit's instructions.
+//
+// V provides: Reg, kWidth (binary32 lanes), load, store, broadcast, zero, fma
+// (one fused multiply-add per lane in the current host rounding mode) and
+// canonical_nan (every NaN lane replaced by 0x7FC00000).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "tile/matrix_kernels.hpp"
+
+namespace pto::tile::kernels {
+namespace {
+
+constexpr std::uint32_t kCanonicalNaN = 0x7FC00000U;  // TileNumericCanonicalNaN(FP32)
+
+// Columns c0 .. c0 + NB - 1 (the result holds whole blocks of eight; columns
+// past the last read the last one's right operand): NB x RV registers of
+// sums, each k step one load of the left column per register row, one
+// broadcast per column and NB x RV FMAs, in k order per element.
+template <class V, int RV, int NB>
+inline void fused_block(const Panels<float, float>& p, std::uint32_t c0) {
+  typename V::Reg sum[NB][RV];
+  const float* right[NB];
+  for (int j = 0; j < NB; ++j) {
+    const std::uint32_t c = c0 + j < p.columns ? c0 + j : p.columns - 1;
+    right[j] = p.right + p.right_column[c];
+    for (int v = 0; v < RV; ++v)
+      sum[j][v] = p.accumulate ? V::load(p.result + std::size_t{c0 + j} * p.rows + v * V::kWidth) : V::zero();
+  }
+  const float* left = p.left;
+  for (std::uint32_t i = 0; i < p.k; ++i, left += p.rows) {
+    const std::uint32_t o = p.right_row[i];
+    typename V::Reg a[RV];
+    for (int v = 0; v < RV; ++v) a[v] = V::load(left + v * V::kWidth);
+    for (int j = 0; j < NB; ++j) {
+      const typename V::Reg b = V::broadcast(right[j] + o);
+      for (int v = 0; v < RV; ++v) sum[j][v] = V::fma(a[v], b, sum[j][v]);
+    }
+  }
+  for (int j = 0; j < NB; ++j)
+    for (int v = 0; v < RV; ++v)
+      V::store(p.result + std::size_t{c0 + j} * p.rows + v * V::kWidth, V::canonical_nan(sum[j][v]));
+}
+
+template <class V, int RV, int NB>
+inline void fused_columns(const Panels<float, float>& p) {
+  static_assert(8 % NB == 0, "column blocks tile the result's blocks of eight");
+  for (std::uint32_t c0 = 0; c0 < p.columns; c0 += NB) fused_block<V, RV, NB>(p, c0);
+}
+
+// Sixteen or thirty-two rows; blocks sized to the ISA's register file
+// (NB x RV sums plus RV left operands and a broadcast).
+template <class V, int NB16, int NB32>
+inline void fused_rows(const Panels<float, float>& p) {
+  if (p.rows == 32) fused_columns<V, 32 / V::kWidth, NB32>(p);
+  else fused_columns<V, 16 / V::kWidth, NB16>(p);
+}
+
+// Word sums: 64-bit products of the 32-bit operands (a widening multiply the
+// compiler vectorises), added modulo 2^64; one column's Rows sums stay in
+// registers across the k steps.
+template <std::uint32_t Rows, typename Operand>
+inline void word_rows(const Panels<Operand, std::uint64_t>& p) {
+  using Wide = std::conditional_t<std::is_signed_v<Operand>, std::int64_t, std::uint64_t>;
+  for (std::uint32_t c = 0; c < p.columns; ++c) {
+    std::uint64_t* result = p.result + std::size_t{c} * Rows;
+    std::uint64_t sum[Rows];
+    for (std::uint32_t r = 0; r < Rows; ++r) sum[r] = p.accumulate ? result[r] : 0;
+    const Operand* right = p.right + p.right_column[c];
+    const Operand* left = p.left;
+    for (std::uint32_t i = 0; i < p.k; ++i, left += Rows) {
+      const Wide b = right[p.right_row[i]];
+      for (std::uint32_t r = 0; r < Rows; ++r) sum[r] += static_cast<std::uint64_t>(Wide{left[r]} * b);
+    }
+    for (std::uint32_t r = 0; r < Rows; ++r) result[r] = sum[r];
+  }
+}
+
+template <typename Operand>
+inline void word_columns(const Panels<Operand, std::uint64_t>& p) {
+  if (p.rows == 32) word_rows<32>(p);
+  else word_rows<16>(p);
+}
+
+// FP16 -> binary32 in whole vectors of W lanes: the tail goes through a
+// zero-padded copy (no library inline function is called from an ISA unit,
+// where it could be emitted with that unit's instructions).
+template <std::size_t W, typename Convert>
+inline void widen_fp16_vectors(const std::uint16_t* in, float* out, std::size_t n, Convert convert) noexcept {
+  std::size_t i = 0;
+  for (; i + W <= n; i += W) convert(in + i, out + i);
+  if (i == n) return;
+  std::uint16_t tail_in[W] = {};
+  float tail_out[W];
+  for (std::size_t j = 0; i + j < n; ++j) tail_in[j] = in[i + j];
+  convert(tail_in, tail_out);
+  for (std::size_t j = 0; i + j < n; ++j) out[i + j] = tail_out[j];
+}
+
+}  // namespace
+}  // namespace pto::tile::kernels

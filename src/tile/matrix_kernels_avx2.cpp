@@ -1,0 +1,39 @@
+// AVX2+FMA kernels (this unit is compiled with -mavx2 -mfma): eight binary32
+// lanes per register, 8 sums (2 columns x 4 registers) for 32 rows.
+#include "tile/matrix_kernels_isa.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#include "tile/matrix_kernel_loops.hpp"
+
+namespace pto::tile::kernels {
+namespace {
+
+struct Avx2 {
+  using Reg = __m256;
+  static constexpr int kWidth = 8;
+  static Reg load(const float* p) noexcept { return _mm256_loadu_ps(p); }
+  static void store(float* p, Reg v) noexcept { _mm256_storeu_ps(p, v); }
+  static Reg broadcast(const float* p) noexcept { return _mm256_broadcast_ss(p); }
+  static Reg zero() noexcept { return _mm256_setzero_ps(); }
+  static Reg canonical_nan(Reg v) noexcept {
+    return _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(kCanonicalNaN))),
+                            _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+  }
+  static Reg fma(Reg a, Reg b, Reg c) noexcept { return _mm256_fmadd_ps(a, b, c); }
+};
+
+}  // namespace
+
+void fused_product_avx2(const Panels<float, float>& p) noexcept { fused_rows<Avx2, 4, 2>(p); }
+void word_product_avx2(const Panels<std::int32_t, std::uint64_t>& p) noexcept { word_columns(p); }
+void word_product_avx2(const Panels<std::uint32_t, std::uint64_t>& p) noexcept { word_columns(p); }
+
+void widen_fp16_avx2(const std::uint16_t* in, float* out, std::size_t n) noexcept {
+  widen_fp16_vectors<8>(in, out, n, [](const std::uint16_t* h, float* o) { _mm256_storeu_ps(o, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h)))); });
+}
+
+}  // namespace pto::tile::kernels
+
+#endif
