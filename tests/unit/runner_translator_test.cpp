@@ -46,6 +46,10 @@ class TranslatorTest : public ::testing::Test {
     shape.start = kStart;
     shape.commit_taken = shape.commit_not_taken = commit;
     shape.count = static_cast<std::uint32_t>(ops.size()) + 2;
+    return run_shape(shape, max_steps);
+  }
+  // One translated run of `shape`'s passes from no steps.
+  PassExit run_shape(const FusedBlockShape& shape, std::uint64_t max_steps = 1000) {
     const auto code = pto::runner::translate_fused_block(m, shape);
     EXPECT_NE(code, nullptr);
     ctx = PassContext{m.state.gpr[0].data(), 0, max_steps, 0};
@@ -233,11 +237,8 @@ TEST_F(TranslatorTest, CondBlockCommitsByItsCondition) {
   shape.commit_taken = kStart;
   shape.commit_not_taken = kElsewhere;
   shape.count = 4;
-  const auto code = pto::runner::translate_fused_block(m, shape);
-  ASSERT_NE(code, nullptr);
   gpr(2) = 0, gpr(6) = 5;
-  ctx = PassContext{m.state.gpr[0].data(), 0, 1000, 0};
-  EXPECT_EQ(code->run(ctx).op, PassExit::kCompleted);
+  EXPECT_EQ(run_shape(shape).op, PassExit::kCompleted);
   EXPECT_EQ(ctx.passes, 5u);  // taken while a0 != 5
   EXPECT_EQ(gpr(2), 5u);
   EXPECT_EQ(m.state.commit_argument, 0u);
@@ -246,11 +247,8 @@ TEST_F(TranslatorTest, CondBlockCommitsByItsCondition) {
   ops.push_back(load(8, false, 1));  // misaligned: leaves after the SETC
   shape.body = ops;
   shape.count = 5;
-  const auto leaving = pto::runner::translate_fused_block(m, shape);
-  ASSERT_NE(leaving, nullptr);
   gpr(2) = 0, gpr(4) = 0;
-  ctx = PassContext{m.state.gpr[0].data(), 0, 1000, 0};
-  const PassExit exit = leaving->run(ctx);
+  const PassExit exit = run_shape(shape);
   EXPECT_EQ(exit.op, 2u);
   EXPECT_TRUE(exit.holds);
   EXPECT_EQ(m.state.commit_argument, 1u);
@@ -273,10 +271,7 @@ TEST_F(TranslatorTest, InlineCommitTestsAreConditionHolds) {
     shape.commit_taken = kElsewhere;
     shape.commit_not_taken = kElsewhere + 4;
     shape.count = 3;
-    const auto code = pto::runner::translate_fused_block(m, shape);
-    EXPECT_NE(code, nullptr);
-    ctx = PassContext{m.state.gpr[0].data(), 0, 1000, 0};
-    code->run(ctx);
+    run_shape(shape);
     EXPECT_EQ(m.state.pc, m.state.commit_argument != 0 ? kElsewhere : kElsewhere + 4);
     return m.state.commit_argument != 0;
   };
