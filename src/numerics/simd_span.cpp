@@ -564,6 +564,70 @@ PTO_AVX512 bool min_max_avx512(T inf, const T* a, const T* b, T* out, std::size_
   return tail || nan != 0;
 }
 
+// r[k] lane c -> r[c] lane k for a 16 x 16 block of floats: pairs of
+// rows interleave by element, then by element pair, then 128-bit quarters
+// twice.
+PTO_AVX512 void transpose16(__m512 (&r)[16]) {
+  __m512 t[16], u[16], v[16];
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    const __m512d a = _mm512_castps_pd(t[4 * i]), b = _mm512_castps_pd(t[4 * i + 2]);
+    const __m512d c = _mm512_castps_pd(t[4 * i + 1]), d = _mm512_castps_pd(t[4 * i + 3]);
+    u[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));
+    u[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));
+    u[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(c, d));
+    u[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(c, d));
+  }
+  for (int h = 0; h < 2; ++h)
+    for (int j = 0; j < 4; ++j) {
+      v[8 * h + j] = _mm512_shuffle_f32x4(u[8 * h + j], u[8 * h + 4 + j], 0x88);
+      v[8 * h + 4 + j] = _mm512_shuffle_f32x4(u[8 * h + j], u[8 * h + 4 + j], 0xdd);
+    }
+  for (int j = 0; j < 8; ++j) {
+    r[j] = _mm512_shuffle_f32x4(v[j], v[8 + j], 0x88);
+    r[8 + j] = _mm512_shuffle_f32x4(v[j], v[8 + j], 0xdd);
+  }
+}
+
+// Sixteen rows side by side: blocks of 16 columns are loaded row by row
+// (rows past `rows` are zero, their lanes unused) and transposed in
+// registers, then each valid column is one step of every lane.  Columns
+// past `columns` are never added (adding +0 would turn a -0 sum into +0).
+// A step s = RN(a + b) is exact iff s - a == b and s - b == a (computed):
+// if exact, both differences are representable, hence computed exactly;
+// if not, the difference with the operand of larger magnitude is exact
+// (Dekker's Fast2Sum lemma: for |a| >= |b|, s - a is representable, with
+// gradual underflow too, as long as nothing overflows) and differs from
+// the other operand because s != a + b.  A row that overflows ends
+// infinite or NaN and is refolded by the caller.
+PTO_AVX512 std::uint16_t fp32_row_sums16_avx512(const float* first, std::size_t stride, unsigned rows,
+                                                std::uint32_t columns, float* sums) noexcept {
+  __m512 acc = _mm512_setzero_ps();  // +0: TileProfileReductionInitial of SUM
+  __mmask16 inexact = 0;
+  for (std::uint32_t c0 = 0; c0 < columns; c0 += 16) {
+    const std::uint32_t count = std::min<std::uint32_t>(16, columns - c0);
+    const auto valid = static_cast<__mmask16>((1U << count) - 1U);
+    __m512 r[16];
+    for (unsigned k = 0; k < 16; ++k)
+      r[k] = k < rows ? _mm512_maskz_loadu_ps(valid, first + k * stride + c0) : _mm512_setzero_ps();
+    transpose16(r);
+    for (std::uint32_t c = 0; c < count; ++c) {
+      const __m512 b = r[c];
+      const __m512 s = _mm512_add_ps(acc, b);
+      const __mmask16 b_lost = _mm512_cmp_ps_mask(_mm512_sub_ps(s, acc), b, _CMP_NEQ_UQ);
+      const __mmask16 acc_lost = _mm512_cmp_ps_mask(_mm512_sub_ps(s, b), acc, _CMP_NEQ_UQ);
+      inexact = static_cast<__mmask16>(inexact | b_lost | acc_lost);
+      acc = s;
+    }
+  }
+  const auto live = static_cast<__mmask16>((1U << rows) - 1U);
+  _mm512_mask_storeu_ps(sums, live, acc);
+  return static_cast<std::uint16_t>(inexact & live);
+}
+
 bool detect_avx512() noexcept {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   // CPUID.(EAX=7, ECX=1):EAX bit 5 is AVX512_BF16; __builtin_cpu_supports
@@ -630,6 +694,14 @@ bool avx2_fma_available() noexcept {
 #else
 bool avx2_fma_available() noexcept { return false; }
 #endif
+
+std::optional<std::uint16_t> fp32_row_sums16(const float* first, std::size_t stride, unsigned rows,
+                                             std::uint32_t columns, float* sums) noexcept {
+#ifdef PTO_HAVE_AVX2_PATH
+  if (active_tier() == Tier::Avx512) return fp32_row_sums16_avx512(first, stride, rows, columns, sums);
+#endif
+  return std::nullopt;
+}
 
 bool min_max(bool max, std::uint16_t inf, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
              std::size_t n) noexcept {

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "numerics/f16c_span.hpp"
 #include "numerics/rounding.hpp"
@@ -66,6 +67,18 @@ bool min_max(bool max, std::uint32_t inf, const std::uint32_t* a, const std::uin
              std::size_t n) noexcept;
 bool min_max(bool max, std::uint64_t inf, const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out,
              std::size_t n) noexcept;
+
+// Binary32 sums of up to 16 rows (`rows`), each folded strictly in column
+// order from +0 (ADR 0092): row k holds `columns` floats at
+// first + k * stride.  One vector lane per row; each step is one binary32
+// add in the host's default environment (round to nearest even, no flush
+// to zero).  Writes sums[0, rows) and sets bit k of the returned mask when
+// some step of row k was inexact (valid while the row's sum stays finite:
+// the caller refolds other rows).
+// Only in the Avx512 tier (16 x 16 blocks transposed in registers):
+// returns std::nullopt, with no effect, otherwise.
+std::optional<std::uint16_t> fp32_row_sums16(const float* first, std::size_t stride, unsigned rows,
+                                             std::uint32_t columns, float* sums) noexcept;
 
 // FP32 exp for 0 < |x| <= 87: out[i] = exp(x) correctly rounded to
 // binary32 (RNE) for every element not marked slow; such a result is

@@ -231,25 +231,49 @@ void check_row_sum(const Tile& s) {
   EXPECT_EQ(flags, want_flags);
 }
 
+// 13 and 37 rows: partial groups of the 8- and 16-lane loops; 61 of 64,
+// 300 and 7 columns: partial column blocks.
 TEST(TileFastPaths, RowSumFp32IeeeRandomRows) {
-  std::mt19937_64 g(17);
-  std::uniform_real_distribution<float> v(-1000.0f, 1000.0f);
-  for (std::uint32_t columns : {64U, 300U, 7U}) {
-    Tile s = make_tile(descriptor(DataType::FP32, columns, 13, columns == 64 ? 61 : columns));
-    fill(s, {}, [&]() -> std::uint32_t {
-      switch (g() % 8) {
-        case 0: return static_cast<std::uint32_t>(g() & 0x807fffffU);  // subnormals and zeros
-        case 1: return f32(std::ldexp(v(g), static_cast<int>(g() % 60) - 30));
-        default: return f32(v(g));
+  for_each_tier([] {
+    std::mt19937_64 g(17);
+    std::uniform_real_distribution<float> v(-1000.0f, 1000.0f);
+    for (std::uint32_t rows : {13U, 37U})
+      for (std::uint32_t columns : {64U, 300U, 7U}) {
+        Tile s = make_tile(descriptor(DataType::FP32, columns, rows, columns == 64 ? 61 : columns));
+        fill(s, {}, [&]() -> std::uint32_t {
+          switch (g() % 8) {
+            case 0: return static_cast<std::uint32_t>(g() & 0x807fffffU);  // subnormals and zeros
+            case 1: return f32(std::ldexp(v(g), static_cast<int>(g() % 60) - 30));
+            default: return f32(v(g));
+          }
+        });
+        check_row_sum(s);
       }
-    });
-    check_row_sum(s);
-  }
+  });
+}
+
+// One inexact step in a tile of exact rows (flags are per tile): 2^24 + 1
+// rounds, with the larger operand as the running sum or as the element,
+// at the first, last and next-group lanes and at columns inside the first
+// block, at a block's end and in the partial last block.
+TEST(TileFastPaths, RowSumFp32IeeeOneInexactStep) {
+  for_each_tier([] {
+    for (std::uint32_t row : {0U, 7U, 15U, 16U, 19U})
+      for (std::uint32_t column : {1U, 15U, 16U, 36U})
+        for (bool large_first : {true, false}) {
+          Tile s = make_tile(descriptor(DataType::FP32, 37, 20, 37));
+          fill(s, {}, [] { return 0x80000000U; });  // -0: exact, the sums stay zero
+          s.write_element(row, 0, f32(large_first ? 0x1p24f : 1.0f));
+          s.write_element(row, column, f32(large_first ? 1.0f : 0x1p24f));
+          SCOPED_TRACE(testing::Message() << "row " << row << " column " << column << " large first " << large_first);
+          check_row_sum(s);
+        }
+  });
 }
 
 // Rows that are exact (no flags), order-dependent, overflowing, or hold
 // NaNs and infinities; each row checked against the sequential fold.
-TEST(TileFastPaths, RowSumFp32IeeeSpecialRows) {
+void check_special_row_sums() {
   Tile s = make_tile(descriptor(DataType::FP32, 16, 11, 16));
   const auto row = [&](std::uint32_t r, std::vector<std::uint32_t> values) {
     for (std::uint32_t c = 0; c < 16; ++c) s.write_element(r, c, c < values.size() ? values[c] : 0x80000000U);  // -0 pads
@@ -271,6 +295,10 @@ TEST(TileFastPaths, RowSumFp32IeeeSpecialRows) {
   Tile d = make_tile(descriptor(DataType::FP32, 1, 1, 1, 4096));
   EXPECT_EQ(ops::tile_reduce(ops::Reduction::SUM, TileAxis::Row, d, exact, PadValue::Null, NumericProfile::Ieee), 0);
   EXPECT_EQ(d.read_raw(0), f32(120.0f));
+}
+
+TEST(TileFastPaths, RowSumFp32IeeeSpecialRows) {
+  for_each_tier(check_special_row_sums);
 }
 
 // ---- TileScalar spans ----
