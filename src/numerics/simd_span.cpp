@@ -1,6 +1,7 @@
 #include "numerics/simd_span.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <type_traits>
@@ -628,6 +629,99 @@ PTO_AVX512 std::uint16_t fp32_row_sums16_avx512(const float* first, std::size_t 
   return static_cast<std::uint16_t>(inexact & live);
 }
 
+// ---- FP32 exp, binary32 tier on sixteen lanes ----
+//
+// The eight-lane evaluation above, operation for operation (the same
+// constants, roundings and error bound), on 512-bit vectors; the 2^(j/8)
+// tables repeat so the four-bit permutation index selects k mod 8.
+template <std::size_t N>
+constexpr std::array<float, N> repeated_table(const float (&table)[8]) noexcept {
+  std::array<float, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = table[i % 8];
+  return out;
+}
+alignas(64) constexpr std::array<float, 16> kExpTableHi16 = repeated_table<16>(kExpTableHi);
+alignas(64) constexpr std::array<float, 16> kExpTableTau16 = repeated_table<16>(kExpTableTau);
+
+struct Exp16Reduced {
+  __m512i v;
+  __m512 rh, th, s, shifted;
+};
+struct Exp16 {
+  __m512i v;
+  __m512 yh, low, shifted;
+};
+
+PTO_AVX512 Exp16Reduced exp16_reduce(const std::uint32_t* in) {
+  const __m512i v = load512(in);
+  const __m512 x = _mm512_castsi512_ps(v);
+  const __m512 shifted = _mm512_fmadd_ps(x, _mm512_set1_ps(kExp8InvC), _mm512_set1_ps(kExp8Shift));
+  const __m512 k = _mm512_sub_ps(shifted, _mm512_set1_ps(kExp8Shift));
+  const __m512i j = _mm512_castps_si512(shifted);
+  const __m512 tau = _mm512_permutexvar_ps(j, _mm512_load_ps(kExpTableTau16.data()));
+  return {v, _mm512_fnmadd_ps(k, _mm512_set1_ps(kExp8C1), x),
+          _mm512_permutexvar_ps(j, _mm512_load_ps(kExpTableHi16.data())),
+          _mm512_fnmadd_ps(k, _mm512_set1_ps(kExp8C2), tau), shifted};
+}
+
+PTO_AVX512 Exp16 exp16_evaluate(const Exp16Reduced& r) {
+  const __m512 rh = r.rh, th = r.th;
+  const __m512 h2 = _mm512_mul_ps(rh, _mm512_mul_ps(rh, _mm512_set1_ps(0.5f)));
+  const __m512 q = _mm512_fmadd_ps(_mm512_fmadd_ps(rh, _mm512_set1_ps(kExp8Thirtieth), _mm512_set1_ps(kExp8Sixth)),
+                                   h2, _mm512_mul_ps(rh, _mm512_set1_ps(kExp8Third)));
+  const __m512 u = _mm512_fmadd_ps(h2, q, h2);
+  const __m512 yh = _mm512_fmadd_ps(th, rh, th);
+  const __m512 eps = _mm512_fmadd_ps(th, rh, _mm512_sub_ps(th, yh));
+  const __m512 g = _mm512_fmadd_ps(r.s, _mm512_fmadd_ps(th, h2, yh), eps);
+  return {r.v, yh, _mm512_fmadd_ps(th, u, g), r.shifted};
+}
+
+PTO_AVX512 unsigned exp16_store(const Exp16& t, std::uint32_t* out) {
+  const __m512i biased = _mm512_add_epi32(_mm512_add_epi32(t.v, t.v), _mm512_set1_epi32(kExp8RangeBias));
+  const __mmask16 outside = _mm512_cmpgt_epi32_mask(biased, _mm512_set1_epi32(kExp8RangeLimit));
+  const __m512 delta = _mm512_set1_ps(kExp8Delta);
+  const __m512 up = _mm512_add_ps(t.yh, _mm512_add_ps(t.low, delta));
+  const __m512 down = _mm512_add_ps(t.yh, _mm512_sub_ps(t.low, delta));
+  const __m512i scale = _mm512_slli_epi32(_mm512_srai_epi32(_mm512_castps_si512(t.shifted), 3), 23);
+  store512(out, _mm512_add_epi32(_mm512_castps_si512(up), scale));
+  return static_cast<unsigned>(outside | _mm512_cmp_ps_mask(up, down, _CMP_NEQ_UQ));
+}
+
+struct Exp16Pipeline {
+  Exp16Reduced next;
+  Exp16 current;
+};
+
+PTO_AVX512 std::uint64_t exp16_step(Exp16Pipeline& p, const std::uint32_t* ahead, std::uint32_t* out, std::size_t i) {
+  const Exp16Reduced after = exp16_reduce(ahead);
+  const Exp16 evaluated = exp16_evaluate(p.next);
+  const unsigned mask = exp16_store(p.current, out + i);
+  p.next = after;
+  p.current = evaluated;
+  return std::uint64_t{mask} << (i % 64);
+}
+
+// Whole vectors of [0, n), n % 16 == 0, as exp_fp32_binary32.
+PTO_AVX512 void exp_fp32_binary32_x16(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow,
+                                      std::size_t n) noexcept {
+  if (n == 0) return;
+  const std::size_t last = n - 16;
+  Exp16Pipeline p{exp16_reduce(in + std::min<std::size_t>(16, last)), exp16_evaluate(exp16_reduce(in))};
+  for (std::size_t i = 0; i < n; i += 64) {
+    std::uint64_t word = 0;
+    for (std::size_t j = i; j < std::min(i + 64, n); j += 16) word |= exp16_step(p, in + std::min(j + 32, last), out, j);
+    slow[i / 64] = word;
+  }
+}
+
+PTO_AVX512 bool exp_fp32_avx512(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow,
+                                std::size_t n) noexcept {
+  const std::size_t whole = n - n % 16;
+  exp_fp32_binary32_x16(in, out, slow, whole);
+  exp_fp32_lanes(in, out, slow, whole, n);
+  return refine_exp_binary64(in, out, slow, n);
+}
+
 bool detect_avx512() noexcept {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   // CPUID.(EAX=7, ECX=1):EAX bit 5 is AVX512_BF16; __builtin_cpu_supports
@@ -736,6 +830,10 @@ NarrowSummary bf16_narrow_common(const std::uint32_t* in, std::uint16_t* out, st
 
 bool exp_fp32(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept {
 #ifdef PTO_HAVE_AVX2_PATH
+  if (active_tier() == Tier::Avx512) {
+    std::fill_n(slow, (n + 63) / 64, std::uint64_t{0});
+    return exp_fp32_avx512(in, out, slow, n);
+  }
   if (avx2_fma_available()) {
     std::fill_n(slow, (n + 63) / 64, std::uint64_t{0});
     return exp_fp32_avx2(in, out, slow, n);
