@@ -687,29 +687,24 @@ PTO_AVX512 unsigned exp16_store(const Exp16& t, std::uint32_t* out) {
   return static_cast<unsigned>(outside | _mm512_cmp_ps_mask(up, down, _CMP_NEQ_UQ));
 }
 
-struct Exp16Pipeline {
-  Exp16Reduced next;
-  Exp16 current;
-};
-
-PTO_AVX512 std::uint64_t exp16_step(Exp16Pipeline& p, const std::uint32_t* ahead, std::uint32_t* out, std::size_t i) {
-  const Exp16Reduced after = exp16_reduce(ahead);
-  const Exp16 evaluated = exp16_evaluate(p.next);
-  const unsigned mask = exp16_store(p.current, out + i);
-  p.next = after;
-  p.current = evaluated;
-  return std::uint64_t{mask} << (i % 64);
-}
-
-// Whole vectors of [0, n), n % 16 == 0, as exp_fp32_binary32.
+// Whole vectors of [0, n), n % 16 == 0, pipelined as exp_fp32_binary32:
+// each step reduces the vector two ahead and evaluates the next one before
+// storing the current one.
 PTO_AVX512 void exp_fp32_binary32_x16(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow,
                                       std::size_t n) noexcept {
   if (n == 0) return;
   const std::size_t last = n - 16;
-  Exp16Pipeline p{exp16_reduce(in + std::min<std::size_t>(16, last)), exp16_evaluate(exp16_reduce(in))};
+  Exp16Reduced next = exp16_reduce(in + std::min<std::size_t>(16, last));
+  Exp16 current = exp16_evaluate(exp16_reduce(in));
   for (std::size_t i = 0; i < n; i += 64) {
     std::uint64_t word = 0;
-    for (std::size_t j = i; j < std::min(i + 64, n); j += 16) word |= exp16_step(p, in + std::min(j + 32, last), out, j);
+    for (std::size_t j = i; j < std::min(i + 64, n); j += 16) {
+      const Exp16Reduced after = exp16_reduce(in + std::min(j + 32, last));
+      const Exp16 evaluated = exp16_evaluate(next);
+      word |= std::uint64_t{exp16_store(current, out + j)} << (j % 64);
+      next = after;
+      current = evaluated;
+    }
     slow[i / 64] = word;
   }
 }
