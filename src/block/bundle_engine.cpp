@@ -104,10 +104,38 @@ FaultCode machine_fault(Fault f) {
 
 // ---- operand schema (asl/block/model/dispatch/scalar-schema.asl) ----
 
-bool operand_present(isa::TileOp op, std::string_view field) {
+// The operand fields the engine asks about on every bundle, and per
+// operation the set of them its catalog entry lists (built once: a catalog
+// scan compares C strings, a strlen each).
+constexpr std::array<std::string_view, 12> kOperandFields{
+    "destination0", "destination1", "source0", "source1", "source2", "source3",
+    "source4",      "address",      "scalar0", "scalar1", "diagonal", "flag0"};
+
+bool listed_operand(isa::TileOp op, std::string_view field) {
   for (const isa::TileOperandRole& r : isa::operands_of(isa::tile_op(op)))
     if (field == r.field) return true;
   return false;
+}
+
+using OperandFieldSet = std::uint16_t;  // bit i: kOperandFields[i]
+
+const std::array<OperandFieldSet, isa::kTileOpCount>& operand_field_sets() {
+  static const auto sets = [] {
+    std::array<OperandFieldSet, isa::kTileOpCount> out{};
+    for (std::size_t op = 0; op < isa::kTileOpCount; ++op)
+      for (std::size_t i = 0; i < kOperandFields.size(); ++i)
+        if (listed_operand(static_cast<isa::TileOp>(op), kOperandFields[i]))
+          out[op] = static_cast<OperandFieldSet>(out[op] | (1U << i));
+    return out;
+  }();
+  return sets;
+}
+
+bool operand_present(isa::TileOp op, std::string_view field) {
+  const auto* known = std::find(kOperandFields.begin(), kOperandFields.end(), field);
+  if (known == kOperandFields.end()) return listed_operand(op, field);
+  const auto bit = static_cast<unsigned>(known - kOperandFields.begin());
+  return (operand_field_sets()[static_cast<std::size_t>(op)] >> bit) & 1U;
 }
 
 // ADR 0055/0058: B.IOR inputs pack densely in this architectural order.

@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "numerics/convert_span.hpp"
+#include "numerics/simd_span.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
@@ -142,6 +143,44 @@ PTO_F16C bool binary_f16c(const std::uint16_t* a, const std::uint16_t* b, std::u
   return tail || !_mm256_testz_ps(nan, nan);
 }
 
+// Thirty-two elements a step on 512-bit vectors (AVX512F has the
+// conversions): the same instructions' semantics as binary_f16c.  (All-lanes
+// masked conversions: GCC 12's unmasked ones merge into an undefined
+// vector, which -Wmaybe-uninitialized reports.)
+#define PTO_AVX512F __attribute__((target("avx512f")))
+constexpr __mmask16 kAll16 = 0xFFFF;
+
+template <Op O>
+PTO_AVX512F __m512 apply16(const std::uint16_t* a, const std::uint16_t* b) {
+  const __m512 x = _mm512_maskz_cvtph_ps(kAll16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a)));
+  const __m512 y = _mm512_maskz_cvtph_ps(kAll16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)));
+  if constexpr (O == Op::ADD) return _mm512_add_ps(x, y);
+  else if constexpr (O == Op::SUB) return _mm512_sub_ps(x, y);
+  else if constexpr (O == Op::MUL) return _mm512_mul_ps(x, y);
+  else return _mm512_div_ps(x, y);
+}
+
+template <Op O>
+PTO_AVX512F bool binary_avx512(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
+                               std::size_t n) noexcept {
+  __mmask16 nan = 0;
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m512 z0 = apply16<O>(a + i, b + i), z1 = apply16<O>(a + i + 16, b + i + 16);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm512_maskz_cvtps_ph(kAll16, z0, kRne));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 16), _mm512_maskz_cvtps_ph(kAll16, z1, kRne));
+    nan = static_cast<__mmask16>(nan | _mm512_cmp_ps_mask(z0, z1, _CMP_UNORD_Q));
+  }
+  const bool tail = binary_lanes(O, a + i, b + i, out + i, n - i);
+  return tail || nan != 0;
+}
+
+template <Op O>
+bool binary_widest(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
+  if (simd::active_tier() == simd::Tier::Avx512) return binary_avx512<O>(a, b, out, n);
+  return binary_f16c<O>(a, b, out, n);
+}
+
 bool detect() noexcept {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   // __builtin_cpu_supports("avx2") includes the OS's saving of the YMM state.
@@ -156,7 +195,7 @@ bool detect() noexcept {
 
 bool available() noexcept {
   static const bool present = detect();
-  return present;
+  return present && simd::avx2_available();
 }
 
 bool widen(const std::uint16_t* in, std::uint32_t* out, std::size_t n) noexcept {
@@ -170,10 +209,10 @@ Flags narrow_rne(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noe
 bool binary_via_fp32(Op op, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
   if (!available()) return binary_lanes(op, a, b, out, n);
   switch (op) {
-    case Op::ADD: return binary_f16c<Op::ADD>(a, b, out, n);
-    case Op::SUB: return binary_f16c<Op::SUB>(a, b, out, n);
-    case Op::MUL: return binary_f16c<Op::MUL>(a, b, out, n);
-    default: return binary_f16c<Op::DIV>(a, b, out, n);
+    case Op::ADD: return binary_widest<Op::ADD>(a, b, out, n);
+    case Op::SUB: return binary_widest<Op::SUB>(a, b, out, n);
+    case Op::MUL: return binary_widest<Op::MUL>(a, b, out, n);
+    default: return binary_widest<Op::DIV>(a, b, out, n);
   }
 }
 

@@ -17,7 +17,8 @@
 
 namespace pto::num::f16c {
 
-// True when the CPU has F16C and AVX2 (queried once).
+// True when the CPU has F16C and AVX2 (queried once) and simd::limit_tier
+// allows AVX2; binary_via_fp32 takes 512-bit steps in the Avx512 tier.
 bool available() noexcept;
 
 // FP16 -> FP32 as lane::fp16_bits_to_fp32; returns true when an element

@@ -1,11 +1,15 @@
 #include "numerics/simd_span.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <bit>
+#include <type_traits>
 
 #include "numerics/convert_span.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define PTO_HAVE_AVX2_PATH 1
 #endif
@@ -73,6 +77,42 @@ PTO_NUM_CLONES NarrowSummary bf16_narrow_lanes(const std::uint32_t* in, std::uin
     worst = std::max(worst, static_cast<std::uint16_t>((r & 0x7F80U) - kRoundedExponentBias));
   }
   return {worst <= kRoundedExponentSpan, (bits & 0xFFFFU) != 0};
+}
+
+// ---- ADR 0050 MAX/MIN ----
+
+// TileFloatingOrderKey on a carrier, as a signed integer: monotonic in
+// value with -0 (key -1) below +0 (key 0), so MAX/MIN of non-NaN operands
+// (ties: MAX +0, MIN -0, else equal bits) is a signed key comparison that
+// keeps the left operand on ties.  Negative encodings flip their magnitude
+// bits.
+template <typename T>
+constexpr std::make_signed_t<T> order_key(T v) noexcept {
+  using S = std::make_signed_t<T>;
+  constexpr unsigned shift = sizeof(T) * 8 - 1;
+  const T flip = static_cast<T>(static_cast<T>(0 - static_cast<T>(v >> shift)) >> 1);
+  return static_cast<S>(static_cast<T>(v ^ flip));
+}
+
+// Either operand a NaN (magnitude above +infinity): one signed maximum of
+// the magnitudes (both below the sign bit), one compare.
+template <typename T>
+constexpr bool either_nan_bits(T x, T y, T inf) noexcept {
+  using S = std::make_signed_t<T>;
+  constexpr T magnitude = static_cast<T>(~(T{1} << (sizeof(T) * 8 - 1)));
+  return std::max(static_cast<S>(x & magnitude), static_cast<S>(y & magnitude)) > static_cast<S>(inf);
+}
+
+template <bool Max, typename T>
+PTO_NUM_CLONES bool min_max_lanes(T inf, const T* a, const T* b, T* out, std::size_t n) noexcept {
+  T nan = 0;  // no short circuit: the loop vectorises
+  for (std::size_t i = 0; i < n; ++i) {
+    const T x = a[i], y = b[i];
+    const bool left = Max ? order_key(x) >= order_key(y) : order_key(x) <= order_key(y);
+    nan |= static_cast<T>(either_nan_bits(x, y, inf));
+    out[i] = left ? x : y;
+  }
+  return nan != 0;
 }
 
 // ---- FP32 exp ----
@@ -382,6 +422,313 @@ PTO_AVX2_FMA bool exp_fp32_avx2(const std::uint32_t* in, std::uint32_t* out, std
   return refine_exp_binary64(in, out, slow, n);
 }
 
+// ---- AVX-512 (F, BW, BF16): the same loops on 512-bit vectors ----
+
+// GCC 12's unmasked AVX-512 intrinsics merge into an undefined vector,
+// which -Wmaybe-uninitialized reports at every use.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#define PTO_AVX512 __attribute__((target("avx512f,avx512bw,avx512bf16")))
+
+template <typename T>
+PTO_AVX512 __m512i load512(const T* p) {
+  return _mm512_loadu_si512(p);
+}
+template <typename T>
+PTO_AVX512 void store512(T* p, __m512i v) {
+  _mm512_storeu_si512(p, v);
+}
+
+// VCVTNE2PS2BF16: RNE narrowing of 32 binary32 values, `low` into the low
+// sixteen BF16 lanes.  For a result with a nonzero, non-all-ones exponent
+// field it equals carry_add_rne (overflow to infinity included); it
+// flushes subnormals and quiets NaNs, whose lanes the exponent span check
+// flags as carry_add_rne's do.
+PTO_AVX512 __m512i narrow_bf16_pair(__m512 low, __m512 high) {
+  return (__m512i)_mm512_cvtne2ps_pbh(high, low);  // a vector bit cast: no intrinsic converts __m512bh
+}
+
+PTO_AVX512 __m512i worst_exponent32(__m512i worst, __m512i r) {
+  const __m512i e = _mm512_and_si512(r, _mm512_set1_epi16(0x7F80));
+  return _mm512_max_epu16(worst, _mm512_sub_epi16(e, _mm512_set1_epi16(kRoundedExponentBias)));
+}
+
+PTO_AVX512 bool exponent_out_of_span512(__m512i worst) {
+  return _mm512_cmpgt_epu16_mask(worst, _mm512_set1_epi16(kRoundedExponentSpan)) != 0;
+}
+
+// Thirty-two elements a step, split into even and odd BF16 as in the AVX2
+// loop; the narrowing packs the even results low and the odd ones high,
+// and one word permutation restores element order.
+template <Op O>
+PTO_AVX512 bool bf16_binary_avx512(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
+                                   std::size_t n) noexcept {
+  alignas(64) static constexpr std::uint16_t kInterleave[32] = {0, 16, 1, 17, 2,  18, 3,  19, 4,  20, 5,
+                                                                21, 6, 22, 7, 23, 8,  24, 9,  25, 10, 26,
+                                                                11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
+  const __m512i interleave = _mm512_load_si512(kInterleave);
+  const __m512i high = _mm512_set1_epi32(static_cast<int>(0xFFFF0000U));
+  __m512i worst = _mm512_setzero_si512();
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m512i va = load512(a + i), vb = load512(b + i);
+    __m512 z[2];
+    for (int odd = 0; odd < 2; ++odd) {
+      const __m512 x = _mm512_castsi512_ps(odd ? _mm512_and_si512(va, high) : _mm512_slli_epi32(va, 16));
+      const __m512 y = _mm512_castsi512_ps(odd ? _mm512_and_si512(vb, high) : _mm512_slli_epi32(vb, 16));
+      if constexpr (O == Op::ADD) z[odd] = _mm512_add_ps(x, y);
+      else if constexpr (O == Op::SUB) z[odd] = _mm512_sub_ps(x, y);
+      else if constexpr (O == Op::MUL) z[odd] = _mm512_mul_ps(x, y);
+      else z[odd] = _mm512_div_ps(x, y);
+    }
+    const __m512i r = _mm512_permutexvar_epi16(interleave, narrow_bf16_pair(z[0], z[1]));
+    store512(out + i, r);
+    worst = worst_exponent32(worst, r);
+  }
+  const bool tail = bf16_binary_lanes<O>(a + i, b + i, out + i, n - i);
+  return tail || exponent_out_of_span512(worst);
+}
+
+PTO_AVX512 NarrowSummary bf16_narrow_avx512(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept {
+  __m512i bits = _mm512_setzero_si512(), worst = bits;
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m512i x0 = load512(in + i), x1 = load512(in + i + 16);
+    const __m512i r = narrow_bf16_pair(_mm512_castsi512_ps(x0), _mm512_castsi512_ps(x1));
+    store512(out + i, r);
+    bits = _mm512_or_si512(bits, _mm512_or_si512(x0, x1));
+    worst = worst_exponent32(worst, r);
+  }
+  const NarrowSummary tail = bf16_narrow_lanes(in + i, out + i, n - i);
+  const bool inexact = _mm512_test_epi32_mask(bits, _mm512_set1_epi32(0xFFFF)) != 0;
+  return {tail.common && !exponent_out_of_span512(worst), tail.inexact || inexact};
+}
+
+// The element-width operations of the MAX/MIN loop.
+template <typename T>
+PTO_AVX512 __m512i broadcast512(T v) {
+  if constexpr (sizeof(T) == 2) return _mm512_set1_epi16(static_cast<short>(v));
+  else if constexpr (sizeof(T) == 4) return _mm512_set1_epi32(static_cast<int>(v));
+  else return _mm512_set1_epi64(static_cast<long long>(v));
+}
+template <typename T>
+PTO_AVX512 __m512i sign_fill512(__m512i v) {
+  if constexpr (sizeof(T) == 2) return _mm512_srai_epi16(v, 15);
+  else if constexpr (sizeof(T) == 4) return _mm512_srai_epi32(v, 31);
+  else return _mm512_srai_epi64(v, 63);
+}
+template <typename T>
+PTO_AVX512 __m512i signed_max512(__m512i x, __m512i y) {
+  if constexpr (sizeof(T) == 2) return _mm512_max_epi16(x, y);
+  else if constexpr (sizeof(T) == 4) return _mm512_max_epi32(x, y);
+  else return _mm512_max_epi64(x, y);
+}
+template <typename T, int Predicate>
+PTO_AVX512 std::uint64_t signed_compare512(__m512i x, __m512i y) {
+  if constexpr (sizeof(T) == 2) return _mm512_cmp_epi16_mask(x, y, Predicate);
+  else if constexpr (sizeof(T) == 4) return _mm512_cmp_epi32_mask(x, y, Predicate);
+  else return _mm512_cmp_epi64_mask(x, y, Predicate);
+}
+// Lanes of `take_left` from x, the others from y.
+template <typename T>
+PTO_AVX512 __m512i select512(std::uint64_t take_left, __m512i x, __m512i y) {
+  if constexpr (sizeof(T) == 2) return _mm512_mask_blend_epi16(static_cast<__mmask32>(take_left), y, x);
+  else if constexpr (sizeof(T) == 4) return _mm512_mask_blend_epi32(static_cast<__mmask16>(take_left), y, x);
+  else return _mm512_mask_blend_epi64(static_cast<__mmask8>(take_left), y, x);
+}
+
+// order_key: v ^ (sign fill & magnitude mask), one ternary-logic step.
+template <typename T>
+PTO_AVX512 __m512i order_key512(__m512i v, __m512i magnitude) {
+  return _mm512_ternarylogic_epi32(v, sign_fill512<T>(v), magnitude, 0x78);  // A ^ (B & C)
+}
+
+template <bool Max, typename T>
+PTO_AVX512 bool min_max_avx512(T inf, const T* a, const T* b, T* out, std::size_t n) noexcept {
+  constexpr std::size_t kLanes = 64 / sizeof(T);
+  const __m512i magnitude = broadcast512<T>(static_cast<T>(~(T{1} << (sizeof(T) * 8 - 1))));
+  const __m512i infinity = broadcast512<T>(inf);
+  std::uint64_t nan = 0;
+  std::size_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    const __m512i x = load512(a + i), y = load512(b + i);
+    const __m512i kx = order_key512<T>(x, magnitude), ky = order_key512<T>(y, magnitude);
+    const std::uint64_t left = signed_compare512<T, Max ? _MM_CMPINT_NLT : _MM_CMPINT_LE>(kx, ky);
+    store512(out + i, select512<T>(left, x, y));
+    const __m512i larger = signed_max512<T>(_mm512_and_si512(x, magnitude), _mm512_and_si512(y, magnitude));
+    nan |= signed_compare512<T, _MM_CMPINT_NLE>(larger, infinity);
+  }
+  const bool tail = min_max_lanes<Max>(inf, a + i, b + i, out + i, n - i);
+  return tail || nan != 0;
+}
+
+// r[k] lane c -> r[c] lane k for a 16 x 16 block of floats: pairs of
+// rows interleave by element, then by element pair, then 128-bit quarters
+// twice.
+PTO_AVX512 void transpose16(__m512 (&r)[16]) {
+  __m512 t[16], u[16], v[16];
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    const __m512d a = _mm512_castps_pd(t[4 * i]), b = _mm512_castps_pd(t[4 * i + 2]);
+    const __m512d c = _mm512_castps_pd(t[4 * i + 1]), d = _mm512_castps_pd(t[4 * i + 3]);
+    u[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));
+    u[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));
+    u[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(c, d));
+    u[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(c, d));
+  }
+  for (int h = 0; h < 2; ++h)
+    for (int j = 0; j < 4; ++j) {
+      v[8 * h + j] = _mm512_shuffle_f32x4(u[8 * h + j], u[8 * h + 4 + j], 0x88);
+      v[8 * h + 4 + j] = _mm512_shuffle_f32x4(u[8 * h + j], u[8 * h + 4 + j], 0xdd);
+    }
+  for (int j = 0; j < 8; ++j) {
+    r[j] = _mm512_shuffle_f32x4(v[j], v[8 + j], 0x88);
+    r[8 + j] = _mm512_shuffle_f32x4(v[j], v[8 + j], 0xdd);
+  }
+}
+
+// Sixteen rows side by side: blocks of 16 columns are loaded row by row
+// (rows past `rows` are zero, their lanes unused) and transposed in
+// registers, then each valid column is one step of every lane.  Columns
+// past `columns` are never added (adding +0 would turn a -0 sum into +0).
+// A step s = RN(a + b) is exact iff s - a == b and s - b == a (computed):
+// if exact, both differences are representable, hence computed exactly;
+// if not, the difference with the operand of larger magnitude is exact
+// (Dekker's Fast2Sum lemma: for |a| >= |b|, s - a is representable, with
+// gradual underflow too, as long as nothing overflows) and differs from
+// the other operand because s != a + b.  A row that overflows ends
+// infinite or NaN and is refolded by the caller.
+PTO_AVX512 std::uint16_t fp32_row_sums16_avx512(const float* first, std::size_t stride, unsigned rows,
+                                                std::uint32_t columns, float* sums) noexcept {
+  __m512 acc = _mm512_setzero_ps();  // +0: TileProfileReductionInitial of SUM
+  __mmask16 inexact = 0;
+  for (std::uint32_t c0 = 0; c0 < columns; c0 += 16) {
+    const std::uint32_t count = std::min<std::uint32_t>(16, columns - c0);
+    const auto valid = static_cast<__mmask16>((1U << count) - 1U);
+    __m512 r[16];
+    for (unsigned k = 0; k < 16; ++k)
+      r[k] = k < rows ? _mm512_maskz_loadu_ps(valid, first + k * stride + c0) : _mm512_setzero_ps();
+    transpose16(r);
+    for (std::uint32_t c = 0; c < count; ++c) {
+      const __m512 b = r[c];
+      const __m512 s = _mm512_add_ps(acc, b);
+      const __mmask16 b_lost = _mm512_cmp_ps_mask(_mm512_sub_ps(s, acc), b, _CMP_NEQ_UQ);
+      const __mmask16 acc_lost = _mm512_cmp_ps_mask(_mm512_sub_ps(s, b), acc, _CMP_NEQ_UQ);
+      inexact = static_cast<__mmask16>(inexact | b_lost | acc_lost);
+      acc = s;
+    }
+  }
+  const auto live = static_cast<__mmask16>((1U << rows) - 1U);
+  _mm512_mask_storeu_ps(sums, live, acc);
+  return static_cast<std::uint16_t>(inexact & live);
+}
+
+// ---- FP32 exp, binary32 tier on sixteen lanes ----
+//
+// The eight-lane evaluation above, operation for operation (the same
+// constants, roundings and error bound), on 512-bit vectors; the 2^(j/8)
+// tables repeat so the four-bit permutation index selects k mod 8.
+template <std::size_t N>
+constexpr std::array<float, N> repeated_table(const float (&table)[8]) noexcept {
+  std::array<float, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = table[i % 8];
+  return out;
+}
+alignas(64) constexpr std::array<float, 16> kExpTableHi16 = repeated_table<16>(kExpTableHi);
+alignas(64) constexpr std::array<float, 16> kExpTableTau16 = repeated_table<16>(kExpTableTau);
+
+struct Exp16Reduced {
+  __m512i v;
+  __m512 rh, th, s, shifted;
+};
+struct Exp16 {
+  __m512i v;
+  __m512 yh, low, shifted;
+};
+
+PTO_AVX512 Exp16Reduced exp16_reduce(const std::uint32_t* in) {
+  const __m512i v = load512(in);
+  const __m512 x = _mm512_castsi512_ps(v);
+  const __m512 shifted = _mm512_fmadd_ps(x, _mm512_set1_ps(kExp8InvC), _mm512_set1_ps(kExp8Shift));
+  const __m512 k = _mm512_sub_ps(shifted, _mm512_set1_ps(kExp8Shift));
+  const __m512i j = _mm512_castps_si512(shifted);
+  const __m512 tau = _mm512_permutexvar_ps(j, _mm512_load_ps(kExpTableTau16.data()));
+  return {v, _mm512_fnmadd_ps(k, _mm512_set1_ps(kExp8C1), x),
+          _mm512_permutexvar_ps(j, _mm512_load_ps(kExpTableHi16.data())),
+          _mm512_fnmadd_ps(k, _mm512_set1_ps(kExp8C2), tau), shifted};
+}
+
+PTO_AVX512 Exp16 exp16_evaluate(const Exp16Reduced& r) {
+  const __m512 rh = r.rh, th = r.th;
+  const __m512 h2 = _mm512_mul_ps(rh, _mm512_mul_ps(rh, _mm512_set1_ps(0.5f)));
+  const __m512 q = _mm512_fmadd_ps(_mm512_fmadd_ps(rh, _mm512_set1_ps(kExp8Thirtieth), _mm512_set1_ps(kExp8Sixth)),
+                                   h2, _mm512_mul_ps(rh, _mm512_set1_ps(kExp8Third)));
+  const __m512 u = _mm512_fmadd_ps(h2, q, h2);
+  const __m512 yh = _mm512_fmadd_ps(th, rh, th);
+  const __m512 eps = _mm512_fmadd_ps(th, rh, _mm512_sub_ps(th, yh));
+  const __m512 g = _mm512_fmadd_ps(r.s, _mm512_fmadd_ps(th, h2, yh), eps);
+  return {r.v, yh, _mm512_fmadd_ps(th, u, g), r.shifted};
+}
+
+PTO_AVX512 unsigned exp16_store(const Exp16& t, std::uint32_t* out) {
+  const __m512i biased = _mm512_add_epi32(_mm512_add_epi32(t.v, t.v), _mm512_set1_epi32(kExp8RangeBias));
+  const __mmask16 outside = _mm512_cmpgt_epi32_mask(biased, _mm512_set1_epi32(kExp8RangeLimit));
+  const __m512 delta = _mm512_set1_ps(kExp8Delta);
+  const __m512 up = _mm512_add_ps(t.yh, _mm512_add_ps(t.low, delta));
+  const __m512 down = _mm512_add_ps(t.yh, _mm512_sub_ps(t.low, delta));
+  const __m512i scale = _mm512_slli_epi32(_mm512_srai_epi32(_mm512_castps_si512(t.shifted), 3), 23);
+  store512(out, _mm512_add_epi32(_mm512_castps_si512(up), scale));
+  return static_cast<unsigned>(outside | _mm512_cmp_ps_mask(up, down, _CMP_NEQ_UQ));
+}
+
+// Whole vectors of [0, n), n % 16 == 0, pipelined as exp_fp32_binary32:
+// each step reduces the vector two ahead and evaluates the next one before
+// storing the current one.
+PTO_AVX512 void exp_fp32_binary32_x16(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow,
+                                      std::size_t n) noexcept {
+  if (n == 0) return;
+  const std::size_t last = n - 16;
+  Exp16Reduced next = exp16_reduce(in + std::min<std::size_t>(16, last));
+  Exp16 current = exp16_evaluate(exp16_reduce(in));
+  for (std::size_t i = 0; i < n; i += 64) {
+    std::uint64_t word = 0;
+    for (std::size_t j = i; j < std::min(i + 64, n); j += 16) {
+      const Exp16Reduced after = exp16_reduce(in + std::min(j + 32, last));
+      const Exp16 evaluated = exp16_evaluate(next);
+      word |= std::uint64_t{exp16_store(current, out + j)} << (j % 64);
+      next = after;
+      current = evaluated;
+    }
+    slow[i / 64] = word;
+  }
+}
+
+PTO_AVX512 bool exp_fp32_avx512(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow,
+                                std::size_t n) noexcept {
+  const std::size_t whole = n - n % 16;
+  exp_fp32_binary32_x16(in, out, slow, whole);
+  exp_fp32_lanes(in, out, slow, whole, n);
+  return refine_exp_binary64(in, out, slow, n);
+}
+
+bool detect_avx512() noexcept {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  // CPUID.(EAX=7, ECX=1):EAX bit 5 is AVX512_BF16; __builtin_cpu_supports
+  // covers the OS's saving of the ZMM state for AVX512F/BW.
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) && (eax & (1U << 5)) != 0;
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
 bool detect_avx2() noexcept { return __builtin_cpu_supports("avx2"); }
 bool detect_fma() noexcept { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
 
@@ -390,26 +737,73 @@ bool detect_fma() noexcept { return __builtin_cpu_supports("avx2") && __builtin_
 template <Op O>
 bool bf16_binary(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
 #ifdef PTO_HAVE_AVX2_PATH
+  if (active_tier() == Tier::Avx512) return bf16_binary_avx512<O>(a, b, out, n);
   if (avx2_available()) return bf16_binary_avx2<O>(a, b, out, n);
 #endif
   return bf16_binary_lanes<O>(a, b, out, n);
 }
 
+template <bool Max, typename T>
+bool min_max_of(T inf, const T* a, const T* b, T* out, std::size_t n) noexcept {
+#ifdef PTO_HAVE_AVX2_PATH
+  if (active_tier() == Tier::Avx512) return min_max_avx512<Max>(inf, a, b, out, n);
+#endif
+  return min_max_lanes<Max>(inf, a, b, out, n);  // its AVX2 clone on AVX2 hosts
+}
+
+template <typename T>
+bool min_max_span(bool max, T inf, const T* a, const T* b, T* out, std::size_t n) noexcept {
+  return max ? min_max_of<true>(inf, a, b, out, n) : min_max_of<false>(inf, a, b, out, n);
+}
+
+std::atomic<Tier> tier_cap{Tier::Avx512};
+
+Tier host_tier() noexcept {
+#ifdef PTO_HAVE_AVX2_PATH
+  static const Tier detected = detect_avx512() ? Tier::Avx512 : detect_avx2() ? Tier::Avx2 : Tier::Portable;
+  return detected;
+#else
+  return Tier::Portable;
+#endif
+}
+
 }  // namespace
 
+Tier active_tier() noexcept { return std::min(host_tier(), tier_cap.load(std::memory_order_relaxed)); }
+
+void limit_tier(Tier cap) noexcept { tier_cap.store(cap, std::memory_order_relaxed); }
+
+bool avx2_available() noexcept { return active_tier() >= Tier::Avx2; }
+
 #ifdef PTO_HAVE_AVX2_PATH
-bool avx2_available() noexcept {
-  static const bool present = detect_avx2();
-  return present;
-}
 bool avx2_fma_available() noexcept {
   static const bool present = detect_fma();
-  return present;
+  return present && avx2_available();
 }
 #else
-bool avx2_available() noexcept { return false; }
 bool avx2_fma_available() noexcept { return false; }
 #endif
+
+std::optional<std::uint16_t> fp32_row_sums16(const float* first, std::size_t stride, unsigned rows,
+                                             std::uint32_t columns, float* sums) noexcept {
+#ifdef PTO_HAVE_AVX2_PATH
+  if (active_tier() == Tier::Avx512) return fp32_row_sums16_avx512(first, stride, rows, columns, sums);
+#endif
+  return std::nullopt;
+}
+
+bool min_max(bool max, std::uint16_t inf, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
+             std::size_t n) noexcept {
+  return min_max_span(max, inf, a, b, out, n);
+}
+bool min_max(bool max, std::uint32_t inf, const std::uint32_t* a, const std::uint32_t* b, std::uint32_t* out,
+             std::size_t n) noexcept {
+  return min_max_span(max, inf, a, b, out, n);
+}
+bool min_max(bool max, std::uint64_t inf, const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out,
+             std::size_t n) noexcept {
+  return min_max_span(max, inf, a, b, out, n);
+}
 
 bool bf16_binary_via_fp32(Op op, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
                           std::size_t n) noexcept {
@@ -423,6 +817,7 @@ bool bf16_binary_via_fp32(Op op, const std::uint16_t* a, const std::uint16_t* b,
 
 NarrowSummary bf16_narrow_common(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept {
 #ifdef PTO_HAVE_AVX2_PATH
+  if (active_tier() == Tier::Avx512) return bf16_narrow_avx512(in, out, n);
   if (avx2_available()) return bf16_narrow_avx2(in, out, n);
 #endif
   return bf16_narrow_lanes(in, out, n);
@@ -430,6 +825,10 @@ NarrowSummary bf16_narrow_common(const std::uint32_t* in, std::uint16_t* out, st
 
 bool exp_fp32(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept {
 #ifdef PTO_HAVE_AVX2_PATH
+  if (active_tier() == Tier::Avx512) {
+    std::fill_n(slow, (n + 63) / 64, std::uint64_t{0});
+    return exp_fp32_avx512(in, out, slow, n);
+  }
   if (avx2_fma_available()) {
     std::fill_n(slow, (n + 63) / 64, std::uint64_t{0});
     return exp_fp32_avx2(in, out, slow, n);

@@ -1,8 +1,9 @@
-// AVX2 span loops of the tile fast paths that have no F16C instruction to
-// lean on: BF16 arithmetic through binary32, FP32 -> BF16 RNE narrowing and
-// an FP32 exp (binary32 evaluation, binary64 for the elements it leaves
-// open).  Each entry point picks the AVX2 (and, for exp, FMA) loop at run
-// time and otherwise runs a portable loop with the same contract; the
+// Vector span loops of the tile fast paths that have no F16C instruction to
+// lean on: BF16 arithmetic through binary32, FP32 -> BF16 RNE narrowing,
+// ADR 0050 MAX/MIN and an FP32 exp (binary32 evaluation, binary64 for the
+// elements it leaves open).  Each entry point picks, at run time, the
+// widest loop the host runs (AVX-512 with BW and BF16, else AVX2 and, for
+// exp, FMA) and otherwise runs a portable loop with the same contract; the
 // tails shorter than a vector take the portable loop too.  None of them decides a rounding the exact path could decide
 // differently: they report the elements (or the span) the caller must
 // recompute exactly (docs/numerics.md, fast paths of the tile kernels).
@@ -12,13 +13,25 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "numerics/f16c_span.hpp"
 #include "numerics/rounding.hpp"
 
 namespace pto::num::simd {
 
-// True when the CPU has AVX2 (queried once); exp also needs FMA.
+// The loop families, narrowest first.  Avx512 needs AVX512F, AVX512BW and
+// AVX512_BF16 (VCVTNE2PS2BF16); Avx2 needs AVX2 (F16C for the FP16 loops).
+enum class Tier : std::uint8_t { Portable, Avx2, Avx512 };
+
+// The widest tier the CPU runs (queried once), capped by limit_tier.
+Tier active_tier() noexcept;
+
+// Caps the tier every entry point (and num::f16c) uses from now on, so
+// tests run the narrower loops on a wide host; Avx512 lifts the cap.
+void limit_tier(Tier cap) noexcept;
+
+// True when the active tier is at least Avx2; exp also needs FMA.
 bool avx2_available() noexcept;
 bool avx2_fma_available() noexcept;
 
@@ -41,6 +54,31 @@ struct NarrowSummary {
   bool inexact = false;
 };
 NarrowSummary bf16_narrow_common(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept;
+
+// ADR 0050 MAX (max true) or MIN of carriers of an IEEE interchange-style
+// format whose +infinity encoding is `inf` (its NaNs are the magnitudes
+// above): for each pair without a NaN, out[i] is the larger (smaller)
+// operand by TileFloatingOrderKey, -0 below +0, the left one on ties.
+// Returns true when some pair holds a NaN; those out[i] are unspecified
+// and the caller recomputes them.
+bool min_max(bool max, std::uint16_t inf, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
+             std::size_t n) noexcept;
+bool min_max(bool max, std::uint32_t inf, const std::uint32_t* a, const std::uint32_t* b, std::uint32_t* out,
+             std::size_t n) noexcept;
+bool min_max(bool max, std::uint64_t inf, const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out,
+             std::size_t n) noexcept;
+
+// Binary32 sums of up to 16 rows (`rows`), each folded strictly in column
+// order from +0 (ADR 0092): row k holds `columns` floats at
+// first + k * stride.  One vector lane per row; each step is one binary32
+// add in the host's default environment (round to nearest even, no flush
+// to zero).  Writes sums[0, rows) and sets bit k of the returned mask when
+// some step of row k was inexact (valid while the row's sum stays finite:
+// the caller refolds other rows).
+// Only in the Avx512 tier (16 x 16 blocks transposed in registers):
+// returns std::nullopt, with no effect, otherwise.
+std::optional<std::uint16_t> fp32_row_sums16(const float* first, std::size_t stride, unsigned rows,
+                                             std::uint32_t columns, float* sums) noexcept;
 
 // FP32 exp for 0 < |x| <= 87: out[i] = exp(x) correctly rounded to
 // binary32 (RNE) for every element not marked slow; such a result is

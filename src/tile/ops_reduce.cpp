@@ -9,6 +9,7 @@
 
 #include "numerics/arith.hpp"
 #include "numerics/convert_span.hpp"
+#include "numerics/simd_span.hpp"
 #include "tile/ops_elementwise.hpp"
 #include "tile/ops_kernels.hpp"
 
@@ -147,10 +148,37 @@ PTO_NUM_CLONES void add_row_lanes(const float* block, std::uint32_t columns, Row
   inexact = rounded;
 }
 
+// Row `row`'s result from its lane: a sum that is not finite (a NaN or
+// infinite element, or overflow) is refolded exactly; otherwise NX is the
+// only flag, raised when some step was inexact.
+Flags finish_row_sum(Tile& d, const Tile& s, std::uint32_t row, float sum, bool inexact) {
+  if (!std::isfinite(sum))
+    return sequential_fold_line<std::uint32_t>(Reduction::SUM, TileAxis::Row, d, s, NumericProfile::Ieee, row);
+  d.row_data<std::uint32_t>(row)[0] = std::bit_cast<std::uint32_t>(sum);
+  return inexact ? num::kNX : Flags{0};
+}
+
+// Sixteen rows a group through num::simd::fp32_row_sums16; false, with no
+// effect, where the host has no such loop.
+bool fp32_row_sums_gathered(Tile& d, const Tile& s, Flags& flags) {
+  const TileDescriptor& sd = s.descriptor();
+  constexpr std::uint32_t kGroup = 16;
+  std::array<float, kGroup> sums{};
+  for (std::uint32_t first = 0; first < sd.valid_rows; first += kGroup) {
+    const std::uint32_t rows = std::min(kGroup, sd.valid_rows - first);
+    const auto inexact = num::simd::fp32_row_sums16(reinterpret_cast<const float*>(s.row_data<std::uint32_t>(first)),
+                                                    sd.columns, rows, sd.valid_columns, sums.data());
+    if (!inexact) return false;
+    for (std::uint32_t k = 0; k < rows; ++k) flags |= finish_row_sum(d, s, first + k, sums[k], (*inexact >> k) & 1U);
+  }
+  return true;
+}
+
 Flags fp32_row_sums(Tile& d, const Tile& s) {
+  Flags flags = 0;
+  if (fp32_row_sums_gathered(d, s, flags)) return flags;
   const TileDescriptor& sd = s.descriptor();
   std::array<float, kColumnBlock * kRowLanes> block;
-  Flags flags = 0;
   for (std::uint32_t first = 0; first < sd.valid_rows; first += kRowLanes) {
     const std::uint32_t lanes = std::min(kRowLanes, sd.valid_rows - first);
     RowLanes sum{};  // +0: TileProfileReductionInitial of SUM
@@ -164,14 +192,7 @@ Flags fp32_row_sums(Tile& d, const Tile& s) {
       }
       add_row_lanes(block.data(), columns, sum, inexact);
     }
-    for (std::uint32_t k = 0; k < lanes; ++k) {
-      if (!std::isfinite(sum[k])) {
-        flags |= sequential_fold_line<std::uint32_t>(Reduction::SUM, TileAxis::Row, d, s, NumericProfile::Ieee, first + k);
-        continue;
-      }
-      if (inexact[k] != 0) flags |= num::kNX;
-      d.row_data<std::uint32_t>(first + k)[0] = std::bit_cast<std::uint32_t>(static_cast<float>(sum[k]));
-    }
+    for (std::uint32_t k = 0; k < lanes; ++k) flags |= finish_row_sum(d, s, first + k, sum[k], inexact[k] != 0);
   }
   return flags;
 }

@@ -133,14 +133,6 @@ constexpr bool is_nan_bits(T v, T inf) noexcept {
   return static_cast<S>(v & magnitude) > static_cast<S>(inf);
 }
 
-// Either operand a NaN: one signed maximum of the magnitudes, one compare.
-template <typename T>
-constexpr bool either_nan_bits(T x, T y, T inf) noexcept {
-  using S = std::make_signed_t<T>;
-  constexpr T magnitude = static_cast<T>(~(T{1} << (sizeof(T) * 8 - 1)));
-  return std::max(static_cast<S>(x & magnitude), static_cast<S>(y & magnitude)) > static_cast<S>(inf);
-}
-
 // ieee FP32/FP64 ADD/SUB/MUL/DIV on the host: binary32/binary64 arithmetic
 // in the default environment (round to nearest even, no flush to zero) is
 // the IEEE 754 operation, bit for bit, except that NaN results carry host
@@ -245,37 +237,18 @@ void bf16_span(ElementContext& e, const std::uint16_t* a, const std::uint16_t* b
   }
 }
 
-// TileFloatingOrderKey on a carrier, as a signed integer: monotonic in
-// value with -0 (key -1) below +0 (key 0), so ADR 0050 MAX/MIN of non-NaN
-// operands (ties: MAX +0, MIN -0, else equal bits) is a signed key
-// comparison that keeps the left operand on ties.  Negative encodings flip
-// their magnitude bits.
-template <typename T>
-constexpr std::make_signed_t<T> order_key(T v) noexcept {
-  using S = std::make_signed_t<T>;
-  constexpr unsigned shift = sizeof(T) * 8 - 1;
-  const T flip = static_cast<T>(static_cast<T>(0 - static_cast<T>(v >> shift)) >> 1);
-  return static_cast<S>(static_cast<T>(v ^ flip));
-}
-
-// MAX/MIN, both profiles (num::ieee_min_max); NaN operands are recomputed.
+// MAX/MIN, both profiles (num::ieee_min_max): num::simd::min_max (ADR
+// 0050 order of the non-NaN operands); pairs holding a NaN are recomputed.
 template <Binary Op, typename T>
-PTO_NUM_CLONES void min_max_span(ElementContext& e, const T* a, const T* b, T* out, std::size_t n) {
+void min_max_span(ElementContext& e, const T* a, const T* b, T* out, std::size_t n) {
   const T inf = static_cast<T>(infinity_bits(e.type));
   ChunkOutput<T> sink(out, a, b);
   for (std::size_t i = 0; i < n; i += kChunk) {
     const std::size_t m = std::min(kChunk, n - i);
     T* z = sink.at(i);
-    T nan = 0;
-    for (std::size_t j = 0; j < m; ++j) {
-      const T x = a[i + j], y = b[i + j];
-      const bool left = Op == Binary::MAX ? order_key(x) >= order_key(y) : order_key(x) <= order_key(y);
-      nan |= static_cast<T>(either_nan_bits(x, y, inf));
-      z[j] = left ? x : y;
-    }
-    if (nan)
+    if (num::simd::min_max(Op == Binary::MAX, inf, a + i, b + i, z, m))
       for (std::size_t j = 0; j < m; ++j)
-        if (either_nan_bits(a[i + j], b[i + j], inf)) z[j] = e.exact(a[i + j], b[i + j]);
+        if (is_nan_bits(a[i + j], inf) || is_nan_bits(b[i + j], inf)) z[j] = e.exact(a[i + j], b[i + j]);
     sink.commit(i, m);
   }
 }

@@ -348,6 +348,7 @@ bool TileFile::payload_representable(const TileDescriptor& d) const noexcept {
 }
 
 std::uint64_t TileFile::shared_capacity_in_use() const noexcept {
+  if (!shared_handed_out_) return 0;
   std::uint64_t total = 0;
   for (const SharedTile& s : shared_)
     if (s.descriptor_valid) total += core_allocation_bytes(s.allocation_mask, s.tile.descriptor().capacity_bytes);
@@ -439,6 +440,7 @@ void TileFile::reset() noexcept {
     s.published = false;
     s.tile.release();
   }
+  shared_handed_out_ = false;
   capacity_limit_ = kTileCapacityBytes;
 }
 

@@ -198,7 +198,10 @@ class TileFile {
   Tile& tile(TileIndex i) noexcept { return tiles_[i]; }
   const Tile& tile(TileIndex i) const noexcept { return tiles_[i]; }
   PeMask allocation_mask(TileIndex i) const noexcept { return masks_[i]; }
-  SharedTile& shared(unsigned id) noexcept { return shared_[id]; }
+  SharedTile& shared(unsigned id) noexcept {
+    shared_handed_out_ = true;  // the caller may make it valid
+    return shared_[id];
+  }
   const SharedTile& shared(unsigned id) const noexcept { return shared_[id]; }
 
   // TILE_CAPACITY (system register 0x27); reset value PTO_TILE_CAPACITY_BYTES.
@@ -265,6 +268,10 @@ class TileFile {
   std::array<Tile, kTileRegisterCount> tiles_;
   std::array<PeMask, kTileRegisterCount> masks_{};
   std::vector<SharedTile> shared_;
+  // False while no shared register has been handed out for writing since
+  // construction or reset(): then none is valid and shared_capacity_in_use
+  // (asked on every tile allocation) needs no scan of the 256 registers.
+  bool shared_handed_out_ = false;
   std::uint32_t capacity_limit_ = kTileCapacityBytes;
   std::uint32_t model_tile_elements_ = kModelTileElementsMax;
 };

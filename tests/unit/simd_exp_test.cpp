@@ -1,5 +1,6 @@
-// Differential tests of num::simd::exp_fp32 (the TEXP FP32 ieee span loop)
-// and of its portable loop num::simd::exp_fp32_portable against the exact
+// Differential tests of num::simd::exp_fp32 (the TEXP FP32 ieee span loop;
+// its AVX-512 and AVX2 tiers) and of its portable loop
+// num::simd::exp_fp32_portable against the exact
 // per-element path ops::sfu_element (TEXP, FP32, ieee profile): every
 // element a loop does not mark slow must carry the exact path's bits, and
 // the exact path must raise exactly NX for it (docs/numerics.md, TEXP FP32).
@@ -29,7 +30,17 @@ struct NamedLoop {
   const char* name;
   Loop loop;
 };
-const NamedLoop kLoops[] = {{"best", exp_fp32}, {"portable", exp_fp32_portable}};
+// exp_fp32 with the tier capped at `T` (the cap lifted afterwards): the
+// AVX-512 (16 lanes) and AVX2+FMA (8 lanes) loops where the host has them.
+template <Tier T>
+bool exp_fp32_capped(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept {
+  limit_tier(T);
+  const bool any = exp_fp32(in, out, slow, n);
+  limit_tier(Tier::Avx512);
+  return any;
+}
+const NamedLoop kLoops[] = {
+    {"widest", exp_fp32_capped<Tier::Avx512>}, {"avx2", exp_fp32_capped<Tier::Avx2>}, {"portable", exp_fp32_portable}};
 
 constexpr std::uint32_t kFastLimit = 0x42ae0000;  // 87.0f
 

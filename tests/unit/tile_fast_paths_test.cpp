@@ -11,7 +11,11 @@
 //    operands against every encoding on the right;
 //  - the F16C conversion spans (num::f16c) vs the scalar encoder
 //    num::convert, every FP16 code and the FP32 values around every FP16
-//    rounding boundary.
+//    rounding boundary;
+//  - TMAX/TMIN (num::simd::min_max) vs ops::binary_element in both
+//    profiles, NaN, zero, infinity and subnormal operands included.
+// The vector loops run in every tier the host has (num::simd::limit_tier):
+// portable, AVX2/F16C and AVX-512.
 // Expected values are the exact paths' (the spec's TileProfileBinaryWithFlags
 // / TileSFUUnarySpecialValue, ieee profile of docs/numerics.md).
 #include <gtest/gtest.h>
@@ -27,6 +31,7 @@
 #include "numerics/convert_span.hpp"
 #include "numerics/f16c_span.hpp"
 #include "numerics/format.hpp"
+#include "numerics/simd_span.hpp"
 #include "tile/ops_convert.hpp"
 #include "tile/ops_elementwise.hpp"
 #include "tile/ops_reduce.hpp"
@@ -58,6 +63,23 @@ Tile make_tile(const TileDescriptor& d) {
 }
 
 std::uint32_t f32(float f) { return std::bit_cast<std::uint32_t>(f); }
+
+// Runs `body` once per vector tier up to the host's widest, the tier capped
+// (and the cap lifted afterwards, also when an assertion returns early).
+template <typename F>
+void for_each_tier(F body) {
+  using num::simd::Tier;
+  struct Uncap {
+    ~Uncap() { num::simd::limit_tier(Tier::Avx512); }
+  } uncap;
+  const Tier host = num::simd::active_tier();
+  for (Tier tier : {Tier::Portable, Tier::Avx2, Tier::Avx512}) {
+    if (tier > host) break;
+    num::simd::limit_tier(tier);
+    SCOPED_TRACE(testing::Message() << "tier " << static_cast<int>(tier));
+    body();
+  }
+}
 
 // FP32 encodings around the TEXP fast range and the IEEE special classes.
 const std::vector<std::uint32_t> kExpSpecials = {
@@ -95,7 +117,7 @@ void check_unary(Unary op, DataType type, NumericProfile p, const Tile& source, 
   EXPECT_EQ(flags, want_flags);
 }
 
-TEST(TileFastPaths, ExpFp32IeeeMatchesElementSemantics) {
+void check_exp_fp32_random_tiles() {
   std::mt19937_64 g(11);
   std::uniform_real_distribution<float> wide(-104.0f, 90.0f), narrow(-1.0f, 1.0f);
   for (int round = 0; round < 8; ++round) {
@@ -110,6 +132,10 @@ TEST(TileFastPaths, ExpFp32IeeeMatchesElementSemantics) {
     });
     check_unary(Unary::EXP, DataType::FP32, NumericProfile::Ieee, s, round % 2 == 1);
   }
+}
+
+TEST(TileFastPaths, ExpFp32IeeeMatchesElementSemantics) {
+  for_each_tier(check_exp_fp32_random_tiles);
 }
 
 // A tile whose every element takes the fast path records exactly NX (every
@@ -209,25 +235,49 @@ void check_row_sum(const Tile& s) {
   EXPECT_EQ(flags, want_flags);
 }
 
+// 13 and 37 rows: partial groups of the 8- and 16-lane loops; 61 of 64,
+// 300 and 7 columns: partial column blocks.
 TEST(TileFastPaths, RowSumFp32IeeeRandomRows) {
-  std::mt19937_64 g(17);
-  std::uniform_real_distribution<float> v(-1000.0f, 1000.0f);
-  for (std::uint32_t columns : {64U, 300U, 7U}) {
-    Tile s = make_tile(descriptor(DataType::FP32, columns, 13, columns == 64 ? 61 : columns));
-    fill(s, {}, [&]() -> std::uint32_t {
-      switch (g() % 8) {
-        case 0: return static_cast<std::uint32_t>(g() & 0x807fffffU);  // subnormals and zeros
-        case 1: return f32(std::ldexp(v(g), static_cast<int>(g() % 60) - 30));
-        default: return f32(v(g));
+  for_each_tier([] {
+    std::mt19937_64 g(17);
+    std::uniform_real_distribution<float> v(-1000.0f, 1000.0f);
+    for (std::uint32_t rows : {13U, 37U})
+      for (std::uint32_t columns : {64U, 300U, 7U}) {
+        Tile s = make_tile(descriptor(DataType::FP32, columns, rows, columns == 64 ? 61 : columns));
+        fill(s, {}, [&]() -> std::uint32_t {
+          switch (g() % 8) {
+            case 0: return static_cast<std::uint32_t>(g() & 0x807fffffU);  // subnormals and zeros
+            case 1: return f32(std::ldexp(v(g), static_cast<int>(g() % 60) - 30));
+            default: return f32(v(g));
+          }
+        });
+        check_row_sum(s);
       }
-    });
-    check_row_sum(s);
-  }
+  });
+}
+
+// One inexact step in a tile of exact rows (flags are per tile): 2^24 + 1
+// rounds, with the larger operand as the running sum or as the element,
+// at the first, last and next-group lanes and at columns inside the first
+// block, at a block's end and in the partial last block.
+TEST(TileFastPaths, RowSumFp32IeeeOneInexactStep) {
+  for_each_tier([] {
+    for (std::uint32_t row : {0U, 7U, 15U, 16U, 19U})
+      for (std::uint32_t column : {1U, 15U, 16U, 36U})
+        for (bool large_first : {true, false}) {
+          Tile s = make_tile(descriptor(DataType::FP32, 37, 20, 37));
+          fill(s, {}, [] { return 0x80000000U; });  // -0: exact, the sums stay zero
+          s.write_element(row, 0, f32(large_first ? 0x1p24f : 1.0f));
+          s.write_element(row, column, f32(large_first ? 1.0f : 0x1p24f));
+          SCOPED_TRACE(testing::Message() << "row " << row << " column " << column << " large first " << large_first);
+          check_row_sum(s);
+        }
+  });
 }
 
 // Rows that are exact (no flags), order-dependent, overflowing, or hold
 // NaNs and infinities; each row checked against the sequential fold.
-TEST(TileFastPaths, RowSumFp32IeeeSpecialRows) {
+void check_special_row_sums() {
   Tile s = make_tile(descriptor(DataType::FP32, 16, 11, 16));
   const auto row = [&](std::uint32_t r, std::vector<std::uint32_t> values) {
     for (std::uint32_t c = 0; c < 16; ++c) s.write_element(r, c, c < values.size() ? values[c] : 0x80000000U);  // -0 pads
@@ -249,6 +299,10 @@ TEST(TileFastPaths, RowSumFp32IeeeSpecialRows) {
   Tile d = make_tile(descriptor(DataType::FP32, 1, 1, 1, 4096));
   EXPECT_EQ(ops::tile_reduce(ops::Reduction::SUM, TileAxis::Row, d, exact, PadValue::Null, NumericProfile::Ieee), 0);
   EXPECT_EQ(d.read_raw(0), f32(120.0f));
+}
+
+TEST(TileFastPaths, RowSumFp32IeeeSpecialRows) {
+  for_each_tier(check_special_row_sums);
 }
 
 // ---- TileScalar spans ----
@@ -333,17 +387,72 @@ void check_every_right_operand(DataType t, std::vector<std::uint16_t> lefts) {
 }
 
 TEST(TileFastPaths, Fp16ThroughBinary32IsCorrectlyRounded) {
-  check_every_right_operand(DataType::FP16, {0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x7c00, 0x7d00,
-                                             0x3c00, 0x3c01, 0xbc01, 0x3bff, 0x1400, 0x0200, 0x5bff});
+  for_each_tier([] {
+    check_every_right_operand(DataType::FP16, {0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x7c00, 0x7d00,
+                                               0x3c00, 0x3c01, 0xbc01, 0x3bff, 0x1400, 0x0200, 0x5bff});
+  });
 }
 
 // BF16 shares the binary32 exponent range: the left operands include the
 // subnormal and overflow boundaries (results recomputed exactly), 1 + ulp
 // (halfway sums with 2^-8 multiples) and NaNs with payloads.
 TEST(TileFastPaths, Bf16ThroughBinary32IsCorrectlyRounded) {
-  check_every_right_operand(DataType::BF16, {0x0000, 0x8000, 0x0001, 0x007f, 0x0080, 0x0081, 0x8080, 0x7f7f, 0xff7f,
-                                             0x7f80, 0xff80, 0x7fc1, 0x7f81, 0x3f80, 0x3f81, 0xbf81, 0x3f7f, 0x1f80,
-                                             0x5f7f, 0x2000});
+  for_each_tier([] {
+    check_every_right_operand(DataType::BF16, {0x0000, 0x8000, 0x0001, 0x007f, 0x0080, 0x0081, 0x8080, 0x7f7f, 0xff7f,
+                                               0x7f80, 0xff80, 0x7fc1, 0x7f81, 0x3f80, 0x3f81, 0xbf81, 0x3f7f, 0x1f80,
+                                               0x5f7f, 0x2000});
+  });
+}
+
+// ---- TMAX/TMIN ----
+
+// Operands drawn from the type's special encodings (zeros, smallest and
+// largest subnormals and normals, infinities, quiet and signalling NaNs
+// with payloads, both signs) or at random, so equal keys, -0 against +0
+// and NaN pairs all occur; 61 of 64 columns valid (a run per row, tails
+// shorter than every vector width), destination separate or the left
+// source.
+void check_min_max(DataType t, NumericProfile p, bool alias) {
+  const unsigned bits = element_bits(t);
+  const num::FormatInfo& f = num::format_info(t);
+  const std::uint64_t inf = ((std::uint64_t{1} << f.exp_bits) - 1) << f.frac_bits;
+  const std::uint64_t sign = std::uint64_t{1} << (bits - 1);
+  const std::uint64_t quiet = std::uint64_t{1} << (f.frac_bits - 1);
+  const std::vector<std::uint64_t> specials = {0, 1, quiet - 1, std::uint64_t{1} << f.frac_bits, inf - 1, inf,
+                                               inf | quiet, inf | 1, inf | quiet | 5, 0x3};
+  std::mt19937_64 g(41 + bits);
+  const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  const auto draw = [&] {
+    const std::uint64_t v = g() % 3 ? specials[g() % specials.size()] : g() & mask;
+    return g() % 2 ? v ^ sign : v;
+  };
+  const TileDescriptor d = descriptor(t, 64, 40, 61);
+  Tile left = make_tile(d), right = make_tile(d), out = make_tile(d);
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r)
+    for (std::uint32_t c = 0; c < d.valid_columns; ++c) {
+      left.write_element(r, c, draw());
+      right.write_element(r, c, draw());
+    }
+  for (Binary op : {Binary::MAX, Binary::MIN}) {
+    Tile copy = left;
+    Tile& destination = alias ? copy : out;
+    ASSERT_TRUE(span_binary(op, destination, copy, right, p));
+    for (std::uint32_t r = 0; r < d.valid_rows; ++r)
+      for (std::uint32_t c = 0; c < d.valid_columns; ++c) {
+        const std::uint32_t e = left.linear_index(r, c);
+        const std::uint64_t a = left.read_raw(e), b = right.read_raw(e);
+        ASSERT_EQ(destination.read_raw(e), ops::binary_element(op, t, a, b, p).bits)
+            << (op == Binary::MAX ? "MAX" : "MIN") << " 0x" << std::hex << a << " 0x" << b;
+      }
+  }
+}
+
+TEST(TileFastPaths, MinMaxMatchesElementSemantics) {
+  for_each_tier([] {
+    for (DataType t : {DataType::FP16, DataType::BF16, DataType::FP32, DataType::FP64})
+      for (NumericProfile p : {NumericProfile::Reference, NumericProfile::Ieee})
+        for (bool alias : {false, true}) check_min_max(t, p, alias);
+  });
 }
 
 // ---- F16C conversion spans ----
@@ -362,27 +471,29 @@ TEST(F16cSpans, WidenEveryFp16Code) {
   RecordProperty("f16c", num::f16c::available() ? "yes" : "no");
 }
 
-// binary_via_fp32 takes sixteen elements a step and the rest (here five)
-// in the lane loop; a NaN result in either half of a step, or in the tail,
-// is reported.  1.0 + 2.0 = 3.0: 0x3c00 + 0x4000 = 0x4200; 1.5 * 2.0 = 0x4200.
+// binary_via_fp32 takes sixteen (AVX2) or thirty-two (AVX-512) elements a
+// step and the rest (here thirteen) in the lane loop; a NaN result in either
+// half of a step, or in the tail, is reported.  1.0 + 2.0 = 3.0: 0x3c00 + 0x4000 = 0x4200; 1.5 * 2.0 = 0x4200.
 TEST(F16cSpans, BinaryStepsReportNaNInEitherHalfAndTail) {
-  for (const std::size_t nan_at : {std::size_t{99}, std::size_t{3}, std::size_t{9}, std::size_t{18}}) {
-    std::vector<std::uint16_t> a(21, 0x3c00), b(21, 0x4000), out(21);
-    if (nan_at < a.size()) a[nan_at] = 0x7e00;
-    EXPECT_EQ(num::f16c::binary_via_fp32(num::f16c::Op::ADD, a.data(), b.data(), out.data(), a.size()),
-              nan_at < a.size())
-        << nan_at;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      if (i != nan_at) {
-        ASSERT_EQ(out[i], 0x4200U) << nan_at << " " << i;
-      } else {
-        EXPECT_EQ(out[i] & 0x7c00U, 0x7c00U) << nan_at;  // some NaN encoding
+  for_each_tier([] {
+    for (const std::size_t nan_at : {std::size_t{99}, std::size_t{3}, std::size_t{9}, std::size_t{18}, std::size_t{40}}) {
+      std::vector<std::uint16_t> a(45, 0x3c00), b(45, 0x4000), out(45);
+      if (nan_at < a.size()) a[nan_at] = 0x7e00;
+      EXPECT_EQ(num::f16c::binary_via_fp32(num::f16c::Op::ADD, a.data(), b.data(), out.data(), a.size()),
+                nan_at < a.size())
+          << nan_at;
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        if (i != nan_at) {
+          ASSERT_EQ(out[i], 0x4200U) << nan_at << " " << i;
+        } else {
+          EXPECT_EQ(out[i] & 0x7c00U, 0x7c00U) << nan_at;  // some NaN encoding
+        }
       }
     }
-  }
-  std::vector<std::uint16_t> a(32, 0x3e00), b(32, 0x4000), out(32);
-  EXPECT_FALSE(num::f16c::binary_via_fp32(num::f16c::Op::MUL, a.data(), b.data(), out.data(), a.size()));
-  for (std::uint16_t v : out) ASSERT_EQ(v, 0x4200U);
+    std::vector<std::uint16_t> a(32, 0x3e00), b(32, 0x4000), out(32);
+    EXPECT_FALSE(num::f16c::binary_via_fp32(num::f16c::Op::MUL, a.data(), b.data(), out.data(), a.size()));
+    for (std::uint16_t v : out) ASSERT_EQ(v, 0x4200U);
+  });
 }
 
 // Every FP16 value's binary32 image, the midpoints to its neighbours and
@@ -429,33 +540,35 @@ TEST(F16cSpans, NarrowAroundEveryRoundingBoundary) {
 // the lane converter): values one by one, flags per span, for spans of
 // common values alone and with one value at or across each flag boundary.
 TEST(Bf16NarrowSpan, MatchesScalarEncoder) {
-  std::mt19937_64 g(37);
-  std::uniform_real_distribution<float> v(-1e30f, 1e30f);
-  const std::vector<std::uint32_t> edges = {0x007fc000, 0x007fbfff, 0x807fc000, 0x007f8000, 0x00000001, 0x80000000,
-                                            0,          0x7f7f8000, 0x7f7f7fff, 0xff7f8000, 0x7f7fffff, 0x7f800000,
-                                            0xff800000, 0x7fc00000, 0x7f800001, 0xffa00001, 0x3f808000, 0x3f818000,
-                                            0x00800000, 0x0080ffff, 0x00ff8000, 0x01000000, 0x007fffff, 0x80807fff,
-                                            0x7f7f7fff, 0x7effffff, 0x7f000000, 0xfe800000};
-  for (std::uint32_t edge : edges)
-    for (std::size_t length : {1U, 15U, 16U, 17U, 255U, 256U, 700U, 1024U, 1025U, 2100U}) {
-      std::vector<std::uint32_t> in(length);
-      for (auto& x : in) x = g() % 4 ? f32(v(g)) : f32(static_cast<float>(g() % 1000));
-      in[g() % length] = edge;
-      std::vector<std::uint16_t> out(length);
-      num::Flags want = 0;
-      for (std::uint32_t x : in) want |= num::convert(DataType::FP32, DataType::BF16, x, num::RoundingMode::RNE).flags;
-      ASSERT_EQ(num::convert_span_to_bf16(in, out), want) << "edge 0x" << std::hex << edge << " length " << length;
-      for (std::size_t i = 0; i < length; ++i)
-        ASSERT_EQ(out[i], num::convert(DataType::FP32, DataType::BF16, in[i], num::RoundingMode::RNE).bits)
-            << "0x" << std::hex << in[i];
-    }
-  std::vector<std::uint32_t> exact(300);
-  for (std::size_t i = 0; i < exact.size(); ++i) exact[i] = f32(static_cast<float>(i));  // exact up to 256
-  std::vector<std::uint16_t> out(exact.size());
-  num::Flags want = 0;
-  for (std::uint32_t x : exact) want |= num::convert(DataType::FP32, DataType::BF16, x, num::RoundingMode::RNE).flags;
-  EXPECT_EQ(num::convert_span_to_bf16(exact, out), want);
-  EXPECT_EQ(num::convert_span_to_bf16(std::span<const std::uint32_t>(exact.data(), 200), out), 0);  // 0..199 exact
+  for_each_tier([] {
+    std::mt19937_64 g(37);
+    std::uniform_real_distribution<float> v(-1e30f, 1e30f);
+    const std::vector<std::uint32_t> edges = {0x007fc000, 0x007fbfff, 0x807fc000, 0x007f8000, 0x00000001, 0x80000000,
+                                              0,          0x7f7f8000, 0x7f7f7fff, 0xff7f8000, 0x7f7fffff, 0x7f800000,
+                                              0xff800000, 0x7fc00000, 0x7f800001, 0xffa00001, 0x3f808000, 0x3f818000,
+                                              0x00800000, 0x0080ffff, 0x00ff8000, 0x01000000, 0x007fffff, 0x80807fff,
+                                              0x7f7f7fff, 0x7effffff, 0x7f000000, 0xfe800000};
+    for (std::uint32_t edge : edges)
+      for (std::size_t length : {1U, 15U, 16U, 17U, 255U, 256U, 700U, 1024U, 1025U, 2100U}) {
+        std::vector<std::uint32_t> in(length);
+        for (auto& x : in) x = g() % 4 ? f32(v(g)) : f32(static_cast<float>(g() % 1000));
+        in[g() % length] = edge;
+        std::vector<std::uint16_t> out(length);
+        num::Flags want = 0;
+        for (std::uint32_t x : in) want |= num::convert(DataType::FP32, DataType::BF16, x, num::RoundingMode::RNE).flags;
+        ASSERT_EQ(num::convert_span_to_bf16(in, out), want) << "edge 0x" << std::hex << edge << " length " << length;
+        for (std::size_t i = 0; i < length; ++i)
+          ASSERT_EQ(out[i], num::convert(DataType::FP32, DataType::BF16, in[i], num::RoundingMode::RNE).bits)
+              << "0x" << std::hex << in[i];
+      }
+    std::vector<std::uint32_t> exact(300);
+    for (std::size_t i = 0; i < exact.size(); ++i) exact[i] = f32(static_cast<float>(i));  // exact up to 256
+    std::vector<std::uint16_t> out(exact.size());
+    num::Flags want = 0;
+    for (std::uint32_t x : exact) want |= num::convert(DataType::FP32, DataType::BF16, x, num::RoundingMode::RNE).flags;
+    EXPECT_EQ(num::convert_span_to_bf16(exact, out), want);
+    EXPECT_EQ(num::convert_span_to_bf16(std::span<const std::uint32_t>(exact.data(), 200), out), 0);  // 0..199 exact
+  });
 }
 
 }  // namespace

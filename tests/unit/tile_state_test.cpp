@@ -82,6 +82,25 @@ TEST(TileState, CapacityBudgetSharedByLocalAndShared) {  // CoreTileCapacityInUs
   EXPECT_EQ(f.configure(3, u32_request(128, 1, 1, 1)), Fault::TileAllocation);
 }
 
+// A shared register counts against the budget once valid, also when made
+// valid through the file's accessor after the file had none (the capacity
+// check skips the scan of the 256 registers only until one is handed out
+// for writing); reset() invalidates them all.
+TEST(TileState, SharedRegisterCountsOnceValidUntilReset) {  // CoreTileCapacityInUse
+  TileFile f;
+  ASSERT_EQ(f.configure(0, u32_request(4096, 64, 1, 1)), Fault::None);  // 4 PEs x 4 KiB
+  EXPECT_EQ(f.shared_capacity_in_use(), 0U);
+  SharedTile& s = f.shared(7);
+  s.descriptor_valid = true;
+  s.allocation_mask = 0b1000;  // one PE
+  s.tile = f.tile(0);
+  EXPECT_EQ(f.shared_capacity_in_use(), 4096U);
+  EXPECT_EQ(f.core_capacity_in_use(), 4U * 4096U + 4096U);
+  f.reset();
+  EXPECT_EQ(f.shared_capacity_in_use(), 0U);
+  EXPECT_FALSE(f.shared(7).descriptor_valid);
+}
+
 // ---------------------------------------------------------------- padding
 
 TEST(TilePadding, NullLeavesPaddingUndefinedOthersDefine) {  // TileWithPadding, TilePadValueForDataType
