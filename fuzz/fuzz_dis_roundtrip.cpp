@@ -15,7 +15,7 @@
 namespace {
 
 constexpr std::uint64_t kBase = 0x1000;
-constexpr std::size_t kMaxBytes = 4096;
+constexpr std::size_t kMaxBytes = 1024;
 
 [[noreturn]] void fail(const std::string& source, const std::string& why) {
   std::fprintf(stderr, "%s\n--- reassembly source ---\n%s", why.c_str(), source.c_str());

@@ -19,6 +19,7 @@
 #include "arch/machine.hpp"
 #include "elf/elf.hpp"
 #include "program_gen.hpp"
+#include "rig.hpp"
 #include "runner/executor.hpp"
 #include "runner/loader.hpp"
 
@@ -31,20 +32,24 @@ constexpr std::size_t kMaxCodeBytes = 512;
 constexpr std::size_t kMaxPatches = 8;
 constexpr std::string_view kElfMagic = "\x7f" "ELF";
 
-void load_and_run(std::span<const std::uint8_t> bytes, bool check_identity) {
+pto::arch::MachineConfig loader_config() {
   pto::arch::MachineConfig config = pto::arch::MachineConfig::real();
   config.memory.host_cap_bytes = kHostCapBytes;
-  pto::arch::Machine m(config);
+  return config;
+}
+
+void load_and_run(std::span<const std::uint8_t> bytes, bool check_identity) {
+  static pto::fuzz::Rig rig(loader_config());  // reset for each load (rig.hpp)
+  rig.reset();
   try {
-    const pto::runner::LoadResult r = pto::runner::load_elf(m, bytes, check_identity);
+    const pto::runner::LoadResult r = pto::runner::load_elf(rig.m, bytes, check_identity);
     const auto* program = std::get_if<pto::runner::LoadedProgram>(&r);
     if (program == nullptr) return;
     if (program->image_begin > program->entry || program->entry >= program->image_end) std::abort();
-    m.state.pc = program->entry;
-    pto::runner::Executor ex(m);
+    rig.m.state.pc = program->entry;
     pto::runner::RunLimits limits;
     limits.max_steps = kMaxSteps;
-    const pto::runner::RunResult run = ex.run(limits);
+    const pto::runner::RunResult run = rig.ex.run(limits);
     if (run.steps > kMaxSteps) std::abort();
   } catch (const pto::arch::HostMemoryExhausted&) {
     // A clean, reported resource limit (pto run exits with its host-limit code).

@@ -11,6 +11,7 @@
 
 #include "arch/machine.hpp"
 #include "program_gen.hpp"
+#include "rig.hpp"
 #include "runner/executor.hpp"
 #include "runner/state_digest.hpp"
 
@@ -37,26 +38,16 @@ void seed_registers(pto::arch::State& s) {
     for (unsigned i = 1; i < pto::arch::kAbsoluteGprCount; ++i) file[i] = i * kRegisterSpacing;
 }
 
-// One machine and run loop per loop kind, reset for every input: building an
-// Executor allocates and clears its decode cache (megabytes), which would
-// dominate a run of a few hundred steps.  reset() and flush_decode_cache()
-// leave exactly a fresh pair's state (tests/unit/runner_state_digest_test.cpp).
-struct Rig {
-  pto::arch::Machine m{pto::arch::MachineConfig::reference()};
-  pto::runner::Executor ex{m};
-};
-
 // control: step budget and whether faults have a vector.
-Outcome run(Rig& rig, std::span<const std::uint8_t> code, std::uint8_t control, bool observed) {
+Outcome run(pto::fuzz::Rig& rig, std::span<const std::uint8_t> code, std::uint8_t control, bool observed) {
+  rig.reset();
   pto::arch::Machine& m = rig.m;
-  m.reset();
-  rig.ex.flush_decode_cache();
   m.memory.write_bytes(kCode, code);
   m.state.pc = kCode;
   seed_registers(m.state);
   if (control & 1) m.state.banked_reg(0, pto::arch::kEvbaseLow) = kCode;
   pto::runner::RunLimits limits;
-  limits.max_steps = 8 + 4 * std::uint64_t{control};
+  limits.max_steps = 8 + std::uint64_t{control};
   limits.run_trap_handlers = true;  // faults with a vector run their handler
   IgnoringObserver observer;
   const pto::runner::RunResult result = rig.ex.run(limits, observed ? &observer : nullptr);
@@ -69,7 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size < 3) return 0;
   pto::fuzz::ChoiceReader choices(std::span<const std::uint8_t>(data + 1, size - 1));
   const std::vector<std::uint8_t> code = pto::fuzz::generate_code(choices, kMaxCodeBytes);
-  static Rig fast_rig, observed_rig;
+  // One machine per loop kind, reset for each input (rig.hpp).
+  static pto::fuzz::Rig fast_rig(pto::arch::MachineConfig::reference()), observed_rig(pto::arch::MachineConfig::reference());
   const Outcome fast = run(fast_rig, code, data[0], false);
   const Outcome slow = run(observed_rig, code, data[0], true);
   if (fast.result.reason != slow.result.reason || fast.result.steps != slow.result.steps ||

@@ -283,18 +283,16 @@ std::uint64_t tiles_hash(const arch::Machine& m) {
 
 StateDigest state_digest(const arch::Machine& m) {
   const arch::State& s = m.state;
-  StateDigest d;
-  d.pc = s.pc;
-  d.bpc = s.bpc;
-  d.last_fault = s.last_fault;
-  d.fault_address = s.fault_address;
-  d.current_acr = s.current_acr;
-  d.current_pe = s.current_pe;
-  d.registers = registers_hash(s);
-  d.control = control_hash(s);
-  d.memory = memory_hash(m.memory);
-  d.tiles = tiles_hash(m);
-  return d;
+  return {.pc = s.pc,
+          .bpc = s.bpc,
+          .last_fault = s.last_fault,
+          .fault_address = s.fault_address,
+          .current_acr = s.current_acr,
+          .current_pe = s.current_pe,
+          .registers = registers_hash(s),
+          .control = control_hash(s),
+          .memory = memory_hash(m.memory),
+          .tiles = tiles_hash(m)};
 }
 
 }  // namespace pto::runner
