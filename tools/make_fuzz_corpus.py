@@ -194,8 +194,8 @@ def hostile_variants(elf: bytes):
 
 
 def run_choice_seeds(count: int):
-    """fuzz_run inputs (fuzz/program_gen.hpp's record stream) that together
-    draw every form of every pool: form selectors are spread over all seeds."""
+    """fuzz_run inputs (fuzz/program_gen.hpp's record stream): each record
+    kind in turn, with form selectors spread over the seeds."""
     seeds = []
     for k in range(count):
         rng = random.Random(k)
