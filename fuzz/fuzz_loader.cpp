@@ -64,10 +64,10 @@ std::uint64_t draw_address(pto::fuzz::ChoiceReader& in) {
 }
 
 pto::elf::Segment draw_segment(pto::fuzz::ChoiceReader& in, std::vector<std::uint8_t> data) {
-  pto::elf::Segment s{draw_address(in), 0, pto::elf::PF_R, std::move(data), std::nullopt};
-  s.flags = in.byte() & 7;
-  s.memsz = s.data.size() + (in.byte() & 0x3F);
-  return s;
+  const std::uint64_t vaddr = draw_address(in);
+  const std::uint32_t flags = in.byte() & 7;  // any of PF_R, PF_W, PF_X
+  const std::uint64_t memsz = data.size() + (in.byte() & 0x3F);
+  return {vaddr, memsz, flags, std::move(data), std::nullopt};
 }
 
 std::optional<pto::elf::Identity> draw_identity(pto::fuzz::ChoiceReader& in) {
