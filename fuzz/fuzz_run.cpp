@@ -1,21 +1,28 @@
-// libFuzzer target: arbitrary bytes as code, run by the fast loop (runs,
-// fused loop blocks) and by the observed loop (one `execute` per attempt);
-// the stops and the whole state dumps must agree.  The reference
+// libFuzzer target: a generated program (fuzz/program_gen.hpp: legal words
+// of the catalog's forms and whole bundles, drawn from the input) run by the
+// fast loop (runs, fused loop blocks) and by the observed loop (one `execute`
+// per attempt); the stops and the state digests must agree.  The reference
 // configuration keeps guest memory at 4096 bytes.
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <span>
+#include <vector>
 
 #include "arch/machine.hpp"
+#include "program_gen.hpp"
+#include "rig.hpp"
 #include "runner/executor.hpp"
-#include "runner/state_dump.hpp"
+#include "runner/state_digest.hpp"
 
 namespace {
 
 constexpr pto::arch::Word kCode = 0x100;
 constexpr std::size_t kMaxCodeBytes = 2048;
+// GPR i starts at i * kRegisterSpacing: every register is a distinct, aligned
+// address inside the 4096-byte memory, so loads, stores and memory commands
+// reach memory instead of faulting on their first address.
+constexpr pto::arch::Word kRegisterSpacing = 0x80;
 
 struct IgnoringObserver : pto::runner::Observer {
   void on_retire(const pto::arch::Machine&, const pto::runner::Retired&) override {}
@@ -23,35 +30,42 @@ struct IgnoringObserver : pto::runner::Observer {
 
 struct Outcome {
   pto::runner::RunResult result;
-  nlohmann::json state;
+  pto::runner::StateDigest state;
 };
 
-// data[0]: step budget and whether faults have a vector; the rest: code.
-Outcome run(std::span<const std::uint8_t> data, bool observed) {
-  pto::arch::Machine m(pto::arch::MachineConfig::reference());
-  const auto code = data.subspan(1, std::min(data.size() - 1, kMaxCodeBytes));
+void seed_registers(pto::arch::State& s) {
+  for (auto& file : s.gpr)
+    for (unsigned i = 1; i < pto::arch::kAbsoluteGprCount; ++i) file[i] = i * kRegisterSpacing;
+}
+
+// control: step budget and whether faults have a vector.
+Outcome run(pto::fuzz::Rig& rig, std::span<const std::uint8_t> code, std::uint8_t control, bool observed) {
+  rig.reset();
+  pto::arch::Machine& m = rig.m;
   m.memory.write_bytes(kCode, code);
   m.state.pc = kCode;
-  if (data[0] & 1) m.state.banked_reg(0, pto::arch::kEvbaseLow) = kCode;
-  pto::runner::Executor ex(m);
+  seed_registers(m.state);
+  if (control & 1) m.state.banked_reg(0, pto::arch::kEvbaseLow) = kCode;
   pto::runner::RunLimits limits;
-  limits.max_steps = 8 + 4 * std::uint64_t{data[0]};
+  limits.max_steps = 8 + std::uint64_t{control};
   limits.run_trap_handlers = true;  // faults with a vector run their handler
   IgnoringObserver observer;
-  Outcome o{ex.run(limits, observed ? &observer : nullptr), {}};
-  o.state = pto::runner::dump_state(m);
-  return o;
+  const pto::runner::RunResult result = rig.ex.run(limits, observed ? &observer : nullptr);
+  return {result, pto::runner::state_digest(m)};
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 3) return 0;
-  const std::span<const std::uint8_t> bytes(data, size);
-  const Outcome fast = run(bytes, false);
-  const Outcome slow = run(bytes, true);
+  pto::fuzz::ChoiceReader choices(std::span<const std::uint8_t>(data + 1, size - 1));
+  const std::vector<std::uint8_t> code = pto::fuzz::generate_code(choices, kMaxCodeBytes);
+  // One machine per loop kind, reset for each input (rig.hpp).
+  static pto::fuzz::Rig fast_rig(pto::arch::MachineConfig::reference()), observed_rig(pto::arch::MachineConfig::reference());
+  const Outcome fast = run(fast_rig, code, data[0], false);
+  const Outcome slow = run(observed_rig, code, data[0], true);
   if (fast.result.reason != slow.result.reason || fast.result.steps != slow.result.steps ||
-      fast.result.pc != slow.result.pc || fast.result.fault != slow.result.fault || fast.state != slow.state) {
+      fast.result.pc != slow.result.pc || fast.result.fault != slow.result.fault || !(fast.state == slow.state)) {
     std::abort();
   }
   return 0;

@@ -14,6 +14,7 @@
 #include "cli/file_io.hpp"
 #include "cli/hex_word.hpp"
 #include "dis/disassembler.hpp"
+#include "dis/reassemble.hpp"
 #include "elf/elf.hpp"
 
 namespace pto::cli {
@@ -31,15 +32,8 @@ struct DisOptions {
   std::string syntax = "canonical";
 };
 
-struct Region {
-  std::string name;
-  std::uint64_t address;
-  std::uint64_t flags;
-  std::vector<std::uint8_t> bytes;
-};
-
 struct Input {
-  std::vector<Region> regions;
+  std::vector<dis::Region> regions;
   std::vector<elf::Section> nobits;  // .bss-like sections (reassembly only)
   std::map<std::uint64_t, std::string> symbols;
   std::vector<std::string> globals;
@@ -145,10 +139,6 @@ void print_identity(const elf::Image& im) {
                                                 : fmt::format("{}", elf::identity_check_reason(check)));
 }
 
-std::string line_text(const dis::Line& l) {
-  return l.comment().empty() ? std::string(l.text()) : fmt::format("{}  # {}", l.text(), l.comment());
-}
-
 void write_stdout(as::TextBuffer& out) {
   std::fwrite(out.view().data(), 1, out.size(), stdout);
   out.clear();
@@ -176,51 +166,6 @@ void print_listing(const dis::Listing& lines, const std::map<std::uint64_t, std:
   write_stdout(out);
 }
 
-// Runs of at least this many zero bytes print as `.org END` in --reassemble
-// output (`.org` fills with zeros, so the bytes are the same).
-constexpr std::size_t kOrgRunBytes = 16;
-
-void print_label_at(const std::map<std::uint64_t, std::string>& labels, std::uint64_t address) {
-  if (auto it = labels.find(address); it != labels.end()) fmt::print("{}:\n", it->second);
-}
-
-// Code: one line per instruction; a run of all-zero C.BSTOP halfwords with no
-// label inside becomes `.org`.
-void print_code_source(const dis::Listing& lines, const std::map<std::uint64_t, std::string>& labels) {
-  auto zero_halfword = [](const dis::Line& l) { return l.size == 2 && l.raw[0] == 0 && l.raw[1] == 0; };
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    print_label_at(labels, lines[i].address);
-    std::size_t j = i;
-    while (j < lines.size() && zero_halfword(lines[j]) && (j == i || !labels.count(lines[j].address))) ++j;
-    if (2 * (j - i) >= kOrgRunBytes) {
-      fmt::print("    .org {:#x}\n", lines[j - 1].address + 2);
-      i = j - 1;
-      continue;
-    }
-    fmt::print("    {}\n", line_text(lines[i]));
-  }
-}
-
-// Data: up to 16 bytes per `.byte` line, split at labels; zero runs become `.org`.
-void print_data_source(const Region& r, const std::map<std::uint64_t, std::string>& labels) {
-  std::size_t k = 0;
-  while (k < r.bytes.size()) {
-    print_label_at(labels, r.address + k);
-    std::size_t z = k;
-    while (z < r.bytes.size() && r.bytes[z] == 0 && (z == k || !labels.count(r.address + z))) ++z;
-    if (z - k >= kOrgRunBytes) {
-      fmt::print("    .org {:#x}\n", r.address + z);
-      k = z;
-      continue;
-    }
-    std::string line = "    .byte ";
-    const std::size_t first = k, end = std::min(r.bytes.size(), k + 16);
-    for (; k < end && (k == first || !labels.count(r.address + k)); ++k)
-      fmt::format_to(std::back_inserter(line), "{}{:#04x}", k == first ? "" : ", ", r.bytes[k]);
-    fmt::print("{}\n", line);
-  }
-}
-
 int run_dis(const DisOptions& opt) {
   std::string error;
   auto in = load(opt, error);
@@ -232,31 +177,7 @@ int run_dis(const DisOptions& opt) {
   dis::Options dopt;
   dopt.bundle_aware = !opt.no_bundles;
   dopt.syntax = opt.syntax == "llvm" ? as::Syntax::Llvm : as::Syntax::Canonical;
-  dopt.symbolize = [&labels](std::uint64_t a) -> std::optional<std::string> {
-    const auto it = labels.find(a);
-    if (it == labels.end()) return std::nullopt;
-    return it->second;
-  };
-  // First pass (decode only): label targets become local labels (for
-  // --reassemble and display).
-  dis::Options decode_only = dopt;
-  decode_only.text = false;
-  std::vector<dis::Listing> all;
-  for (const Region& r : in->regions) {
-    if (!(r.flags & elf::SHF_EXECINSTR)) {
-      all.emplace_back();
-      continue;
-    }
-    auto lines = dis::disassemble(r.bytes, r.address, decode_only);
-    std::map<std::uint64_t, bool> boundaries;
-    for (const auto& l : lines) boundaries[l.address] = true;
-    for (std::uint64_t t : dis::label_targets(lines))
-      if (boundaries.count(t) && !labels.count(t)) labels.emplace(t, fmt::format(".L{:x}", t));
-    all.push_back(std::move(lines));
-  }
-  // Second pass renders label operands with the final names.
-  for (std::size_t i = 0; i < in->regions.size(); ++i)
-    if (in->regions[i].flags & elf::SHF_EXECINSTR) all[i] = dis::disassemble(in->regions[i].bytes, in->regions[i].address, dopt);
+  const std::vector<dis::Listing> all = dis::disassemble_regions(in->regions, dopt, labels);
 
   if (opt.json) {
     nlohmann::json j = nlohmann::json::array();
@@ -277,27 +198,7 @@ int run_dis(const DisOptions& opt) {
     return kExitOk;
   }
   if (opt.reassemble) {
-    fmt::print("# reassemblable output of pto dis\n");
-    for (const auto& g : in->globals) fmt::print("    .globl {}\n", g);
-    for (std::size_t i = 0; i < in->regions.size(); ++i) {
-      const Region& r = in->regions[i];
-      std::string flags = "a";
-      if (r.flags & elf::SHF_WRITE) flags += 'w';
-      if (r.flags & elf::SHF_EXECINSTR) flags += 'x';
-      fmt::print("    .section {}, \"{}\", @progbits, {:#x}\n", r.name, flags, r.address);
-      if (r.flags & elf::SHF_EXECINSTR) print_code_source(all[i], labels);
-      else print_data_source(r, labels);
-    }
-    for (const auto& s : in->nobits) {
-      fmt::print("    .section {}, \"a{}\", @nobits, {:#x}\n", s.name, (s.flags & elf::SHF_WRITE) ? "w" : "", s.addr);
-      std::uint64_t done = 0;
-      for (auto it = labels.lower_bound(s.addr); it != labels.end() && it->first < s.addr + s.size; ++it) {
-        if (it->first > s.addr + done) fmt::print("    .zero {}\n", it->first - s.addr - done);
-        done = it->first - s.addr;
-        fmt::print("{}:\n", it->second);
-      }
-      if (s.size > done) fmt::print("    .zero {}\n", s.size - done);
-    }
+    fmt::print("{}", dis::reassembly_source({in->regions, all, labels, in->globals, in->nobits}));
     return kExitOk;
   }
   if (in->image) {
