@@ -219,6 +219,17 @@ def loader_choice_seeds(count: int):
     return seeds
 
 
+def translate_recipe_seeds(count: int):
+    """fuzz_translate inputs (fuzz/fuzz_translate.cpp's loop-block recipe):
+    COND and DIRECT blocks of every body length, random operands."""
+    seeds = []
+    for k in range(count):
+        rng = random.Random(2000 + k)
+        shape = (k % 2) | ((k // 2) % 12) << 1
+        seeds.append(bytes([shape]) + bytes(rng.randrange(256) for _ in range(95)))
+    return seeds
+
+
 def decode_seeds():
     """fuzz_decode inputs (8 bytes of bits, a length selector) from the spec's
     decode vectors."""
@@ -283,6 +294,7 @@ def main() -> None:
         "fuzz_dis_roundtrip": write_corpus("fuzz_dis_roundtrip", binaries + [e[64:] for e in elfs[:8]]),
         "fuzz_decode": write_corpus("fuzz_decode", decode_seeds()),
         "fuzz_run": write_corpus("fuzz_run", run_choice_seeds(32)),
+        "fuzz_translate": write_corpus("fuzz_translate", translate_recipe_seeds(24)),
         "fuzz_linker_script": write_corpus("fuzz_linker_script", scripts),
         "fuzz_cases": write_corpus("fuzz_cases", [p.read_bytes() for p in sorted((ROOT / "examples/cases").glob("*/case.yaml"))]),
     }
