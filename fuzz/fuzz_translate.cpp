@@ -3,7 +3,8 @@
 // "Translation tier"): a COND or DIRECT BSTART looping onto itself, body
 // words of the fusable forms with operands from the input, an optional
 // SETC, BSTOP.  The block runs in the fast loop with fused passes
-// translated and interpreted; stops and whole state dumps must agree.
+// translated and interpreted; stops and state digests (what the state dump
+// shows, hashed) must agree.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -16,7 +17,7 @@
 #include "arch/machine.hpp"
 #include "isa/decoder.hpp"
 #include "runner/executor.hpp"
-#include "runner/state_dump.hpp"
+#include "runner/state_digest.hpp"
 
 namespace {
 
@@ -70,7 +71,7 @@ class Recipe {
 
 struct Outcome {
   pto::runner::RunResult result;
-  nlohmann::json state;
+  pto::runner::StateDigest state;
 };
 
 // bytes[0]: COND or DIRECT, body length; bytes[1]: the step budget; then
@@ -109,9 +110,8 @@ Outcome run(std::span<const std::uint8_t> bytes, bool translated) {
   pto::runner::RunLimits limits;
   limits.max_steps = budget;
   limits.stop_pc = pc;
-  Outcome o{ex.run(limits), {}};
-  o.state = pto::runner::dump_state(m);
-  return o;
+  const pto::runner::RunResult result = ex.run(limits);
+  return {result, pto::runner::state_digest(m)};
 }
 
 }  // namespace
