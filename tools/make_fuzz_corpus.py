@@ -230,6 +230,17 @@ def translate_recipe_seeds(count: int):
     return seeds
 
 
+def tile_kernel_seeds():
+    """fuzz_tile_kernels inputs: every type and operation of its lists, the
+    profile and vector tier cycling, random operands."""
+    seeds = []
+    for k in range(48):
+        rng = random.Random(3000 + k)
+        head = bytes([k % 8, k // 8, k % 6, rng.randrange(256), rng.randrange(8), rng.randrange(256)])
+        seeds.append(head + bytes(rng.randrange(256) for _ in range(256)))
+    return seeds
+
+
 def decode_seeds():
     """fuzz_decode inputs (8 bytes of bits, a length selector) from the spec's
     decode vectors."""
@@ -295,6 +306,7 @@ def main() -> None:
         "fuzz_decode": write_corpus("fuzz_decode", decode_seeds()),
         "fuzz_run": write_corpus("fuzz_run", run_choice_seeds(32)),
         "fuzz_translate": write_corpus("fuzz_translate", translate_recipe_seeds(24)),
+        "fuzz_tile_kernels": write_corpus("fuzz_tile_kernels", tile_kernel_seeds()),
         "fuzz_linker_script": write_corpus("fuzz_linker_script", scripts),
         "fuzz_cases": write_corpus("fuzz_cases", [p.read_bytes() for p in sorted((ROOT / "examples/cases").glob("*/case.yaml"))]),
     }
