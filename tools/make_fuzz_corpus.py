@@ -4,8 +4,12 @@ generated part of the dictionaries (fuzz/<target>.dict) from the project's own
 examples, tests and hostile variants.
 
     python3 tools/make_fuzz_corpus.py --pto build/default/pto
+    python3 tools/make_fuzz_corpus.py --pto build/default/pto --check
 
-Seeds are named by the SHA-1 of their content (as libFuzzer names corpus
+`--check` writes everything into a scratch directory instead and fails,
+naming the differences, unless it equals what is committed (ctest runs it as
+`fuzz_corpus_current`, so a change to an input the seeds come from cannot
+leave the corpora stale).  Seeds are named by the SHA-1 of their content (as libFuzzer names corpus
 files), so rerunning the script changes nothing unless an input changed.
 Every target directory is rewritten whole.
 """
@@ -106,8 +110,8 @@ def name_of(data: bytes) -> str:
     return hashlib.sha1(data).hexdigest()
 
 
-def write_corpus(target: str, seeds) -> int:
-    out = FUZZ / "corpus" / target
+def write_corpus(fuzz: Path, target: str, seeds) -> int:
+    out = fuzz / "corpus" / target
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     names = set()
@@ -266,11 +270,12 @@ def dict_entry(token: bytes) -> str:
     return '"' + "".join(chr(c) if 32 <= c < 127 and c not in b'"\\' else f"\\x{c:02x}" for c in token) + '"'
 
 
-def write_dict(target: str, header: str, tokens) -> None:
-    """Rewrites the generated part of fuzz/<target>.dict, keeping hand-written
-    lines above the mark."""
-    path = FUZZ / f"{target}.dict"
-    kept = path.read_text().split(GENERATED_MARK)[0].rstrip("\n") + "\n" if path.exists() else header
+def write_dict(fuzz: Path, target: str, header: str, tokens) -> None:
+    """Rewrites the generated part of <fuzz>/<target>.dict, keeping the
+    hand-written lines above the mark of the committed one."""
+    path = fuzz / f"{target}.dict"
+    committed = FUZZ / f"{target}.dict"
+    kept = committed.read_text().split(GENERATED_MARK)[0].rstrip("\n") + "\n" if committed.exists() else header
     unique = list(dict.fromkeys(tokens))
     path.write_text(kept + GENERATED_MARK + "\n" + "".join(dict_entry(t) + "\n" for t in unique))
 
@@ -287,39 +292,70 @@ def elf_tokens(elf: bytes):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pto", required=True, help="a built pto CLI (assembles the seed images)")
+    ap.add_argument("--check", action="store_true", help="compare with the committed corpora and dictionaries instead")
     args = ap.parse_args()
+    if not args.check:
+        write_all(args.pto, FUZZ)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = Path(tmp)
+        write_all(args.pto, scratch, quiet=True)
+        stale = differences(scratch, FUZZ)
+    if stale:
+        raise SystemExit("fuzz corpora or dictionaries are stale; rerun tools/make_fuzz_corpus.py --pto <pto>:\n  "
+                         + "\n  ".join(stale))
+
+
+def differences(generated: Path, committed: Path) -> list:
+    """What differs between the generated fuzz tree and the committed one:
+    each corpus directory whole, and every dictionary written."""
+    stale = []
+    for target_dir in sorted((generated / "corpus").iterdir()):
+        mine = {p.name: p.read_bytes() for p in target_dir.iterdir()}
+        theirs_dir = committed / "corpus" / target_dir.name
+        theirs = {p.name: p.read_bytes() for p in theirs_dir.iterdir()} if theirs_dir.is_dir() else {}
+        stale += [f"corpus/{target_dir.name}/{n}: missing" for n in sorted(mine.keys() - theirs.keys())]
+        stale += [f"corpus/{target_dir.name}/{n}: not generated" for n in sorted(theirs.keys() - mine.keys())]
+    for d in sorted(generated.glob("*.dict")):
+        if not (committed / d.name).is_file() or (committed / d.name).read_bytes() != d.read_bytes():
+            stale.append(f"{d.name}: differs")
+    return stale
+
+
+def write_all(pto: str, fuzz: Path, quiet: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        elfs = images(args.pto, work)
+        elfs = images(pto, work)
         # Flat images of programs whose sections lie close together.
         binaries = [b for name, text in assembly_sources()
-                    if (b := assemble(args.pto, work, name, text, ("-O", "binary"))) and len(b) <= MAX_FLAT_SEED]
+                    if (b := assemble(pto, work, name, text, ("-O", "binary"))) and len(b) <= MAX_FLAT_SEED]
     hostile = [v for elf in elfs[:: max(1, len(elfs) // 6)] for v in hostile_variants(elf)]
     sources = [text.encode() for _, text in assembly_sources()] + [l.encode() + b"\n" for l in spec_example_lines()]
     scripts = [p.read_bytes() for p in sorted((ROOT / "examples/cases").glob("*/case.ld"))]
     scripts += [s.encode() for s in HOSTILE_LINKER_SCRIPTS.values()]
     counts = {
-        "fuzz_asm": write_corpus("fuzz_asm", sources),
-        "fuzz_elf": write_corpus("fuzz_elf", elfs + hostile),
-        "fuzz_loader": write_corpus("fuzz_loader", elfs + hostile + loader_choice_seeds(16)),
-        "fuzz_dis_roundtrip": write_corpus("fuzz_dis_roundtrip", binaries + [e[64:] for e in elfs[:8]]),
-        "fuzz_decode": write_corpus("fuzz_decode", decode_seeds()),
-        "fuzz_run": write_corpus("fuzz_run", run_choice_seeds(32)),
-        "fuzz_translate": write_corpus("fuzz_translate", translate_recipe_seeds(24)),
-        "fuzz_tile_kernels": write_corpus("fuzz_tile_kernels", tile_kernel_seeds()),
-        "fuzz_linker_script": write_corpus("fuzz_linker_script", scripts),
-        "fuzz_cases": write_corpus("fuzz_cases", [p.read_bytes() for p in sorted((ROOT / "examples/cases").glob("*/case.yaml"))]),
+        "fuzz_asm": write_corpus(fuzz, "fuzz_asm", sources),
+        "fuzz_elf": write_corpus(fuzz, "fuzz_elf", elfs + hostile),
+        "fuzz_loader": write_corpus(fuzz, "fuzz_loader", elfs + hostile + loader_choice_seeds(16)),
+        "fuzz_dis_roundtrip": write_corpus(fuzz, "fuzz_dis_roundtrip", binaries + [e[64:] for e in elfs[:8]]),
+        "fuzz_decode": write_corpus(fuzz, "fuzz_decode", decode_seeds()),
+        "fuzz_run": write_corpus(fuzz, "fuzz_run", run_choice_seeds(32)),
+        "fuzz_translate": write_corpus(fuzz, "fuzz_translate", translate_recipe_seeds(24)),
+        "fuzz_tile_kernels": write_corpus(fuzz, "fuzz_tile_kernels", tile_kernel_seeds()),
+        "fuzz_linker_script": write_corpus(fuzz, "fuzz_linker_script", scripts),
+        "fuzz_cases": write_corpus(fuzz, "fuzz_cases", [p.read_bytes() for p in sorted((ROOT / "examples/cases").glob("*/case.yaml"))]),
     }
-    mnemonics, tile_ops = coverage_names(args.pto)
+    mnemonics, tile_ops = coverage_names(pto)
     registers = ["zero", "sp", "ra", "a0", "a1", "a2", "a3", "x0", "x3", "r31", "t", "u", "->t", "->u", "t#1", "u#4",
                  "T#1", "U#2", "M#1", "N#16", "->T<1>", "->U<4>", "S0", "->S255<12>", "LB0", "LB1", "LB2",
                  "mask=1111", "last", "DTYPE_NONE", "U32", "FP16"]
-    write_dict("fuzz_asm", "", [t.encode() for t in mnemonics + tile_ops + registers])
+    write_dict(fuzz, "fuzz_asm", "", [t.encode() for t in mnemonics + tile_ops + registers])
     elf_header = "# libFuzzer dictionary: ELF64 constants, the PTO identity note and its descriptor.\n"
     for target in ("fuzz_elf", "fuzz_loader"):
-        write_dict(target, elf_header, elf_tokens(elfs[0]))
+        write_dict(fuzz, target, elf_header, elf_tokens(elfs[0]))
     for target, n in counts.items():
-        print(f"{target}: {n} seeds")
+        if not quiet:
+            print(f"{target}: {n} seeds")
 
 
 if __name__ == "__main__":
