@@ -245,6 +245,22 @@ def tile_kernel_seeds():
     return seeds
 
 
+def cube_kernel_seeds():
+    """fuzz_cube_kernels inputs (fuzz/fuzz_cube_kernels.cpp): every TMATMUL /
+    TGEMV form in both profiles, input types, rounding modes and shapes
+    cycling, then element bytes (the rest comes from the input-seeded
+    generator)."""
+    seeds = []
+    for k in range(48):
+        rng = random.Random(4000 + k)
+        form, profile = k % 12, (k // 12) % 2
+        wide = 0x80 if k % 4 == 3 else 0  # one seed in four past 64 in K and N
+        head = bytes([form, rng.randrange(256), rng.randrange(256), profile, k % 8, rng.randrange(32),
+                      wide | rng.randrange(64), wide | rng.randrange(64), rng.randrange(2), rng.randrange(4)])
+        seeds.append(head + bytes(rng.randrange(256) for _ in range(64)))
+    return seeds
+
+
 def decode_seeds():
     """fuzz_decode inputs (8 bytes of bits, a length selector) from the spec's
     decode vectors."""
@@ -342,6 +358,7 @@ def write_all(pto: str, fuzz: Path, quiet: bool = False) -> None:
         "fuzz_run": write_corpus(fuzz, "fuzz_run", run_choice_seeds(32)),
         "fuzz_translate": write_corpus(fuzz, "fuzz_translate", translate_recipe_seeds(24)),
         "fuzz_tile_kernels": write_corpus(fuzz, "fuzz_tile_kernels", tile_kernel_seeds()),
+        "fuzz_cube_kernels": write_corpus(fuzz, "fuzz_cube_kernels", cube_kernel_seeds()),
         "fuzz_linker_script": write_corpus(fuzz, "fuzz_linker_script", scripts),
         "fuzz_cases": write_corpus(fuzz, "fuzz_cases", [p.read_bytes() for p in sorted((ROOT / "examples/cases").glob("*/case.yaml"))]),
     }
