@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Extract scalar execution test points from the PTO spec's ASL AVS tests.
 
-Reads every test under ``tests/asl/scalar/{alu,agu,bru,model,fsu}`` of the
+Reads every test under ``tests/asl/scalar/{alu,agu,bru,model,fsu,amo,sys}`` of the
 read-only spec checkout (``--spec``, default /work/spec) except the
 decode-positive ones (see tools/extract_decode_vectors.py), symbolically
 executes ``main()`` (inlining functions defined in the test file and the
@@ -195,7 +195,7 @@ FUNC_DECL_RE = re.compile(
     re.MULTILINE,
 )
 CONSTANTS = {"PTO_XLEN": 64}
-DIRECTORIES = ("alu", "agu", "bru", "model", "fsu")
+DIRECTORIES = ("alu", "agu", "bru", "model", "fsu", "amo", "sys")
 # Steps that leave CORE_STATE alone: a known core_state value (set by
 # set_core_state) survives them, so a later bit-slice assignment can be
 # combined with it.  Every other step forgets the value.

@@ -1,7 +1,7 @@
 // Runs the execution vectors extracted from the spec's ASL test points through
 // the public execution API: state setters, runner::execute_instruction, state
 // getters.  tests/data/spec_scalar_exec.json (tools/extract_exec_vectors.py)
-// holds the scalar ALU/AGU/BRU/model/FSU points (reference numeric profile), tests/data/spec_block_exec.json
+// holds the scalar ALU/AGU/BRU/model/FSU/AMO/SYS points (reference numeric profile), tests/data/spec_block_exec.json
 // (tools/extract_block_vectors.py) the block-control and architectural-state
 // points; one record per AVS id.  Expected values come from the ASL tests.
 #include <gtest/gtest.h>
