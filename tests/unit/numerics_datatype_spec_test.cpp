@@ -205,6 +205,8 @@ INSTANTIATE_TEST_SUITE_P(AVS, SpecDataTypePoint, ::testing::ValuesIn(point_indic
                              if (ch == '-') ch = '_';
                            return n;
                          });
+// A missing data file would instantiate nothing: the committed file has 35 records.
+TEST(SpecDataTypeVectors, FilePresent) { EXPECT_GE(points().size(), 35u); }
 
 // FP32ToFP19 / FP19FiniteValue edge cases the points do not reach, derived
 // by hand from asl/arch/data-types/fp19.asl: the low 13 FP32 bits round to
