@@ -60,6 +60,10 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
                                             WriteMemoryByte(addr, byte): raw model
                                             memory write (no checks, no event)
     {"op":"clear_fault"}                    ClearFault()
+    {"op":"set_banked","ring":n,"index":i,"value":w}
+                                            PTOv0WriteContextRegister(ring, i, w):
+                                            ring-banked context register i
+                                            (0xF00..0xFB7, e.g. 0xF01 = EVBASE)
     {"op":"set_acr","ring":n}               SetCurrentACR(n)
     {"op":"set_cycle","value":w}            _SystemRegisters.cycle = w
     {"op":"set_core_state","value":w}       _SystemRegisters.core_state = w; a following
@@ -72,6 +76,11 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
                                             _ReservationSize = v
     {"op":"set_trap_context","ring":n,"field":f,"value":v}
                                             _TrapContexts[[n]].f = v
+    {"op":"set_bookkeeping","field":f,"value":v}
+                                            _DataCacheEpoch, _TLBEpoch, _LastControlRequest, ...
+                                            = v (SYSTEM_BOOKKEEPING: fence, maintenance
+                                            and execution-control bookkeeping; epochs are
+                                            integers, operands words, requests enum names)
     {"op":"reset_bundle_control"}           ResetBundleControlState()
     {"op":"begin_bundle","start_pc":w|null,"kind":e,"transfer":e,"target":w,
      "sequential":w,"return_target":w,"taken":b}
@@ -146,12 +155,14 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
     {"op":"expect_decode_field","bits":"0x..","form_index":k,"form_id":"...",
      "field":"Name","value":n}              DecodeScalarOperandRaw(bits, k,
                                             ScalarField_Name) == raw value
+    {"op":"expect_bookkeeping","field":f,"value":v}     the same variables (set_bookkeeping)
     {"op":"expect_sysreg","addr":a24,"value":w}         ReadSystemRegisterAddress(a)
                                             (the architectural read: a denied or
                                             write-only address faults, as in the ASL)
   An expectation may carry "negate": true when the test asserts "!=".
   Snapshots (an assertion comparing two state reads): the earlier read
-  (expect_sysreg, expect_cycle, expect_gpr or expect_tpc bound by ``let``)
+  (expect_sysreg, expect_cycle, expect_gpr, expect_tpc, expect_queue,
+  expect_mem or expect_bookkeeping bound by ``let``)
   carries "snapshot": name -- the runner records the value it reads there
   (and checks "value" only if the step has one) -- and the later expectation's
   value is {"snapshot": name, "offset": k}: the recorded value plus k
@@ -194,7 +205,9 @@ FUNC_DECL_RE = re.compile(
     r"^[ \t]*((?:(?:pure|readonly|impdef|implementation|noreturn)\s+)*)func\s+([A-Za-z_]\w*)",
     re.MULTILINE,
 )
-CONSTANTS = {"PTO_XLEN": 64}
+# PTO_MODEL_MEMORY_BYTES: the reference profile's value (the config default of
+# asl/arch/features/tile-allocation.asl), the memory size the runners model.
+CONSTANTS = {"PTO_XLEN": 64, "PTO_MODEL_MEMORY_BYTES": 4096}
 DIRECTORIES = ("alu", "agu", "bru", "model", "fsu", "amo", "sys")
 # Steps that leave CORE_STATE alone: a known core_state value (set by
 # set_core_state) survives them, so a later bit-slice assignment can be
@@ -341,7 +354,8 @@ class FunctionIndex:
 # ---------------------------------------------------------------------------
 
 # Reads a later assertion may compare with (their runners can record them).
-SNAPSHOT_READS = frozenset({"expect_sysreg", "expect_cycle", "expect_gpr", "expect_tpc"})
+SNAPSHOT_READS = frozenset({"expect_sysreg", "expect_cycle", "expect_gpr", "expect_tpc", "expect_queue",
+                            "expect_mem", "expect_bookkeeping"})
 QUEUE_VARS = {
     "_TQueue": ("t", False),
     "_UQueue": ("u", False),
@@ -357,6 +371,17 @@ SIMPLE_STATE = {
 }
 RESERVATION = {"_ReservationValid": "valid", "_ReservationAddress": "address",
                "_ReservationSize": "size"}
+# Fence, maintenance and execution-control bookkeeping
+# (asl/arch/programming-model/execution-context.asl).
+SYSTEM_BOOKKEEPING = {
+    "_LastFencePredecessor": "last_fence_predecessor", "_LastFenceSuccessor": "last_fence_successor",
+    "_DataCacheEpoch": "data_cache_epoch", "_InstructionCacheEpoch": "instruction_cache_epoch",
+    "_BundleCacheEpoch": "bundle_cache_epoch", "_TLBEpoch": "tlb_epoch",
+    "_LastMaintenanceOperation": "last_maintenance_operation",
+    "_LastMaintenanceOperand": "last_maintenance_operand",
+    "_ArchitectureRequestEpoch": "architecture_request_epoch",
+    "_LastControlRequest": "last_control_request", "_ControlRequestOperand": "control_request_operand",
+}
 BUNDLE_STATE = {"_BundleActive": "active", "_BundleBodyActive": "body_active",
                 "_BundleCommitTargetSet": "commit_target_set",
                 "_BundleConditionSet": "condition_set"}
@@ -491,6 +516,8 @@ class Executor:
             return Obs("expect_reservation", field=RESERVATION[name], _key="value")
         if name in BUNDLE_STATE:
             return Obs("expect_bundle_state", field=BUNDLE_STATE[name], _key="value")
+        if name in SYSTEM_BOOKKEEPING:
+            return Obs("expect_bookkeeping", field=SYSTEM_BOOKKEEPING[name], _key="value")
         if name.startswith("_"):
             raise Unsupported(f"state variable {name}")
         if re.match(r"^[A-Z][A-Za-z0-9]*_\w+$", name) and not name.startswith("PTO_"):
@@ -764,6 +791,11 @@ class Executor:
         if name == "SetCurrentACR" and len(args) == 1:
             self.emit({"op": "set_acr", "ring": self.as_int(A()[0])})
             return None
+        if name == "PTOv0WriteContextRegister" and len(args) == 3:
+            ring, low, value = A()
+            self.emit({"op": "set_banked", "ring": self.as_int(ring), "index": self.as_int(low),
+                       "value": fmt(self.as_bits(value, 64))})
+            return None
         if name in ("StartMemoryEventCapture", "SelectMemoryEventAgent") and len(args) == 1:
             op = "mem_events_start" if name.startswith("Start") else "mem_events_select_agent"
             self.emit({"op": op, "agent": self.as_int(A()[0])})
@@ -948,6 +980,10 @@ class Executor:
                 v = self.as_int(v)
             self.emit({"op": "set_reservation", "field": field, "value": fmt(v)})
             return
+        if lhs[0] == "id" and lhs[1] in SYSTEM_BOOKKEEPING:
+            self.emit({"op": "set_bookkeeping", "field": SYSTEM_BOOKKEEPING[lhs[1]],
+                       "value": self.bookkeeping_value(SYSTEM_BOOKKEEPING[lhs[1]], self.concrete(value))})
+            return
         if lhs[0] == "index" and lhs[1][0] == "id" and lhs[1][1] in QUEUE_VARS:
             queue, valid = QUEUE_VARS[lhs[1][1]]
             idx = self.as_int(self.eval(lhs[2], env))
@@ -1057,6 +1093,18 @@ class Executor:
             raise Unsupported("conflicting assertions on one captured value")
         step[key] = value
 
+    @staticmethod
+    def bookkeeping_value(field: str, v):
+        """Epochs are integers, operands 64-bit words, fence masks bits(4),
+        the last request/operation an enumeration name."""
+        if field.endswith("_epoch"):
+            return v if isinstance(v, int) and not isinstance(v, bool) else fmt(v)
+        if isinstance(v, EnumV):
+            return v.name
+        if isinstance(v, Bits):
+            return fmt(v)
+        raise Unsupported(f"bookkeeping value {v!r}")
+
     def normalise(self, step, key, const):
         op = step["op"]
         if op == "expect_decode" and key == "form_index":
@@ -1072,6 +1120,8 @@ class Executor:
             return self.as_bits(const, 48).value
         if op in ("expect_mem_event_count", "expect_acr"):
             return self.as_int(const)
+        if op == "expect_bookkeeping":
+            return self.bookkeeping_value(step["field"], const)
         if op == "expect_fault" or key == "expect_status":
             if not isinstance(const, EnumV):
                 raise Unsupported("fault/status is not an enumeration value")
