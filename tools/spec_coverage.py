@@ -21,7 +21,8 @@ cites an AVS id the spec does not have.  Both run under ctest.
 Status of a point, first match wins:
 
   full          in an execution data file (tests/data/spec_*_exec.json,
-                spec_datatype_vectors.json) with ``complete: true``
+                spec_datatype_vectors.json, spec_tile_contracts.json) with
+                ``complete: true``
   partial       in an execution data file with assertions omitted
                 (``omitted_checks``: assertions on model helpers with no
                 architectural counterpart; their number is reported)
@@ -54,7 +55,7 @@ POINT_COLUMNS = ("avs_id", "directory", "source", "kind", "static", "reason")
 
 # Execution data files (every record carries avs_id, complete/omitted_checks).
 EXEC_DATA = ("spec_scalar_exec.json", "spec_block_exec.json", "spec_bundle_exec.json",
-             "spec_datatype_vectors.json")
+             "spec_datatype_vectors.json", "spec_tile_contracts.json")
 DECODE_DATA = "spec_decode_positive.json"
 SURFACES = ("arch", "block", "scalar", "tile")
 STATUSES = ("full", "partial", "divergence", "hand-written", "decode-only", "static", "not translated")
