@@ -7,7 +7,7 @@ symbolic executor this script extends; read its docstring for the step
 vocabulary).  Directories: ``tests/asl/block/{lifecycle,encoding}``, the
 scalar-block ``tests/asl/block/execution/BSTART.{STD,FP,SYS,CALL,ICALL}``
 (tile bundles are translated elsewhere) and
-``tests/asl/arch/{state,programming-model,memory-model}``.
+``tests/asl/arch/{state,programming-model,memory-model,overview,profile,dispatch,features,system-registers}``.
 Output: ``tests/data/spec_block_exec.json``.
 
 Additional step vocabulary:
@@ -73,6 +73,11 @@ DIRECTORIES = (
     "arch/state",
     "arch/programming-model",
     "arch/memory-model",
+    "arch/overview",
+    "arch/profile",
+    "arch/dispatch",
+    "arch/features",
+    "arch/system-registers",
 )
 
 
