@@ -71,6 +71,10 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
                                             emits the combined word again
     {"op":"set_commit_argument","value":w}  _CommitArgument = w
     {"op":"set_return_address","value":w}   _ReturnAddress = w
+    {"op":"set_bundle_argument","value":w}  _BundleArgument = w (SetBundleArgument(w) is
+                                            this, set_bundle_argument_kind 1 and
+                                            set_commit_argument w)
+    {"op":"set_bundle_argument_kind","value":n}  _BundleArgumentKind = n
     {"op":"set_reservation","field":"valid"|"address"|"size","value":v}
                                             _ReservationValid/_ReservationAddress/
                                             _ReservationSize = v
@@ -127,6 +131,7 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
     {"op":"expect_fp_flags","value":b5}                 ScalarFPFlags() = CORE_STATE[36:32]
     {"op":"expect_commit_argument","value":w}           _CommitArgument
     {"op":"expect_return_address","value":w}            _ReturnAddress
+    {"op":"expect_bundle_argument","value":w}           _BundleArgument
     {"op":"expect_acr","ring":n}                        CurrentACR()
     {"op":"expect_queue","queue":"t"|"u","index":i,"value":w}
                                             ReadTemporaryQueue(b, i) / _TQueue[[i]]
@@ -355,7 +360,8 @@ class FunctionIndex:
 
 # Reads a later assertion may compare with (their runners can record them).
 SNAPSHOT_READS = frozenset({"expect_sysreg", "expect_cycle", "expect_gpr", "expect_tpc", "expect_queue",
-                            "expect_mem", "expect_bookkeeping"})
+                            "expect_mem", "expect_bookkeeping", "expect_bundle_argument",
+                            "expect_bpc"})
 QUEUE_VARS = {
     "_TQueue": ("t", False),
     "_UQueue": ("u", False),
@@ -368,6 +374,7 @@ SIMPLE_STATE = {
     "_CommitArgument": ("expect_commit_argument", "value", "set_commit_argument"),
     "_ReturnAddress": ("expect_return_address", "value", "set_return_address"),
     "_MemoryEventCount": ("expect_mem_event_count", "count", None),
+    "_BundleArgument": ("expect_bundle_argument", "value", "set_bundle_argument"),
 }
 RESERVATION = {"_ReservationValid": "valid", "_ReservationAddress": "address",
                "_ReservationSize": "size"}
@@ -791,6 +798,14 @@ class Executor:
         if name == "SetCurrentACR" and len(args) == 1:
             self.emit({"op": "set_acr", "ring": self.as_int(A()[0])})
             return None
+        if name == "SetBundleArgument" and len(args) == 1:
+            # asl/block/model/operands/scalar-bindings.asl: the argument, its
+            # kind '001' and the commit argument.
+            value = fmt(self.as_bits(A()[0], 64))
+            self.emit({"op": "set_bundle_argument", "value": value})
+            self.emit({"op": "set_bundle_argument_kind", "value": 1})
+            self.emit({"op": "set_commit_argument", "value": value})
+            return None
         if name == "PTOv0WriteContextRegister" and len(args) == 3:
             ring, low, value = A()
             self.emit({"op": "set_banked", "ring": self.as_int(ring), "index": self.as_int(low),
@@ -1112,7 +1127,7 @@ class Executor:
             step["form_id"] = self.form_id(idx)
             return idx
         if op in ("expect_gpr", "expect_tpc", "expect_fault_address", "expect_cycle", "expect_sysreg",
-                  "expect_commit_argument", "expect_return_address", "expect_queue"):
+                  "expect_commit_argument", "expect_return_address", "expect_queue", "expect_bundle_argument"):
             return fmt(self.as_bits(const, 64))
         if op == "expect_mem" or (op == "load" and key == "expect_value"):
             return fmt(self.as_bits(const, 64 if op == "load" or step["size"] != 1 else 8))
