@@ -80,6 +80,10 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
                                             _ReservationSize = v
     {"op":"set_trap_context","ring":n,"field":f,"value":v}
                                             _TrapContexts[[n]].f = v
+    {"op":"set_base_sysreg","field":f,"value":w}   _SystemRegisters.f = w (thread_ptr,
+                                            global_ptr, ...: BASE_SYSTEM_REGISTERS)
+    {"op":"set_trap_status","ring":n,"field":f,"value":v}
+                                            _ACRTrapNumber[[n]] = v, ... (ACR_TRAP_STATUS)
     {"op":"set_bookkeeping","field":f,"value":v}
                                             _DataCacheEpoch, _TLBEpoch, _LastControlRequest, ...
                                             = v (SYSTEM_BOOKKEEPING: fence, maintenance
@@ -149,8 +153,10 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
                                             e.g. "barg.block_type", "t_queue[0]")
     {"op":"expect_barg","field":f,"value":v}            _BARG.f (block argument)
     {"op":"expect_bundle_state","field":"active"|"body_active"|"commit_target_set"|
-     "condition_set","value":b}             _BundleActive / _BundleBodyActive /
-                                            _BundleCommitTargetSet / _BundleConditionSet
+     "condition_set"|"system_block_terminal_pending","value":b}
+                                            _BundleActive / _BundleBodyActive /
+                                            _BundleCommitTargetSet / _BundleConditionSet /
+                                            _SystemBlockTerminalPending
     {"op":"expect_mem_event_count","count":n}           _MemoryEventCount
     {"op":"expect_mem_event","index":i,"field":f,"value":v}
                                             _MemoryEvents[[i]].f
@@ -161,6 +167,8 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
      "field":"Name","value":n}              DecodeScalarOperandRaw(bits, k,
                                             ScalarField_Name) == raw value
     {"op":"expect_bookkeeping","field":f,"value":v}     the same variables (set_bookkeeping)
+    {"op":"expect_base_sysreg","field":f,"value":w}     _SystemRegisters.f (set_base_sysreg)
+    {"op":"expect_trap_status","ring":n,"field":f,"value":v}  _ACRTrapNumber[[n]], ...
     {"op":"expect_sysreg","addr":a24,"value":w}         ReadSystemRegisterAddress(a)
                                             (the architectural read: a denied or
                                             write-only address faults, as in the ASL)
@@ -389,9 +397,18 @@ SYSTEM_BOOKKEEPING = {
     "_ArchitectureRequestEpoch": "architecture_request_epoch",
     "_LastControlRequest": "last_control_request", "_ControlRequestOperand": "control_request_operand",
 }
+# Per-ring trap status (asl/arch/programming-model/execution-context.asl).
+ACR_TRAP_STATUS = {"_ACRTrapAsynchronous": "asynchronous", "_ACRTrapArgumentValid": "argument_valid",
+                   "_ACRTrapCause": "cause", "_ACRTrapNumber": "number", "_ACRTrapArgument0": "argument0"}
+# BaseSystemRegisterState words other than cycle and core_state
+# (asl/arch/system-registers/addressing.asl).
+BASE_SYSTEM_REGISTERS = frozenset({"thread_ptr", "global_ptr", "core_id", "thread_id", "vendor", "version",
+                                   "core_feature", "core_feature_enable", "tile_capacity", "blocknum",
+                                   "blockid"})
 BUNDLE_STATE = {"_BundleActive": "active", "_BundleBodyActive": "body_active",
                 "_BundleCommitTargetSet": "commit_target_set",
-                "_BundleConditionSet": "condition_set"}
+                "_BundleConditionSet": "condition_set",
+                "_SystemBlockTerminalPending": "system_block_terminal_pending"}
 
 
 class Executor:
@@ -540,6 +557,11 @@ class Executor:
             return Obs("expect_cycle", _key="value")
         if e[0] == "field" and e[1] == ("id", "_SystemRegisters") and e[2] == "core_state":
             return Obs("expect_core_state", _key="value")
+        if e[0] == "field" and e[1] == ("id", "_SystemRegisters") and e[2] in BASE_SYSTEM_REGISTERS:
+            return Obs("expect_base_sysreg", field=e[2], _key="value")
+        if e[0] == "index" and e[1][0] == "id" and e[1][1] in ACR_TRAP_STATUS:
+            return Obs("expect_trap_status", ring=self.as_int(self.eval(e[2], env)),
+                       field=ACR_TRAP_STATUS[e[1][1]], _key="value")
         if e[0] == "index" and e[1][0] == "id" and e[1][1] in QUEUE_VARS:
             queue, valid = QUEUE_VARS[e[1][1]]
             idx = self.as_int(self.eval(e[2], env))
@@ -995,6 +1017,13 @@ class Executor:
                 v = self.as_int(v)
             self.emit({"op": "set_reservation", "field": field, "value": fmt(v)})
             return
+        if lhs[0] == "field" and lhs[1] == ("id", "_SystemRegisters") and lhs[2] in BASE_SYSTEM_REGISTERS:
+            self.emit({"op": "set_base_sysreg", "field": lhs[2], "value": fmt(self.as_bits(value, 64))})
+            return
+        if lhs[0] == "index" and lhs[1][0] == "id" and lhs[1][1] in ACR_TRAP_STATUS:
+            self.emit({"op": "set_trap_status", "ring": self.as_int(self.eval(lhs[2], env)),
+                       "field": ACR_TRAP_STATUS[lhs[1][1]], "value": fmt(self.concrete(value))})
+            return
         if lhs[0] == "id" and lhs[1] in SYSTEM_BOOKKEEPING:
             self.emit({"op": "set_bookkeeping", "field": SYSTEM_BOOKKEEPING[lhs[1]],
                        "value": self.bookkeeping_value(SYSTEM_BOOKKEEPING[lhs[1]], self.concrete(value))})
@@ -1127,7 +1156,8 @@ class Executor:
             step["form_id"] = self.form_id(idx)
             return idx
         if op in ("expect_gpr", "expect_tpc", "expect_fault_address", "expect_cycle", "expect_sysreg",
-                  "expect_commit_argument", "expect_return_address", "expect_queue", "expect_bundle_argument"):
+                  "expect_commit_argument", "expect_return_address", "expect_queue", "expect_bundle_argument",
+                  "expect_base_sysreg"):
             return fmt(self.as_bits(const, 64))
         if op == "expect_mem" or (op == "load" and key == "expect_value"):
             return fmt(self.as_bits(const, 64 if op == "load" or step["size"] != 1 else 8))

@@ -95,6 +95,7 @@ std::string trap_context_field(const pto::arch::TrapContext& c, const std::strin
   if (f == "bundle_commit_target_set") return fmt::format("{}", c.block.commit_target_set);
   if (f == "bundle_active") return fmt::format("{}", c.block.bundle_active);
   if (f == "bundle_body_active") return fmt::format("{}", c.block.bundle_body_active);
+  if (f == "system_block_terminal_pending") return fmt::format("{}", c.block.system_block_terminal_pending);
   if (f == "bundle_sequential_pc") return hex(c.block.sequential_pc);
   if (f == "frame_stack_return_target") return hex(c.block.frame_stack_return_target);
   if (f == "t_queue[0]") return hex(c.t_queue.value[0]);
@@ -256,6 +257,44 @@ std::string bookkeeping_field_step(pto::arch::SystemBookkeeping& b, bool set, co
   return "";
 }
 
+// BaseSystemRegisterState words by field name (set_/expect_base_sysreg).
+Word& base_sysreg(pto::arch::BaseSystemRegisters& r, const std::string& f) {
+  if (f == "thread_ptr") return r.thread_ptr;
+  if (f == "global_ptr") return r.global_ptr;
+  if (f == "core_id") return r.core_id;
+  if (f == "thread_id") return r.thread_id;
+  if (f == "vendor") return r.vendor;
+  if (f == "version") return r.version;
+  if (f == "core_feature") return r.core_feature;
+  if (f == "core_feature_enable") return r.core_feature_enable;
+  if (f == "tile_capacity") return r.tile_capacity;
+  if (f == "blocknum") return r.blocknum;
+  if (f == "blockid") return r.blockid;
+  throw std::runtime_error("unknown system register field " + f);
+}
+
+// set_/expect_trap_status: one field of a ring's _ACRTrap* status.
+std::string trap_status_step(pto::arch::TrapStatus& t, bool set, const json& s) {
+  const std::string f = s["field"];
+  const Word want = num(s["value"]);
+  if (set) {
+    if (f == "asynchronous") t.asynchronous = want != 0;
+    else if (f == "argument_valid") t.argument_valid = want != 0;
+    else if (f == "cause") t.cause = static_cast<std::uint32_t>(want);
+    else if (f == "number") t.number = static_cast<std::uint8_t>(want);
+    else if (f == "argument0") t.argument0 = want;
+    else return "unknown trap status field " + f;
+    return "";
+  }
+  const Word got = f == "asynchronous"     ? Word{t.asynchronous}
+                   : f == "argument_valid" ? Word{t.argument_valid}
+                   : f == "cause"          ? Word{t.cause}
+                   : f == "number"         ? Word{t.number}
+                   : f == "argument0"      ? t.argument0
+                                           : throw std::runtime_error("unknown trap status field " + f);
+  return got == want ? "" : fmt::format("trap status {} = {:#x}", f, got);
+}
+
 // The value a snapshot step reads (spec_vector_runner.hpp).
 std::optional<Word> observe(Machine& m, const json& s) {
   const std::string op = s.at("op");
@@ -337,6 +376,7 @@ std::string run_step(Machine& m, const json& s) {
                      : f == "body_active"       ? st.block.bundle_body_active
                      : f == "commit_target_set" ? st.block.commit_target_set
                      : f == "condition_set"     ? st.block.condition_set
+                     : f == "system_block_terminal_pending" ? st.block.system_block_terminal_pending
                                                 : throw std::runtime_error("unknown bundle state field " + f);
     if (got != s["value"].get<bool>()) return fmt::format("bundle {} = {}", f, got);
   } else if (op == "set_reservation") {
@@ -458,6 +498,13 @@ std::string run_step(Machine& m, const json& s) {
     if (v != num(s["value"])) return fmt::format("system register {} = {}", s["addr"].get<std::string>(), hex(v));
   } else if (op == "expect_core_state") {
     if (st.sysregs.core_state != num(s["value"])) return fmt::format("core state {}", hex(st.sysregs.core_state));
+  } else if (op == "set_base_sysreg") {
+    base_sysreg(st.sysregs, s["field"]) = num(s["value"]);
+  } else if (op == "expect_base_sysreg") {
+    const Word v = base_sysreg(st.sysregs, s["field"]);
+    if (v != num(s["value"])) return fmt::format("{} = {}", s["field"].get<std::string>(), hex(v));
+  } else if (op == "set_trap_status" || op == "expect_trap_status") {
+    return trap_status_step(st.trap_status[num(s["ring"])], op == "set_trap_status", s);
   } else if (op == "set_bookkeeping" || op == "expect_bookkeeping") {
     return bookkeeping_field_step(st.bookkeeping, op == "set_bookkeeping", s);
   } else if (op.starts_with("set_") || op.starts_with("expect_")) {
@@ -480,7 +527,7 @@ std::string run_negatable_step(Machine& m, const json& s) {
 class SpecScalarVector : public ::testing::TestWithParam<std::size_t> {};
 TEST_P(SpecScalarVector, Matches) { check_vector(vectors()[GetParam()], run_negatable_step, observe); }
 INSTANTIATE_TEST_SUITE_P(AVS, SpecScalarVector, ::testing::ValuesIn(indices(vectors())), vector_name<vectors>);
-TEST(SpecScalarVectors, FilePresent) { EXPECT_GE(vectors().size(), 1639u); }
+TEST(SpecScalarVectors, FilePresent) { EXPECT_GE(vectors().size(), 1671u); }
 
 // Block-control and architectural-state points (tests/asl/block/{lifecycle,
 // encoding,execution/BSTART.{STD,FP,SYS,CALL,ICALL}}, tests/asl/arch/{state,
@@ -491,6 +538,6 @@ class SpecBlockVector : public ::testing::TestWithParam<std::size_t> {};
 TEST_P(SpecBlockVector, Matches) { check_vector(block_vectors()[GetParam()], run_negatable_step, observe); }
 INSTANTIATE_TEST_SUITE_P(AVS, SpecBlockVector, ::testing::ValuesIn(indices(block_vectors())),
                          vector_name<block_vectors>);
-TEST(SpecBlockVectors, FilePresent) { EXPECT_GE(block_vectors().size(), 52u); }
+TEST(SpecBlockVectors, FilePresent) { EXPECT_GE(block_vectors().size(), 53u); }
 
 }  // namespace
