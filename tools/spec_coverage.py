@@ -64,6 +64,7 @@ CITED = EXECUTED | {"divergence", "decode-only"}
 
 # Extractor reason -> category (first match wins).
 CATEGORIES = (
+    ("catalog alignment assertions (no extractor)", r"^static invariant"),
     ("asserts only model helpers or decoding", r"decode-only|no architectural observation"),
     ("CUBE/matrix set-up", r"Cube|FixedPoint|Matrix|FPATR|FeatureMap|SharedTile|InstallShared"),
     ("ASL syntax (tuples, record literals, case)", r"^syntax"),
