@@ -1160,7 +1160,10 @@ class Executor:
                   "expect_base_sysreg"):
             return fmt(self.as_bits(const, 64))
         if op == "expect_mem" or (op == "load" and key == "expect_value"):
-            return fmt(self.as_bits(const, 64 if op == "load" or step["size"] != 1 else 8))
+            width = 64 if op == "load" or step["size"] != 1 else 8
+            if width == 8 and isinstance(const, Bits) and const.width == 64 and const.value < 0x100:
+                const = Bits(8, const.value)  # LoadTranslatedUnsigned(a, 1): a zero-extended Word
+            return fmt(self.as_bits(const, width))
         if op == "expect_decode_field":
             return self.as_bits(const, 48).value
         if op in ("expect_mem_event_count", "expect_acr"):
