@@ -1,11 +1,12 @@
-// Hand translations of spec test points under tests/asl/arch/profile that the
-// extractors skip (they call the tile register file's model helpers
-// directly).  Expected values are the points' own assertions; the parts with
+// Hand translations of spec test points under tests/asl/arch/{profile,overview}
+// that the extractors skip (they call model helpers directly).  Expected values are the points' own assertions; the parts with
 // no counterpart in the model are named in each test's comment.
 #include <gtest/gtest.h>
 
 #include "arch/machine.hpp"
 #include "block/bundle_engine.hpp"
+#include "isa/decoder.hpp"
+#include "numerics/format.hpp"
 #include "tile/tile_state.hpp"
 
 namespace pto::test {
@@ -37,6 +38,39 @@ TEST(SpecPointsArchProfile, PTO_AVS_ARCH_CUBE_RESET_001) {
   ASSERT_EQ(block::tile_state(m).file.configure_cube(0, cube), tile::Fault::None);
   m.reset();
   expect_cleared("ResetProfileState");
+}
+
+// PTO-AVS-ARCH-REFERENCE-QUANTIZATION-001
+// (arch-exec-reference-quantization-001.asl): the reference profile's FP32
+// and integer value decoders and its FP32 encoder, as the numeric-format API
+// implements them (ReferenceFP32FiniteValue / ReferenceIntegerValue =
+// num::decode_to_double, ReferenceFP32FiniteEncoding = num::encode_double).
+TEST(SpecPointsArchProfile, PTO_AVS_ARCH_REFERENCE_QUANTIZATION_001) {
+  EXPECT_EQ(num::decode_to_double(num::DataType::FP32, 0x3f800000), 1.0);
+  EXPECT_EQ(num::decode_to_double(num::DataType::FP32, 0x40000000), 2.0);
+  EXPECT_EQ(num::decode_to_double(num::DataType::S8, 0xff), -1.0);
+  const num::Result one = num::encode_double(num::DataType::FP32, 1.0, num::RoundingMode::RNE);
+  EXPECT_EQ(one.bits, 0x3f800000u);
+  EXPECT_EQ(one.flags, 0u);
+}
+
+// PTO-AVS-ARCH-ENCODING-OWNERSHIP-VECTOR-ROOT-001
+// (arch-bound-vector-root-001.asl): VectorExtensionRoot64Reserved holds for a
+// first word with bits [6:0] = 1111111 and only then.  Counterpart: the
+// decoder's extension reservations -- a 64-bit word is owned by the vector
+// root when it decodes to an ExtensionReserved form whose mask and match fix
+// those seven bits to ones.
+bool owned_by_vector_root(std::uint32_t first_word) {
+  const isa::Decoded d = isa::decode(first_word, 64);
+  return d.status == isa::DecodeStatus::ExtensionReserved && (d.desc().mask & 0x7f) == 0x7f &&
+         (d.desc().match & 0x7f) == 0x7f;
+}
+
+TEST(SpecPointsArchOverview, PTO_AVS_ARCH_ENCODING_OWNERSHIP_VECTOR_ROOT_001) {
+  EXPECT_TRUE(owned_by_vector_root(0x0000007f));
+  EXPECT_TRUE(owned_by_vector_root(0xffffffff));
+  EXPECT_FALSE(owned_by_vector_root(0x0000000f));
+  EXPECT_FALSE(owned_by_vector_root(0x00000013));
 }
 
 }  // namespace
