@@ -1,4 +1,4 @@
-// Hand translations of spec test points under tests/asl/arch/{profile,overview}
+// Hand translations of spec test points under tests/asl/arch/{profile,overview,features}
 // that the extractors skip (they call model helpers directly).  Expected values are the points' own assertions; the parts with
 // no counterpart in the model are named in each test's comment.
 #include <gtest/gtest.h>
@@ -7,6 +7,7 @@
 #include "block/bundle_engine.hpp"
 #include "isa/decoder.hpp"
 #include "numerics/format.hpp"
+#include "tile/shared_tile.hpp"
 #include "tile/tile_state.hpp"
 
 namespace pto::test {
@@ -71,6 +72,55 @@ TEST(SpecPointsArchOverview, PTO_AVS_ARCH_ENCODING_OWNERSHIP_VECTOR_ROOT_001) {
   EXPECT_TRUE(owned_by_vector_root(0xffffffff));
   EXPECT_FALSE(owned_by_vector_root(0x0000000f));
   EXPECT_FALSE(owned_by_vector_root(0x00000013));
+}
+
+// PTO-AVS-ARCH-TESTTILEALLOCATIONSTATE-STATE-TRANSITION-001
+// (arch-state-allocation-lifecycle-001.asl): PE-mask population and core
+// allocation bytes, a tile configured with an implementation-defined layout
+// (configured but not legal, no generic indexing), then RowMajor and defined
+// by one element write, and Shared register 60 updated from it: the first
+// update fixes the allocation mask, a subset update keeps it, an expansion is
+// refused.  ConfigureTile = TileFile::configure with mask 0001;
+// AtomicUpdateSharedTile = atomic_update_shared with publication.
+TEST(SpecPointsArchFeatures, PTO_AVS_ARCH_TESTTILEALLOCATIONSTATE_STATE_TRANSITION_001) {
+  EXPECT_EQ(tile::pe_mask_population(0b0000), 0u);
+  EXPECT_EQ(tile::pe_mask_population(0b1000), 1u);
+  EXPECT_EQ(tile::pe_mask_population(0b0011), 2u);
+  EXPECT_EQ(tile::pe_mask_population(0b0111), 3u);
+  EXPECT_EQ(tile::pe_mask_population(0b1111), 4u);
+  EXPECT_EQ(tile::core_allocation_bytes(0b0001, 128), 128u);
+  EXPECT_EQ(tile::core_allocation_bytes(0b0011, 128), 256u);
+  EXPECT_EQ(tile::core_allocation_bytes(0b1111, 128), 512u);
+
+  arch::Machine m(arch::MachineConfig::reference());
+  tile::TileFile& f = block::tile_state(m).file;
+  tile::ConfigureRequest r{.capacity_bytes = 256, .columns = 1, .valid_rows = 1, .valid_columns = 1,
+                           .data_type = tile::DataType::U64, .layout = tile::TileLayout::ImplementationDefined,
+                           .location = tile::TileLocation::Any, .mask = 0b0001};
+  ASSERT_EQ(f.configure(5, r), tile::Fault::None);
+  EXPECT_TRUE(f.tile(5).allocated());
+  EXPECT_FALSE(f.tile(5).contents_defined());
+  EXPECT_TRUE(f.descriptor_configured(5));
+  EXPECT_FALSE(f.tile(5).generic_indexing_permitted());
+  EXPECT_FALSE(f.descriptor_legal(5));
+
+  r.layout = tile::TileLayout::RowMajor;
+  ASSERT_EQ(f.configure(5, r), tile::Fault::None);
+  EXPECT_FALSE(f.tile(5).contents_defined());
+  f.tile(5).write_element(0, 0, 9);
+  EXPECT_TRUE(f.tile(5).contents_defined());
+  EXPECT_EQ(f.tile(5).read_word(0), 9u);
+
+  constexpr unsigned kShared = 60;
+  EXPECT_TRUE(tile::atomic_update_shared(f, kShared, f.tile(5), 0b0011, true));
+  EXPECT_EQ(f.shared(kShared).allocation_mask, 0b0011);
+  EXPECT_EQ(f.shared(kShared).initialized_mask, 0b0011);
+  EXPECT_TRUE(tile::atomic_update_shared(f, kShared, f.tile(5), 0b0001, true));
+  EXPECT_EQ(f.shared(kShared).allocation_mask, 0b0011);
+  EXPECT_FALSE(tile::atomic_update_shared(f, kShared, f.tile(5), 0b0100, true));
+  EXPECT_EQ(f.shared(kShared).allocation_mask, 0b0011);
+  EXPECT_EQ(f.shared(kShared).initialized_mask, 0b0011);
+  EXPECT_EQ(f.shared_capacity_in_use(), 512u);
 }
 
 }  // namespace
