@@ -5,6 +5,7 @@
 
 #include "arch/machine.hpp"
 #include "block/bundle_engine.hpp"
+#include "block/control.hpp"
 #include "isa/decoder.hpp"
 #include "numerics/format.hpp"
 #include "tile/shared_tile.hpp"
@@ -121,6 +122,99 @@ TEST(SpecPointsArchFeatures, PTO_AVS_ARCH_TESTTILEALLOCATIONSTATE_STATE_TRANSITI
   EXPECT_EQ(f.shared(kShared).allocation_mask, 0b0011);
   EXPECT_EQ(f.shared(kShared).initialized_mask, 0b0011);
   EXPECT_EQ(f.shared_capacity_in_use(), 512u);
+}
+
+// PTO-AVS-ARCH-CONCRETE-RESET-EXEC-007 (arch-exec-concrete-reset-007.asl):
+// ResetProfileState (Machine::reset) after every kind of state was set
+// returns the reference-profile reset values.  AddInitialWriteEvent has no
+// counterpart (the model records events only from accesses); event capture
+// is turned on through its API instead, and the event count is checked.
+TEST(SpecPointsArchProfile, PTO_AVS_ARCH_CONCRETE_RESET_EXEC_007) {
+  arch::Machine m(arch::MachineConfig::reference());
+  arch::State& st = m.state;
+  tile::TileFile& f = block::tile_state(m).file;
+  constexpr arch::Word kOnes = ~arch::Word{0};
+  st.write_gpr(1, 0x55);
+  st.write_gpr(23, 0x66);
+  st.t_queue.push(0x11);
+  st.u_queue.push(0x22);
+  st.predicates[7] = 0x77;
+  ASSERT_TRUE(m.store(0, 8, 0xaa));
+  m.start_memory_event_capture(3);
+  st.banked_reg(0, 0xf00) = kOnes;  // _ExtendedSystemRegisters[[0x0f00]], [[0x1f01]], [[0xffb7]]
+  st.banked_reg(1, 0xf01) = kOnes;
+  st.banked_reg(15, 0xfb7) = kOnes;
+  const tile::ConfigureRequest one{.capacity_bytes = 256, .columns = 1, .valid_rows = 1, .valid_columns = 1,
+                                   .data_type = tile::DataType::U64, .layout = tile::TileLayout::RowMajor,
+                                   .location = tile::TileLocation::Any, .mask = 0b0001};
+  ASSERT_EQ(f.configure(0, one), tile::Fault::None);
+  ASSERT_EQ(f.configure(63, one), tile::Fault::None);
+  f.tile(0).write_element(0, 0, 1);
+  f.tile(63).write_element(0, 0, 2);
+  block::begin_bundle_at(m, st.pc, arch::BundleKind::Standard, arch::BundleTransfer::Direct, 0x200, 4, 4, true);
+  block::enter_bundle_body(m);
+  st.block.dimensions[0] = 1;
+  st.block.dimensions[2] = 3;
+  st.block.scalar_bindings[31].valid = true;
+  st.block.tile_bindings[15].valid = true;
+  st.block.control_attributes.trap_enabled = true;
+  st.block.data_attributes.saturating = true;
+  st.reservation_valid = true;
+  st.reservation_address = 0x80;
+  st.reservation_size = 8;
+  st.trap_status[15].number = 52;
+  st.trap_status[15].argument0 = kOnes;
+  st.trap_contexts[15].valid = true;
+  st.trap_contexts[15].predicates[7] = 0xffffffff;
+  st.sysregs.thread_ptr = st.sysregs.global_ptr = st.sysregs.core_feature_enable = kOnes;
+  m.set_current_acr(2);
+
+  m.reset();
+  EXPECT_EQ(st.current_acr, 0);
+  EXPECT_EQ(st.read_gpr(1), 0u);
+  EXPECT_EQ(st.read_gpr(23), 0u);
+  EXPECT_EQ(st.t_queue.value[0], 0u);
+  EXPECT_EQ(st.u_queue.value[0], 0u);
+  EXPECT_EQ(st.read_predicate(0), 0xffffffffu);
+  EXPECT_EQ(st.read_predicate(7), 0u);
+  EXPECT_EQ(st.memory_event_count, 0u);
+  EXPECT_FALSE(st.memory_event_capture);
+  EXPECT_EQ(st.current_pe, 0);
+  arch::Word reset_memory = 1;
+  ASSERT_TRUE(m.load(0, 8, reset_memory));
+  EXPECT_EQ(reset_memory, 0u);
+  EXPECT_EQ(st.sysregs.cycle, 0u);  // ReadMonotonicTime
+  EXPECT_EQ(st.sysregs.version, 1u);
+  EXPECT_EQ(st.sysregs.tile_capacity, 262144u);  // PTO_MODEL_MAX_TILE_CAPACITY_BYTES
+  EXPECT_EQ(st.sysregs.thread_id, 0u);
+  EXPECT_EQ(st.sysregs.thread_ptr, 0u);
+  EXPECT_EQ(st.sysregs.global_ptr, 0u);
+  EXPECT_EQ(st.sysregs.core_feature_enable, 0u);
+  EXPECT_FALSE(st.block.bundle_active || st.block.bundle_body_active);
+  EXPECT_EQ(st.block.dimensions[0], 0u);
+  EXPECT_EQ(st.block.dimensions[2], 0u);
+  EXPECT_FALSE(st.block.scalar_bindings[31].valid);
+  EXPECT_FALSE(st.block.tile_bindings[15].valid);
+  EXPECT_FALSE(st.block.control_attributes.trap_enabled);
+  EXPECT_FALSE(st.block.data_attributes.saturating);
+  for (const tile::TileIndex i : {tile::TileIndex{0}, tile::TileIndex{63}}) {
+    EXPECT_FALSE(f.tile(i).allocated()) << i;
+    EXPECT_FALSE(f.tile(i).contents_defined()) << i;
+    EXPECT_EQ(f.tile(i).descriptor().capacity_bytes, 0u) << i;
+  }
+  EXPECT_FALSE(st.reservation_valid);
+  EXPECT_EQ(st.reservation_address, 0u);
+  EXPECT_EQ(st.reservation_size, 1u);
+  for (unsigned ring = 0; ring < arch::kAcrCount; ++ring) {
+    EXPECT_EQ(st.trap_status[ring].number, 0u) << ring;
+    EXPECT_EQ(st.trap_status[ring].argument0, 0u) << ring;
+    EXPECT_FALSE(st.trap_contexts[ring].valid) << ring;
+    EXPECT_EQ(st.trap_contexts[ring].predicates[0], 0u) << ring;
+    EXPECT_EQ(st.trap_contexts[ring].predicates[7], 0u) << ring;
+  }
+  EXPECT_EQ(st.banked_reg(0, 0xf00), 0u);
+  EXPECT_EQ(st.banked_reg(1, 0xf01), 0u);
+  EXPECT_EQ(st.banked_reg(15, 0xfb7), 0u);
 }
 
 }  // namespace
