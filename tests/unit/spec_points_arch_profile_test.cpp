@@ -3,6 +3,9 @@
 // no counterpart in the model are named in each test's comment.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <string>
+
 #include "arch/machine.hpp"
 #include "block/bundle_engine.hpp"
 #include "block/control.hpp"
@@ -215,6 +218,52 @@ TEST(SpecPointsArchProfile, PTO_AVS_ARCH_CONCRETE_RESET_EXEC_007) {
   EXPECT_EQ(st.banked_reg(0, 0xf00), 0u);
   EXPECT_EQ(st.banked_reg(1, 0xf01), 0u);
   EXPECT_EQ(st.banked_reg(15, 0xfb7), 0u);
+}
+
+// PTO-AVS-ARCH-CONCRETE-SUBNORMAL-EXEC-001 (arch-exec-concrete-001.asl): the
+// hardware profile's subnormal rules.  Only the all-false FTZ/DAZ/override
+// configuration is valid; the floating formats with subnormals classify the
+// point's minimum and maximum subnormal and minimum normal encodings (both
+// signs) as such; the formats without report none.  The
+// HardwareNumeric{Input,Result}SubnormalRule / TininessDetectionRule
+// enumerations and the HardwareNumericSubnormalBoundaries tuple have no
+// stored counterpart: the model always preserves subnormal inputs, underflows
+// gradually with tininess after rounding (num::pack), which the boundary
+// classifications below exercise.
+TEST(SpecPointsArchProfile, PTO_AVS_ARCH_CONCRETE_SUBNORMAL_EXEC_001) {
+  for (unsigned config = 0; config < 8; ++config) {
+    EXPECT_EQ(num::subnormal_configuration_valid(config & 1, config & 2, config & 4), config == 0) << config;
+  }
+  struct Boundary {
+    num::DataType type;
+    std::uint64_t minimum, maximum, minimum_normal, sign_mask;
+  };
+  using num::DataType;
+  for (const Boundary& b : {Boundary{DataType::FP64, 0x1, 0x000fffffffffffff, 0x0010000000000000, 0x8000000000000000},
+                            Boundary{DataType::FP32, 0x1, 0x007fffff, 0x00800000, 0x80000000},
+                            Boundary{DataType::TF32, 0x00002000, 0x007fe000, 0x00800000, 0x80000000},
+                            Boundary{DataType::HF32, 0x00001000, 0x007ff000, 0x00800000, 0x80000000},
+                            Boundary{DataType::FP16, 0x1, 0x03ff, 0x0400, 0x8000},
+                            Boundary{DataType::BF16, 0x1, 0x007f, 0x0080, 0x8000},
+                            Boundary{DataType::HiF8, 0x01, 0x07, 0x08, 0x80},
+                            Boundary{DataType::E4M3, 0x01, 0x07, 0x08, 0x80},
+                            Boundary{DataType::E5M2, 0x01, 0x03, 0x04, 0x80},
+                            Boundary{DataType::E3M2, 0x01, 0x03, 0x04, 0x20},
+                            Boundary{DataType::E2M3, 0x01, 0x07, 0x08, 0x20}}) {
+    SCOPED_TRACE(std::string(num::name(b.type)));
+    EXPECT_TRUE(num::format_info(b.type).has_subnormal);
+    for (const std::uint64_t v : {b.minimum, b.maximum, b.minimum_normal}) EXPECT_TRUE(num::encoding_valid(b.type, v));
+    EXPECT_EQ(num::classify(b.type, b.minimum), num::ValueClass::PositiveSubnormal);
+    EXPECT_EQ(num::classify(b.type, b.maximum), num::ValueClass::PositiveSubnormal);
+    EXPECT_EQ(num::classify(b.type, b.minimum_normal), num::ValueClass::PositiveNormal);
+    EXPECT_EQ(num::classify(b.type, b.sign_mask + b.minimum), num::ValueClass::NegativeSubnormal);
+    EXPECT_EQ(num::classify(b.type, b.sign_mask + b.maximum), num::ValueClass::NegativeSubnormal);
+  }
+  for (const DataType t : {DataType::E2M1X2, DataType::E1M2X2, DataType::E8M0, DataType::HiF4X2, DataType::S64,
+                           DataType::S32, DataType::S16, DataType::S8, DataType::S4X2, DataType::U64, DataType::U32,
+                           DataType::U16, DataType::U8, DataType::U4X2}) {
+    EXPECT_FALSE(num::format_info(t).has_subnormal) << num::name(t);
+  }
 }
 
 }  // namespace
