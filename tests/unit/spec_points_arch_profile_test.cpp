@@ -1,4 +1,5 @@
-// Hand translations of spec test points under tests/asl/arch/{profile,overview,features}
+// Hand translations of spec test points under
+// tests/asl/arch/{profile,overview,features,dispatch}
 // that the extractors skip (they call model helpers directly).  Expected values are the points' own assertions; the parts with
 // no counterpart in the model are named in each test's comment.
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include "block/control.hpp"
 #include "isa/decoder.hpp"
 #include "numerics/format.hpp"
+#include "runner/dispatch.hpp"
 #include "tile/shared_tile.hpp"
 #include "tile/tile_state.hpp"
 
@@ -263,6 +265,68 @@ TEST(SpecPointsArchProfile, PTO_AVS_ARCH_CONCRETE_SUBNORMAL_EXEC_001) {
                            DataType::S32, DataType::S16, DataType::S8, DataType::S4X2, DataType::U64, DataType::U32,
                            DataType::U16, DataType::U8, DataType::U4X2}) {
     EXPECT_FALSE(num::format_info(t).has_subnormal) << num::name(t);
+  }
+}
+
+// PTO-AVS-ARCH-TESTCROSSDISPATCHEXECUTIONCONTRACT-EXECUTION-001
+// (arch-exec-cross-dispatch-contract-001.asl), through
+// runner::execute_instruction (ExecuteScalarInstruction /
+// ExecuteCommandInstruction): an unknown scalar word and a 16-bit command
+// with an illegal branch type reject with Fault_IllegalInstruction, tick the
+// cycle counter once and change nothing else; a fault recorded by SetFault
+// (Machine::set_fault) leaves its trap record to the next, successful
+// attempt, which clears only the transient fault.  Not expressed: the two
+// ExecuteTileInstruction parts, which hand the tile dispatcher an operand
+// record directly -- selector 0x3e0 does not fit the 7-bit TEPL
+// Mode:Function field of any BSTART word; the TADD whose second source is
+// undefined meets the legality gate (TileSourceContentsDefined) that the
+// bundle vectors' expect_tile_dispatch_legal steps ask of the model.
+TEST(SpecPointsArchDispatch, PTO_AVS_ARCH_TESTCROSSDISPATCHEXECUTIONCONTRACT_EXECUTION_001) {
+  using arch::FaultCode;
+  const auto rejected = [](arch::Machine& m, std::uint64_t bits, unsigned length) {
+    return runner::execute_instruction(m, bits, length) == scalar::ExecOutcome::Fault;
+  };
+  {
+    arch::Machine m(arch::MachineConfig::reference());
+    m.state.pc = 0x100;
+    m.state.write_gpr(2, 0xaa);
+    EXPECT_TRUE(rejected(m, 0, 32));
+    EXPECT_EQ(m.state.last_fault, FaultCode::Fault_IllegalInstruction);
+    EXPECT_EQ(m.state.sysregs.cycle, 1u);
+    EXPECT_EQ(m.state.read_gpr(2), 0xaau);
+    EXPECT_TRUE(m.state.trap_contexts[0].valid);
+    EXPECT_EQ(m.state.trap_contexts[0].tpc, 0x100u);
+  }
+  {
+    arch::Machine m(arch::MachineConfig::reference());
+    m.state.pc = 0x200;
+    m.state.block.bundle_argument = 0x55;  // SetBundleArgument(0x55)
+    m.state.block.bundle_argument_kind = 1;
+    m.state.commit_argument = 0x55;
+    EXPECT_TRUE(rejected(m, 0x2u << 11, 16));  // bits [13:11] = '010'
+    EXPECT_EQ(m.state.last_fault, FaultCode::Fault_IllegalInstruction);
+    EXPECT_EQ(m.state.sysregs.cycle, 1u);
+    EXPECT_EQ(m.state.block.bundle_argument, 0x55u);
+    EXPECT_FALSE(m.state.block.operation.valid);
+    EXPECT_FALSE(m.state.block.bundle_active);
+  }
+  {
+    arch::Machine m(arch::MachineConfig::reference());
+    m.state.pc = 0x300;
+    m.set_fault(FaultCode::Fault_DataPage, 0x2222);
+    const arch::Word trap_entry = m.state.pc;
+    EXPECT_EQ(m.state.trap_status[0].number, 35u);
+    EXPECT_EQ(m.state.trap_status[0].argument0, 0x2222u);
+    EXPECT_TRUE(m.state.trap_contexts[0].valid);
+    EXPECT_EQ(runner::execute_instruction(m, 0x00000015, 32), scalar::ExecOutcome::Next);
+    EXPECT_EQ(m.state.last_fault, FaultCode::Fault_None);
+    EXPECT_EQ(m.state.fault_address, 0u);
+    EXPECT_EQ(m.state.sysregs.cycle, 1u);
+    EXPECT_EQ(m.state.pc, trap_entry + 4);
+    EXPECT_EQ(m.state.trap_status[0].number, 35u);
+    EXPECT_TRUE(m.state.trap_status[0].argument_valid);
+    EXPECT_EQ(m.state.trap_status[0].argument0, 0x2222u);
+    EXPECT_TRUE(m.state.trap_contexts[0].valid);
   }
 }
 
