@@ -5,13 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "arch/machine.hpp"
 #include "block/bundle_engine.hpp"
 #include "block/control.hpp"
 #include "isa/decoder.hpp"
 #include "numerics/format.hpp"
+#include "numerics/profile.hpp"
+#include "numerics/rounding.hpp"
 #include "runner/dispatch.hpp"
 #include "tile/shared_tile.hpp"
 #include "tile/tile_state.hpp"
@@ -328,6 +332,88 @@ TEST(SpecPointsArchDispatch, PTO_AVS_ARCH_TESTCROSSDISPATCHEXECUTIONCONTRACT_EXE
     EXPECT_EQ(m.state.trap_status[0].argument0, 0x2222u);
     EXPECT_TRUE(m.state.trap_contexts[0].valid);
   }
+}
+
+// PTO-AVS-ARCH-CONCRETE-ROUNDING-EXEC-004 (arch-exec-concrete-rounding-004.asl):
+// the reference profile's rounding selections and value hooks.  Counterparts:
+// the cycle counter (ReadMonotonicTime; AdvanceArchitecturalTime is one
+// execution attempt), num::pack_integer_width (FloatingToInteger: a real
+// rounded to a signed 64-bit integer in each mode; FloatingRoundNearest is
+// its RNE case), num::decode_scalar_frm / decode_bundle_rmode /
+// public_cast_to_bundle_rmode (ResolveScalarFPActiveRoundingMode,
+// DecodeBundleRoundingSelection, DecodePublicConversionRoundingSelection),
+// the profile's scalar_* hooks (ScalarFP*Profile) and its convert hook
+// (TileProfileConvert).  Not expressed: FloatingExponential(0.0) (a real
+// function with no model counterpart), the raw Tile{SquareRoot,Logarithm,
+// Reciprocal,Exponential} and TileProfile{Quantize,Dequantize} hooks (the
+// model reaches them only through typed tile kernels).
+TEST(SpecPointsArchProfile, PTO_AVS_ARCH_CONCRETE_ROUNDING_EXEC_004) {
+  using num::RoundingMode;
+  arch::Machine m(arch::MachineConfig::reference());
+  EXPECT_EQ(m.state.current_acr, 0);
+  EXPECT_EQ(m.state.sysregs.cycle, 0u);
+  ASSERT_EQ(runner::execute_instruction(m, 0x00000015, 32), scalar::ExecOutcome::Next);  // one attempt
+  EXPECT_EQ(m.state.sysregs.cycle, 1u);
+
+  const auto to_integer = [](double x, RoundingMode mode) {
+    return static_cast<std::int64_t>(num::pack_integer_width(64, true, num::from_double(x), mode, false).bits);
+  };
+  EXPECT_EQ(to_integer(2.5, RoundingMode::RNE), 2);  // FloatingRoundNearest
+  EXPECT_EQ(to_integer(3.5, RoundingMode::RNE), 4);
+  EXPECT_EQ(to_integer(-2.5, RoundingMode::RNE), -2);
+  EXPECT_EQ(to_integer(-3.5, RoundingMode::RNE), -4);
+  struct Case {
+    double value;
+    RoundingMode mode;
+    std::int64_t expected;
+  };
+  for (const Case& c : {Case{2.5, RoundingMode::RNE, 2}, Case{-2.5, RoundingMode::RNE, -2},
+                        Case{2.5, RoundingMode::RTM, 2}, Case{-2.5, RoundingMode::RTM, -3},
+                        Case{2.5, RoundingMode::RTP, 3}, Case{-2.5, RoundingMode::RTP, -2},
+                        Case{2.5, RoundingMode::RTZ, 2}, Case{-2.5, RoundingMode::RTZ, -2},
+                        Case{2.1, RoundingMode::RNA, 2}, Case{-2.1, RoundingMode::RNA, -2},
+                        Case{2.5, RoundingMode::RNA, 3}, Case{-2.5, RoundingMode::RNA, -3},
+                        Case{2.0, RoundingMode::RTO, 2}, Case{3.0, RoundingMode::RTO, 3},
+                        Case{2.25, RoundingMode::RTO, 3}, Case{-2.25, RoundingMode::RTO, -3},
+                        Case{2.5, RoundingMode::RHB, 3}, Case{-2.5, RoundingMode::RHB, -2}}) {
+    EXPECT_EQ(to_integer(c.value, c.mode), c.expected) << c.value << " " << num::rounding_mode_name(c.mode);
+  }
+
+  EXPECT_EQ(num::decode_scalar_frm(0b000), RoundingMode::RNE);
+  EXPECT_EQ(num::decode_scalar_frm(0b001), RoundingMode::RTM);
+  EXPECT_EQ(num::decode_scalar_frm(0b010), RoundingMode::RTP);
+  EXPECT_EQ(num::decode_scalar_frm(0b011), RoundingMode::RTZ);
+  EXPECT_EQ(num::decode_scalar_frm(0b100), RoundingMode::RNE);
+  EXPECT_EQ(num::decode_scalar_frm(0b111), RoundingMode::RNE);
+  EXPECT_TRUE(num::decode_bundle_rmode(0b000).use_operation_default);
+  const RoundingMode bundle_modes[] = {RoundingMode::RNE, RoundingMode::RTZ, RoundingMode::RTM, RoundingMode::RTP,
+                                       RoundingMode::RNA, RoundingMode::RTO, RoundingMode::RHB};
+  for (unsigned raw = 1; raw < 8; ++raw) {
+    EXPECT_FALSE(num::decode_bundle_rmode(raw).use_operation_default) << raw;
+    EXPECT_EQ(num::decode_bundle_rmode(raw).mode, bundle_modes[raw - 1]) << raw;
+  }
+  const auto public_selection = [](unsigned raw) {
+    const std::optional<unsigned> bundle = num::public_cast_to_bundle_rmode(raw);
+    return bundle ? std::optional<num::RoundingSelection>(num::decode_bundle_rmode(*bundle)) : std::nullopt;
+  };
+  ASSERT_TRUE(public_selection(0b000));
+  EXPECT_TRUE(public_selection(0b000)->use_operation_default);
+  for (const auto& [raw, mode] : {std::pair{0b010u, RoundingMode::RNA}, std::pair{0b011u, RoundingMode::RTM},
+                                  std::pair{0b101u, RoundingMode::RTZ}, std::pair{0b110u, RoundingMode::RTO}}) {
+    ASSERT_TRUE(public_selection(raw)) << raw;
+    EXPECT_FALSE(public_selection(raw)->use_operation_default) << raw;
+    EXPECT_EQ(public_selection(raw)->mode, mode) << raw;
+  }
+  EXPECT_FALSE(public_selection(0b111));
+
+  const num::NumericProfile& ref = num::reference_profile();
+  EXPECT_EQ(ref.scalar_binary(num::BinaryOp::ADD, RoundingMode::RNE, 0, 2, 3), (num::Result{5, 0}));
+  EXPECT_EQ(ref.scalar_unary(num::UnaryOp::EXP, RoundingMode::RNE, 0, 4), (num::Result{5, 0}));
+  EXPECT_EQ(ref.scalar_fused(num::FusedOp::MADD, RoundingMode::RNE, 0, 1, 2, 3), (num::Result{7, 0}));
+  EXPECT_EQ(ref.scalar_to_integer(RoundingMode::RNE, 0, 0, 9), (num::Result{9, 0}));
+  EXPECT_EQ(ref.scalar_convert(RoundingMode::RNE, 1, 0, 10), (num::Result{10, 0}));
+  EXPECT_EQ(ref.scalar_from_integer(RoundingMode::RNE, 0, 1, 11), (num::Result{11, 0}));
+  EXPECT_EQ(ref.convert(0x123, num::DataType::U64, num::DataType::U8, num::NumericControl{}), (num::Result{0x23, 0}));
 }
 
 }  // namespace
