@@ -416,5 +416,40 @@ TEST(SpecPointsArchProfile, PTO_AVS_ARCH_CONCRETE_ROUNDING_EXEC_004) {
   EXPECT_EQ(ref.convert(0x123, num::DataType::U64, num::DataType::U8, num::NumericControl{}), (num::Result{0x23, 0}));
 }
 
+// PTO-AVS-ARCH-CONCRETE-TILE-EXEC-006 (arch-exec-concrete-tile-006.asl): the
+// reference profile's typed element hooks and a trap-context round trip.
+// Counterparts: NumericProfile::binary (TileProfileBinary, the SUM
+// reduction step, the ADD expansion and the MUL partial value are its ADD /
+// MUL), NumericProfile::compare (TileProfileCompare LT), and
+// Machine::save_trap_context / recover_trap_context.  Not expressed: the
+// NEG unary (the model's tile NEG is a kernel, not a profile hook), the
+// reduction initial value and selected flag, TileProfileOrderLeft,
+// TileProfileValueIsNaN and the three matrix accumulation hooks (reached
+// only through the sorting and CUBE kernels).
+TEST(SpecPointsArchProfile, PTO_AVS_ARCH_CONCRETE_TILE_EXEC_006) {
+  using num::BinaryOp;
+  using num::DataType;
+  using num::RoundingMode;
+  const num::NumericProfile& ref = num::reference_profile();
+  // TileProfileBinary ADD and the SUM reduction step of 2 and 3.
+  EXPECT_EQ(ref.binary(BinaryOp::ADD, DataType::U64, 2, 3, RoundingMode::RNE), (num::Result{5, 0}));
+  EXPECT_TRUE(ref.compare(num::CompareOp::LT, DataType::S64, 2, 3).value);
+  EXPECT_EQ(ref.binary(BinaryOp::ADD, DataType::U64, 4, 5, RoundingMode::RNE).bits, 9u);  // expansion
+  EXPECT_EQ(ref.binary(BinaryOp::MUL, DataType::U64, 4, 5, RoundingMode::RNE), (num::Result{20, 0}));  // partial
+
+  arch::Machine m(arch::MachineConfig::reference());
+  m.state.pc = 0x120;
+  m.state.bpc = 0x100;
+  m.set_current_acr(2);
+  m.save_trap_context(1, m.state.current_acr);
+  m.state.pc = 0x200;
+  m.state.bpc = 0x208;
+  m.set_current_acr(0);
+  EXPECT_TRUE(m.recover_trap_context(1));
+  EXPECT_EQ(m.state.pc, 0x120u);
+  EXPECT_EQ(m.state.bpc, 0x100u);
+  EXPECT_EQ(m.state.current_acr, 2);
+}
+
 }  // namespace
 }  // namespace pto::test
