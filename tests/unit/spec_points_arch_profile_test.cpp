@@ -17,6 +17,7 @@
 #include "numerics/profile.hpp"
 #include "numerics/rounding.hpp"
 #include "runner/dispatch.hpp"
+#include "scalar/system_registers.hpp"
 #include "tile/shared_tile.hpp"
 #include "tile/tile_state.hpp"
 
@@ -449,6 +450,61 @@ TEST(SpecPointsArchProfile, PTO_AVS_ARCH_CONCRETE_TILE_EXEC_006) {
   EXPECT_EQ(m.state.pc, 0x120u);
   EXPECT_EQ(m.state.bpc, 0x100u);
   EXPECT_EQ(m.state.current_acr, 2);
+}
+
+// PTO-AVS-ARCH-CONCRETE-ACCESS-EXEC-005 (arch-exec-concrete-access-005.asl):
+// the reference profile's access rules and the visible trap context.
+// Counterparts: Machine::probe_data (DataAccessPermitted: ACR2 and above
+// reach the first 3072 bytes, ACR0 all of memory),
+// scalar::system_register_access_permitted and read_system_register
+// (ReadSystemRegisterAddress of a context register from ACR2 faults), and
+// save_trap_context / read_ / write_system_register / recover_trap_context
+// (the EBARG words of ring 1 at 0x1F40.. are the saved context: editing
+// them edits what is recovered).  Not expressed: AtomicAddress and
+// TranslateDataAddress (identity translation, no separate function in the
+// model) and ArchitectureEnterRequest('0001') without a valid target
+// context (the ACRE instruction's request path, covered by the
+// PTO-AVS-SYS-ACRE-* points).
+TEST(SpecPointsArchProfile, PTO_AVS_ARCH_CONCRETE_ACCESS_EXEC_005) {
+  using arch::FaultCode;
+  arch::Machine m(arch::MachineConfig::reference());
+  m.set_current_acr(2);
+  EXPECT_EQ(m.probe_data(3064, 8, 8), FaultCode::Fault_None);
+  EXPECT_NE(m.probe_data(3072, 8, 8), FaultCode::Fault_None);
+  EXPECT_TRUE(scalar::system_register_access_permitted(0x0000, m.state.current_acr));
+  EXPECT_FALSE(scalar::system_register_access_permitted(0x0f00, m.state.current_acr));
+  m.clear_fault();
+  arch::Word ignored = 0;
+  EXPECT_FALSE(scalar::read_system_register(m, 0x0f00, ignored));
+  EXPECT_EQ(m.state.last_fault, FaultCode::Fault_IllegalInstruction);
+  m.set_current_acr(0);
+  EXPECT_EQ(m.probe_data(3072, 8, 8), FaultCode::Fault_None);
+  EXPECT_TRUE(scalar::system_register_access_permitted(0x0f00, m.state.current_acr));
+
+  m.state.pc = 0x500;
+  m.state.bpc = 0x600;
+  m.state.block.bundle_argument = 0x77;
+  m.state.t_queue.push(0x11);
+  m.save_trap_context(1, m.state.current_acr);
+  arch::Word control = 0, saved_bpc = 0, saved_tpc = 0;
+  ASSERT_TRUE(scalar::read_system_register(m, 0x1f40, control));
+  ASSERT_TRUE(scalar::read_system_register(m, 0x1f41, saved_bpc));
+  ASSERT_TRUE(scalar::read_system_register(m, 0x1f43, saved_tpc));
+  EXPECT_EQ((control >> 4) & 1, 1u);
+  EXPECT_EQ(saved_bpc, 0x600u);
+  EXPECT_EQ(saved_tpc, 0x500u);
+  ASSERT_TRUE(scalar::write_system_register(m, 0x1f41, 0x610));
+  ASSERT_TRUE(scalar::write_system_register(m, 0x1f43, 0x510));
+  ASSERT_TRUE(scalar::write_system_register(m, 0x1f45, 0x22));
+  m.state.pc = 0x700;
+  m.state.bpc = 0x800;
+  m.state.block.bundle_argument = 0;
+  EXPECT_TRUE(m.recover_trap_context(1));
+  EXPECT_EQ(m.state.pc, 0x510u);
+  EXPECT_EQ(m.state.bpc, 0x610u);
+  EXPECT_EQ(m.state.block.bundle_argument, 0x77u);
+  EXPECT_EQ(m.state.t_queue.value[0], 0x22u);
+  EXPECT_EQ((m.state.banked_reg(1, 0xf40) >> 4) & 1, 0u);  // PTOv0ReadContextRegister(1, 0x0f40)[4]
 }
 
 }  // namespace
