@@ -176,11 +176,13 @@ def cited_in_sources(tests_dir: Path) -> dict[str, set[str]]:
 
 
 def data_records(data_dir: Path) -> dict[str, dict]:
-    """AVS id -> {file, complete, omitted (count), helpers, divergence}."""
+    """AVS id -> {file, complete, omitted (count), helpers, divergence}.  A
+    decode-positive record counts here only when it states ``complete`` (it
+    then accounts for every assertion of its point, contracts included)."""
     out = {}
-    for name in EXEC_DATA:
+    for name in (*EXEC_DATA, DECODE_DATA):
         for rec in json.loads((data_dir / name).read_text()):
-            if "avs_id" not in rec:
+            if "avs_id" not in rec or (name == DECODE_DATA and "complete" not in rec):
                 continue  # spec_datatype_vectors.json also holds unit-level checks
             omitted = rec.get("omitted_checks", {})
             out[rec["avs_id"]] = {
