@@ -7,7 +7,7 @@ symbolic executor this script extends; read its docstring for the step
 vocabulary).  Directories: ``tests/asl/block/{lifecycle,encoding}``, the
 scalar-block ``tests/asl/block/execution/BSTART.{STD,FP,SYS,CALL,ICALL}``
 (tile bundles are translated elsewhere) and
-``tests/asl/arch/{state,programming-model,memory-model}``.
+``tests/asl/arch/{state,programming-model,memory-model,overview,profile,dispatch,features,system-registers}``.
 Output: ``tests/data/spec_block_exec.json``.
 
 Additional step vocabulary:
@@ -33,10 +33,6 @@ Additional step vocabulary:
                                             asl/block/model/state/control-state.asl
     {"op":"expect_bundle_hint","field":f,"value":v}                _BundleHint.f
     {"op":"expect_frame_template","field":f,"value":v}          _FrameTemplate.f
-    {"op":"set_banked","ring":n,"index":i,"value":w}
-                                            PTOv0WriteContextRegister(ring, i, w):
-                                            ring-banked context register i
-                                            (0xF00..0xFB7, e.g. 0xF01 = EVBASE)
     {"op":"set_fault","fault":e,"address":w}  SetFault(code, address)
     {"op":"set_core_state","value":w}       _SystemRegisters.core_state = w
 
@@ -77,6 +73,11 @@ DIRECTORIES = (
     "arch/state",
     "arch/programming-model",
     "arch/memory-model",
+    "arch/overview",
+    "arch/profile",
+    "arch/dispatch",
+    "arch/features",
+    "arch/system-registers",
 )
 
 
@@ -122,11 +123,6 @@ class BlockExecutor(base.Executor):
             if name == "WritePredicateRegister" and len(args) == 2:
                 self.emit({"op": "set_predicate", "index": self.as_int(self.eval(args[0], env)),
                            "value": base.fmt(self.as_bits(self.eval(args[1], env), 32))})
-                return None
-            if name == "PTOv0WriteContextRegister" and len(args) == 3:
-                ring, low = (self.as_int(self.eval(a, env)) for a in args[:2])
-                self.emit({"op": "set_banked", "ring": ring, "index": low,
-                           "value": base.fmt(self.as_bits(self.eval(args[2], env), 64))})
                 return None
             if name == "SetFault" and len(args) == 2:
                 code = self.concrete(self.eval(args[0], env))

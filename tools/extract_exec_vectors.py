@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Extract scalar execution test points from the PTO spec's ASL AVS tests.
 
-Reads every test under ``tests/asl/scalar/{alu,agu,bru,model,fsu}`` of the
+Reads every test under ``tests/asl/scalar/{alu,agu,bru,model,fsu,amo,sys}`` of the
 read-only spec checkout (``--spec``, default /work/spec) except the
 decode-positive ones (see tools/extract_decode_vectors.py), symbolically
 executes ``main()`` (inlining functions defined in the test file and the
@@ -60,6 +60,10 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
                                             WriteMemoryByte(addr, byte): raw model
                                             memory write (no checks, no event)
     {"op":"clear_fault"}                    ClearFault()
+    {"op":"set_banked","ring":n,"index":i,"value":w}
+                                            PTOv0WriteContextRegister(ring, i, w):
+                                            ring-banked context register i
+                                            (0xF00..0xFB7, e.g. 0xF01 = EVBASE)
     {"op":"set_acr","ring":n}               SetCurrentACR(n)
     {"op":"set_cycle","value":w}            _SystemRegisters.cycle = w
     {"op":"set_core_state","value":w}       _SystemRegisters.core_state = w; a following
@@ -67,11 +71,24 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
                                             emits the combined word again
     {"op":"set_commit_argument","value":w}  _CommitArgument = w
     {"op":"set_return_address","value":w}   _ReturnAddress = w
+    {"op":"set_bundle_argument","value":w}  _BundleArgument = w (SetBundleArgument(w) is
+                                            this, set_bundle_argument_kind 1 and
+                                            set_commit_argument w)
+    {"op":"set_bundle_argument_kind","value":n}  _BundleArgumentKind = n
     {"op":"set_reservation","field":"valid"|"address"|"size","value":v}
                                             _ReservationValid/_ReservationAddress/
                                             _ReservationSize = v
     {"op":"set_trap_context","ring":n,"field":f,"value":v}
                                             _TrapContexts[[n]].f = v
+    {"op":"set_base_sysreg","field":f,"value":w}   _SystemRegisters.f = w (thread_ptr,
+                                            global_ptr, ...: BASE_SYSTEM_REGISTERS)
+    {"op":"set_trap_status","ring":n,"field":f,"value":v}
+                                            _ACRTrapNumber[[n]] = v, ... (ACR_TRAP_STATUS)
+    {"op":"set_bookkeeping","field":f,"value":v}
+                                            _DataCacheEpoch, _TLBEpoch, _LastControlRequest, ...
+                                            = v (SYSTEM_BOOKKEEPING: fence, maintenance
+                                            and execution-control bookkeeping; epochs are
+                                            integers, operands words, requests enum names)
     {"op":"reset_bundle_control"}           ResetBundleControlState()
     {"op":"begin_bundle","start_pc":w|null,"kind":e,"transfer":e,"target":w,
      "sequential":w,"return_target":w,"taken":b}
@@ -118,6 +135,7 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
     {"op":"expect_fp_flags","value":b5}                 ScalarFPFlags() = CORE_STATE[36:32]
     {"op":"expect_commit_argument","value":w}           _CommitArgument
     {"op":"expect_return_address","value":w}            _ReturnAddress
+    {"op":"expect_bundle_argument","value":w}           _BundleArgument
     {"op":"expect_acr","ring":n}                        CurrentACR()
     {"op":"expect_queue","queue":"t"|"u","index":i,"value":w}
                                             ReadTemporaryQueue(b, i) / _TQueue[[i]]
@@ -135,8 +153,10 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
                                             e.g. "barg.block_type", "t_queue[0]")
     {"op":"expect_barg","field":f,"value":v}            _BARG.f (block argument)
     {"op":"expect_bundle_state","field":"active"|"body_active"|"commit_target_set"|
-     "condition_set","value":b}             _BundleActive / _BundleBodyActive /
-                                            _BundleCommitTargetSet / _BundleConditionSet
+     "condition_set"|"system_block_terminal_pending","value":b}
+                                            _BundleActive / _BundleBodyActive /
+                                            _BundleCommitTargetSet / _BundleConditionSet /
+                                            _SystemBlockTerminalPending
     {"op":"expect_mem_event_count","count":n}           _MemoryEventCount
     {"op":"expect_mem_event","index":i,"field":f,"value":v}
                                             _MemoryEvents[[i]].f
@@ -146,12 +166,16 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
     {"op":"expect_decode_field","bits":"0x..","form_index":k,"form_id":"...",
      "field":"Name","value":n}              DecodeScalarOperandRaw(bits, k,
                                             ScalarField_Name) == raw value
+    {"op":"expect_bookkeeping","field":f,"value":v}     the same variables (set_bookkeeping)
+    {"op":"expect_base_sysreg","field":f,"value":w}     _SystemRegisters.f (set_base_sysreg)
+    {"op":"expect_trap_status","ring":n,"field":f,"value":v}  _ACRTrapNumber[[n]], ...
     {"op":"expect_sysreg","addr":a24,"value":w}         ReadSystemRegisterAddress(a)
                                             (the architectural read: a denied or
                                             write-only address faults, as in the ASL)
   An expectation may carry "negate": true when the test asserts "!=".
   Snapshots (an assertion comparing two state reads): the earlier read
-  (expect_sysreg, expect_cycle, expect_gpr or expect_tpc bound by ``let``)
+  (expect_sysreg, expect_cycle, expect_gpr, expect_tpc, expect_queue,
+  expect_mem or expect_bookkeeping bound by ``let``)
   carries "snapshot": name -- the runner records the value it reads there
   (and checks "value" only if the step has one) -- and the later expectation's
   value is {"snapshot": name, "offset": k}: the recorded value plus k
@@ -194,8 +218,10 @@ FUNC_DECL_RE = re.compile(
     r"^[ \t]*((?:(?:pure|readonly|impdef|implementation|noreturn)\s+)*)func\s+([A-Za-z_]\w*)",
     re.MULTILINE,
 )
-CONSTANTS = {"PTO_XLEN": 64}
-DIRECTORIES = ("alu", "agu", "bru", "model", "fsu")
+# PTO_MODEL_MEMORY_BYTES: the reference profile's value (the config default of
+# asl/arch/features/tile-allocation.asl), the memory size the runners model.
+CONSTANTS = {"PTO_XLEN": 64, "PTO_MODEL_MEMORY_BYTES": 4096}
+DIRECTORIES = ("alu", "agu", "bru", "model", "fsu", "amo", "sys")
 # Steps that leave CORE_STATE alone: a known core_state value (set by
 # set_core_state) survives them, so a later bit-slice assignment can be
 # combined with it.  Every other step forgets the value.
@@ -341,7 +367,9 @@ class FunctionIndex:
 # ---------------------------------------------------------------------------
 
 # Reads a later assertion may compare with (their runners can record them).
-SNAPSHOT_READS = frozenset({"expect_sysreg", "expect_cycle", "expect_gpr", "expect_tpc"})
+SNAPSHOT_READS = frozenset({"expect_sysreg", "expect_cycle", "expect_gpr", "expect_tpc", "expect_queue",
+                            "expect_mem", "expect_bookkeeping", "expect_bundle_argument",
+                            "expect_bpc"})
 QUEUE_VARS = {
     "_TQueue": ("t", False),
     "_UQueue": ("u", False),
@@ -354,12 +382,33 @@ SIMPLE_STATE = {
     "_CommitArgument": ("expect_commit_argument", "value", "set_commit_argument"),
     "_ReturnAddress": ("expect_return_address", "value", "set_return_address"),
     "_MemoryEventCount": ("expect_mem_event_count", "count", None),
+    "_BundleArgument": ("expect_bundle_argument", "value", "set_bundle_argument"),
 }
 RESERVATION = {"_ReservationValid": "valid", "_ReservationAddress": "address",
                "_ReservationSize": "size"}
+# Fence, maintenance and execution-control bookkeeping
+# (asl/arch/programming-model/execution-context.asl).
+SYSTEM_BOOKKEEPING = {
+    "_LastFencePredecessor": "last_fence_predecessor", "_LastFenceSuccessor": "last_fence_successor",
+    "_DataCacheEpoch": "data_cache_epoch", "_InstructionCacheEpoch": "instruction_cache_epoch",
+    "_BundleCacheEpoch": "bundle_cache_epoch", "_TLBEpoch": "tlb_epoch",
+    "_LastMaintenanceOperation": "last_maintenance_operation",
+    "_LastMaintenanceOperand": "last_maintenance_operand",
+    "_ArchitectureRequestEpoch": "architecture_request_epoch",
+    "_LastControlRequest": "last_control_request", "_ControlRequestOperand": "control_request_operand",
+}
+# Per-ring trap status (asl/arch/programming-model/execution-context.asl).
+ACR_TRAP_STATUS = {"_ACRTrapAsynchronous": "asynchronous", "_ACRTrapArgumentValid": "argument_valid",
+                   "_ACRTrapCause": "cause", "_ACRTrapNumber": "number", "_ACRTrapArgument0": "argument0"}
+# BaseSystemRegisterState words other than cycle and core_state
+# (asl/arch/system-registers/addressing.asl).
+BASE_SYSTEM_REGISTERS = frozenset({"thread_ptr", "global_ptr", "core_id", "thread_id", "vendor", "version",
+                                   "core_feature", "core_feature_enable", "tile_capacity", "blocknum",
+                                   "blockid"})
 BUNDLE_STATE = {"_BundleActive": "active", "_BundleBodyActive": "body_active",
                 "_BundleCommitTargetSet": "commit_target_set",
-                "_BundleConditionSet": "condition_set"}
+                "_BundleConditionSet": "condition_set",
+                "_SystemBlockTerminalPending": "system_block_terminal_pending"}
 
 
 class Executor:
@@ -491,6 +540,8 @@ class Executor:
             return Obs("expect_reservation", field=RESERVATION[name], _key="value")
         if name in BUNDLE_STATE:
             return Obs("expect_bundle_state", field=BUNDLE_STATE[name], _key="value")
+        if name in SYSTEM_BOOKKEEPING:
+            return Obs("expect_bookkeeping", field=SYSTEM_BOOKKEEPING[name], _key="value")
         if name.startswith("_"):
             raise Unsupported(f"state variable {name}")
         if re.match(r"^[A-Z][A-Za-z0-9]*_\w+$", name) and not name.startswith("PTO_"):
@@ -506,6 +557,11 @@ class Executor:
             return Obs("expect_cycle", _key="value")
         if e[0] == "field" and e[1] == ("id", "_SystemRegisters") and e[2] == "core_state":
             return Obs("expect_core_state", _key="value")
+        if e[0] == "field" and e[1] == ("id", "_SystemRegisters") and e[2] in BASE_SYSTEM_REGISTERS:
+            return Obs("expect_base_sysreg", field=e[2], _key="value")
+        if e[0] == "index" and e[1][0] == "id" and e[1][1] in ACR_TRAP_STATUS:
+            return Obs("expect_trap_status", ring=self.as_int(self.eval(e[2], env)),
+                       field=ACR_TRAP_STATUS[e[1][1]], _key="value")
         if e[0] == "index" and e[1][0] == "id" and e[1][1] in QUEUE_VARS:
             queue, valid = QUEUE_VARS[e[1][1]]
             idx = self.as_int(self.eval(e[2], env))
@@ -764,6 +820,19 @@ class Executor:
         if name == "SetCurrentACR" and len(args) == 1:
             self.emit({"op": "set_acr", "ring": self.as_int(A()[0])})
             return None
+        if name == "SetBundleArgument" and len(args) == 1:
+            # asl/block/model/operands/scalar-bindings.asl: the argument, its
+            # kind '001' and the commit argument.
+            value = fmt(self.as_bits(A()[0], 64))
+            self.emit({"op": "set_bundle_argument", "value": value})
+            self.emit({"op": "set_bundle_argument_kind", "value": 1})
+            self.emit({"op": "set_commit_argument", "value": value})
+            return None
+        if name == "PTOv0WriteContextRegister" and len(args) == 3:
+            ring, low, value = A()
+            self.emit({"op": "set_banked", "ring": self.as_int(ring), "index": self.as_int(low),
+                       "value": fmt(self.as_bits(value, 64))})
+            return None
         if name in ("StartMemoryEventCapture", "SelectMemoryEventAgent") and len(args) == 1:
             op = "mem_events_start" if name.startswith("Start") else "mem_events_select_agent"
             self.emit({"op": op, "agent": self.as_int(A()[0])})
@@ -948,6 +1017,17 @@ class Executor:
                 v = self.as_int(v)
             self.emit({"op": "set_reservation", "field": field, "value": fmt(v)})
             return
+        if lhs[0] == "field" and lhs[1] == ("id", "_SystemRegisters") and lhs[2] in BASE_SYSTEM_REGISTERS:
+            self.emit({"op": "set_base_sysreg", "field": lhs[2], "value": fmt(self.as_bits(value, 64))})
+            return
+        if lhs[0] == "index" and lhs[1][0] == "id" and lhs[1][1] in ACR_TRAP_STATUS:
+            self.emit({"op": "set_trap_status", "ring": self.as_int(self.eval(lhs[2], env)),
+                       "field": ACR_TRAP_STATUS[lhs[1][1]], "value": fmt(self.concrete(value))})
+            return
+        if lhs[0] == "id" and lhs[1] in SYSTEM_BOOKKEEPING:
+            self.emit({"op": "set_bookkeeping", "field": SYSTEM_BOOKKEEPING[lhs[1]],
+                       "value": self.bookkeeping_value(SYSTEM_BOOKKEEPING[lhs[1]], self.concrete(value))})
+            return
         if lhs[0] == "index" and lhs[1][0] == "id" and lhs[1][1] in QUEUE_VARS:
             queue, valid = QUEUE_VARS[lhs[1][1]]
             idx = self.as_int(self.eval(lhs[2], env))
@@ -1057,6 +1137,18 @@ class Executor:
             raise Unsupported("conflicting assertions on one captured value")
         step[key] = value
 
+    @staticmethod
+    def bookkeeping_value(field: str, v):
+        """Epochs are integers, operands 64-bit words, fence masks bits(4),
+        the last request/operation an enumeration name."""
+        if field.endswith("_epoch"):
+            return v if isinstance(v, int) and not isinstance(v, bool) else fmt(v)
+        if isinstance(v, EnumV):
+            return v.name
+        if isinstance(v, Bits):
+            return fmt(v)
+        raise Unsupported(f"bookkeeping value {v!r}")
+
     def normalise(self, step, key, const):
         op = step["op"]
         if op == "expect_decode" and key == "form_index":
@@ -1064,14 +1156,20 @@ class Executor:
             step["form_id"] = self.form_id(idx)
             return idx
         if op in ("expect_gpr", "expect_tpc", "expect_fault_address", "expect_cycle", "expect_sysreg",
-                  "expect_commit_argument", "expect_return_address", "expect_queue"):
+                  "expect_commit_argument", "expect_return_address", "expect_queue", "expect_bundle_argument",
+                  "expect_base_sysreg"):
             return fmt(self.as_bits(const, 64))
         if op == "expect_mem" or (op == "load" and key == "expect_value"):
-            return fmt(self.as_bits(const, 64 if op == "load" or step["size"] != 1 else 8))
+            width = 64 if op == "load" or step["size"] != 1 else 8
+            if width == 8 and isinstance(const, Bits) and const.width == 64 and const.value < 0x100:
+                const = Bits(8, const.value)  # LoadTranslatedUnsigned(a, 1): a zero-extended Word
+            return fmt(self.as_bits(const, width))
         if op == "expect_decode_field":
             return self.as_bits(const, 48).value
         if op in ("expect_mem_event_count", "expect_acr"):
             return self.as_int(const)
+        if op == "expect_bookkeeping":
+            return self.bookkeeping_value(step["field"], const)
         if op == "expect_fault" or key == "expect_status":
             if not isinstance(const, EnumV):
                 raise Unsupported("fault/status is not an enumeration value")

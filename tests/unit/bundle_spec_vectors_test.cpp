@@ -594,6 +594,6 @@ TEST_P(SpecBundleVector, Matches) {
 
 INSTANTIATE_TEST_SUITE_P(AVS, SpecBundleVector, ::testing::ValuesIn(indices(bundle_vectors())),
                          vector_name<bundle_vectors>);
-TEST(SpecBundleVectors, FilePresent) { EXPECT_GE(bundle_vectors().size(), 60U); }
+TEST(SpecBundleVectors, FilePresent) { EXPECT_GE(bundle_vectors().size(), 326U); }
 
 }  // namespace

@@ -121,6 +121,15 @@ const std::map<std::string, Model>& models() {
       {"TileNumericValueClass",
        [](const json& a) { return value_class(classify(data_type_arg(a[0]), bits_arg(a[1], kWord))); }},
       {"NumericValueClassIsInfinity", [](const json& a) { return json(is_inf(value_class_arg(a[0]))); }},
+      {"TileNumericEncodingValid",
+       [](const json& a) { return json(encoding_valid(data_type_arg(a[0]), bits_arg(a[1], kWord))); }},
+      // The scalar FSU's NaN predicates share the format classification.
+      {"ScalarFP64IsNaN", [](const json& a) { return json(is_nan(classify(DataType::FP64, bits_arg(a[0], kWord)))); }},
+      {"ScalarFP64IsSignalingNaN",
+       [](const json& a) { return json(classify(DataType::FP64, bits_arg(a[0], kWord)) == ValueClass::SignalingNaN); }},
+      {"ScalarFP32IsNaN", [](const json& a) { return json(is_nan(classify(DataType::FP32, bits_arg(a[0], 32)))); }},
+      {"ScalarFP32IsSignalingNaN",
+       [](const json& a) { return json(classify(DataType::FP32, bits_arg(a[0], 32)) == ValueClass::SignalingNaN); }},
       {"TileNumericCanonicalNaN",
        [](const json& a) {
          const OptionalBits n = canonical_nan(data_type_arg(a[0]));
@@ -240,12 +249,13 @@ TEST(SpecDataTypeFP19, ConversionEdges) {
 }
 
 // The data file is present and holds every non-static data-type point but
-// the three that drive trap/system-register state (see the extractor), and
-// the constant tables of the 15 format units.
+// the three that drive trap/system-register state (see the extractor), the
+// arch/profile value-class point (EXTRA_POINTS), and the constant tables of
+// the 15 format units.
 TEST(SpecDataTypeVectors, Present) {
   std::size_t avs = 0, tables = 0;
   for (const json& p : points()) (p.contains("avs_id") ? avs : tables) += 1;
-  EXPECT_EQ(avs, 20U);
+  EXPECT_EQ(avs, 21U);
   EXPECT_EQ(tables, 15U);
 }
 

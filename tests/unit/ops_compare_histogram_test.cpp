@@ -742,7 +742,7 @@ TEST(OpsHistogramSpec, PTO_AVS_TILE_THISTOGRAM_U32_PREFIX_001) {
 }
 
 // tests/asl/tile/model/execution/complex/tile-exec-complex-operations-001.asl (THISTOGRAM part).
-TEST(OpsHistogramSpec, PTO_AVS_TILE_COMPLEX_OPERATIONS_001_Thistogram) {
+TEST(OpsHistogramSpec, PTO_AVS_TILE_TESTTILECOMPLEX_EXECUTION_001_Thistogram) {
   OpsHarness h;
   h.configure(37, DataType::U32, 256, 1, 256, 2048);
   h.configure(49, DataType::U8, 1, 3, 1, 256);

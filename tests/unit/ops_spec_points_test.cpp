@@ -430,7 +430,8 @@ TEST(OpsSpecPoints, RowAndColumnExpansionTypedPoints) {
   }
 }
 
-TEST(OpsSpecPoints, PTO_AVS_TILE_TROWEXPAND_TCOLEXPAND_COPY_001) {
+// PTO-AVS-TILE-T{ROW,COL}EXPAND-COPY-001
+TEST(OpsSpecPoints, TrowexpandTcolexpandCopy) {
   for (bool row_axis : {true, false}) {
     ExpandCase h(DataType::U8, 32, row_axis, 0, 7);
     ASSERT_TRUE(h.run(row_axis ? TileOp::TROWEXPAND : TileOp::TCOLEXPAND, OpsHarness::operands(3, {2})));

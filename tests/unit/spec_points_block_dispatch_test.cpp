@@ -366,8 +366,8 @@ tile::CubeGeometry geometry_of(const Host& h, tile::TileIndex i) {
 // (init source T#3) allocates D = T#0 (1x8), RowMax = U#0 (index 16) and
 // GroupMax = M#0 (index 32), each auxiliary 1x1.  The ASL calls the resolver
 // directly with RowMajor primaries; executing the bundle architecturally
-// needs CUBE primaries (row-major A/B reject, PTO-AVS-BLOCK-TMATMUL-ORDINARY-
-// PRIMARY-004), so A is CUBE_M16 and B CUBE_N8 with the same values, and D
+// needs CUBE primaries (row-major A/B reject,
+// PTO-AVS-BLOCK-TMATMUL-ORDINARY-PRIMARY-004), so A is CUBE_M16 and B CUBE_N8 with the same values, and D
 // (FP32 1x8 in CUBE_M16: four 128-byte cells) needs SizeCode 3 (512 B)
 // instead of the point's SizeCode 1.
 TEST(SpecPointsBlockDispatch, PTO_AVS_BLOCK_MATRIX_DEST_SHAPE_001) {
