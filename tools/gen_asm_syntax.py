@@ -2,11 +2,16 @@
 """Derive the assembly operand syntax of every catalog form.
 
 Reads the catalog `asm` templates and field lists
-(../shared/pto-spec-0.58.3/catalog/{scalar,command}-forms.json) and writes
-src/asm/generated/asm_syntax.inc: one line per form_id with a small syntax
-description shared by the assembler and the disassembler (docs/assembly.md).
+(../shared/pto-spec-0.58.3/catalog/{scalar,command}-forms.json, or --spec DIR)
+and writes src/asm/generated/asm_syntax.inc: constexpr `Item`/`Suffix`/`Implied`
+arrays and one `FormSyntax` per catalog form (indexed by form, catalog order),
+with every field name resolved to its index here, so the assembler and the
+disassembler (src/asm/syntax.cpp, docs/assembly.md) parse nothing at run time.
+A template this script cannot derive, or a derived syntax naming a field the
+form lacks, stops the script with an error instead of producing a table.
 
-Syntax description: "SUFFIXES|ITEMS".
+Each form is first derived as a syntax description, "SUFFIXES|ITEMS"
+(structure() then resolves it):
   SUFFIXES (space separated, appended to the mnemonic):
     ord:<fields>        memory-order suffix from aq/rl/far (.aq .rl .aqrl .f ...)
     ft:<SrcType>        floating type suffix .d/.s
@@ -35,6 +40,7 @@ Syntax description: "SUFFIXES|ITEMS".
 Fields not shown by the template whose constraint allows exactly one value are
 implied (encoded with that value, never printed).
 """
+import argparse
 import json
 import re
 import sys
@@ -42,8 +48,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT.parent / "shared" / "pto-spec-0.58.3" / "catalog"
-OUT = ROOT / "src" / "asm" / "generated" / "asm_syntax.inc"
-VARIANTS_OUT = ROOT / "src" / "asm" / "generated" / "asm_variants.inc"
+OUT_DIR = ROOT / "src" / "asm" / "generated"
+SYNTAX_FILE, VARIANTS_FILE = "asm_syntax.inc", "asm_variants.inc"
 
 REG_NAMES = {"srcl": "SrcL", "srcr": "SrcR", "srcd": "SrcD", "srca": "SrcA", "srcp": "SrcP", "srcd1": "SrcD1"}
 
@@ -302,29 +308,228 @@ def derive(form):
     return " ".join(sfx) + "|" + ";".join(items)
 
 
+class TemplateError(Exception):
+    """A derived syntax names something the form does not have."""
+
+
+ITEM_KINDS = {
+    "r": "Reg", "g": "Gpr", "d": "Dst", "d2": "Dst2", "dg": "DstGpr", "i": "Imm", "l": "Label",
+    "x": "Shifted", "k": "Literal", "e": "Enum", "n": "Named", "o": "Named", "dt": "DType",
+    "tile": "Tile", "dtile": "DTile", "mask": "Mask", "last": "Last", "ios": "Ios", "a": "Attrs",
+}
+LABEL_BASES = {"P": "P", "P4": "P4", "P2": "P2"}
+
+
+def field_index(form, name):
+    """Index of a named field in the form's field list; '-' or '' is none (-1)."""
+    if name in ("-", ""):
+        return -1
+    names = field_names(form)
+    if name not in names:
+        raise TemplateError(f"{form['form_id']}: syntax names unknown field {name}")
+    return names.index(name)
+
+
+def structure_item(form, spec):
+    """One syntax item as a dict of the C++ `Item` members it sets."""
+    it = {}
+    if spec.startswith("["):
+        it["open"], spec = True, spec[1:]
+    if spec.endswith("]"):
+        it["close"], spec = True, spec[:-1]
+    if spec == "~":
+        return {"kind": "Range", **it}
+    kind, _, rest = spec.partition(":")
+    if kind not in ITEM_KINDS:
+        raise TemplateError(f"{form['form_id']}: bad syntax item '{spec}'")
+    it = {"kind": ITEM_KINDS[kind], **it}
+    if kind == "o":  # a field the template does not show: omitted when zero
+        it["optional"] = True
+    parts = rest.split(":")
+    part = lambda i: parts[i] if i < len(parts) else ""
+    k = it["kind"]
+    if k == "Literal":
+        it["text"] = rest
+    elif k == "Enum":
+        it["f0"] = field_index(form, part(0))
+        it["names"] = rest[len(part(0)) + 1:].split("/")
+    elif k == "Label":
+        it["f0"] = field_index(form, part(0))
+        if part(1) not in LABEL_BASES or not part(2).isdigit():
+            raise TemplateError(f"{form['form_id']}: bad label item '{spec}'")
+        it["base"], it["shift"] = LABEL_BASES[part(1)], int(part(2))
+    elif k == "Attrs":
+        braces = rest.startswith("{") and rest.endswith("}")
+        it["list"] = [field_index(form, n) for n in (rest[1:-1] if braces else rest).split(",")]
+        if braces:
+            it["braces"] = True
+    elif k == "Shifted":
+        it["f0"], it["f1"] = field_index(form, part(0)), field_index(form, part(1))
+        if part(2).startswith("="):  # the form's fixed offset scale, e.g. SW [SrcL, SrcR<<2]
+            it["shift"] = int(part(2)[1:])
+        else:
+            it["f2"] = field_index(form, part(2))
+        if it["f1"] >= 0:
+            it["names"] = part(3).split("/")
+            if len(it["names"]) != 4:
+                raise TemplateError(f"{form['form_id']}: SrcRType needs 4 modifier spellings")
+    else:
+        for i, key in enumerate(("f0", "f1", "f2")):
+            it[key] = field_index(form, part(i))
+    return it
+
+
+def structure_suffix(form, spec):
+    kind, _, rest = spec.partition(":")
+    if kind == "ord":  # aq, rl, far; -1 for the ones the form lacks
+        names = field_names(form)
+        return {"kind": "Order", "fields": [names.index(n) if n in names else -1 for n in ("aq", "rl", "far")]}
+    if kind in ("ft", "cvt", "lvl"):
+        return {"kind": {"ft": "FType", "cvt": "Cvt", "lvl": "Level"}[kind],
+                "fields": [field_index(form, n) for n in rest.split(":")]}
+    if kind == "flags":
+        letters = rest.split(",")
+        return {"kind": "Flags", "fields": [field_index(form, n) for n in letters], "letters": "".join(letters)}
+    raise TemplateError(f"{form['form_id']}: bad suffix '{spec}'")
+
+
+def conditional_field(form, item):
+    """Flag field a Reg item is written with ("SrcR when i" in HL.QMT): without
+    the flag the item may be omitted (value zero)."""
+    if item["kind"] != "Reg" or item.get("f0", -1) < 0:
+        return None
+    key = field_names(form)[item["f0"]] + " when "
+    at = form["asm"].find(key)
+    if at < 0:
+        return None
+    m = re.match(r"[A-Za-z]*", form["asm"][at + len(key):])
+    return field_index(form, m.group(0))
+
+
+def structure(form, spec):
+    """The form's syntax (suffixes, items, implied fields) with field indices resolved."""
+    sfx, _, items = spec.partition("|")
+    suffixes = [structure_suffix(form, s) for s in sfx.split(" ")] if sfx else []
+    items = [structure_item(form, s) for s in items.split(";")] if items else []
+    for it in items:
+        if form["mnemonic"] == "B.IOR":  # operands may be omitted from the end (ADR 0055: they encode zero)
+            it["optional"] = True
+        when = conditional_field(form, it)
+        if when is not None:
+            it["when"] = when
+    shown = {i for it in items for i in [it.get("f0", -1), it.get("f1", -1), it.get("f2", -1)] + it.get("list", [])}
+    shown |= {i for s in suffixes for i in s["fields"]}
+    # Fields that no item or suffix shows, fixed by a one-value constraint.
+    implied = [(field_index(form, c["field"]), c["values"][0]) for c in form["constraints"]
+               if c["operator"] == "one-of" and len(c["values"]) == 1 and field_index(form, c["field"]) not in shown]
+    return suffixes, items, implied
+
+
+def cxx_string(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class Emitter:
+    """Named constexpr arrays, one per distinct content, shared by the forms."""
+
+    def __init__(self):
+        self.lines, self.names = [], {}
+
+    def array(self, prefix, ctype, elements):
+        if not elements:
+            return "{}"
+        body = ", ".join(elements)
+        key = (ctype, body)
+        if key not in self.names:
+            self.names[key] = f"k{prefix}{sum(1 for k in self.names if k[0] == ctype)}"
+            self.lines.append(f"constexpr {ctype} {self.names[key]}[] = {{{body}}};")
+        return self.names[key]
+
+
+ITEM_MEMBERS = ("kind", "f0", "f1", "f2", "base", "shift", "open", "close", "optional", "when", "text", "names",
+                "list", "braces")
+ITEM_DEFAULTS = {"f0": -1, "f1": -1, "f2": -1, "base": "P", "shift": 0, "open": False, "close": False,
+                 "optional": False, "when": -1, "text": "", "names": [], "list": [], "braces": False}
+
+
+def cxx_item(em, it):
+    out = []
+    for m in ITEM_MEMBERS:
+        v = it.get(m, ITEM_DEFAULTS.get(m))
+        if m != "kind" and v == ITEM_DEFAULTS[m]:
+            continue
+        if m == "kind":
+            v = f"ItemKind::{v}"
+        elif m == "base":
+            v = f"LabelBase::{v}"
+        elif isinstance(v, bool):
+            v = "true" if v else "false"
+        elif m == "text":
+            v = cxx_string(v)
+        elif m == "names":
+            v = em.array("Names", "std::string_view", [cxx_string(n) for n in v])
+        elif m == "list":
+            v = em.array("Fields", "std::int8_t", [str(i) for i in v])
+        out.append(f".{m} = {v}")
+    return "{" + ", ".join(out) + "}"
+
+
+def cxx_suffix(em, s):
+    out = [f".kind = SuffixKind::{s['kind']}", ".fields = " + em.array("Fields", "std::int8_t", [str(i) for i in s["fields"]])]
+    if "letters" in s:
+        out.append(".letters = " + cxx_string(s["letters"]))
+    return "{" + ", ".join(out) + "}"
+
+
+def write_syntax(out, forms, syntaxes):
+    em = Emitter()
+    rows = []
+    for f, (suffixes, items, implied) in zip(forms, syntaxes):
+        members = []
+        if suffixes:
+            members.append(".suffixes = " + em.array("Suffixes", "Suffix", [cxx_suffix(em, s) for s in suffixes]))
+        if items:
+            members.append(".items = " + em.array("Items", "Item", [cxx_item(em, it) for it in items]))
+        if implied:
+            members.append(".implied = " + em.array("Implied", "Implied", [f"{{{i}, {v}}}" for i, v in implied]))
+        rows.append(f"    {{{', '.join(members)}}},  // {f['form_id']}: {f['asm']}")
+    (out / SYNTAX_FILE).write_text("// Generated by tools/gen_asm_syntax.py from the catalog asm templates; do not edit.\n"
+                   "// Operand syntax of every catalog form, indexed by isa::FormIndex (catalog order).\n"
+                   + f"constexpr std::size_t kWidestFormFields = {max(len(f['fields']) for f in forms)};\n"
+                   + "\n".join(em.lines) + "\n"
+                   + "constexpr FormSyntax kSyntax[] = {\n" + "\n".join(rows) + "\n};\n")
+    print(f"wrote {len(rows)} forms to {out / SYNTAX_FILE}")
+
+
 def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--spec", type=Path, default=CATALOG.parent,
+                    help=f"directory with catalog/ (default {CATALOG.parent})")
+    ap.add_argument("--out", type=Path, default=OUT_DIR, help=f"output directory (default {OUT_DIR})")
+    args = ap.parse_args()
+    catalog = args.spec / "catalog"
     forms = []
     for name in ("scalar-forms.json", "command-forms.json"):
-        forms += json.load(open(CATALOG / name))["forms"]
-    lines, failed = [], []
+        forms += json.load(open(catalog / name))["forms"]
+    syntaxes, failed = [], []
     for f in forms:
         s = derive(f)
-        if s is None:
-            failed.append(f"{f['form_id']}: {f['asm']}")
-            continue
-        lines.append(f'{{"{f["form_id"]}", "{s}"}},')
+        try:
+            if s is None:
+                raise TemplateError(f"{f['form_id']}: cannot derive syntax for '{f['asm']}'")
+            syntaxes.append(structure(f, s))
+        except TemplateError as e:
+            failed.append(str(e))
     if failed:
-        print("cannot derive syntax for:\n  " + "\n  ".join(failed), file=sys.stderr)
+        print("bad asm syntax:\n  " + "\n  ".join(failed), file=sys.stderr)
         return 1
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text("// Generated by tools/gen_asm_syntax.py from the catalog asm templates; do not edit.\n"
-                   + "\n".join(lines) + "\n")
-    print(f"wrote {len(lines)} forms to {OUT}")
-    write_variants(forms)
+    args.out.mkdir(parents=True, exist_ok=True)
+    write_syntax(args.out, forms, syntaxes)
+    write_variants(args.out, forms)
     return 0
 
 
-def write_variants(forms):
+def write_variants(out, forms):
     """Catalog `encoding_variants`: words that decode as their carrier form
     (BSTART.TMOV functions 9..12, BSTART.TSTORE 14) but have their own
     spelling, BSTART.<variant name>."""
@@ -333,9 +538,9 @@ def write_variants(forms):
         for v in f.get("encoding_variants", []):
             (enc,) = v["encoding"]
             rows.append(f'{{"{f["form_id"]}", "BSTART.{v["name"]}", {enc["mask"]}u, {enc["match"]}u}},')
-    VARIANTS_OUT.write_text("// Generated by tools/gen_asm_syntax.py from the catalog encoding_variants; do not edit.\n"
+    (out / VARIANTS_FILE).write_text("// Generated by tools/gen_asm_syntax.py from the catalog encoding_variants; do not edit.\n"
                             "// {carrier form_id, mnemonic, mask, match}\n" + "\n".join(rows) + "\n")
-    print(f"wrote {len(rows)} encoding variants to {VARIANTS_OUT}")
+    print(f"wrote {len(rows)} encoding variants to {out / VARIANTS_FILE}")
 
 
 if __name__ == "__main__":

@@ -66,3 +66,16 @@ for name, t in start:
     print(f"{name:48s} {t * 1000:7.2f} ms CPU")
 print(f"pto run examples/tadd.s / qemu start-up CPU time: {start[0][1] / start[2][1]:.2f}")
 PY
+
+# Start-up in instructions (valgrind's callgrind, when installed): all user
+# code of the process, dynamic loader and static initialisers included.
+if command -v valgrind >/dev/null; then
+  count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null --smc-check=all "$@" 2>&1 >/dev/null |
+              sed -n 's/.*Collected : //p'; }
+  run_i=$(count "$pto" run "$root/examples/tadd.s" --stop-symbol done)
+  ver_i=$(count "$pto" --version)
+  qemu_i=$(count qemu-riscv64 "$work/tiny_riscv")
+  printf '%-48s %12s instructions\n' "start-up, pto run examples/tadd.s" "$run_i" "start-up, pto --version" "$ver_i" \
+    "start-up, qemu-riscv64 3-instruction program" "$qemu_i"
+  python3 -c "print(f'pto run examples/tadd.s / qemu start-up instructions: {$run_i / $qemu_i:.2f}')"
+fi

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <mutex>
+#include <stdexcept>
 
 #include "asm/attributes.hpp"
 #include "isa/decoder.hpp"
@@ -14,15 +14,6 @@
 
 namespace pto::as {
 namespace {
-
-struct RawSyntax {
-  const char* form_id;
-  const char* spec;
-};
-
-constexpr RawSyntax kRawSyntax[] = {
-#include "asm/generated/asm_syntax.inc"
-};
 
 // Catalog `encoding_variants`: words that decode as a carrier form but carry
 // their own spelling (BSTART.TMOV.L2S.INSERT, BSTART.TSTORE.SPART, ...).
@@ -63,25 +54,25 @@ constexpr std::string_view kHands = "TUMN";  // DstTile / tile selector hand ord
 // NormalizeScalarFPResult / NormalizeScalarIntegerResult
 // (asl/scalar/model/fsu/profile.asl).  Codes without a spec spelling print as
 // t<code>, which is always accepted.
-using Names = std::vector<std::string_view>;
-const Names kFpSource = {"fd", "fs"};
-const Names kSignedSource = {"sd", "sw"};
-const Names kUnsignedSource = {"ud", "uw"};
-const Names kFpDestination = {"fd",   "fs",   "tf32", "hf32", "fp16",   "bf16",   "hif8", "e4m3",
-                              "e5m2", "e3m2", "e2m3", "e2m1x2", "e1m2x2", "e8m0", "hif4x2"};
-const Names kIntDestination = {"ud", "uw", "uh", "ub", "", "", "", "", "sd", "sw", "sh", "sb"};
+using Names = std::span<const std::string_view>;
+constexpr std::string_view kFpSource[] = {"fd", "fs"};
+constexpr std::string_view kSignedSource[] = {"sd", "sw"};
+constexpr std::string_view kUnsignedSource[] = {"ud", "uw"};
+constexpr std::string_view kFpDestination[] = {"fd",   "fs",   "tf32",   "hf32",   "fp16", "bf16",  "hif8", "e4m3",
+                                               "e5m2", "e3m2", "e2m3", "e2m1x2", "e1m2x2", "e8m0", "hif4x2"};
+constexpr std::string_view kIntDestination[] = {"ud", "uw", "uh", "ub", "", "", "", "", "sd", "sw", "sh", "sb"};
 
 struct TypeNames {
-  const Names* source;
-  const Names* destination;
+  Names source;
+  Names destination;
 };
 
 TypeNames type_names(const isa::FormDesc& f) {
   const std::string_view m = f.mnemonic;
-  if (m == "SCVTF") return {&kSignedSource, &kFpDestination};
-  if (m == "UCVTF") return {&kUnsignedSource, &kFpDestination};
-  if (m.starts_with("FCVT") && m != "FCVT") return {&kFpSource, &kIntDestination};
-  return {&kFpSource, &kFpDestination};
+  if (m == "SCVTF") return {kSignedSource, kFpDestination};
+  if (m == "UCVTF") return {kUnsignedSource, kFpDestination};
+  if (m.starts_with("FCVT") && m != "FCVT") return {kFpSource, kIntDestination};
+  return {kFpSource, kFpDestination};
 }
 
 // Small magnitudes in decimal, others in hex.
@@ -91,7 +82,7 @@ void append_hex_or_dec(TextBuffer& out, std::int64_t v) {
   append_hex(out, v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v));
 }
 
-void append_type_name(TextBuffer& out, const Names& names, std::int64_t code) {
+void append_type_name(TextBuffer& out, Names names, std::int64_t code) {
   const auto i = static_cast<std::size_t>(code);
   if (i < names.size() && !names[i].empty()) {
     out += names[i];
@@ -102,7 +93,7 @@ void append_type_name(TextBuffer& out, const Names& names, std::int64_t code) {
 }
 
 // Longest name (or t<code>) at the start of `t`; returns its length.
-std::size_t match_type_name(const Names& names, std::string_view t, std::int64_t& code) {
+std::size_t match_type_name(Names names, std::string_view t, std::int64_t& code) {
   std::size_t best = 0;
   for (std::size_t i = 0; i < names.size(); ++i) {
     const auto n = names[i];
@@ -134,167 +125,15 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   }
 }
 
-std::int8_t field_of(const isa::FormDesc& f, std::string_view name) {
-  if (name == "-" || name.empty()) return -1;
-  const int i = isa::field_index(f, name);
-  if (i < 0) throw std::logic_error(fmt::format("asm syntax of {} names unknown field {}", f.form_id, name));
-  return static_cast<std::int8_t>(i);
-}
-
-Item parse_item(const isa::FormDesc& f, std::string_view spec) {
-  Item it{};
-  if (!spec.empty() && spec.front() == '[') it.open = true, spec.remove_prefix(1);
-  if (!spec.empty() && spec.back() == ']') it.close = true, spec.remove_suffix(1);
-  if (spec == "~") {
-    it.kind = ItemKind::Range;
-    return it;
-  }
-  const auto colon = spec.find(':');
-  const std::string_view kind = spec.substr(0, colon);
-  const auto parts = split(colon == std::string_view::npos ? std::string_view() : spec.substr(colon + 1), ':');
-  auto part = [&](std::size_t i) { return i < parts.size() ? parts[i] : std::string_view(); };
-  struct KindName {
-    std::string_view name;
-    ItemKind kind;
-  };
-  static constexpr KindName kKinds[] = {
-      {"r", ItemKind::Reg},      {"g", ItemKind::Gpr},        {"d", ItemKind::Dst},   {"d2", ItemKind::Dst2},
-      {"dg", ItemKind::DstGpr},  {"i", ItemKind::Imm},        {"l", ItemKind::Label}, {"x", ItemKind::Shifted},
-      {"k", ItemKind::Literal},  {"e", ItemKind::Enum},       {"n", ItemKind::Named}, {"o", ItemKind::Named},
-      {"dt", ItemKind::DType},
-      {"tile", ItemKind::Tile},  {"dtile", ItemKind::DTile},  {"mask", ItemKind::Mask}, {"last", ItemKind::Last},
-      {"ios", ItemKind::Ios},    {"a", ItemKind::Attrs}};
-  const auto k = std::find_if(std::begin(kKinds), std::end(kKinds), [&](const KindName& n) { return n.name == kind; });
-  if (k == std::end(kKinds)) throw std::logic_error(fmt::format("bad asm syntax item '{}' in {}", spec, f.form_id));
-  it.kind = k->kind;
-  it.optional = kind == "o";  // a field the template does not show: omitted when zero
-  switch (it.kind) {
-    case ItemKind::Literal: it.text = std::string(spec.substr(colon + 1)); break;
-    case ItemKind::Enum:
-      it.f0 = field_of(f, part(0));
-      for (std::string_view n : split(spec.substr(colon + 1 + part(0).size() + 1), '/')) it.names.emplace_back(n);
-      break;
-    case ItemKind::Label:
-      it.f0 = field_of(f, part(0));
-      it.base = part(1) == "P4" ? LabelBase::P4 : part(1) == "P2" ? LabelBase::P2 : LabelBase::P;
-      it.shift = static_cast<std::uint8_t>(part(2).empty() ? 0 : part(2)[0] - '0');
-      break;
-    case ItemKind::Attrs: {
-      std::string_view list = spec.substr(colon + 1);
-      it.braces = list.starts_with('{') && list.ends_with('}');
-      if (it.braces) list = list.substr(1, list.size() - 2);
-      for (std::string_view n : split(list, ',')) it.list.push_back(field_of(f, n));
-      break;
-    }
-    case ItemKind::Shifted:
-      it.f0 = field_of(f, part(0));
-      it.f1 = field_of(f, part(1));
-      if (part(2).starts_with('='))  // the form's fixed offset scale, e.g. SW [SrcL, SrcR<<2]
-        it.shift = static_cast<std::uint8_t>(part(2)[1] - '0');
-      else
-        it.f2 = field_of(f, part(2));
-      if (it.f1 >= 0)
-        for (std::string_view n : split(part(3), '/')) it.names.emplace_back(n);
-      if (it.f1 >= 0 && it.names.size() != 4)
-        throw std::logic_error(fmt::format("asm syntax of {}: SrcRType needs 4 modifier spellings", f.form_id));
-      break;
-    default:
-      it.f0 = field_of(f, part(0));
-      it.f1 = field_of(f, part(1));
-      it.f2 = field_of(f, part(2));
-  }
-  return it;
-}
-
-Suffix parse_suffix(const isa::FormDesc& f, std::string_view spec) {
-  const auto colon = spec.find(':');
-  const std::string_view kind = spec.substr(0, colon);
-  const std::string_view rest = spec.substr(colon + 1);
-  Suffix s{};
-  if (kind == "ord") {
-    s.kind = SuffixKind::Order;
-    for (std::string_view n : {std::string_view("aq"), std::string_view("rl"), std::string_view("far")})
-      s.fields.push_back(static_cast<std::int8_t>(isa::field_index(f, n)));
-  } else if (kind == "ft" || kind == "cvt" || kind == "lvl") {
-    s.kind = kind == "ft" ? SuffixKind::FType : kind == "cvt" ? SuffixKind::Cvt : SuffixKind::Level;
-    for (std::string_view n : split(rest, ':')) s.fields.push_back(field_of(f, n));
-  } else if (kind == "flags") {
-    s.kind = SuffixKind::Flags;
-    for (std::string_view n : split(rest, ',')) {
-      s.letters += n;
-      s.fields.push_back(field_of(f, n));
-    }
-  } else {
-    throw std::logic_error(fmt::format("bad asm suffix '{}' in {}", spec, f.form_id));
-  }
-  return s;
-}
-
-// Items the catalog template writes only with a flag suffix, e.g. HL.QMT
-// `SrcL[, SrcR when i]`: without the flag they may be omitted (value zero).
-void mark_conditional_items(const isa::FormDesc& f, FormSyntax& fs) {
-  const std::string_view tmpl = f.asm_template;
-  for (Item& it : fs.items) {
-    if (it.f0 < 0 || it.kind != ItemKind::Reg) continue;
-    const std::string key = fmt::format("{} when ", isa::fields_of(f)[static_cast<std::size_t>(it.f0)].name);
-    const auto at = tmpl.find(key);
-    if (at == std::string_view::npos) continue;
-    std::size_t end = at + key.size();
-    while (end < tmpl.size() && is_alpha(tmpl[end])) ++end;
-    it.when = field_of(f, tmpl.substr(at + key.size(), end - at - key.size()));
-  }
-}
-
-FormSyntax build_syntax(const isa::FormDesc& f, std::string_view spec) {
-  FormSyntax fs;
-  const auto bar = spec.find('|');
-  const std::string_view sfx = spec.substr(0, bar), items = spec.substr(bar + 1);
-  if (!sfx.empty())
-    for (std::string_view s : split(sfx, ' ')) fs.suffixes.push_back(parse_suffix(f, s));
-  if (!items.empty())
-    for (std::string_view s : split(items, ';')) fs.items.push_back(parse_item(f, s));
-  // B.IOR operands may be omitted from the end (ADR 0055: they encode zero).
-  if (f.mnem == isa::Mnemonic::B_IOR)
-    for (Item& it : fs.items) it.optional = true;
-  mark_conditional_items(f, fs);
-  // Fields that no item or suffix shows, fixed by a one-value constraint.
-  std::vector<bool> shown(f.field_count, false);
-  auto mark = [&](std::int8_t i) {
-    if (i >= 0) shown[static_cast<std::size_t>(i)] = true;
-  };
-  for (const Item& it : fs.items) {
-    mark(it.f0), mark(it.f1), mark(it.f2);
-    for (auto i : it.list) mark(i);
-  }
-  for (const Suffix& s : fs.suffixes)
-    for (auto i : s.fields) mark(i);
-  for (const isa::ConstraintDesc& c : isa::constraints_of(f)) {
-    if (!shown[c.field] && c.op == isa::ConstraintOp::OneOf && c.value_count == 1)
-      fs.implied.emplace_back(static_cast<std::int8_t>(c.field), isa::values_of(c)[0]);
-  }
-  return fs;
-}
-
 // B.FPATR values the LinxISA LLVM toolchain writes (no TransA, TransB).
 constexpr std::size_t kLlvmFpatrValues = 7;
 
 // Fields of the widest form (the parser keeps field values in fixed arrays).
 constexpr std::size_t kMaxFields = 24;
 
-const std::vector<FormSyntax>& table() {
-  static const std::vector<FormSyntax> t = [] {
-    std::vector<FormSyntax> v(isa::kCatalogFormCount);
-    for (const RawSyntax& r : kRawSyntax) {
-      const auto idx = isa::form_by_id(r.form_id);
-      if (!idx) throw std::logic_error(fmt::format("asm syntax names unknown form {}", r.form_id));
-      if (isa::form(*idx).field_count > kMaxFields)
-        throw std::logic_error(fmt::format("form {} has more than {} fields", r.form_id, kMaxFields));
-      v[*idx] = build_syntax(isa::form(*idx), r.spec);
-    }
-    return v;
-  }();
-  return t;
-}
+#include "asm/generated/asm_syntax.inc"
+static_assert(std::size(kSyntax) == isa::kCatalogFormCount, "one syntax per catalog form");
+static_assert(kWidestFormFields <= kMaxFields, "a form has more fields than the parser keeps");
 
 bool is_block_family(const isa::FormDesc& f) { return f.family == isa::Family::CMD || f.family == isa::Family::BBD; }
 
@@ -331,7 +170,10 @@ const EncodingVariant* variant_named(std::string_view upper_mnemonic) {
 
 }  // namespace
 
-const FormSyntax& syntax_of(isa::FormIndex form) { return table().at(form); }
+const FormSyntax& syntax_of(isa::FormIndex form) {
+  if (form >= std::size(kSyntax)) throw std::out_of_range(fmt::format("no asm syntax for form index {}", form));
+  return kSyntax[form];
+}
 
 std::string_view gpr_name(unsigned code) { return kGprNames.at(code); }
 
@@ -498,14 +340,14 @@ void append_suffix(TextBuffer& out, const isa::FormDesc& f, const Suffix& s, std
     }
     case SuffixKind::FType:
       out += '.';
-      append_type_name(out, *type_names(f).source, fv(f, s.fields[0], bits));
+      append_type_name(out, type_names(f).source, fv(f, s.fields[0], bits));
       return;
     case SuffixKind::Cvt: {
       const TypeNames names = type_names(f);
       out += '.';
-      append_type_name(out, *names.source, fv(f, s.fields[0], bits));
+      append_type_name(out, names.source, fv(f, s.fields[0], bits));
       out += '2';
-      append_type_name(out, *names.destination, fv(f, s.fields[1], bits));
+      append_type_name(out, names.destination, fv(f, s.fields[1], bits));
       return;
     }
     case SuffixKind::Level:
@@ -633,7 +475,7 @@ void append_item(TextBuffer& out, const isa::FormDesc& f, const Item& it, std::u
     case ItemKind::Shifted: {
       append_source(out, static_cast<unsigned>(val(it.f0)));
       if (it.f1 >= 0) {
-        const std::string& modifier = it.names[static_cast<std::size_t>(val(it.f1) & 3)];
+        const std::string_view modifier = it.names[static_cast<std::size_t>(val(it.f1) & 3)];
         if (!modifier.empty()) out += '.', out += modifier;
       }
       if (it.f2 >= 0 && val(it.f2)) out += "<<", append_dec(out, val(it.f2));
@@ -992,7 +834,7 @@ class FormParser {
       case ItemKind::Reg: case ItemKind::Shifted: return "a source register";
       case ItemKind::Gpr: return "a register";
       case ItemKind::Dst: case ItemKind::DstGpr: return "a destination '->reg'";
-      case ItemKind::Literal: return "'" + it.text + "'";
+      case ItemKind::Literal: return fmt::format("'{}'", it.text);
       default: return "the next operand";
     }
   }
@@ -1040,12 +882,12 @@ class FormParser {
         if (t.size() < 2 || t[0] != '.') return 0;
         const TypeNames names = type_names(f_);
         std::int64_t src = 0, dst = 0;
-        const std::size_t a = match_type_name(*names.source, t.substr(1), src);
+        const std::size_t a = match_type_name(names.source, t.substr(1), src);
         if (a == 0) return 0;
         set(s.fields[0], src);
         if (s.kind == SuffixKind::FType) return 1 + a;
         if (t.size() <= 2 + a || t[1 + a] != '2') return 0;
-        const std::size_t b = match_type_name(*names.destination, t.substr(2 + a), dst);
+        const std::size_t b = match_type_name(names.destination, t.substr(2 + a), dst);
         if (b == 0) return 0;
         set(s.fields[1], dst);
         return 2 + a + b;
@@ -1154,8 +996,8 @@ class FormParser {
       return static_cast<std::int64_t>(v);
     }
     std::string options;
-    for (const std::string& n : it.names)
-      if (!n.empty()) options += (options.empty() ? "." : ", .") + n;
+    for (const std::string_view n : it.names)
+      if (!n.empty()) (options += options.empty() ? "." : ", .") += n;
     c_.fail(fmt::format("{}: {} takes no modifier .{} (expected {})", field_label(it.f0), f_.mnemonic, written, options));
   }
 
@@ -1222,7 +1064,7 @@ class FormParser {
         if (best == it.names.size()) {
           std::string options;
           for (const auto& n : it.names)
-            if (!n.empty()) options += (options.empty() ? "" : ", ") + n;
+            if (!n.empty()) (options += options.empty() ? "" : ", ") += n;
           c_.fail(fmt::format("{}: expected one of {}", field_label(it.f0), options));
         }
         c_.accept(it.names[best]);
@@ -1671,7 +1513,7 @@ bool operand_may_be(const isa::FormDesc& f, const Item& it, std::string_view t) 
     case ItemKind::Tile: return t.size() >= 3 && kHands.find(ascii_upper(t[0])) != std::string_view::npos && t[1] == '#';
     case ItemKind::Enum:
       return std::any_of(it.names.begin(), it.names.end(),
-                         [t](const std::string& n) { return !n.empty() && starts_with_nocase(t, n); });
+                         [t](std::string_view n) { return !n.empty() && starts_with_nocase(t, n); });
     default: return true;  // expressions, data types
   }
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 
 #include "tile/cube_transport.hpp"
 #include "tile/ops_matrix.hpp"
@@ -105,8 +106,8 @@ FaultCode machine_fault(Fault f) {
 // ---- operand schema (asl/block/model/dispatch/scalar-schema.asl) ----
 
 // The operand fields the engine asks about on every bundle, and per
-// operation the set of them its catalog entry lists (built once: a catalog
-// scan compares C strings, a strlen each).
+// operation the set of them its catalog entry lists (a catalog scan compares
+// C strings, a strlen each).
 constexpr std::array<std::string_view, 12> kOperandFields{
     "destination0", "destination1", "source0", "source1", "source2", "source3",
     "source4",      "address",      "scalar0", "scalar1", "diagonal", "flag0"};
@@ -117,25 +118,31 @@ bool listed_operand(isa::TileOp op, std::string_view field) {
   return false;
 }
 
-using OperandFieldSet = std::uint16_t;  // bit i: kOperandFields[i]
+// Bit i: kOperandFields[i]; kOperandSetKnown marks an operation's set as
+// computed.  Each set is computed on the operation's first bundle, not for
+// all operations at once (issue 18: start-up); relaxed atomics suffice as
+// every thread computes the same value.
+using OperandFieldSet = std::uint16_t;
+constexpr OperandFieldSet kOperandSetKnown = 0x8000;
+static_assert(kOperandFields.size() < 15);
 
-const std::array<OperandFieldSet, isa::kTileOpCount>& operand_field_sets() {
-  static const auto sets = [] {
-    std::array<OperandFieldSet, isa::kTileOpCount> out{};
-    for (std::size_t op = 0; op < isa::kTileOpCount; ++op)
-      for (std::size_t i = 0; i < kOperandFields.size(); ++i)
-        if (listed_operand(static_cast<isa::TileOp>(op), kOperandFields[i]))
-          out[op] = static_cast<OperandFieldSet>(out[op] | (1U << i));
-    return out;
-  }();
-  return sets;
+OperandFieldSet operand_field_set(isa::TileOp op) {
+  static std::array<std::atomic<OperandFieldSet>, isa::kTileOpCount> sets{};
+  std::atomic<OperandFieldSet>& cached = sets[static_cast<std::size_t>(op)];
+  OperandFieldSet set = cached.load(std::memory_order_relaxed);
+  if (set & kOperandSetKnown) return set;
+  set = kOperandSetKnown;
+  for (std::size_t i = 0; i < kOperandFields.size(); ++i)
+    if (listed_operand(op, kOperandFields[i])) set = static_cast<OperandFieldSet>(set | (1U << i));
+  cached.store(set, std::memory_order_relaxed);
+  return set;
 }
 
 bool operand_present(isa::TileOp op, std::string_view field) {
   const auto* known = std::find(kOperandFields.begin(), kOperandFields.end(), field);
   if (known == kOperandFields.end()) return listed_operand(op, field);
   const auto bit = static_cast<unsigned>(known - kOperandFields.begin());
-  return (operand_field_sets()[static_cast<std::size_t>(op)] >> bit) & 1U;
+  return (operand_field_set(op) >> bit) & 1U;
 }
 
 // ADR 0055/0058: B.IOR inputs pack densely in this architectural order.

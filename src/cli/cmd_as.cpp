@@ -115,9 +115,8 @@ int run_as(const AsOptions& opt) {
   return kExitOk;
 }
 
-const Registrar reg{[](CLI::App& app) {
+const Registrar reg{"as", "Assemble PTO source (GNU-as style) into an ELF64 executable", [](CLI::App* sub) {
   auto opt = std::make_shared<AsOptions>();
-  CLI::App* sub = app.add_subcommand("as", "Assemble PTO source (GNU-as style) into an ELF64 executable");
   sub->add_option("input", opt->input, "Source file ('-' for stdin)")->required();
   sub->add_option("-o,--output", opt->output, "Output file (default a.out)");
   sub->add_option("-O,--output-format", opt->format, "Output format: elf (default) or binary")
@@ -132,7 +131,7 @@ const Registrar reg{[](CLI::App& app) {
   sub->add_option("-T,--script", opt->script, "Lay out sections with a GNU ld linker script (docs/assembly.md)")
       ->allow_extra_args(false);
   sub->add_flag("--listing", opt->listing, "Print a listing (address, bytes, source line) to stdout");
-  return std::pair<CLI::App*, Runner>{sub, [opt] { return run_as(*opt); }};
+  return Runner{[opt] { return run_as(*opt); }};
 }};
 
 }  // namespace

@@ -128,9 +128,8 @@ int run(const CasesOptions& o) {
   }
 }
 
-const Registrar reg{[](CLI::App& app) {
+const Registrar reg{"cases", "Run reference-corpus cases (pto-avs-case-v1 directories)", [](CLI::App* sub) {
   auto o = std::make_shared<CasesOptions>();
-  CLI::App* sub = app.add_subcommand("cases", "Run reference-corpus cases (pto-avs-case-v1 directories)");
   sub->add_option("dirs", o->roots, "Case directories or directories holding them")->required();
   sub->add_option("-j,--jobs", o->jobs, "Cases run in parallel (default: the number of cores)")->expected(1)->allow_extra_args(false);
   sub->add_option("--shard", o->shard, "Run only shard I of N (I/N, 1-based) of the sorted cases")->expected(1)->allow_extra_args(false);
@@ -144,7 +143,7 @@ const Registrar reg{[](CLI::App& app) {
       ->allow_extra_args(false)
       ->check(CLI::IsMember({"reference", "ieee"}));
   sub->add_flag("--quiet", o->quiet, "No progress line and no summary table");
-  return std::pair<CLI::App*, Runner>{sub, [o] { return run(*o); }};
+  return Runner{[o] { return run(*o); }};
 }};
 
 }  // namespace

@@ -71,11 +71,10 @@ int run_coverage(bool json) {
   return kExitOk;
 }
 
-const Registrar reg{[](CLI::App& app) {
+const Registrar reg{"coverage", "List every form and tile operation with its execution status", [](CLI::App* sub) {
   auto json = std::make_shared<bool>(false);
-  CLI::App* sub = app.add_subcommand("coverage", "List every form and tile operation with its execution status");
   sub->add_flag("--json", *json, "JSON output");
-  return std::pair<CLI::App*, Runner>{sub, [json] { return run_coverage(*json); }};
+  return Runner{[json] { return run_coverage(*json); }};
 }};
 
 }  // namespace

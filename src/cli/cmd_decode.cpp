@@ -144,14 +144,13 @@ int run_decode(const DecodeOptions& opt) {
   return rc;
 }
 
-const Registrar reg{[](CLI::App& app) {
+const Registrar reg{"decode", "Decode instruction words (hex; read from stdin when none given)", [](CLI::App* sub) {
   auto opt = std::make_shared<DecodeOptions>();
-  CLI::App* sub = app.add_subcommand("decode", "Decode instruction words (hex; read from stdin when none given)");
   sub->add_option("--length", opt->length, "Instruction length in bits (default: the length rule)")
       ->check(CLI::IsMember({16, 32, 48, 64}));
   sub->add_flag("--json", opt->json, "JSON output");
   sub->add_option("words", opt->words, "Instruction words in hex, e.g. 0xC8019181");
-  return std::pair<CLI::App*, Runner>{sub, [opt] { return run_decode(*opt); }};
+  return Runner{[opt] { return run_decode(*opt); }};
 }};
 
 }  // namespace

@@ -213,9 +213,8 @@ int run_dis(const DisOptions& opt) {
   return kExitOk;
 }
 
-const Registrar reg{[](CLI::App& app) {
+const Registrar reg{"dis", "Bundle-aware disassembly of an ELF image, a flat binary or hex words", [](CLI::App* sub) {
   auto opt = std::make_shared<DisOptions>();
-  CLI::App* sub = app.add_subcommand("dis", "Bundle-aware disassembly of an ELF image, a flat binary or hex words");
   sub->add_option("inputs", opt->inputs, "ELF file, flat binary (--raw) or hex words (--hex)");
   sub->add_flag("--raw", opt->raw, "Input is a flat binary");
   sub->add_option("--base", opt->base, "Load address of --raw/--hex input (default 0)");
@@ -226,7 +225,7 @@ const Registrar reg{[](CLI::App& app) {
   sub->add_flag("--no-bundles", opt->no_bundles, "Render every word standalone (raw B.IOR)");
   sub->add_option("--syntax", opt->syntax, "Spellings: canonical (default) or llvm (LinxISA llvm-objdump)")
       ->check(CLI::IsMember({"canonical", "llvm"}));
-  return std::pair<CLI::App*, Runner>{sub, [opt] { return run_dis(*opt); }};
+  return Runner{[opt] { return run_dis(*opt); }};
 }};
 
 }  // namespace

@@ -272,9 +272,8 @@ CLI::Option* value_option(CLI::App* sub, const std::string& name, std::string& t
   return sub->add_option(name, target, help)->expected(1)->allow_extra_args(false);
 }
 
-const Registrar reg{[](CLI::App& app) {
+const Registrar reg{"run", "Run a PTO program (ELF image, flat binary or assembly source)", [](CLI::App* sub) {
   auto o = std::make_shared<RunOptions>();
-  CLI::App* sub = app.add_subcommand("run", "Run a PTO program (ELF image, flat binary or assembly source)");
   sub->add_option("program", o->program, "ELF executable, assembly source (.s/.S/.asm), or a flat binary with --raw");
   value_option(sub, "--elf", o->elf, "The program, as the reference runner names it (instead of PROGRAM)");
   sub->add_flag("--raw", o->raw, "Treat PROGRAM as a flat binary loaded at --base");
@@ -327,7 +326,7 @@ const Registrar reg{[](CLI::App& app) {
   sub->add_flag("--trace", o->trace, "Print one line per execution attempt");
   sub->add_flag("--trace-json", o->trace_json, "Print one JSON object per execution attempt");
   sub->add_flag("--quiet", o->quiet, "No summary line on stderr when the run passes");
-  return std::pair<CLI::App*, Runner>{sub, [o] { return run(*o); }};
+  return Runner{[o] { return run(*o); }};
 }};
 
 }  // namespace

@@ -5,7 +5,6 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
-#include <utility>
 #include <vector>
 
 namespace pto::cli {
@@ -16,13 +15,21 @@ inline constexpr int kExitFailure = 1;  // e.g. reserved/unknown word, assembly 
 inline constexpr int kExitUsage = 2;
 
 using Runner = std::function<int()>;
-// Adds a subcommand to `app` and returns it with the function that runs it.
-using Setup = std::function<std::pair<CLI::App*, Runner>(CLI::App& app)>;
+// Adds a subcommand's options to `sub` and returns the function that runs it.
+using Setup = std::function<Runner(CLI::App* sub)>;
 
-std::vector<Setup>& registry();
+struct Command {
+  const char* name;
+  const char* description;
+  Setup setup;
+};
+
+std::vector<Command>& registry();
 
 struct Registrar {
-  explicit Registrar(Setup s) { registry().push_back(std::move(s)); }
+  Registrar(const char* name, const char* description, Setup s) {
+    registry().push_back({name, description, std::move(s)});
+  }
 };
 
 }  // namespace pto::cli

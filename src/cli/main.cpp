@@ -10,8 +10,8 @@
 #include "isa/catalog.hpp"
 
 namespace pto::cli {
-std::vector<Setup>& registry() {
-  static std::vector<Setup> r;
+std::vector<Command>& registry() {
+  static std::vector<Command> r;
   return r;
 }
 
@@ -33,8 +33,15 @@ int main(int argc, char** argv) {
   bool version = false;
   app.add_flag("--version", version, "Print the release identity and exit");
 
-  std::vector<std::pair<CLI::App*, cli::Runner>> commands;
-  for (const auto& setup : cli::registry()) commands.push_back(setup(app));
+  // A subcommand's options are set up only when the command line names it
+  // (issue 18: start-up); the top-level help lists names and descriptions.
+  std::vector<std::pair<CLI::App*, cli::Runner>> commands(cli::registry().size());
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    const cli::Command& c = cli::registry()[i];
+    auto& entry = commands[i];
+    entry.first = app.add_subcommand(c.name, c.description);
+    entry.first->preparse_callback([&c, &entry](std::size_t) { entry.second = c.setup(entry.first); });
+  }
 
   try {
     app.parse(argc, argv);

@@ -5,55 +5,66 @@
 #include <cstring>
 #include <string>
 #include <unordered_map>
-#include <vector>
 
 namespace pto::isa {
 namespace {
 
-struct MnemonicIndex {
-  std::unordered_map<std::string_view, Mnemonic> by_name;
-  std::array<std::vector<FormIndex>, kMnemonicCount> forms;
-  std::unordered_map<std::string_view, FormIndex> by_form_id;
-  std::unordered_map<std::string_view, TileOp> tile_by_name;
+// Each lookup is built on first use, so a command builds only those it needs
+// (issue 18: start-up).
 
-  MnemonicIndex() {
-    for (std::size_t i = 0; i < kMnemonicCount; ++i) {
-      by_name.emplace(generated::kMnemonicNames[i], static_cast<Mnemonic>(i));
-    }
-    for (std::size_t i = 0; i < kFormRecordCount; ++i) {
-      const FormDesc& f = generated::kForms[i];
-      by_form_id.emplace(f.form_id, static_cast<FormIndex>(i));
-      if (f.status != FormStatus::ExtensionReserved) {
-        forms[static_cast<std::size_t>(f.mnem)].push_back(static_cast<FormIndex>(i));
-      }
-    }
-    for (std::size_t i = 0; i < kTileOpCount; ++i) {
-      tile_by_name.emplace(generated::kTileOps[i].name, static_cast<TileOp>(i));
-    }
+// Catalog forms grouped by mnemonic, in index order: the forms of mnemonic m
+// are forms[begin[m] .. begin[m + 1]).
+struct FormsByMnemonic {
+  std::array<FormIndex, kFormRecordCount> forms{};
+  std::array<std::uint16_t, kMnemonicCount + 1> begin{};
+
+  FormsByMnemonic() {
+    auto catalog_form = [](const FormDesc& f) { return f.status != FormStatus::ExtensionReserved; };
+    for (const FormDesc& f : all_forms())
+      if (catalog_form(f)) ++begin[static_cast<std::size_t>(f.mnem) + 1];
+    for (std::size_t m = 0; m < kMnemonicCount; ++m) begin[m + 1] += begin[m];
+    auto next = begin;
+    for (const FormDesc& f : all_forms())
+      if (catalog_form(f)) forms[next[static_cast<std::size_t>(f.mnem)]++] = index_of(f);
   }
 };
 
-const MnemonicIndex& index() {
-  static const MnemonicIndex idx;
-  return idx;
+// Index of the records by name: name_of(records[i]) -> Key(i).
+template <typename Key, typename Record, typename NameOf>
+std::unordered_map<std::string_view, Key> by_name(std::span<const Record> records, NameOf name_of) {
+  std::unordered_map<std::string_view, Key> index;
+  index.reserve(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i) index.emplace(name_of(records[i]), static_cast<Key>(i));
+  return index;
+}
+
+template <typename Key>
+std::optional<Key> find(const std::unordered_map<std::string_view, Key>& index, std::string_view name) {
+  const auto it = index.find(name);
+  if (it == index.end()) return std::nullopt;
+  return it->second;
 }
 
 }  // namespace
 
 std::optional<Mnemonic> mnemonic_from_name(std::string_view upper_name) {
-  const auto& m = index().by_name;
-  auto it = m.find(upper_name);
-  if (it == m.end()) return std::nullopt;
-  return it->second;
+  // kMnemonicNames is sorted (tools/gen_isa_tables.py): a binary search needs no index.
+  const std::span<const char* const> names(generated::kMnemonicNames, kMnemonicCount);
+  const auto it = std::lower_bound(names.begin(), names.end(), upper_name,
+                                   [](const char* name, std::string_view key) { return std::string_view(name) < key; });
+  if (it == names.end() || *it != upper_name) return std::nullopt;
+  return static_cast<Mnemonic>(it - names.begin());
 }
 
-std::span<const FormIndex> forms_of_mnemonic(Mnemonic m) { return index().forms[static_cast<std::size_t>(m)]; }
+std::span<const FormIndex> forms_of_mnemonic(Mnemonic m) {
+  static const FormsByMnemonic index;
+  const auto i = static_cast<std::size_t>(m);
+  return std::span(index.forms).subspan(index.begin[i], index.begin[i + 1] - index.begin[i]);
+}
 
 std::optional<FormIndex> form_by_id(std::string_view form_id) {
-  const auto& m = index().by_form_id;
-  auto it = m.find(form_id);
-  if (it == m.end()) return std::nullopt;
-  return it->second;
+  static const auto index = by_name<FormIndex>(all_forms(), [](const FormDesc& f) { return f.form_id; });
+  return find(index, form_id);
 }
 
 int field_index(const FormDesc& f, std::string_view name) {
@@ -65,10 +76,8 @@ int field_index(const FormDesc& f, std::string_view name) {
 }
 
 std::optional<TileOp> tile_op_from_name(std::string_view name) {
-  const auto& m = index().tile_by_name;
-  auto it = m.find(name);
-  if (it == m.end()) return std::nullopt;
-  return it->second;
+  static const auto index = by_name<TileOp>(tile_ops(), [](const TileOpDesc& d) { return d.name; });
+  return find(index, name);
 }
 
 std::string_view engine_name(TileEngine e) {
