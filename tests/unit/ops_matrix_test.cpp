@@ -581,6 +581,34 @@ TEST(MatrixBundle, TooSmallDestinationIsTileAllocation) {
   EXPECT_TRUE(h.run({kBstop}).status == BundleStatus::Fault);  // retry without a change faults again
 }
 
+// PTO-AVS-BLOCK-TMATMUL-UNUSED-IOR-001 and its twin on an otherwise legal
+// plain TMATMUL (no B.FPATR scalar parameter, so BundleOperationGPRInputCount
+// is 0): a B.IOR naming any register in an unused slot (RegSrc0, RegSrc1,
+// RegSrc2) or a destination is Fault_TileLegality before allocation
+// (BundleOperationScalarBindingSchemaLegal); the same bundle with every
+// selector zero executes.  The spec point's own set-up is rejected by a later
+// rule as well, so it cannot tell the scalar-binding rule from the others.
+TEST(MatrixBundle, UnusedScalarBindingSlotRejectsBeforeAllocation) {
+  const std::uint64_t unused_slots[] = {bior(2, 0), bior(0, 2), bior(0, 0, 2), bior(0, 0, 0, 2)};
+  for (const std::uint64_t b_ior : unused_slots) {
+    BundleTestHost h;
+    operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+    const std::uint64_t used = h.file.core_capacity_in_use();
+    const auto o = h.run({cube_start(0, kFP16), fpatr(), b_ior, bdim(0, 1), bdim(1, 1), bdim(2, 1),
+                          iot_src_src_dst(32, 33, 1), kBstop});
+    EXPECT_EQ(o.fault, FaultCode::Fault_TileLegality) << std::hex << b_ior;
+    EXPECT_EQ(h.file.core_capacity_in_use(), used);
+  }
+}
+
+TEST(MatrixBundle, UnusedIor001Twin) {  // PTO-AVS-BLOCK-TMATMUL-UNUSED-IOR-001-TWIN: the unused slots zero
+  BundleTestHost h;
+  operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+  const auto o = h.run({cube_start(0, kFP16), fpatr(), bior(0, 0), bdim(0, 1), bdim(1, 1), bdim(2, 1),
+                        iot_src_src_dst(32, 33, 1), kBstop});
+  EXPECT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+}
+
 TEST(MatrixBundle, TgemvRequiresOneRow) {
   BundleTestHost h;
   operands(h, 2, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
