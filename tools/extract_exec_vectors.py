@@ -115,7 +115,10 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
     {"op":"expect_fault_address","value":w}             _FaultAddress
     {"op":"expect_cycle","value":w}                     _SystemRegisters.cycle
     {"op":"expect_core_state","value":w}                _SystemRegisters.core_state
-    {"op":"expect_fp_flags","value":b5}                 ScalarFPFlags() = CORE_STATE[36:32]
+    {"op":"expect_fp_flags","value":b5}                 ScalarFPFlags() / NumericStatusFlags()
+                                                        = CORE_STATE[36:32]
+    {"op":"record_fp_flags","value":b5}                RecordNumericStatusFlags(b5): ORed
+                                                        into CORE_STATE[36:32]
     {"op":"expect_commit_argument","value":w}           _CommitArgument
     {"op":"expect_return_address","value":w}            _ReturnAddress
     {"op":"expect_acr","ring":n}                        CurrentACR()
@@ -341,7 +344,7 @@ class FunctionIndex:
 # ---------------------------------------------------------------------------
 
 # Reads a later assertion may compare with (their runners can record them).
-SNAPSHOT_READS = frozenset({"expect_sysreg", "expect_cycle", "expect_gpr", "expect_tpc"})
+SNAPSHOT_READS = frozenset({"expect_sysreg", "expect_cycle", "expect_gpr", "expect_tpc", "expect_fp_flags"})
 QUEUE_VARS = {
     "_TQueue": ("t", False),
     "_UQueue": ("u", False),
@@ -681,8 +684,11 @@ class Executor:
             return Obs("expect_tpc", _key="value")
         if name == "CurrentACR" and not args:
             return Obs("expect_acr", _key="ring")
-        if name == "ScalarFPFlags" and not args:
+        if name in ("ScalarFPFlags", "NumericStatusFlags") and not args:
             return Obs("expect_fp_flags", _key="value")
+        if name == "RecordNumericStatusFlags" and len(args) == 1:
+            self.emit({"op": "record_fp_flags", "value": self.as_bits(A()[0], 5).value})
+            return None
         if name in ("ReadTemporaryQueue", "TemporaryQueueSourceAvailable") and len(args) == 2:
             queue = "t" if self.as_bool(A()[0]) else "u"
             idx = self.as_int(A()[1])

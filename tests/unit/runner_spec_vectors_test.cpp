@@ -192,6 +192,7 @@ std::optional<Word> observe(Machine& m, const json& s) {
   if (op == "expect_cycle") return m.state.sysregs.cycle;
   if (op == "expect_gpr") return m.state.read_gpr(static_cast<unsigned>(num(s["reg"])));
   if (op == "expect_tpc") return m.state.pc;
+  if (op == "expect_fp_flags") return fp_flags(m);
   return std::nullopt;
 }
 
@@ -354,9 +355,10 @@ std::string run_step(Machine& m, const json& s) {
     m.set_fault(fault_code(s["fault"]), num(s["address"]));
   } else if (op == "write_reg5") {
     st.write_reg5(static_cast<unsigned>(num(s["sel"])), num(s["value"]));
-  } else if (op == "expect_fp_flags") {  // ScalarFPFlags(): CORE_STATE[36:32]
-    const Word flags = (st.sysregs.core_state >> pto::arch::kCoreStateFlagsShift) & 0x1F;
-    if (flags != num(s["value"])) return fmt::format("fp flags {:#x}", flags);
+  } else if (op == "record_fp_flags") {  // RecordNumericStatusFlags: sticky OR into CORE_STATE[36:32]
+    st.sysregs.core_state |= (num(s["value"]) & 0x1F) << pto::arch::kCoreStateFlagsShift;
+  } else if (op == "expect_fp_flags") {
+    if (fp_flags(m) != num(s["value"])) return fmt::format("fp flags {:#x}", fp_flags(m));
   } else if (op == "expect_sysreg") {
     const Word v = *observe(m, s);
     if (v != num(s["value"])) return fmt::format("system register {} = {}", s["addr"].get<std::string>(), hex(v));

@@ -44,6 +44,9 @@ inline Word num(const json& v) {
   return std::stoull(v.get<std::string>(), nullptr, 0);
 }
 
+// ScalarFPFlags() / NumericStatusFlags(): CORE_STATE[36:32].
+inline Word fp_flags(const Machine& m) { return (m.state.sysregs.core_state >> arch::kCoreStateFlagsShift) & 0x1F; }
+
 // A suite without snapshot reads.
 inline std::optional<Word> no_snapshots(Machine&, const json&) { return std::nullopt; }
 
