@@ -46,8 +46,8 @@ std::size_t expect_agu_contract(const std::string& avs, isa::Mnemonic m, const n
     else if (key == "address_kind")
       EXPECT_EQ(kAguAddressKinds[static_cast<unsigned>(a.address_kind)], value.get<std::string>()) << avs;
     else if (key == "update_mode") EXPECT_EQ(kAddressUpdates[static_cast<unsigned>(a.update)], value.get<std::string>()) << avs;
-    else if (key == "size_bytes") EXPECT_EQ(a.size_bytes, value.get<unsigned>()) << avs;
-    else if (key == "offset_scale") EXPECT_EQ(a.offset_scale, value.get<unsigned>()) << avs;
+    else if (key == "size_bytes") EXPECT_EQ(unsigned{a.size_bytes}, value.get<unsigned>()) << avs;
+    else if (key == "offset_scale") EXPECT_EQ(unsigned{a.offset_scale}, value.get<unsigned>()) << avs;
     else if (key == "signed_load") EXPECT_EQ(a.signed_load, value.get<bool>()) << avs;
     else if (key == "prefetch_returns_address") EXPECT_EQ(a.prefetch_returns_address, value.get<bool>()) << avs;
     else ADD_FAILURE() << avs << ": unknown AGU fact " << key;
