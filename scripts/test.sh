@@ -13,6 +13,12 @@ echo "== default preset: build and test (C++ suites and pytest over the Python p
 pto_build default
 ctest --preset default -j "$(nproc)"
 
+echo "== mutation checks (sample): a deleted fault-point rule must fail its tests" >&2
+# tools/rule_mutations.json entries marked "sample"; the full list and its
+# last result are in docs/conformance.md.  Rebuilds build/default unmutated
+# at the end.
+python3 tools/mutate_rules.py --sample --build-dir build/default -j "$(nproc)"
+
 echo "== asan preset (ASan+UBSan): build and test" >&2
 pto_build asan
 ctest --preset asan -j "$(nproc)"

@@ -204,6 +204,7 @@ FPATR_PRE_QUANT_MODES = {0, 1, 2, 3, 4, 5, 12, 13, 16, 17, 18, 19, 20, 23, 24, 2
 BSTOP = 0x00000001
 # PTOv0PEMaskOfPEMode inverted (ADR 0096); mask bit 3 = PE0.
 PE_MODE_OF_MASK = {0b1000: 1, 0b0100: 2, 0b0010: 3, 0b0001: 4, 0b1100: 5, 0b1110: 6, 0b1111: 7}
+MASK_OF_PE_MODE = {mode: mask for mask, mode in PE_MODE_OF_MASK.items()} | {0: 0}
 TILE_FIELDS = {"allocated", "contents_defined", "defined_valid_elements", "capacity_bytes", "rows",
                "columns", "valid_rows", "valid_columns", "data_type", "layout", "location",
                "cube_k_repeat", "cube_n_repeat", "cube_cell_count", "cube_storage_bytes"}
@@ -228,7 +229,7 @@ RUNNER_OPS = {
     "install_shared_tile", "reset_bundle_control",
     "expect_tile_payload", "expect_tile_dispatch_legal", "configure_predicate_tile",
     "write_tile_predicate_bit", "expect_tile_dtype_legal", "expect_tile_datr_legal",
-    "expect_tile_datr_pad_union", "expect_tile_linear_index", "expect_fp_flags",
+    "expect_tile_datr_pad_union", "expect_tile_linear_index", "expect_fp_flags", "record_fp_flags",
 }
 # TileInstructionOperands fields a translated legality check may bind (the
 # rest of the record keeps its reset value in the runner).
@@ -1022,6 +1023,126 @@ class BundleExecutor(blk.BlockExecutor):
         return super().normalise(step, key, const)
 
 
+class HelperGuards:
+    """The expected status of each word that replaces a test-only helper:
+    the helper's own fault conditions (asl/block/model/...) evaluated on the
+    pending-block state the steps before it built since the last reset.
+    A helper whose guard holds would SetFault instead of updating state, so
+    its word must be rejected; otherwise executed.  The state is tracked
+    only while every step's effect on it is known (a reset makes it known
+    again); a helper word met while it is unknown keeps the
+    "status_unasserted" reason of the step that made it so."""
+
+    def __init__(self, command):
+        self.known = False
+        self.command = command  # command word -> catalog mnemonic
+
+    def clear_header(self):  # ClearBundleHeaderState
+        self.dims, self.tile_masks, self.tile_closed, self.shared = set(), [], False, []
+
+    def reset(self):  # ResetBundleControlState
+        self.known, self.active = True, False
+        self.clear_header()
+
+    def guard(self, origin: str, bits: int):
+        """(status, fault) the helper `origin` ends with in the current state."""
+        if origin == "SetBundleDimension":  # asl/block/model/schema/dimensions.asl
+            return ("Rejected", "Fault_BundleControl") if (bits >> 12) & 7 in self.dims else ("Executed", None)
+        if origin == "AddBundleTileBinding":  # asl/block/model/operands/tile-bindings.asl
+            if self.tile_closed:
+                return "Rejected", "Fault_BundleControl"
+            return ("Rejected", "Fault_TileLegality") if len(self.tile_masks) == 16 else ("Executed", None)
+        if origin == "BindBundleSharedIO":  # asl/block/model/operands/shared-bindings.asl
+            mask = MASK_OF_PE_MODE[(bits >> 9) & 7]
+            if any(m != mask for m in self.tile_masks + [m for _, m in self.shared]):
+                return "Rejected", "Fault_TileLegality"  # BundleSharedMaskCanAppend
+            if (bits >> 20) & 0xFF in [i for i, _ in self.shared] or len(self.shared) == 4:
+                return "Rejected", "Fault_BundleControl"
+            return "Executed", None
+        if origin == "EnterBundleBody":  # asl/block/model/lifecycle/enter-stop.asl
+            return ("Executed", None) if self.active else ("Rejected", "Fault_BundleControl")
+        # SetBundleScalarBinding has no fault path; the B.DATR / B.FPATR words
+        # are only written for fields their helper's legality check accepts
+        # (b_datr, b_fpatr); a semantic-handler bundle (semantic_handler_bundle)
+        # is BSTART.TEPL (needs no open bundle), then header words of a fresh
+        # header, then its BSTOP (Executed).
+        if self.command(bits).startswith("BSTART"):
+            return ("Rejected", None) if self.active else ("Executed", None)
+        return "Executed", None
+
+    def apply(self, mnemonic: str, bits: int, executed: bool):
+        """The effect of an executed command word (catalog mnemonic) on the
+        tracked state; a rejected word or a word of another kind leaves it
+        unknown.  Fields at their command-forms.json positions."""
+        if not executed:
+            self.known = False
+        elif mnemonic in ("BSTOP", "C.BSTOP", "L.BSTOP"):
+            self.active = False
+            self.clear_header()
+        elif mnemonic.startswith(("BSTART", "C.BSTART")):  # commits any open block, begins on a cleared header
+            self.active = True
+            self.clear_header()
+        elif mnemonic == "B.DIM":  # the funct3 field selects LB0..LB2
+            self.dims.add((bits >> 12) & 7)
+        elif mnemonic == "B.IOT":  # PEMode@11:9, L@19
+            self.tile_masks.append(MASK_OF_PE_MODE[(bits >> 9) & 7])
+            self.tile_closed = self.tile_closed or bool(bits >> 19 & 1)
+        elif mnemonic == "B.IOS":  # SharedTID@27:20, PEMode@11:9
+            self.shared.append(((bits >> 20) & 0xFF, MASK_OF_PE_MODE[(bits >> 9) & 7]))
+        elif mnemonic not in ("B.IOR", "B.DATR", "B.FPATR", "B.CATR"):
+            self.known = False
+
+    def step(self, st: dict) -> None:
+        op = st["op"]
+        if op in ("reset", "reset_bundle_control"):
+            self.reset()
+        elif op == "begin_bundle":  # BeginBundleAt: leaves the header as it is
+            self.active = True
+        elif op == "exec":
+            bits = int(st["bits"], 16)
+            if "rewritten_from" in st and "expect_status" not in st:
+                if self.known:
+                    status, fault = self.guard(st["rewritten_from"], bits)
+                    st["expect_status"] = "CommandExecution_" + status
+                    if fault is not None:
+                        st["expect_fault"] = fault
+                else:
+                    st["status_unasserted"] = UNKNOWN_HELPER_STATE
+            status = st.get("expect_status")
+            if st["entry"] != "command":  # a scalar word (the NOP entering the body) leaves the header
+                self.known = self.known and status is not None and (status.endswith("_Executed") or bits == NOP)
+            elif status is None:
+                self.known = False
+            else:
+                self.apply(self.command(bits), bits, status.endswith("_Executed"))
+        elif op in ("complete_bundle", "enter_bundle_body", "set_bpc") or op.startswith("set_bundle"):
+            self.known = False
+
+
+UNKNOWN_HELPER_STATE = ("replaces a helper whose fault conditions read block state an earlier step with "
+                        "no asserted status may have changed")
+
+
+@lru_cache(maxsize=None)
+def command_forms(spec: Path) -> tuple:
+    """(mask, match, mnemonic) of every 32-bit command form."""
+    shared = Path("/work/shared/pto-spec-0.58.3/catalog")
+    catalog = (shared if shared.is_dir() else spec / "spec/catalog") / "command-forms.json"
+    return tuple((int(e["mask"], 16), int(e["match"], 16), f["mnemonic"])
+                 for f in json.loads(catalog.read_text())["forms"] if f["length_bits"] == 32
+                 for e in f["encoding"])
+
+
+def expect_helper_statuses(steps: list[dict], spec: Path) -> None:
+    """Give every rewritten helper word its expected status (HelperGuards)."""
+    def command(bits: int) -> str:
+        return next((m for mask, match, m in command_forms(spec) if bits & mask == match), "")
+
+    guards = HelperGuards(command)
+    for st in steps:
+        guards.step(st)
+
+
 def translate(path: Path, rel: str, index, scalar_forms):
     """(point, None) or (None, reason)."""
     text = path.read_text()
@@ -1044,6 +1165,7 @@ def translate(path: Path, rel: str, index, scalar_forms):
         steps = base.finished_steps(ex.steps)
         if not any(s["op"].startswith("expect") or "expect_status" in s for s in steps):
             raise base.Unsupported("no architectural observation (decode-only or model-helper test)")
+        expect_helper_statuses(steps, index.spec)
         unknown = sorted({s["op"] for s in steps} - RUNNER_OPS)
         if unknown:
             raise base.Unsupported(f"step {unknown[0]} outside the bundle runner")

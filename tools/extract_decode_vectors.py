@@ -15,6 +15,12 @@ one object per test point, sorted by ``source``::
     "avs_id":      "PTO-AVS-...",            # header "id"
     "source":      "tests/asl/.../x.asl",    # test file, relative to the spec root
     "spec_source": "asl/.../X.asl",          # header "source" (owning ASL unit)
+    "contract": {                            # optional: InstructionContract*_<MN>()
+      "mnemonic": "...",                     # assertions of the point's unit
+      "operation": "...",                    # ..Operation_<MN>() == *Operation_<x>
+      "handler": "...",                      # ..Handler_<MN>() == *Handler_<x>
+      "agu": {"action": "Store", ...}        # ..AGU<Fact>_<MN>() (catalog `agu` keys)
+    },
     "assertions": [
       {
         "surface":             "scalar" | "command",
@@ -34,6 +40,9 @@ one object per test point, sorted by ``source``::
                                              # bits and requires success/no fault
         "fields":              {"Name": raw_unsigned_value, ...},  # optional, only
                                              # when the test asserts field values
+        "expected_handler":    "...",        # optional: ScalarHandlerOfForm /
+                                             # CommandHandlerOfForm(<index>) ==
+                                             # *Handler_<name>
         "resolution":          "..."         # optional: how an indirectly named
                                              # expectation was resolved, one of
           # "form-id-from-catalog-position": the test states the form index and
@@ -81,8 +90,12 @@ How the tests express a decode expectation (facts observed in the spec):
   * Tests that contain no instruction bits at all are reported as not
     translated.
 
-Contract/handler metadata assertions (handler names, AGU attributes, CUBE
-function numbers, ...) are not decode expectations and are ignored (counted).
+Handler and contract assertions become facts the decode test checks against
+the model's form table and generated AGU table: ``*HandlerOfForm(<index>)``
+(the decoded form's handler), ``InstructionContractHandler_<MN>()``,
+``InstructionContractOperation_<MN>()`` and ``InstructionContractAGU*_<MN>()``.
+Other contract metadata (CUBE function numbers, tile operations, Shared
+operand rules, alias engines) and non-decode helpers are ignored (counted).
 
 Cross-check: every extracted assertion is re-decoded by an independent
 priority decoder over the catalogs (same length; ordering = total mask
@@ -225,6 +238,26 @@ RE_COMMAND_OP = re.compile(
 RE_CONTRACT_MATCH = re.compile(
     r"^assert InstructionContractMatches_(\w+)\(\s*CommandOperationOfForm\((\d+)\)\s*\)$"
 )
+RE_HANDLER_OF_FORM = re.compile(r"^assert (?:Scalar|Command)HandlerOfForm\((\d+)\)\s*==\s*(?:Scalar|Command)Handler_(\w+)$")
+RE_CONTRACT_FACT = re.compile(r"^assert InstructionContract(Operation|Handler|AGU\w+?)_(\w+)\(\)\s*==\s*(\w+)$")
+# InstructionContractAGU<Fact> -> the catalog `agu` key and the enumeration
+# prefix its value carries.
+AGU_FACTS = {"AGUAction": ("action", "ScalarAGU_"), "AGUAddressKind": ("address_kind", "ScalarAGU_"),
+             "AGUSizeBytes": ("size_bytes", None), "AGUOffsetScale": ("offset_scale", None),
+             "AGUUpdateMode": ("update_mode", "AddressUpdate_"), "AGUSignedLoad": ("signed_load", None),
+             "AGUPrefetchReturnsAddress": ("prefetch_returns_address", None)}
+
+
+def contract_value(text: str, prefix: str | None):
+    if text in ("TRUE", "FALSE"):
+        return text == "TRUE"
+    if text.isdigit():
+        return int(text)
+    if prefix and text.startswith(prefix):
+        return text[len(prefix):]
+    raise ValueError(f"contract value {text}")
+
+
 RE_OPERAND_RAW = re.compile(
     rf"^assert DecodeScalarOperandRaw\(\s*({BITS_EXPR})\s*,\s*(\d+)\s*,\s*ScalarField_(\w+)\s*\)"
     rf"\s*==\s*('[01]+')$"
@@ -252,6 +285,7 @@ KEY_ORDER = (
     "contract_mnemonic",
     "expect_executed",
     "fields",
+    "expected_handler",
     "resolution",
 )
 
@@ -296,6 +330,8 @@ class Extractor:
         command_ops: dict[int, str] = {}
         contracts: dict[int, str] = {}
         fields: dict[tuple[int, int], dict[str, int]] = {}
+        handlers: dict[int, str] = {}
+        contract_facts: dict = {}
         recognized_decode = False
 
         for stmt in stmts:
@@ -324,6 +360,23 @@ class Extractor:
             m = RE_CONTRACT_MATCH.match(stmt)
             if m:
                 contracts[int(m.group(2))] = m.group(1)
+                continue
+            m = RE_HANDLER_OF_FORM.match(stmt)
+            if m:
+                handlers[int(m.group(1))] = m.group(2)
+                continue
+            m = RE_CONTRACT_FACT.match(stmt)
+            if m and (m.group(1) in ("Operation", "Handler") or m.group(1) in AGU_FACTS):
+                fact, ident, value = m.groups()
+                if contract_facts.setdefault("asl_id", ident) != ident:
+                    self.problems.append(f"{rel}: contract facts of two operations")
+                if fact == "Operation":
+                    contract_facts["operation"] = re.sub(r"^(?:Scalar|Command)Operation_", "", value)
+                elif fact == "Handler":
+                    contract_facts["handler"] = re.sub(r"^(?:Scalar|Command)Handler_", "", value)
+                else:
+                    key, prefix = AGU_FACTS[fact]
+                    contract_facts.setdefault("agu", {})[key] = contract_value(value, prefix)
                 continue
             m = RE_OPERAND_RAW.match(stmt)
             if m:
@@ -406,6 +459,8 @@ class Extractor:
                         self.problems.append(f"{where}: cannot resolve contract {contract}")
                     else:
                         entry["contract_mnemonic"] = contract_mnemonic
+            if index in handlers:
+                entry["expected_handler"] = handlers[index]
             stated_fields = fields.pop((a["bits_value"], index), None)
             if stated_fields:
                 form = catalog.by_id[entry["expected_form_id"]]
@@ -423,12 +478,24 @@ class Extractor:
                 f"{rel}: field assertions for {hex(value)} form {index} without a "
                 "matching Decode*Form assertion"
             )
-        return {
-            "avs_id": header["id"],
-            "source": rel,
-            "spec_source": header["source"],
-            "assertions": out_assertions,
-        }, None
+        point = {"avs_id": header["id"], "source": rel, "spec_source": header["source"]}
+        if contract_facts:
+            point["contract"] = self.contract_of(rel, contract_facts, out_assertions, unit_mnemonic)
+        point["assertions"] = out_assertions
+        return point, None
+
+    def contract_of(self, rel: str, facts: dict, assertions: list[dict], unit_mnemonic: str) -> dict:
+        """The point's InstructionContract*_<ID> facts under the mnemonic <ID>
+        names: one of its decoded forms', or its unit's (an engine alias such
+        as BSTART.SFU, whose forms decode as another mnemonic)."""
+        ident = facts.pop("asl_id")
+        names = {a["expected_mnemonic"] for a in assertions if asl_id(a["expected_mnemonic"]) == ident}
+        if not names and asl_id(unit_mnemonic) == ident:
+            names = {unit_mnemonic}
+        if len(names) != 1:
+            self.problems.append(f"{rel}: contract {ident} names none of the decoded mnemonics")
+            return facts
+        return {"mnemonic": next(iter(names)), **facts}
 
     def extract_exec_loop(self, rel: str, header: dict, m: re.Match) -> dict:
         lo, hi = int(m.group(2)), int(m.group(3))

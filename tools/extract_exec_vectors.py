@@ -132,7 +132,10 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
     {"op":"expect_fault_address","value":w}             _FaultAddress
     {"op":"expect_cycle","value":w}                     _SystemRegisters.cycle
     {"op":"expect_core_state","value":w}                _SystemRegisters.core_state
-    {"op":"expect_fp_flags","value":b5}                 ScalarFPFlags() = CORE_STATE[36:32]
+    {"op":"expect_fp_flags","value":b5}                 ScalarFPFlags() / NumericStatusFlags()
+                                                        = CORE_STATE[36:32]
+    {"op":"record_fp_flags","value":b5}                RecordNumericStatusFlags(b5): ORed
+                                                        into CORE_STATE[36:32]
     {"op":"expect_commit_argument","value":w}           _CommitArgument
     {"op":"expect_return_address","value":w}            _ReturnAddress
     {"op":"expect_bundle_argument","value":w}           _BundleArgument
@@ -369,7 +372,7 @@ class FunctionIndex:
 # Reads a later assertion may compare with (their runners can record them).
 SNAPSHOT_READS = frozenset({"expect_sysreg", "expect_cycle", "expect_gpr", "expect_tpc", "expect_queue",
                             "expect_mem", "expect_bookkeeping", "expect_bundle_argument",
-                            "expect_bpc"})
+                            "expect_bpc", "expect_fp_flags"})
 QUEUE_VARS = {
     "_TQueue": ("t", False),
     "_UQueue": ("u", False),
@@ -737,8 +740,11 @@ class Executor:
             return Obs("expect_tpc", _key="value")
         if name == "CurrentACR" and not args:
             return Obs("expect_acr", _key="ring")
-        if name == "ScalarFPFlags" and not args:
+        if name in ("ScalarFPFlags", "NumericStatusFlags") and not args:
             return Obs("expect_fp_flags", _key="value")
+        if name == "RecordNumericStatusFlags" and len(args) == 1:
+            self.emit({"op": "record_fp_flags", "value": self.as_bits(A()[0], 5).value})
+            return None
         if name in ("ReadTemporaryQueue", "TemporaryQueueSourceAvailable") and len(args) == 2:
             queue = "t" if self.as_bool(A()[0]) else "u"
             idx = self.as_int(A()[1])
@@ -1179,12 +1185,21 @@ class Executor:
         return fmt(const)
 
 
+UNASSERTED_STATUS = "the test point does not assert this instruction's status"
+
+
 def finished_steps(steps: list[dict]) -> list[dict]:
     """The steps to write: reads bound by ``let`` but never asserted are
     dropped, unless a later assertion compares with them (``snapshot``:
-    the runner only records their value)."""
+    the runner only records their value).  An instruction whose status no
+    assertion names says so ("status_unasserted"): the runners check every
+    other step's status.  (A word rewritten from a test-only helper gets
+    its status from the helper, tools/extract_bundle_vectors.py.)"""
     out = []
     for s in steps:
+        if s["op"] == "exec" and s.get("expect_status") is None and "rewritten_from" not in s:
+            s.pop("expect_status", None)
+            s["status_unasserted"] = UNASSERTED_STATUS
         if "snapshot" in s:
             out.append({k: v for k, v in s.items() if v is not None or k == "start_pc"})
         elif not any(v is None for k, v in s.items() if k != "start_pc"):

@@ -1,20 +1,69 @@
 // The spec's decode-positive test points (tests/asl/**, kind decode-positive),
 // extracted with their AVS ids by tools/extract_decode_vectors.py into
 // tests/data/spec_decode_positive.json: each (bits, length) decodes to the
-// stated form with the stated field values.
+// stated form with the stated field values and handler, and the point's
+// InstructionContract facts (handler, operation, AGU attributes) hold for the
+// forms it decodes in the model's form table and generated AGU table.
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <string>
+
 #include "isa/decoder.hpp"
+#include "scalar/tables.hpp"
 #include "test_util.hpp"
 
 using namespace pto;
 
+namespace {
+
+// The ASL identifier of a mnemonic: every run of non-alphanumerics is '_'.
+std::string asl_id(std::string_view mnemonic) {
+  std::string out;
+  for (const char c : mnemonic) {
+    if (std::isalnum(static_cast<unsigned char>(c))) out += c;
+    else if (out.empty() || out.back() != '_') out += '_';
+  }
+  return out;
+}
+
+constexpr const char* kAguActions[] = {"Load", "LoadPair", "Store", "StorePair", "Prefetch"};
+constexpr const char* kAguAddressKinds[] = {"Immediate", "Register", "PCRelative", "Compressed"};
+constexpr const char* kAddressUpdates[] = {"None", "PreIndex", "PostIndex"};
+
+// InstructionContractAGU*_<MN>() against the generated AGU table entry of
+// the decoded mnemonic; the number of facts checked.
+std::size_t expect_agu_contract(const std::string& avs, isa::Mnemonic m, const nlohmann::json& agu) {
+  const auto forms = scalar::agu_forms();
+  const auto it = std::find_if(forms.begin(), forms.end(), [m](const scalar::AguForm& a) { return a.mnemonic == m; });
+  if (it == forms.end()) {
+    ADD_FAILURE() << avs << ": no AGU table entry";
+    return 0;
+  }
+  const scalar::AguForm& a = *it;
+  for (const auto& [key, value] : agu.items()) {
+    if (key == "action") EXPECT_EQ(kAguActions[static_cast<unsigned>(a.action)], value.get<std::string>()) << avs;
+    else if (key == "address_kind")
+      EXPECT_EQ(kAguAddressKinds[static_cast<unsigned>(a.address_kind)], value.get<std::string>()) << avs;
+    else if (key == "update_mode") EXPECT_EQ(kAddressUpdates[static_cast<unsigned>(a.update)], value.get<std::string>()) << avs;
+    else if (key == "size_bytes") EXPECT_EQ(unsigned{a.size_bytes}, value.get<unsigned>()) << avs;
+    else if (key == "offset_scale") EXPECT_EQ(unsigned{a.offset_scale}, value.get<unsigned>()) << avs;
+    else if (key == "signed_load") EXPECT_EQ(a.signed_load, value.get<bool>()) << avs;
+    else if (key == "prefetch_returns_address") EXPECT_EQ(a.prefetch_returns_address, value.get<bool>()) << avs;
+    else ADD_FAILURE() << avs << ": unknown AGU fact " << key;
+  }
+  return agu.size();
+}
+
+}  // namespace
+
 TEST(SpecDecodePositive, EveryTestPointDecodesAsStated) {
   const auto points = test::load_json(test::data_path("spec_decode_positive.json"));
   ASSERT_GE(points.size(), 528u);
-  std::size_t assertions = 0;
+  std::size_t assertions = 0, handlers = 0, contract_facts = 0;
   for (const auto& tp : points) {
     const std::string avs = tp["avs_id"];
+    const nlohmann::json contract = tp.value("contract", nlohmann::json::object());
     for (const auto& a : tp["assertions"]) {
       const std::uint64_t bits = test::parse_hex(a["bits"]);
       const unsigned length = a["length_bits"];
@@ -32,8 +81,25 @@ TEST(SpecDecodePositive, EveryTestPointDecodesAsStated) {
           EXPECT_EQ(isa::field_value(d.desc(), name, bits), value.get<std::int64_t>()) << avs << " field " << name;
         }
       }
+      if (a.contains("expected_handler")) {  // Scalar/CommandHandlerOfForm
+        EXPECT_EQ(std::string(d.desc().semantic_handler), a["expected_handler"].get<std::string>()) << avs;
+        ++handlers;
+      }
+      // The contract is the decoded instruction's: its handler, its operation
+      // (the mnemonic's ASL identifier) and its AGU attributes.
+      if (contract.contains("handler")) {
+        EXPECT_EQ(std::string(d.desc().semantic_handler), contract["handler"].get<std::string>()) << avs << " contract";
+        ++contract_facts;
+      }
+      if (contract.contains("operation")) {
+        EXPECT_EQ(asl_id(d.desc().mnemonic), contract["operation"].get<std::string>()) << avs << " contract";
+        ++contract_facts;
+      }
+      if (contract.contains("agu")) contract_facts += expect_agu_contract(avs, d.desc().mnem, contract["agu"]);
       ++assertions;
     }
   }
   EXPECT_GE(assertions, 553u);
+  EXPECT_GE(handlers, 540u);
+  EXPECT_GE(contract_facts, 2200u);
 }

@@ -581,6 +581,34 @@ TEST(MatrixBundle, TooSmallDestinationIsTileAllocation) {
   EXPECT_TRUE(h.run({kBstop}).status == BundleStatus::Fault);  // retry without a change faults again
 }
 
+// PTO-AVS-BLOCK-TMATMUL-UNUSED-IOR-001 and its twin on an otherwise legal
+// plain TMATMUL (no B.FPATR scalar parameter, so BundleOperationGPRInputCount
+// is 0): a B.IOR naming any register in an unused slot (RegSrc0, RegSrc1,
+// RegSrc2) or a destination is Fault_TileLegality before allocation
+// (BundleOperationScalarBindingSchemaLegal); the same bundle with every
+// selector zero executes.  The spec point's own set-up is rejected by a later
+// rule as well, so it cannot tell the scalar-binding rule from the others.
+TEST(MatrixBundle, UnusedScalarBindingSlotRejectsBeforeAllocation) {
+  const std::uint64_t unused_slots[] = {bior(2, 0), bior(0, 2), bior(0, 0, 2), bior(0, 0, 0, 2)};
+  for (const std::uint64_t b_ior : unused_slots) {
+    BundleTestHost h;
+    operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+    const std::uint64_t used = h.file.core_capacity_in_use();
+    const auto o = h.run({cube_start(0, kFP16), fpatr(), b_ior, bdim(0, 1), bdim(1, 1), bdim(2, 1),
+                          iot_src_src_dst(32, 33, 1), kBstop});
+    EXPECT_EQ(o.fault, FaultCode::Fault_TileLegality) << std::hex << b_ior;
+    EXPECT_EQ(h.file.core_capacity_in_use(), used);
+  }
+}
+
+TEST(MatrixBundle, UnusedIor001Twin) {  // PTO-AVS-BLOCK-TMATMUL-UNUSED-IOR-001-TWIN: the unused slots zero
+  BundleTestHost h;
+  operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+  const auto o = h.run({cube_start(0, kFP16), fpatr(), bior(0, 0), bdim(0, 1), bdim(1, 1), bdim(2, 1),
+                        iot_src_src_dst(32, 33, 1), kBstop});
+  EXPECT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+}
+
 TEST(MatrixBundle, TgemvRequiresOneRow) {
   BundleTestHost h;
   operands(h, 2, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
@@ -975,6 +1003,33 @@ TEST(MatrixSharedBundle, TransAWithLocalAIsRejected) {  // BundleMatrixSharedSch
   ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << o.message;
   const tile::Tile& d = g.file.tile(g.destination());
   for (std::uint32_t e = 0; e < 4; ++e) EXPECT_EQ(d.read_word(d.linear_index(e / 2, e % 2)), kProduct[e]) << e;
+}
+
+// PTO-AVS-BLOCK-TGEMV-SHARED-001 on an otherwise legal bundle: M = 1, Local
+// A (1 x 2), Shared B (TransB).  As TMATMUL (Function 0) it executes; as
+// TGEMV (Function 16) the Shared binding alone makes it Fault_TileLegality
+// (TileMatrixSharedSourceCountLegal: TGEMV is Local-only).  The spec point
+// binds no Local operand at all, so it cannot single this rule out.
+TEST(MatrixSharedBundle, TgemvRejectsASharedOperandThatTmatmulAccepts) {
+  for (const unsigned function : {0U, 16U}) {
+    BundleTestHost h;
+    configure_cube(h, 32, 1, 2, DataType::U16, TileLayout::CubeM16);
+    for (std::uint32_t c = 0; c < 2; ++c) h.file.tile(32).write_element(0, c, c + 1);
+    install_shared_2x2(h, 2, kBT);
+    const std::vector<std::uint64_t> words{
+        cube_start(function, kU16), fpatr_transpose(false, true), bdim(0, 1), bdim(1, 2), bdim(2, 2), ios_source(2),
+        encode_form(kBIotSrcDst, {{"SrcTile0", 32}, {"SizeCode", 4}, {"PEMode", 7}, {"L", 1}, {"DstTile", 0}}),
+        kBstop};
+    if (function == 16) {
+      expect_rejected_before_effect(h, words);
+      continue;
+    }
+    const auto o = h.run(words);
+    ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << o.message;
+    const tile::Tile& d = h.file.tile(h.destination());
+    EXPECT_EQ(d.read_word(d.linear_index(0, 0)), 19U);  // [1, 2] . [[5, 6], [7, 8]] = [19, 22]
+    EXPECT_EQ(d.read_word(d.linear_index(0, 1)), 22U);
+  }
 }
 
 TEST(MatrixSharedBundle, TransposeWithoutSharedOperandsIsRejected) {

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Mutation checks of the spec rules behind fault test points.
+
+tools/rule_mutations.json lists, per fault point (AVS id), the rule that
+makes it fault: a source file, an anchor (an exact snippet that occurs
+exactly once in that file) and the replacement that deletes or inverts the
+rule, and the gtest filter of the tests that must then fail.  For each
+mutation this script applies the replacement in place (the original text is
+restored on every exit path, including Ctrl-C and SIGTERM), rebuilds
+pto_tests in its own build directory (build/mutation, the default preset's
+settings without the Python bindings), runs the filtered tests and expects
+them to FAIL.  A mutation whose tests still pass "survived"; an anchor that
+is missing or not unique is an error (a refactor moved the rule: update the
+list).  Exit status 0 only when every selected mutation was killed.
+
+  tools/mutate_rules.py               every mutation (docs/conformance.md)
+  tools/mutate_rules.py --sample      the mutations marked "sample" (CI)
+  tools/mutate_rules.py --only ID...  the named AVS ids
+  tools/mutate_rules.py --check       anchors only, no build
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LIST = ROOT / "tools/rule_mutations.json"
+BUILD = ROOT / "build/mutation"
+
+
+class Restorer:
+    """Puts the original text of the mutated file back, whatever happens."""
+
+    def __init__(self):
+        self.path: Path | None = None
+        self.text = ""
+
+    def apply(self, path: Path, original: str, mutated: str):
+        self.path, self.text = path, original
+        path.write_text(mutated)
+
+    def restore(self, *_):
+        if self.path is not None:
+            self.path.write_text(self.text)
+            self.path = None
+
+
+def anchored(m: dict) -> tuple[Path, str, str]:
+    """(file, original, mutated); ValueError when the anchor is not unique."""
+    path = ROOT / m["file"]
+    text = path.read_text()
+    count = text.count(m["anchor"])
+    if count != 1:
+        raise ValueError(f"{m['avs_id']}: anchor found {count} times in {m['file']}: {m['anchor']!r}")
+    return path, text, text.replace(m["anchor"], m["replacement"])
+
+
+def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+
+
+def configure(build_dir: Path) -> None:
+    if (build_dir / "build.ninja").exists():
+        return
+    r = run(["cmake", "-S", ".", "-B", str(build_dir), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
+             "-DPTO_PYTHON=OFF"])
+    if r.returncode:
+        sys.exit(f"configure failed:\n{r.stdout}")
+
+
+def build(build_dir: Path, jobs: int) -> subprocess.CompletedProcess:
+    return run(["cmake", "--build", str(build_dir), f"-j{jobs}", "--target", "pto_tests"])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sample", action="store_true", help="only the mutations marked \"sample\"")
+    ap.add_argument("--only", nargs="+", metavar="AVS_ID")
+    ap.add_argument("--check", action="store_true", help="check the anchors without building")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--build-dir", type=Path, default=BUILD,
+                    help="an existing build tree to use instead (CI: build/default, rebuilt unmutated at the end)")
+    args = ap.parse_args(argv)
+
+    mutations = json.loads(LIST.read_text())
+    if args.sample:
+        mutations = [m for m in mutations if m.get("sample")]
+    if args.only:
+        mutations = [m for m in mutations if m["avs_id"] in args.only]
+    errors = []
+    for m in mutations:
+        try:
+            anchored(m)
+        except ValueError as e:
+            errors.append(str(e))
+    if errors:
+        print("\n".join(errors), file=sys.stderr)
+        return 2
+    if args.check:
+        print(f"{len(mutations)} anchors found")
+        return 0
+
+    restorer = Restorer()
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda *a: (restorer.restore(), sys.exit(130)))
+    configure(args.build_dir)
+    start = time.monotonic()
+    r = build(args.build_dir, args.jobs)  # the unmutated tree first: a broken build is not a kill
+    if r.returncode:
+        sys.exit(f"the unmutated tree does not build:\n{r.stdout[-3000:]}")
+    killed, survived, broken = [], [], []
+    try:
+        for m in mutations:
+            path, original, mutated = anchored(m)
+            restorer.apply(path, original, mutated)
+            try:
+                r = build(args.build_dir, args.jobs)
+                if r.returncode:
+                    broken.append(m["avs_id"])  # the mutant does not compile: counted, not a kill
+                    print(f"BROKEN   {m['avs_id']}: the mutant does not compile", flush=True)
+                    continue
+                t = run([str(args.build_dir / "tests/pto_tests"), f"--gtest_filter={m['tests']}", "--gtest_brief=1"])
+                ran = "[==========]" in t.stdout and " 0 tests from" not in t.stdout
+                if t.returncode != 0 and ran:
+                    killed.append(m["avs_id"])
+                    print(f"killed   {m['avs_id']}", flush=True)
+                else:
+                    survived.append(m["avs_id"])
+                    why = "no test matched the filter" if not ran else "the tests still pass"
+                    print(f"SURVIVED {m['avs_id']}: {why} ({m['tests']})", flush=True)
+            finally:
+                restorer.restore()
+    finally:
+        restorer.restore()
+    build(args.build_dir, args.jobs)  # leave build/mutation matching the tree
+    print(f"mutations {len(mutations)}, killed {len(killed)}, survived {len(survived)}, "
+          f"not compiling {len(broken)}; {time.monotonic() - start:.0f} s")
+    return 0 if not survived and not broken else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
