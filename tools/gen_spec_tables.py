@@ -146,8 +146,280 @@ def bundle_start_forms(catalog, _asl, _spec):
                       *rows, ""])
 
 
+# ------------------------------------------------------------------ (b) PEMode masks
+
+PE_MODE_MASKS = "src/tile/generated/pe_mode_masks.hpp"
+PE_MODE_UNIT = "block/model/schema/profile-encoding.asl"
+
+
+def pe_mode_masks(asl):
+    """PTOv0PEMaskOfPEMode as eight mask strings, indexed by PEMode."""
+    arms = asl.case_arms(PE_MODE_UNIT, "PTOv0PEMaskOfPEMode")
+    masks = {}
+    for keys, value in arms:
+        (key,) = keys
+        masks[int(key.strip("'"), 2)] = value.strip("'")
+    if sorted(masks) != list(range(8)) or any(not re.fullmatch("[01]{4}", m) for m in masks.values()):
+        sys.exit(f"{PE_MODE_UNIT} PTOv0PEMaskOfPEMode: unexpected arms {arms}")
+    return [masks[mode] for mode in range(8)]
+
+
+def pe_mode_table(_catalog, asl, _spec):
+    masks = pe_mode_masks(asl)
+    return "\n".join([
+        header(f"asl/{PE_MODE_UNIT}"), "#pragma once", "", "#include <array>", "#include <cstdint>",
+        "#include <string_view>", "", "namespace pto::tile::generated {", "",
+        "// PTOv0PEMaskOfPEMode, indexed by the three-bit PEMode; mask bit 3 (leftmost) is PE0.",
+        "inline constexpr std::array<std::uint8_t, 8> kPeMaskOfPeMode{"
+        + ", ".join(f"0b{m}" for m in masks) + "};",
+        "inline constexpr std::array<std::string_view, 8> kPeMaskTextOfPeMode{"
+        + ", ".join(f'"{m}"' for m in masks) + "};", "",
+        "}  // namespace pto::tile::generated", ""])
+
+
+# ------------------------------------------------------------------ (c) data types
+
+DATA_TYPES = "src/numerics/generated/data_types.hpp"
+DATA_TYPE_UNIT = "arch/data-types/tile-data-types.asl"
+ELEMENTS_UNIT = "tile/model/definedness/elements.asl"
+DESCRIPTORS_UNIT = "tile/model/state/descriptors.asl"
+DESCRIPTOR_LEGALITY_UNIT = "block/model/dispatch/descriptor-legality.asl"
+
+
+def codes_where(asl, unit, name, variable):
+    """The codes 0..31 for which the range expression of `name` holds."""
+    expr = re.sub(r"\s+", " ", asl.body(unit, name).split("return", 1)[1]).strip().rstrip(";")
+    if not re.fullmatch(r"[\w\s()<=&|]+", expr):
+        sys.exit(f"{unit} {name}: unexpected expression {expr!r}")
+    python = expr.replace("||", " or ").replace("&&", " and ")
+    return [c for c in range(32) if eval(python, {}, {variable: c})]  # noqa: S307 (checked above)
+
+
+def format_descriptor(asl, name):
+    """carrier_bits, lane_bits, lanes_per_carrier, sign_bits of <Name>NumericFormatDescriptor."""
+    body = asl.body(f"arch/data-types/formats/{name.lower()}.asl", f"{name}NumericFormatDescriptor")
+    return {k: int(re.search(k + r" = (\d+)", body).group(1))
+            for k in ("carrier_bits", "lane_bits", "lanes_per_carrier", "sign_bits")}
+
+
+def data_types(asl):
+    """[(code, name, kind, element_bits, carrier_bits, lanes)] in code order."""
+    (domain,) = [d for d in asl.unit_json(DATA_TYPE_UNIT)["field_domains"] if d["id"] == "PTO-FIELD-BLOCK-DATATYPE"]
+    assigned = {a["value"]: a["meaning"] for a in domain["assigned"]}
+    arms = {int(k): v.removeprefix("TileDataType_")
+            for keys, v in asl.case_arms(DATA_TYPE_UNIT, "TileDataTypeFromEncoding") for k in keys
+            if k != "otherwise"}
+    if arms != assigned:
+        sys.exit("TileDataTypeFromEncoding disagrees with PTO-FIELD-BLOCK-DATATYPE")
+    for name in ("TileDataTypeEncodingValid",):
+        if codes_where(asl, DATA_TYPE_UNIT, name, "code") != sorted(assigned):
+            sys.exit(f"{name} disagrees with the assigned DataType codes")
+    if codes_where(asl, DESCRIPTOR_LEGALITY_UNIT, "BundleDataTypeConcrete", "code") != sorted(assigned):
+        sys.exit("BundleDataTypeConcrete disagrees with the assigned DataType codes")
+    floating = set(asl.equal_names(ELEMENTS_UNIT, "TileDataTypeIsFloating", "TileDataType_"))
+    signed = set(asl.equal_names(ELEMENTS_UNIT, "TileDataTypeIsSigned", "TileDataType_"))
+    unsigned = set(asl.equal_names(ELEMENTS_UNIT, "TileDataTypeIsUnsignedInteger", "TileDataType_"))
+    four_bit = set(asl.equal_names(DESCRIPTORS_UNIT, "TileDataTypeIsFourBit", "TileDataType_"))
+    tile_bits = {k.removeprefix("TileDataType_"): int(v)
+                 for keys, v in asl.case_arms(DESCRIPTORS_UNIT, "TileElementBits") for k in keys}
+    rows = []
+    for code in sorted(assigned):
+        name = assigned[code]
+        if name in floating:
+            d = format_descriptor(asl, name)
+            kind = "Float" if d["sign_bits"] else "Scale"
+            bits, carrier, lanes = d["lane_bits"], d["carrier_bits"], d["lanes_per_carrier"]
+        elif name in signed or name in unsigned:
+            kind = "Signed" if name in signed else "Unsigned"
+            lanes = 2 if name in four_bit else 1
+            bits, carrier = tile_bits[name], tile_bits[name] * lanes
+        else:
+            sys.exit(f"{name}: neither floating nor integer")
+        if tile_bits[name] != carrier // lanes or (lanes == 2) != (name in four_bit):
+            sys.exit(f"{name}: format descriptor disagrees with TileElementBits / TileDataTypeIsFourBit")
+        rows.append((code, name, kind, bits, carrier, lanes))
+    none = re.search(r"constant DTYPE_NONE = '([01]{5})';", asl.text(DATA_TYPE_UNIT)).group(1)
+    return rows, int(none, 2)
+
+
+def data_type_table(_catalog, asl, _spec):
+    rows, none = data_types(asl)
+    valid_mask = sum(1 << r[0] for r in rows)
+    index = ["0xFF"] * 32
+    for i, r in enumerate(rows):
+        index[r[0]] = str(i)
+    out = [header(f"asl/{DATA_TYPE_UNIT} PTO-FIELD-BLOCK-DATATYPE, formats/*.asl, {ELEMENTS_UNIT}, {DESCRIPTORS_UNIT}"),
+           "#pragma once", "", "#include <array>", "#include <cstddef>", "#include <cstdint>", "#include <string_view>",
+           "", "namespace pto::num {", "",
+           "// Enumerator values ARE the architectural 5-bit DataType codes (PTO-FIELD-BLOCK-DATATYPE).",
+           "enum class DataType : std::uint8_t {"]
+    out += [f"  {name} = {code}," for code, name, *_ in rows]
+    out += ["};", "",
+            "// DTYPE_NONE: a field-level sentinel, not a DataType.",
+            f"inline constexpr std::uint8_t kDataTypeNoneCode = {none};",
+            f"inline constexpr std::size_t kDataTypeCount = {len(rows)};",
+            "// TileDataTypeEncodingValid (= BundleDataTypeConcrete): bit c set for each assigned code c.",
+            f"inline constexpr std::uint32_t kDataTypeCodeValidMask = {valid_mask:#010x};",
+            "// Position of code c in kDataTypeTable (0xFF: reserved code).",
+            "inline constexpr std::array<std::uint8_t, 32> kDataTypeTableIndex{" + ", ".join(index) + "};", "",
+            "enum class DataTypeKind : std::uint8_t {",
+            "  Float,     // floating format with a sign (format descriptor sign_bits = 1)",
+            "  Scale,     // unsigned exponent-only scale (E8M0, sign_bits = 0)",
+            "  Signed,    // TileDataTypeIsSigned",
+            "  Unsigned,  // TileDataTypeIsUnsignedInteger",
+            "};", "",
+            "struct DataTypeInfo {",
+            "  DataType type;",
+            "  std::string_view name;           // spelling of PTO-FIELD-BLOCK-DATATYPE",
+            "  DataTypeKind kind;",
+            "  std::uint8_t element_bits;       // logical lane width (format lane_bits; TileElementBits for integers)",
+            "  std::uint8_t carrier_bits;       // storage carrier per element (packed: the byte)",
+            "  std::uint8_t lanes_per_carrier;  // 2 for the four-bit X2 types",
+            "};", "",
+            "inline constexpr std::array<DataTypeInfo, kDataTypeCount> kDataTypeTable{{"]
+    out += [f'    {{DataType::{name}, "{name}", DataTypeKind::{kind}, {bits}, {carrier}, {lanes}}},'
+            for code, name, kind, bits, carrier, lanes in rows]
+    out += ["}};", "", "}  // namespace pto::num", ""]
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------ (d) PreQuantMode
+
+PRE_QUANT_MODES = "src/tile/generated/pre_quant_modes.hpp"
+FPATR_UNIT = "block/attributes/B.FPATR.asl"
+POSTPROCESS_UNIT = "arch/profile/matrix-postprocess.asl"
+PRE_QUANT_ADR = "docs/status/decisions/0085-numeric-postprocess-and-format-operations.md"
+
+
+def adr_pre_quant_rows(spec):
+    """ADR 0085 decision 179: code -> (mode, accumulator, destination, parameter)."""
+    with open(os.path.join(spec, PRE_QUANT_ADR), encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("## Decision 179:", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        m = re.fullmatch(r"\| (\d+) \| (\w+) \| ([^|]+) \| ([^|]+) \| ([^|]+) \|", line.strip())
+        if m:
+            rows[int(m.group(1))] = tuple(x.strip() for x in m.group(2, 3, 4, 5))
+    return rows
+
+
+def fpatr_legal_codes(catalog):
+    command = load(os.path.join(catalog, "command-forms.json"))["forms"]
+    (fpatr,) = [f for f in command if f["mnemonic"] == "B.FPATR"]
+    (constraint,) = [c for c in fpatr["constraints"] if c["field"] == "PreQuantMode"]
+    assert constraint["operator"] == "one-of"
+    return sorted(constraint["values"])
+
+
+def offset_widths(asl):
+    """BundleFPATRModeOffsetWidth: `if/elsif <codes> then return N;`, else 0."""
+    body = re.sub(r"\s+", " ", asl.body(FPATR_UNIT, "BundleFPATRModeOffsetWidth"))
+    widths = {}
+    for cond, width in re.findall(r"(?:if|elsif) (.*?) then return (\d+);", body):
+        for term in cond.split("||"):
+            widths[int(re.fullmatch(r"value == (\d+)", term.strip()).group(1))] = int(width)
+    if "else return 0;" not in body:
+        sys.exit("BundleFPATRModeOffsetWidth: no default width 0")
+    return widths
+
+
+def rhb_codes(asl):
+    """MatrixFPATREffectiveControl: the modes forced to RHB."""
+    body = re.sub(r"\s+", " ", asl.body(POSTPROCESS_UNIT, "MatrixFPATREffectiveControl"))
+    m = re.search(r"if ((?:mode == \d+(?: \|\| )?)+) then result.rounding_mode = NumericRound_RHB;", body)
+    if not m or "BundleFPATRModeFixedRounding(pre_quant_mode) then result.rounding_mode = NumericRound_RNE" not in body:
+        sys.exit(f"{POSTPROCESS_UNIT} MatrixFPATREffectiveControl: unexpected shape")
+    return [int(x) for x in re.findall(r"\d+", m.group(1))]
+
+
+RESERVED_PRE_QUANT_MODE = dict(name="", legal=False, output="FP32", vector=False, scalar=False, s32=False,
+                               shift=False, rounding="Programmable", width=0)
+
+
+def pre_quant_modes(catalog, asl, spec):
+    legal = fpatr_legal_codes(catalog)
+    if asl.equal_codes(FPATR_UNIT, "BundleFPATRPreQuantModeLegal") != legal:
+        sys.exit("BundleFPATRPreQuantModeLegal disagrees with the catalog's PreQuantMode constraint")
+    adr = adr_pre_quant_rows(spec)
+    if sorted(adr) != legal:
+        sys.exit("ADR 0085 decision 179 disagrees with the catalog's PreQuantMode codes")
+    vector = set(asl.equal_codes(FPATR_UNIT, "BundleFPATRModeUsesVectorParameter"))
+    scalar = set(asl.equal_codes(FPATR_UNIT, "BundleFPATRModeUsesScalarParameter"))
+    s32 = set(asl.equal_codes(FPATR_UNIT, "BundleFPATRModeUsesS32Accumulator"))
+    shift = set(asl.equal_codes(FPATR_UNIT, "BundleFPATRModeIsShift"))
+    fixed = set(asl.equal_codes(FPATR_UNIT, "BundleFPATRModeFixedRounding"))
+    rhb = set(rhb_codes(asl))
+    widths = offset_widths(asl)
+    output = {int(k): v.removeprefix("TileDataType_")
+              for keys, v in asl.case_arms(FPATR_UNIT, "BundleFPATROutputType") for k in keys if k != "otherwise"}
+    rows = []
+    for code in range(64):
+        if code not in adr:
+            rows.append(dict(RESERVED_PRE_QUANT_MODE, code=code))
+            continue
+        name, accumulator, destination, parameter = adr[code]
+        row = dict(code=code, name=name, legal=True, output=output[code], vector=code in vector,
+                   scalar=code in scalar, s32=code in s32, shift=code in shift,
+                   rounding="RHB" if code in rhb else "RNE" if code in fixed else "Programmable",
+                   width=widths.get(code, 0))
+        # The ADR table restates the ASL; a disagreement is a spec defect to look at.
+        adr_width = re.search(r"signed (\d+)-bit offset", parameter)
+        checks = [(destination == "unchanged") == (code == 0),
+                  code == 0 or destination == row["output"],
+                  code == 0 or accumulator == ("S32" if row["s32"] else "FP32"),
+                  row["vector"] == parameter.startswith("per-column"),
+                  row["scalar"] == parameter.startswith("scalar"),
+                  row["shift"] == ("shift code" in parameter),
+                  row["width"] == (int(adr_width.group(1)) if adr_width else 0),
+                  not (rhb - fixed)]
+        if not all(checks):
+            sys.exit(f"PreQuantMode {code}: ADR 0085 decision 179 disagrees with {FPATR_UNIT} ({checks})")
+        rows.append(row)
+    return rows
+
+
+def pre_quant_table(catalog, asl, spec):
+    rows = pre_quant_modes(catalog, asl, spec)
+
+    def flag(b):
+        return "true" if b else "false"
+
+    def row(r):
+        return (f'{{"{r["name"]}", {flag(r["legal"])}, num::DataType::{r["output"]}, {flag(r["vector"])}, '
+                f'{flag(r["scalar"])}, {flag(r["s32"])}, {flag(r["shift"])}, PreQuantRounding::{r["rounding"]}, '
+                f'{r["width"]}}}')
+    out = [header(f"command-forms.json B.FPATR, asl/{FPATR_UNIT}, asl/{POSTPROCESS_UNIT}, ADR 0085 decision 179"),
+           "#pragma once", "", "#include <array>", "#include <cstddef>", "#include <cstdint>", "#include <string_view>",
+           "", '#include "numerics/datatypes.hpp"', "", "namespace pto::tile::fpatr {", "",
+           "// The destination rounding MatrixFPATREffectiveControl imposes.",
+           "enum class PreQuantRounding : std::uint8_t { Programmable, RNE, RHB };", "",
+           "struct PreQuantMode {",
+           "  std::string_view name;      // ADR 0085 decision 179 (empty: reserved code)",
+           "  bool legal;                 // BundleFPATRPreQuantModeLegal (the catalog's one-of constraint)",
+           "  num::DataType output;       // BundleFPATROutputType (FP32 for reserved codes)",
+           "  bool vector_parameter;      // BundleFPATRModeUsesVectorParameter",
+           "  bool scalar_parameter;      // BundleFPATRModeUsesScalarParameter",
+           "  bool s32_accumulator;       // BundleFPATRModeUsesS32Accumulator (else FP32 when nonzero)",
+           "  bool shift;                 // BundleFPATRModeIsShift",
+           "  PreQuantRounding rounding;  // BundleFPATRModeFixedRounding / MatrixFPATREffectiveControl",
+           "  std::uint8_t offset_width;  // BundleFPATRModeOffsetWidth",
+           "};", "",
+           f"inline constexpr std::size_t kLegalPreQuantModeCount = {sum(r['legal'] for r in rows)};",
+           "// The row of every reserved code.",
+           f"inline constexpr PreQuantMode kReservedPreQuantMode{row(RESERVED_PRE_QUANT_MODE)};",
+           "// Indexed by the six-bit PreQuantMode code.",
+           "inline constexpr std::array<PreQuantMode, 64> kPreQuantModes{{"]
+    out += [f"    {row(r)},  // {r['code']}" for r in rows]
+    out += ["}};", "", "}  // namespace pto::tile::fpatr", ""]
+    return "\n".join(out)
+
+
 OUTPUTS = [
     (BLOCK_START_FORMS, bundle_start_forms),
+    (PE_MODE_MASKS, pe_mode_table),
+    (DATA_TYPES, data_type_table),
+    (PRE_QUANT_MODES, pre_quant_table),
 ]
 
 

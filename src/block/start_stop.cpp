@@ -13,6 +13,7 @@
 #include "block/control.hpp"
 #include "block/handlers.hpp"
 #include "isa/tile_start.hpp"
+#include "numerics/datatypes.hpp"
 
 namespace pto::block {
 namespace {
@@ -87,9 +88,6 @@ std::optional<BundleTransfer> transfer_of_branch_type(unsigned bt) {
   }
 }
 
-// BundleDataTypeConcrete (asl/block/model/dispatch/descriptor-legality.asl).
-bool data_type_concrete(unsigned dt) { return dt <= 14 || (dt >= 16 && dt <= 20) || (dt >= 24 && dt <= 28); }
-
 // DecodeBundleOperationDescriptor.
 arch::BundleOperationDescriptor descriptor_of(const DecodedInsn& d, const StartForm& sf) {
   arch::BundleOperationDescriptor desc;
@@ -124,7 +122,9 @@ bool descriptor_legal(const arch::BundleOperationDescriptor& desc, std::uint64_t
       const auto op = isa::tile_op_of_start(bits);
       if (!op) return false;
       const bool tmov = *op == isa::TileOp::TMOV;
-      return data_type_concrete(desc.data_type) || (tmov && desc.data_type == isa::kDataTypeNone);
+      // BundleDataTypeConcrete (asl/block/model/dispatch/descriptor-legality.asl) is
+      // TileDataTypeEncodingValid (tools/gen_spec_tables.py checks the two agree).
+      return num::data_type_code_valid(desc.data_type) || (tmov && desc.data_type == num::kDataTypeNoneCode);
     }
     case BundleOperationClass::FixedPoint: return false;
     case BundleOperationClass::Control: return true;

@@ -20,14 +20,6 @@ namespace pto::tile {
 namespace fpatr {
 namespace {
 
-bool pre_quant_mode_legal(unsigned m) noexcept {  // BundleFPATRPreQuantModeLegal
-  return m <= 5 || m == 12 || m == 13 || (m >= 16 && m <= 20) || (m >= 23 && m <= 28) || (m >= 32 && m <= 39);
-}
-
-bool mode_uses_s32_accumulator(unsigned m) noexcept {
-  return (m >= 2 && m <= 5) || m == 12 || m == 13 || (m >= 17 && m <= 20) || m == 35 || m == 39;
-}
-
 // FP19 carrier (asl/arch/data-types/fp19.asl): sign [18], exponent [17:10],
 // fraction [9:0].
 bool fp19_positive_normal(std::uint64_t v) noexcept {
@@ -43,48 +35,39 @@ constexpr bool zero_bits(std::uint64_t v, unsigned hi, unsigned lo) noexcept {
 
 }  // namespace
 
+const PreQuantMode& pre_quant_mode(unsigned m) noexcept {
+  return m < kPreQuantModes.size() ? kPreQuantModes[m] : kReservedPreQuantMode;
+}
+
 bool fields_legal(const arch::BundleFixedPointAttributes& a) noexcept {
-  if (!pre_quant_mode_legal(a.pre_quant_mode) || a.relu_mode > 3 || a.group_n_code > 9) return false;
+  if (!pre_quant_mode(a.pre_quant_mode).legal || a.relu_mode > 3 || a.group_n_code > 9) return false;
   if (!a.row_max_en && a.row_max_init) return false;
   if (a.group_max_en != (a.group_n_code != 0)) return false;
   return a.row_max_en || a.group_max_en || !a.max_abs_en;
 }
 
-bool mode_uses_vector_parameter(unsigned m) noexcept {
-  return m == 2 || m == 4 || m == 12 || m == 18 || m == 20 || m == 23 || m == 28 || m == 33 || (m >= 36 && m <= 39);
-}
+bool mode_uses_vector_parameter(unsigned m) noexcept { return pre_quant_mode(m).vector_parameter; }
 
-bool mode_uses_scalar_parameter(unsigned m) noexcept {
-  return m == 3 || m == 5 || m == 13 || m == 17 || m == 19 || (m >= 24 && m <= 27) || m == 32 || m == 34 || m == 35;
-}
+bool mode_uses_scalar_parameter(unsigned m) noexcept { return pre_quant_mode(m).scalar_parameter; }
 
 bool accumulator_type_legal(unsigned m, DataType t) noexcept {
   if (m == 0) return t == DataType::FP32 || t == DataType::S32 || t == DataType::U32;
-  if (!pre_quant_mode_legal(m)) return false;
-  return t == (mode_uses_s32_accumulator(m) ? DataType::S32 : DataType::FP32);
+  if (!pre_quant_mode(m).legal) return false;
+  return t == (pre_quant_mode(m).s32_accumulator ? DataType::S32 : DataType::FP32);
 }
 
-DataType output_type(unsigned m) noexcept {
-  switch (m) {
-    case 1: case 4: case 5: case 32: case 33: return DataType::FP16;
-    case 2: case 3: case 23: case 24: return DataType::S8;
-    case 12: case 13: case 19: case 20: return DataType::S16;
-    case 16: case 34: case 35: case 36: case 39: return DataType::BF16;
-    case 17: case 18: return DataType::S4X2;
-    case 25: case 28: return DataType::HiF8;
-    case 26: case 37: return DataType::E4M3;
-    default: return DataType::FP32;  // 0, 27, 38
-  }
-}
+DataType output_type(unsigned m) noexcept { return pre_quant_mode(m).output; }
 
+// Shift modes carry the shift code in [35:32]; the others an FP19 scale in
+// [31:13] and, with a nonzero BundleFPATRModeOffsetWidth, a signed offset from
+// bit 37 (MatrixQuantOffset); every other bit is reserved.
 bool quant_parameter_word_legal(unsigned m, std::uint64_t v) noexcept {
-  if (m == 12 || m == 13) return zero_bits(v, 31, 0) && zero_bits(v, 63, 36);
+  const PreQuantMode& mode = pre_quant_mode(m);
+  if (mode.shift) return zero_bits(v, 31, 0) && zero_bits(v, 63, 36);
+  if (!mode.scalar_parameter && !mode.vector_parameter) return false;
   const bool scale = zero_bits(v, 12, 0) && fp19_positive_normal(v >> 13);
-  if (m == 17 || m == 18) return scale && zero_bits(v, 36, 32) && zero_bits(v, 63, 42);
-  if (m == 2 || m == 3 || m == 23 || m == 24) return scale && zero_bits(v, 36, 32) && zero_bits(v, 63, 46);
-  if (m == 19 || m == 20) return scale && zero_bits(v, 36, 32) && zero_bits(v, 63, 54);
-  if (mode_uses_scalar_parameter(m) || mode_uses_vector_parameter(m)) return scale && zero_bits(v, 63, 32);
-  return false;
+  if (mode.offset_width == 0) return scale && zero_bits(v, 63, 32);
+  return scale && zero_bits(v, 36, 32) && zero_bits(v, 63, 37U + mode.offset_width);
 }
 
 bool relu_parameter_word_legal(std::uint64_t v) noexcept {
@@ -114,8 +97,7 @@ MatrixFunction matrix_function(unsigned c) noexcept {
 
 DataType matrix_accumulator_type(DataType t) noexcept {
   if (data_type_is_signed_integer(t)) return DataType::S32;
-  if (t == DataType::U8 || t == DataType::U16 || t == DataType::U32 || t == DataType::U64 || t == DataType::U4X2)
-    return DataType::U32;
+  if (num::info(t).kind == num::DataTypeKind::Unsigned) return DataType::U32;
   return DataType::FP32;
 }
 

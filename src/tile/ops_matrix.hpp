@@ -40,12 +40,15 @@
 #include <string>
 
 #include "arch/state.hpp"
+#include "tile/generated/pre_quant_modes.hpp"
 #include "tile/tile_ops.hpp"
 
 namespace pto::tile {
 
 // ---- B.FPATR (asl/block/attributes/B.FPATR.asl) ----
 namespace fpatr {
+// The generated row of PreQuantMode `mode` (kReservedPreQuantMode beyond six bits).
+const PreQuantMode& pre_quant_mode(unsigned mode) noexcept;
 bool fields_legal(const arch::BundleFixedPointAttributes& a) noexcept;                  // BundleFPATRFieldsLegal
 bool mode_uses_vector_parameter(unsigned mode) noexcept;                                // ...ModeUsesVectorParameter
 bool mode_uses_scalar_parameter(unsigned mode) noexcept;                                // ...ModeUsesScalarParameter
