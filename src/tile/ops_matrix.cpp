@@ -718,7 +718,7 @@ std::uint32_t group_max_columns(const arch::BlockState& b, std::uint32_t columns
 // ResolveBundleTMATMULCubeDestinationGroup: rename, budget, shape of every
 // destination (D in the CUBE layout, RowMax/GroupMax RowMajor), then
 // allocate all or nothing.
-Fault resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSchema& s, TileLayout layout,
+FaultCode resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSchema& s, TileLayout layout,
                                 std::vector<std::uint8_t>& allocated) {
   const auto pending = [](const arch::BundleTileBinding& t) {
     return t.valid && t.destination_valid && !t.destination_allocated_by_bundle;
@@ -738,9 +738,9 @@ Fault resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSc
         reserved[index] = found = true;
       }
     }
-    if (!found) return Fault::TileAllocation;
+    if (!found) return FaultCode::Fault_TileAllocation;
   }
-  if (f.core_capacity_in_use() + required > f.capacity_limit()) return Fault::TileAllocation;
+  if (f.core_capacity_in_use() + required > f.capacity_limit()) return FaultCode::Fault_TileAllocation;
   const DataType output = fp(b).pre_quant_mode == 0 ? s.result_type : fpatr::output_type(fp(b).pre_quant_mode);
   std::vector<std::pair<unsigned, ConfigureRequest>> requests;
   for (unsigned i = 0; i < arch::kBundleTileBindingCount; ++i) {
@@ -753,7 +753,7 @@ Fault resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSc
     if (ordinal == 0) {
       if (!matrix_m_layout_legal(layout, s.m) ||
           !cube_descriptor_shape_legal(r.capacity_bytes, s.m, s.n, output, layout, f.model_tile_elements()))
-        return Fault::TileAllocation;
+        return FaultCode::Fault_TileAllocation;
       r.valid_rows = s.m;
       r.valid_columns = s.n;
       r.data_type = output;
@@ -767,7 +767,7 @@ Fault resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSc
       if (!descriptor_shape_legal(r.capacity_bytes, columns, s.m, columns, s.result_type) ||
           !f.within_model_tile_elements(std::uint64_t{derived_tile_rows(r.capacity_bytes, columns, s.result_type)} *
                                         columns))
-        return Fault::TileAllocation;
+        return FaultCode::Fault_TileAllocation;
       r.columns = r.valid_columns = columns;
       r.valid_rows = s.m;
       r.data_type = s.result_type;
@@ -782,7 +782,7 @@ Fault resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSc
     b.tile_bindings[i].destination_allocated_by_bundle = true;
     allocated.push_back(resolved[i]);
   }
-  return Fault::None;
+  return FaultCode::Fault_None;
 }
 
 // MatrixReductionAbsoluteWithFlags (asl/arch/profile/matrix-postprocess.asl):
@@ -885,7 +885,7 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
                                          NumericProfile profile, std::vector<std::uint8_t>& allocated) {
   MatrixBundleResult result;
   const auto legality = [&result]() -> MatrixBundleResult& {
-    result.fault = Fault::TileLegality;
+    result.fault = FaultCode::Fault_TileLegality;
     return result;
   };
   MatrixSchema s;
@@ -904,7 +904,7 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
     return result;
   }
   if (!fp(b).valid) {
-    result.fault = Fault::BundleControl;
+    result.fault = FaultCode::Fault_BundleControl;
     return result;
   }
   s.types = selected_types(b);
@@ -931,7 +931,7 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
   const std::optional<TileLayout> layout = cooperative_m_layout(b, f, s);
   if (!layout) return legality();
   // Every legality check has run: allocate the output group, then snapshot.
-  if (const Fault fault = resolve_cube_destinations(b, f, s, *layout, allocated); fault != Fault::None) {
+  if (const FaultCode fault = resolve_cube_destinations(b, f, s, *layout, allocated); fault != FaultCode::Fault_None) {
     result.fault = fault;
     return result;
   }

@@ -79,7 +79,7 @@ bool mx_type_needs_scale(DataType t) noexcept;
 // ---- the dedicated Matrix commit ----
 
 struct MatrixBundleResult {
-  Fault fault = Fault::None;
+  FaultCode fault = FaultCode::Fault_None;
   bool no_op = false;               // zero PE mask: no read, allocation or effect
   std::uint64_t elements_written = 0;
   num::Flags flags = 0;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string_view>
 
+#include "arch/state.hpp"
 #include "numerics/datatypes.hpp"
 #include "tile/generated/pe_mode_masks.hpp"
 
@@ -72,22 +73,9 @@ std::string_view layout_name(TileLayout l) noexcept;
 std::string_view location_name(TileLocation l) noexcept;
 std::string_view pad_value_name(PadValue p) noexcept;
 
-// Faults the tile and bundle model raise (asl/arch/data-types/fault.asl).
-enum class Fault : std::uint8_t {
-  None,
-  IllegalInstruction,
-  DataAlignment,
-  DataPage,
-  TileLegality,
-  TileAllocation,
-  BundleControl,
-  // Not an architectural fault: the operation needs a tile element slot at or
-  // beyond PTO_MODEL_TILE_ELEMENTS, where the ASL model fails an assertion
-  // (ConfigurePredicateTileForMask, TilePackedCarrierIndex).  The bundle
-  // engine stops the run instead of raising it.
-  ModelTileElements,
-};
-std::string_view fault_name(Fault f) noexcept;
+// Faults the tile and bundle model raise: the architectural FaultCode
+// (asl/arch/data-types/fault.asl).
+using arch::FaultCode;
 
 // TileElementBits / TileElementBytes / TileMemoryElementBytes.
 constexpr unsigned element_bits(DataType t) noexcept { return num::is_packed4(t) ? 4U : num::carrier_bits(t); }

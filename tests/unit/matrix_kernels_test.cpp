@@ -188,7 +188,7 @@ class CubeHarness {
     const tile::ConfigureRequest r{.capacity_bytes = pow2_capacity(g.storage_bytes), .valid_rows = rows,
                                    .valid_columns = columns, .data_type = t, .layout = layout,
                                    .location = TileLocation::Matrix, .mask = 0b0001};
-    return file_.configure_cube(i, r) == tile::Fault::None;
+    return file_.configure_cube(i, r) == arch::FaultCode::Fault_None;
   }
   void plain(tile::TileIndex i, std::uint32_t rows, std::uint32_t columns, DataType t) {
     tile::ConfigureRequest r;
@@ -199,7 +199,7 @@ class CubeHarness {
     r.data_type = t;
     r.location = TileLocation::Matrix;
     r.mask = 0b0001;
-    ASSERT_EQ(file_.configure(i, r), tile::Fault::None);
+    ASSERT_EQ(file_.configure(i, r), arch::FaultCode::Fault_None);
   }
   void random_tile(tile::TileIndex i, DataType t, double wild, std::mt19937_64& rng) {
     tile::Tile& tile = file_.tile(i);
@@ -387,7 +387,7 @@ TEST(MatrixKernels, OffsetsAreSeparable) {
       const tile::ConfigureRequest r{.capacity_bytes = pow2_capacity(g.storage_bytes), .valid_rows = rows,
                                      .valid_columns = 37, .data_type = t, .layout = layout,
                                      .location = TileLocation::Matrix, .mask = 0b0001};
-      ASSERT_EQ(f.configure_cube(0, r), tile::Fault::None);
+      ASSERT_EQ(f.configure_cube(0, r), arch::FaultCode::Fault_None);
       const tile::Tile& tile = f.tile(0);
       const tile::Tile::Offsets o = tile.valid_offsets();
       for (std::uint32_t row = 0; row < rows; ++row)
