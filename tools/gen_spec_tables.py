@@ -89,7 +89,7 @@ class Asl:
 
 # ------------------------------------------------------------------ (a) BSTART forms
 
-BLOCK_START_FORMS = "src/block/generated/bundle_start_forms.inc"
+BLOCK_START_FORMS = "src/block/generated/bundle_start_forms.hpp"
 
 # CommandBundleKindOfForm, CommandBundleOperationClassOfForm and the transfer
 # of each BSTART form are generated into the ASL decoder by the spec's
@@ -137,13 +137,19 @@ def bundle_start_forms(catalog, _asl, _spec):
         if op_class in CLASS_FAMILY and mnemonic in family_of:
             if family_of[mnemonic] != {CLASS_FAMILY[op_class]}:
                 sys.exit(f"{mnemonic}: class {op_class} but tile families {family_of[mnemonic]}")
-        rows.append(f"    {{{index}, BundleKind::{kind}, BundleOperationClass::{op_class}, "
-                    f"BundleTransfer::{transfer}}},  // {form['asm']}")
+        rows.append(f"    {{{index}, arch::BundleKind::{kind}, arch::BundleOperationClass::{op_class}, "
+                    f"arch::BundleTransfer::{transfer}}},  // {form['asm']}")
     if len(rows) != 43:
         sys.exit(f"expected 43 BSTART forms, found {len(rows)}")
     return "\n".join([header("scalar-forms.json, command-forms.json; scripts/generate-asl-decoders rules"),
-                      "// {form index, bundle kind, operation class, transfer} of every ExecuteBundleStart form.",
-                      *rows, ""])
+                      "#pragma once", "", '#include "arch/state.hpp"', '#include "isa/catalog.hpp"', "",
+                      "namespace pto::block::generated {", "",
+                      "// The bundle facts of one ExecuteBundleStart form.",
+                      "struct StartFormFacts {", "  isa::FormIndex form;", "  arch::BundleKind kind;",
+                      "  arch::BundleOperationClass operation_class;", "  arch::BundleTransfer transfer;", "};", "",
+                      "// Every ExecuteBundleStart form, in catalog order.",
+                      f"inline constexpr StartFormFacts kStartFormFacts[{len(rows)}] = {{",
+                      *rows, "};", "", "}  // namespace pto::block::generated", ""])
 
 
 # ------------------------------------------------------------------ (b) PEMode masks

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "block/control.hpp"
+#include "block/generated/bundle_start_forms.hpp"
 #include "block/handlers.hpp"
 #include "isa/tile_start.hpp"
 #include "numerics/datatypes.hpp"
@@ -42,16 +43,7 @@ struct StartForm {
   bool tile_start = false;
 };
 
-struct StartFormFacts {
-  isa::FormIndex form;
-  BundleKind kind;
-  BundleOperationClass operation_class;
-  BundleTransfer transfer;
-};
-
-constexpr StartFormFacts kStartFormFacts[] = {
-#include "block/generated/bundle_start_forms.inc"
-};
+using generated::StartFormFacts;
 
 StartForm start_form_of(const StartFormFacts& facts) {
   const isa::FormDesc& f = isa::form(facts.form);
@@ -71,7 +63,7 @@ StartForm start_form_of(const StartFormFacts& facts) {
 // constant data) so BSTART reads it with no initialisation guard.
 const std::array<StartForm, isa::kFormRecordCount> kStartForms = [] {
   std::array<StartForm, isa::kFormRecordCount> t{};
-  for (const StartFormFacts& facts : kStartFormFacts) t[facts.form] = start_form_of(facts);
+  for (const StartFormFacts& facts : generated::kStartFormFacts) t[facts.form] = start_form_of(facts);
   return t;
 }();
 

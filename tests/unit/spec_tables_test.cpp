@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "arch/state.hpp"
+#include "block/generated/bundle_start_forms.hpp"
 #include "asm/syntax.hpp"
 #include "isa/catalog.hpp"
 #include "numerics/datatypes.hpp"
@@ -32,20 +33,12 @@ TEST(SpecTables, RegeneratedOutputMatchesCommitted) {
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
 }
 
-// ---- BSTART forms (src/block/generated/bundle_start_forms.inc)
+// ---- BSTART forms (src/block/generated/bundle_start_forms.hpp)
 using arch::BundleKind;
 using arch::BundleOperationClass;
 using arch::BundleTransfer;
-
-struct StartFormFacts {
-  isa::FormIndex form;
-  BundleKind kind;
-  BundleOperationClass operation_class;
-  BundleTransfer transfer;
-};
-constexpr StartFormFacts kStartFormFacts[] = {
-#include "block/generated/bundle_start_forms.inc"
-};
+using block::generated::kStartFormFacts;
+using block::generated::StartFormFacts;
 
 const StartFormFacts* start_facts(std::string_view asm_template) {
   for (const StartFormFacts& f : kStartFormFacts)
