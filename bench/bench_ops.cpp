@@ -69,7 +69,7 @@ struct Bench {
     r.valid_columns = columns;
     r.data_type = t;
     r.mask = 0b1000;  // one PE: three 64 KiB tiles fit TILE_CAPACITY
-    configured = configured && tiles.configure(i, r) == Fault::None;
+    configured = configured && tiles.configure(i, r) == FaultCode::Fault_None;
   }
   // `counted_bytes` per iteration; 0 counts the destination's valid bytes.
   void run(benchmark::State& state, isa::TileOp op, NumericProfile profile, std::uint64_t counted_bytes = 0) {

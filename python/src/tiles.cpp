@@ -152,10 +152,10 @@ void set_tile(Machine& m, const py::object& key, const py::object& values, std::
   }
   block::TileMachineState& state = block::tile_state(m.core());
   state.file.set_capacity_limit(static_cast<std::uint32_t>(m.core().state.sysregs.tile_capacity));  // TILE_CAPACITY
-  if (const tile::Fault f = state.file.configure(i, r); f != tile::Fault::None) {
+  if (const arch::FaultCode f = state.file.configure(i, r); f != arch::FaultCode::Fault_None) {
     throw py::value_error(fmt::format("cannot allocate {} ({} {}x{} in {} bytes, columns {}, mask {:04b}): {}",
                                       tile::tile_name(i), num::name(t), valid_rows, valid_columns, r.capacity_bytes,
-                                      r.columns, mask, tile::fault_name(f)));
+                                      r.columns, mask, arch::fault_name(f)));
   }
   tile::Tile& target = state.file.tile(i);
   std::size_t k = 0;

@@ -20,6 +20,7 @@ std::string_view fault_name(FaultCode c) {
     case FaultCode::Fault_BundleControl: return "Fault_BundleControl";
     case FaultCode::Fault_BundlePostCommit: return "Fault_BundlePostCommit";
     case FaultCode::Fault_ServiceRequest: return "Fault_ServiceRequest";
+    case FaultCode::Fault_ModelTileElements: return "PTO_MODEL_TILE_ELEMENTS exceeded";
   }
   return "Fault_?";
 }
@@ -28,6 +29,7 @@ std::string_view fault_name(FaultCode c) {
 std::uint8_t trap_number(FaultCode c) {
   switch (c) {
     case FaultCode::Fault_None:
+    case FaultCode::Fault_ModelTileElements:
     case FaultCode::Fault_ExecutionStateCheck: return 0;
     case FaultCode::Fault_IllegalInstruction: return 4;
     case FaultCode::Fault_InstructionPC: return 32;

@@ -42,7 +42,8 @@ inline constexpr unsigned kRegSp = 1;             // ABI `sp` (B.IOR spelling ta
 // asl/block/model/lifecycle/lifetime.asl; docs/semantics-notes.md).
 inline constexpr unsigned kFrameSpIndex = 2;
 
-// asl/arch/data-types/fault.asl (same order).
+// asl/arch/data-types/fault.asl (same order): the one fault type of the
+// scalar, block and tile layers.
 enum class FaultCode : std::uint8_t {
   Fault_None,
   Fault_ExecutionStateCheck,
@@ -60,6 +61,11 @@ enum class FaultCode : std::uint8_t {
   Fault_BundleControl,
   Fault_BundlePostCommit,
   Fault_ServiceRequest,
+  // Not an architectural fault: a tile operation needs an element slot at or
+  // beyond PTO_MODEL_TILE_ELEMENTS, where the ASL model fails an assertion
+  // (ConfigurePredicateTileForMask, TilePackedCarrierIndex).  The bundle
+  // engine stops the run instead of raising it; it never reaches last_fault.
+  Fault_ModelTileElements,
 };
 std::string_view fault_name(FaultCode c);
 // Trap number written to TRAPNO (SetFaultWithCause in

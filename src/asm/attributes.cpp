@@ -1,9 +1,11 @@
 #include "asm/attributes.hpp"
 
+#include <array>
 #include <span>
 
 #include "asm/syntax.hpp"
 #include "asm/text.hpp"
+#include "tile/generated/pre_quant_modes.hpp"
 
 namespace pto::as {
 namespace {
@@ -30,17 +32,19 @@ constexpr ValueName kDatrCMode[] = {{0, "EQ"}, {1, "NE"}, {2, "LT"}, {3, "GT"},
 // examples, `NONE` in the B.FPATR legality text).
 constexpr ValueName kDatrRMode[] = {{0, "Default"}, {1, "RNE"}, {2, "RTZ"}, {3, "RTM"}, {4, "RTP"},
                                     {5, "RNA"},     {6, "RTO"}, {7, "RHB"}, {0, "NONE", false}};
-// B.FPATR PreQuantMode: ADR 0085 decision 179.  Code 0 prints `None` as in the
-// B.FPATR examples and ADR 0064 ("canonical None word"); the ADR 0085 name
-// NoQuant is accepted.
-constexpr ValueName kFpatrPreQuant[] = {
-    {0, "None"},           {0, "NoQuant", false},  {1, "F322F16"},         {2, "VREQ8"},
-    {3, "REQ8"},           {4, "VDEQF16"},         {5, "DEQF16"},          {12, "VSHIFTS322S16"},
-    {13, "SHIFTS322S16"},  {16, "F322BF16"},       {17, "REQ4"},           {18, "VREQ4"},
-    {19, "DEQS16"},        {20, "VDEQS16"},        {23, "VQF322B8_PRE"},   {24, "QF322B8_PRE"},
-    {25, "QF322HIF8_PRE"}, {26, "QF322FP8_PRE"},   {27, "QF322F32_PRE"},   {28, "VQF322HIF8_PRE"},
-    {32, "QF322F16_PRE"},  {33, "VQF322F16_PRE"},  {34, "QF322BF16_PRE"},  {35, "QS322BF16_PRE"},
-    {36, "VQF322BF16_PRE"}, {37, "VQF322FP8_PRE"}, {38, "VQF322F32_PRE"},  {39, "VQS322BF16_PRE"}};
+// B.FPATR PreQuantMode: the ADR 0085 decision 179 names of the generated
+// table.  Code 0 prints `None` as in the B.FPATR examples and ADR 0064
+// ("canonical None word"); its ADR 0085 name NoQuant is accepted.
+constexpr auto kFpatrPreQuant = [] {
+  std::array<ValueName, 1 + tile::fpatr::kLegalPreQuantModeCount> names{};
+  names[0] = {0, "None"};
+  std::size_t n = 1;
+  for (std::size_t code = 0; code < tile::fpatr::kPreQuantModes.size(); ++code) {
+    const tile::fpatr::PreQuantMode& mode = tile::fpatr::kPreQuantModes[code];
+    if (mode.legal) names[n++] = {static_cast<std::int64_t>(code), mode.name, code != 0};
+  }
+  return names;
+}();
 // B.FPATR ReluMode 0..3: None, ReLU, scalar LReLU/PReLU, vector PReLU
 // (B.FPATR legality; the example spells code 2 `LReLU`).
 constexpr ValueName kFpatrRelu[] = {{0, "None"}, {1, "ReLU"}, {2, "LReLU"}, {3, "PReLU"}};

@@ -11,6 +11,7 @@
 #include "isa/decoder.hpp"
 #include "isa/tile_start.hpp"
 #include "numerics/datatypes.hpp"
+#include "tile/generated/pe_mode_masks.hpp"
 
 namespace pto::as {
 namespace {
@@ -45,8 +46,7 @@ constexpr std::array<std::uint32_t, 24> kGprKeys = [] {
 }();
 
 // PTOv0PEMaskOfPEMode: bit 3 (leftmost) is PE0.
-constexpr std::array<std::string_view, 8> kPeMasks = {"0000", "1000", "0100", "0010",
-                                                      "0001", "1100", "1110", "1111"};
+constexpr const auto& kPeMasks = tile::generated::kPeMaskTextOfPeMode;
 constexpr std::string_view kHands = "TUMN";  // DstTile / tile selector hand order
 
 // Scalar FSU type suffixes.  Source selectors (SrcType 0/1) follow the spec

@@ -19,7 +19,6 @@ using arch::BlockState;
 using arch::FaultCode;
 using arch::Machine;
 using scalar::ExecOutcome;
-using tile::Fault;
 using tile::TileIndex;
 
 // The machine's data memory for TLOAD/TSTORE: DataAccessPermitted for the
@@ -27,8 +26,8 @@ using tile::TileIndex;
 class MachineTilePort final : public tile::TileMemoryPort {
  public:
   explicit MachineTilePort(Machine& m) : m_(m) {}
-  Fault check(std::uint64_t address, std::uint64_t size, bool) const override {
-    return m_.memory.access_permitted(address, size, m_.state.current_acr) ? Fault::None : Fault::DataPage;
+  FaultCode check(std::uint64_t address, std::uint64_t size, bool) const override {
+    return m_.memory.access_permitted(address, size, m_.state.current_acr) ? FaultCode::Fault_None : FaultCode::Fault_DataPage;
   }
   void read(std::uint64_t address, std::span<std::byte> out) override {
     m_.memory.read_bytes(address, {reinterpret_cast<std::uint8_t*>(out.data()), out.size()});
@@ -88,20 +87,6 @@ class MachineTilePort final : public tile::TileMemoryPort {
 };
 
 static_assert(tile::kModelTileElementsMax == arch::kModelTileElementsMax, "one PTO_MODEL_TILE_ELEMENTS maximum");
-
-FaultCode machine_fault(Fault f) {
-  switch (f) {
-    case Fault::None: return FaultCode::Fault_None;
-    case Fault::IllegalInstruction: return FaultCode::Fault_IllegalInstruction;
-    case Fault::DataAlignment: return FaultCode::Fault_DataAlignment;
-    case Fault::DataPage: return FaultCode::Fault_DataPage;
-    case Fault::TileLegality: return FaultCode::Fault_TileLegality;
-    case Fault::TileAllocation: return FaultCode::Fault_TileAllocation;
-    case Fault::BundleControl: return FaultCode::Fault_BundleControl;
-    case Fault::ModelTileElements: break;  // never raised: Attempt::fail stops the run
-  }
-  return FaultCode::Fault_IllegalInstruction;
-}
 
 // ---- operand schema (asl/block/model/dispatch/scalar-schema.asl) ----
 
@@ -267,40 +252,40 @@ Shape derived_shape(const BlockState& b, const tile::TileFile& f, std::optional<
 // ResolveBundlePredicateDestination (TCMP/TCMPS): the first destination
 // binding gets a predicate tile shaped like its source0; the storage checks
 // were made by the kernel's plan (tile::ops::predicate_destination).
-Fault resolve_predicate_destination(BlockState& b, tile::TileFile& f, std::vector<std::uint8_t>& allocated) {
+FaultCode resolve_predicate_destination(BlockState& b, tile::TileFile& f, std::vector<std::uint8_t>& allocated) {
   arch::BundleTileBinding* binding = nullptr;
   for (arch::BundleTileBinding& t : b.tile_bindings)
     if (binding == nullptr && t.valid && t.destination_valid) binding = &t;
-  if (binding == nullptr) return Fault::BundleControl;
+  if (binding == nullptr) return FaultCode::Fault_BundleControl;
   const std::uint32_t capacity = tile::size_code_bytes(binding->destination_size);
   if (f.core_capacity_in_use() + tile::core_allocation_bytes(binding->pe_mask, capacity) > f.capacity_limit())
-    return Fault::TileAllocation;
+    return FaultCode::Fault_TileAllocation;
   std::optional<TileIndex> resolved;
   for (unsigned offset = 0; offset < tile::kTilesPerHand && !resolved; ++offset) {
     const auto index = static_cast<TileIndex>(binding->destination_hand * tile::kTilesPerHand + offset);
     if (!f.tile(index).allocated()) resolved = index;
   }
-  if (!resolved) return Fault::TileAllocation;
+  if (!resolved) return FaultCode::Fault_TileAllocation;
   const tile::TileDescriptor& s = f.tile(binding->source0).descriptor();
   // ConfigurePredicateTileForMask: assert rows * columns <= PTO_MODEL_TILE_ELEMENTS.
-  if (!f.within_model_tile_elements(std::uint64_t{s.rows} * s.columns)) return Fault::ModelTileElements;
+  if (!f.within_model_tile_elements(std::uint64_t{s.rows} * s.columns)) return FaultCode::Fault_ModelTileElements;
   f.configure_predicate(*resolved, capacity, s.rows, s.columns, s.valid_rows, s.valid_columns, binding->pe_mask);
   binding->destination = *resolved;
   binding->destination_allocated_by_bundle = true;
   allocated.push_back(*resolved);
-  return Fault::None;
+  return FaultCode::Fault_None;
 }
 
 // ResolveBundleTileDestinationsWithShapeAndType (non-matrix): rename each
 // destination hand to its first free index, check the capacity budget and
 // every derived descriptor, then allocate all or nothing.
-Fault resolve_destinations(BlockState& b, tile::TileFile& f, const tile::DestinationPlan& plan,
+FaultCode resolve_destinations(BlockState& b, tile::TileFile& f, const tile::DestinationPlan& plan,
                            std::vector<std::uint8_t>& allocated) {
-  if (plan.fault != Fault::None) return plan.fault;
+  if (plan.fault != FaultCode::Fault_None) return plan.fault;
   if (plan.predicate) return resolve_predicate_destination(b, f, allocated);
   auto effective = tile::effective_data_type(b);
   if (!effective) effective = plan.inferred_type;  // ResolveBundleEffectiveDataType: TMOV source inference
-  if (!effective) return Fault::TileLegality;
+  if (!effective) return FaultCode::Fault_TileLegality;
   std::array<bool, tile::kTileRegisterCount> reserved{};
   std::array<TileIndex, arch::kBundleTileBindingCount> resolved{};
   std::uint64_t required = 0;
@@ -319,9 +304,9 @@ Fault resolve_destinations(BlockState& b, tile::TileFile& f, const tile::Destina
         reserved[index] = found = true;
       }
     }
-    if (!found) return Fault::TileAllocation;
+    if (!found) return FaultCode::Fault_TileAllocation;
   }
-  if (f.core_capacity_in_use() + required > f.capacity_limit()) return Fault::TileAllocation;
+  if (f.core_capacity_in_use() + required > f.capacity_limit()) return FaultCode::Fault_TileAllocation;
   const Shape shape = plan.explicit_shape ? Shape{plan.valid_rows, plan.valid_columns, plan.columns}
                                           : derived_shape(b, f, shape_source(b));
   std::vector<std::pair<unsigned, tile::ConfigureRequest>> requests;
@@ -337,7 +322,7 @@ Fault resolve_destinations(BlockState& b, tile::TileFile& f, const tile::Destina
     r.layout = tile::bundle_tile_layouts(b).destination;  // CurrentBundleTileLayout (destination-shape.asl)
     r.mask = t.pe_mask;
     if (!tile::descriptor_shape_legal(r.capacity_bytes, r.columns, r.valid_rows, r.valid_columns, r.data_type))
-      return Fault::TileAllocation;
+      return FaultCode::Fault_TileAllocation;
     requests.emplace_back(i, r);
   }
   for (const auto& [i, r] : requests) {
@@ -346,7 +331,7 @@ Fault resolve_destinations(BlockState& b, tile::TileFile& f, const tile::Destina
     b.tile_bindings[i].destination_allocated_by_bundle = true;
     allocated.push_back(resolved[i]);
   }
-  return Fault::None;
+  return FaultCode::Fault_None;
 }
 
 // RollBackBundleTileDestinations.
@@ -429,11 +414,11 @@ struct Attempt {
   TileMachineState& tiles;
   isa::TileOp op;
 
-  ExecOutcome fail(Fault f, std::uint64_t data_address = 0, bool address_is_data = false) {
-    if (f == Fault::ModelTileElements) return model_tile_elements_exceeded();
+  ExecOutcome fail(FaultCode f, std::uint64_t data_address = 0, bool address_is_data = false) {
+    if (f == FaultCode::Fault_ModelTileElements) return model_tile_elements_exceeded();
     roll_back_destinations(m.state.block, tiles.file);
-    tiles.trace.outcome = std::string(tile::fault_name(f));
-    m.set_fault(machine_fault(f), address_is_data ? data_address : m.state.pc);
+    tiles.trace.outcome = std::string(arch::fault_name(f));
+    m.set_fault(f, address_is_data ? data_address : m.state.pc);
     return ExecOutcome::Fault;
   }
   ExecOutcome not_implemented(std::string_view what) {
@@ -475,7 +460,7 @@ ExecOutcome run_matrix(Attempt& a) {
   const tile::MatrixBundleResult r =
       tile::execute_matrix_bundle(b, a.tiles.file, inputs, a.tiles.profile, a.tiles.trace.destinations);
   if (r.no_op) return a.no_op();
-  if (r.fault != Fault::None) return a.fail(r.fault);
+  if (r.fault != FaultCode::Fault_None) return a.fail(r.fault);
   a.m.state.sysregs.core_state |= static_cast<arch::Word>(r.flags & 0x1FU) << arch::kCoreStateFlagsShift;
   for (const arch::BundleSharedBinding& s : b.shared_bindings)
     if (s.valid) a.tiles.trace.shared_bindings.push_back(s);  // consumed Shared operands
@@ -495,7 +480,7 @@ class TlsuHost final : public tile::TlsuBundleHost {
   bool gpr_binding_values_legal(isa::TileOp op) const override { return block::gpr_binding_values_legal(a_.m, op); }
   bool masks_legal() const override { return block::masks_legal(state()); }
   bool mask_is_zero() const override { return selected_mask_is_zero(state()); }
-  Fault resolve_destinations(const tile::DestinationPlan& plan) override {
+  FaultCode resolve_destinations(const tile::DestinationPlan& plan) override {
     return block::resolve_destinations(a_.m.state.block, a_.tiles.file, plan, a_.tiles.trace.destinations);
   }
   std::uint64_t read_pe_gpr(unsigned pe, unsigned selector) const override { return a_.m.state.gpr[pe][selector]; }
@@ -513,7 +498,7 @@ ExecOutcome run_tlsu(Attempt& a) {
   TlsuHost host(a);
   const tile::TlsuBundleResult r = tile::execute_tlsu_bundle(a.m.state.block, a.tiles.file, a.op, host);
   if (r.no_op) return a.no_op();
-  if (r.fault != Fault::None) return a.fail(r.fault, r.fault_address, r.fault_address_is_data);
+  if (r.fault != FaultCode::Fault_None) return a.fail(r.fault, r.fault_address, r.fault_address_is_data);
   for (const arch::BundleSharedBinding& s : a.m.state.block.shared_bindings)
     if (s.valid) a.tiles.trace.shared_bindings.push_back(s);
   a.tiles.trace.elements_written = r.elements_written;
@@ -532,7 +517,7 @@ ExecOutcome run_cube_transport(Attempt& a) {
   const tile::CubeTransportResult r =
       tile::execute_cube_transport(b, a.tiles.file, port, generic, a.m.state.read_gpr(s.source0),
                                    a.m.state.read_gpr(s.source1), a.tiles.trace.destinations);
-  if (r.fault != Fault::None) return a.fail(r.fault, r.fault_address, r.fault_address_is_data);
+  if (r.fault != FaultCode::Fault_None) return a.fail(r.fault, r.fault_address, r.fault_address_is_data);
   a.tiles.trace.elements_written = r.elements_written;
   a.tiles.trace.outcome = "ok";
   return ExecOutcome::Next;
@@ -572,29 +557,29 @@ ExecOutcome run_generic(Attempt& a) {
   if (tile::cube_transport_selected(b)) return run_cube_transport(a);  // before the Matrix path, as the ASL
   if (cube_matrix_selected(b)) return run_matrix(a);
   if (tile::tlsu_dedicated_path(b, op)) return run_tlsu(a);
-  if (tile::shared_binding_count(b) > 0) return a.fail(Fault::TileLegality);  // BundleSharedBindingsUnconsumed
+  if (tile::shared_binding_count(b) > 0) return a.fail(FaultCode::Fault_TileLegality);  // BundleSharedBindingsUnconsumed
   // A TileMatrix block that is not BundleCubeMatrixSelected has a Function
   // without a CUBE operation: DecodeTileOperation fails (tile-execution.asl).
-  if (b.operation.operation_class == arch::BundleOperationClass::TileMatrix) return a.fail(Fault::IllegalInstruction);
+  if (b.operation.operation_class == arch::BundleOperationClass::TileMatrix) return a.fail(FaultCode::Fault_IllegalInstruction);
   if (selected_mask_is_zero(b)) return a.no_op();  // PE_MASK=0000: no read, fault or effect (ADR 0096)
   const tile::TileKernel* kernel = tile::tile_kernel_table().get(op);
   if (kernel == nullptr) return a.not_implemented(isa::tile_op(op).name);
-  if (!bindings_complete(b, op)) return a.fail(Fault::BundleControl);  // includes B.FPATR outside Matrix
-  if (!gpr_binding_values_legal(m, op) || !tile::datr_fields_legal(op, b)) return a.fail(Fault::TileLegality);
-  if (kernel->schema_legal != nullptr && !kernel->schema_legal(schema_view(m, op, f))) return a.fail(Fault::TileLegality);
-  if (!masks_legal(b)) return a.fail(Fault::TileLegality);
+  if (!bindings_complete(b, op)) return a.fail(FaultCode::Fault_BundleControl);  // includes B.FPATR outside Matrix
+  if (!gpr_binding_values_legal(m, op) || !tile::datr_fields_legal(op, b)) return a.fail(FaultCode::Fault_TileLegality);
+  if (kernel->schema_legal != nullptr && !kernel->schema_legal(schema_view(m, op, f))) return a.fail(FaultCode::Fault_TileLegality);
+  if (!masks_legal(b)) return a.fail(FaultCode::Fault_TileLegality);
   const tile::DestinationPlan plan = (kernel->destinations ? kernel->destinations : tile::default_destinations)(b, f);
-  if (const Fault fault = resolve_destinations(b, f, plan, trace.destinations); fault != Fault::None)
+  if (const FaultCode fault = resolve_destinations(b, f, plan, trace.destinations); fault != FaultCode::Fault_None)
     return a.fail(fault);
   const tile::TileOperands operands = bundle_operands(m, op, f);
   const std::uint8_t defined = tile::generic_defined_sources(op);
   for (unsigned i = 0; i < operands.source.size(); ++i) {
     if (!((defined >> i) & 1U)) continue;
     trace.sources.push_back(operands.source[i]);
-    if (!f.source_contents_defined(operands.source[i])) return a.fail(Fault::TileLegality);  // ADR 0014
+    if (!f.source_contents_defined(operands.source[i])) return a.fail(FaultCode::Fault_TileLegality);  // ADR 0014
   }
   if (operand_present(op, "address")) trace.scalar_inputs = {operands.address, operands.scalar0};
-  if (!kernel->operands_legal(f, operands, b)) return a.fail(Fault::TileLegality);
+  if (!kernel->operands_legal(f, operands, b)) return a.fail(FaultCode::Fault_TileLegality);
   MachineTilePort port(m);
   tile::TileExecutionContext context{f,
                                      port,
@@ -685,7 +670,7 @@ ExecOutcome commit_tile_bundle(Machine& m, isa::TileOp op) {
   tiles.trace.operation = operation_label(m.state.block, op);
   Attempt attempt{m, tiles, op};
   const ExecOutcome outcome = run_generic(attempt);
-  if (outcome == ExecOutcome::Next && !destinations_representable(tiles)) return attempt.fail(Fault::ModelTileElements);
+  if (outcome == ExecOutcome::Next && !destinations_representable(tiles)) return attempt.fail(FaultCode::Fault_ModelTileElements);
   return outcome;
 }
 

@@ -11,8 +11,10 @@
 #include <utility>
 
 #include "block/control.hpp"
+#include "block/generated/bundle_start_forms.hpp"
 #include "block/handlers.hpp"
 #include "isa/tile_start.hpp"
+#include "numerics/datatypes.hpp"
 
 namespace pto::block {
 namespace {
@@ -28,18 +30,9 @@ using arch::Word;
 using scalar::DecodedInsn;
 using scalar::ExecOutcome;
 
-bool contains(std::string_view s, std::string_view token) { return s.find(token) != std::string_view::npos; }
-bool contains_any(std::string_view s, std::initializer_list<std::string_view> tokens) {
-  for (auto t : tokens) {
-    if (contains(s, t)) return true;
-  }
-  return false;
-}
-
-// Per-form facts the ASL decoder generator derives from the catalog
-// (command_bundle_kind, command_bundle_operation_class,
-// command_bundle_transfer, command_signed_offset_field in
-// scripts/generate-asl-decoders).
+// Per-form facts of the ASL decoder (CommandBundleKindOfForm,
+// CommandBundleOperationClassOfForm, the transfer and
+// command_signed_offset_field of scripts/generate-asl-decoders).
 struct StartForm {
   BundleKind kind = BundleKind::Standard;
   BundleOperationClass operation_class = BundleOperationClass::Control;
@@ -50,45 +43,11 @@ struct StartForm {
   bool tile_start = false;
 };
 
-StartForm start_form_of(const isa::FormDesc& f) {
-  const std::string_view m = f.mnemonic;
-  StartForm s;
-  if (contains(m, ".FP")) {
-    s.kind = BundleKind::Floating;
-  } else if (contains(m, ".SYS")) {
-    s.kind = BundleKind::System;
-  } else if (contains_any(m, {".MGATHER", ".MSCATTER", ".TLOAD", ".TSTORE", ".TPREFETCH"})) {
-    s.kind = BundleKind::TileMemory;
-  } else if (contains_any(m, {".CUBE", ".TGEMV", ".TMATMUL"})) {
-    s.kind = BundleKind::TileMatrix;
-  } else if (contains_any(m, {".TEPL", ".FIXP", ".TMOV"})) {
-    s.kind = BundleKind::TileElement;
-  }
-  if (contains(m, ".TEPL")) {
-    s.operation_class = BundleOperationClass::TileElement;
-  } else if (contains(m, ".FIXP")) {
-    s.operation_class = BundleOperationClass::FixedPoint;
-  } else if (contains_any(m, {".MGATHER", ".MSCATTER", ".TLOAD", ".TSTORE", ".TMOV", ".GMOV", ".TPREFETCH"})) {
-    s.operation_class = BundleOperationClass::TileMemory;
-  } else if (contains_any(m, {".CUBE", ".TGEMV", ".TMATMUL"})) {
-    s.operation_class = BundleOperationClass::TileMatrix;
-  }
-  const std::string_view a = f.asm_template;
-  if (contains(a, "{DIRECT, CALL}")) {
-    s.transfer = BundleTransfer::Direct;
-  } else if (contains(a, "ICALL")) {
-    s.transfer = BundleTransfer::IndirectCall;
-  } else if (contains(a, "CALL")) {
-    s.transfer = BundleTransfer::Call;
-  } else if (contains(a, "RET")) {
-    s.transfer = BundleTransfer::Return;
-  } else if (contains(a, "COND")) {
-    s.transfer = BundleTransfer::Conditional;
-  } else if (contains(a, "IND")) {
-    s.transfer = BundleTransfer::Indirect;
-  } else if (contains(a, "DIRECT")) {
-    s.transfer = BundleTransfer::Direct;
-  }
+using generated::StartFormFacts;
+
+StartForm start_form_of(const StartFormFacts& facts) {
+  const isa::FormDesc& f = isa::form(facts.form);
+  StartForm s{facts.kind, facts.operation_class, facts.transfer};
   const auto fields = isa::fields_of(f);
   for (unsigned i = 0; i < fields.size(); ++i) {
     const std::string_view n = fields[i].name;
@@ -104,9 +63,7 @@ StartForm start_form_of(const isa::FormDesc& f) {
 // constant data) so BSTART reads it with no initialisation guard.
 const std::array<StartForm, isa::kFormRecordCount> kStartForms = [] {
   std::array<StartForm, isa::kFormRecordCount> t{};
-  for (const isa::FormDesc& f : isa::catalog_forms()) {
-    if (std::string_view(f.semantic_handler) == "ExecuteBundleStart") t[isa::index_of(f)] = start_form_of(f);
-  }
+  for (const StartFormFacts& facts : generated::kStartFormFacts) t[facts.form] = start_form_of(facts);
   return t;
 }();
 
@@ -122,9 +79,6 @@ std::optional<BundleTransfer> transfer_of_branch_type(unsigned bt) {
     default: return std::nullopt;
   }
 }
-
-// BundleDataTypeConcrete (asl/block/model/dispatch/descriptor-legality.asl).
-bool data_type_concrete(unsigned dt) { return dt <= 14 || (dt >= 16 && dt <= 20) || (dt >= 24 && dt <= 28); }
 
 // DecodeBundleOperationDescriptor.
 arch::BundleOperationDescriptor descriptor_of(const DecodedInsn& d, const StartForm& sf) {
@@ -160,7 +114,9 @@ bool descriptor_legal(const arch::BundleOperationDescriptor& desc, std::uint64_t
       const auto op = isa::tile_op_of_start(bits);
       if (!op) return false;
       const bool tmov = *op == isa::TileOp::TMOV;
-      return data_type_concrete(desc.data_type) || (tmov && desc.data_type == isa::kDataTypeNone);
+      // BundleDataTypeConcrete (asl/block/model/dispatch/descriptor-legality.asl) is
+      // TileDataTypeEncodingValid (tools/gen_spec_tables.py checks the two agree).
+      return num::data_type_code_valid(desc.data_type) || (tmov && desc.data_type == num::kDataTypeNoneCode);
     }
     case BundleOperationClass::FixedPoint: return false;
     case BundleOperationClass::Control: return true;

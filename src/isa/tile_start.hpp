@@ -8,8 +8,6 @@
 
 namespace pto::isa {
 
-inline constexpr std::uint8_t kDataTypeNone = 31;  // DTYPE_NONE
-
 // Tile family selector bits [19:15] of a tile BSTART (kind [8:7] = 11).
 enum class TileStartFamily : std::uint8_t { TLSU = 2, TEPL = 3, CUBE = 6 };
 

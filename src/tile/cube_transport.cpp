@@ -51,7 +51,7 @@ bool bindings_legal(const arch::BlockState& b) noexcept {
 }
 
 // ResolveBundleCubeTransportDestination.
-Fault resolve_destination(arch::BlockState& b, TileFile& f, std::uint32_t rows, std::uint32_t columns, DataType t,
+FaultCode resolve_destination(arch::BlockState& b, TileFile& f, std::uint32_t rows, std::uint32_t columns, DataType t,
                           TileLayout layout, std::vector<std::uint8_t>& allocated) {
   arch::BundleTileBinding& binding = b.tile_bindings[0];
   ConfigureRequest r;
@@ -64,17 +64,17 @@ Fault resolve_destination(arch::BlockState& b, TileFile& f, std::uint32_t rows, 
   r.mask = binding.pe_mask;
   if (!cube_descriptor_shape_legal(r.capacity_bytes, rows, columns, t, layout, f.model_tile_elements()) ||
       f.core_capacity_in_use() + core_allocation_bytes(r.mask, r.capacity_bytes) > f.capacity_limit())
-    return Fault::TileAllocation;
+    return FaultCode::Fault_TileAllocation;
   for (unsigned offset = 0; offset < kTilesPerHand; ++offset) {
     const auto index = static_cast<TileIndex>(binding.destination_hand * kTilesPerHand + offset);
     if (f.tile(index).allocated()) continue;
-    if (f.configure_cube(index, r) != Fault::None) return Fault::TileAllocation;
+    if (f.configure_cube(index, r) != FaultCode::Fault_None) return FaultCode::Fault_TileAllocation;
     binding.destination = index;
     binding.destination_allocated_by_bundle = true;
     allocated.push_back(index);
-    return Fault::None;
+    return FaultCode::Fault_None;
   }
-  return Fault::TileAllocation;
+  return FaultCode::Fault_TileAllocation;
 }
 
 }  // namespace
@@ -86,12 +86,12 @@ bool cube_transport_selected(const arch::BlockState& b) noexcept {
 CubeTransportResult execute_cube_transport(arch::BlockState& b, TileFile& f, TileMemoryPort& memory,
                                            bool generic_bindings_legal, std::uint64_t base, std::uint64_t stride,
                                            std::vector<std::uint8_t>& allocated) {
-  const auto faulted = [](Fault fault) { return CubeTransportResult{fault, false, 0, 0}; };
+  const auto faulted = [](FaultCode fault) { return CubeTransportResult{fault, false, 0, 0}; };
   if (!dimensions_legal(b) || !data_attributes_legal(b) || !generic_bindings_legal || !bindings_legal(b) ||
       b.fixed_point_attributes.valid)
-    return faulted(Fault::TileLegality);
+    return faulted(FaultCode::Fault_TileLegality);
   const auto type = effective_data_type(b);
-  if (!type || !cube_data_type_supported(*type)) return faulted(Fault::TileLegality);
+  if (!type || !cube_data_type_supported(*type)) return faulted(FaultCode::Fault_TileLegality);
   const auto columns = static_cast<std::uint32_t>(b.dimensions[0]);
   const auto rows = static_cast<std::uint32_t>(b.dimensions[1]);
   const TileLayout layout = cube_layout_of(b.data_attributes.data_layout);
@@ -104,7 +104,7 @@ CubeTransportResult execute_cube_transport(arch::BlockState& b, TileFile& f, Til
   MemoryOutcome outcome;
   std::uint64_t elements = std::uint64_t{rows} * columns;
   if ((b.operation.selector & 31U) == 0) {
-    if (const Fault fault = resolve_destination(b, f, rows, columns, *type, layout, allocated); fault != Fault::None)
+    if (const FaultCode fault = resolve_destination(b, f, rows, columns, *type, layout, allocated); fault != FaultCode::Fault_None)
       return faulted(fault);
     Tile& destination = f.tile(b.tile_bindings[0].destination);
     outcome = tload(destination, memory, base, stride);
@@ -117,11 +117,11 @@ CubeTransportResult execute_cube_transport(arch::BlockState& b, TileFile& f, Til
     if (!cube_descriptor_legal(d, f.model_tile_elements()) || !t.contents_defined() || d.data_type != *type || d.layout != layout ||
         d.valid_rows != rows || d.valid_columns != columns ||
         (f.allocation_mask(source) & binding.pe_mask) != binding.pe_mask)
-      return faulted(Fault::TileLegality);
+      return faulted(FaultCode::Fault_TileLegality);
     outcome = tstore(t, memory, base, stride);
   }
   if (!outcome.ok()) return {outcome.fault, true, outcome.address, 0};
-  return {Fault::None, false, 0, elements};
+  return {FaultCode::Fault_None, false, 0, elements};
 }
 
 }  // namespace pto::tile

@@ -23,7 +23,7 @@ namespace pto::tile {
 bool cube_transport_selected(const arch::BlockState& b) noexcept;
 
 struct CubeTransportResult {
-  Fault fault = Fault::None;
+  FaultCode fault = FaultCode::Fault_None;
   bool fault_address_is_data = false;
   std::uint64_t fault_address = 0;
   std::uint64_t elements_written = 0;

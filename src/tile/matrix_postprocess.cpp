@@ -336,12 +336,6 @@ double selected_multiplier(bool source_negative, unsigned relu_mode, double scal
   return fp19_value(relu_param);
 }
 
-bool mode_is_shift(unsigned mode) noexcept { return mode == 12 || mode == 13; }  // BundleFPATRModeIsShift
-
-bool mode_fixed_rounding(unsigned m) noexcept {  // BundleFPATRModeFixedRounding
-  return m == 1 || m == 16 || m == 25 || m == 26 || m == 28 || (m >= 32 && m <= 34) || m == 36 || m == 37;
-}
-
 // MatrixEncodeReal.
 num::Result encode_real(double value, DataType t, Control control) noexcept {
   return num::is_integer(t) ? integer_encoding(value, t, control) : floating_encoding(value, t, control);
@@ -400,16 +394,14 @@ std::int32_t quant_offset(std::uint64_t parameter, unsigned width) noexcept {
   return static_cast<std::int32_t>(static_cast<std::int64_t>(field ^ sign) - static_cast<std::int64_t>(sign));
 }
 
-unsigned mode_offset_width(unsigned m) noexcept {
-  if (m == 17 || m == 18) return 5;
-  if (m == 2 || m == 3 || m == 23 || m == 24) return 9;
-  if (m == 19 || m == 20) return 17;
-  return 0;
-}
+unsigned mode_offset_width(unsigned m) noexcept { return fpatr::pre_quant_mode(m).offset_width; }
 
 Control effective_control(unsigned pre_quant_mode, Control control) noexcept {
-  if (pre_quant_mode == 25 || pre_quant_mode == 28) control.rounding = RoundingMode::RHB;
-  else if (mode_fixed_rounding(pre_quant_mode)) control.rounding = RoundingMode::RNE;
+  switch (fpatr::pre_quant_mode(pre_quant_mode).rounding) {
+    case fpatr::PreQuantRounding::RHB: control.rounding = RoundingMode::RHB; break;
+    case fpatr::PreQuantRounding::RNE: control.rounding = RoundingMode::RNE; break;
+    case fpatr::PreQuantRounding::Programmable: break;
+  }
   return control;
 }
 
@@ -418,7 +410,7 @@ num::Result post_process(std::uint64_t value, unsigned mode, unsigned relu_mode,
                          std::uint64_t quant_param, std::uint64_t relu_param, Control control) noexcept {
   if (mode == 0 && relu_mode == 0) return {value, 0};
   control = effective_control(mode, control);
-  if (mode_is_shift(mode))
+  if (fpatr::pre_quant_mode(mode).shift)
     return shift_s32_to_s16(static_cast<std::uint32_t>(value), static_cast<unsigned>((quant_param >> 32) & 0xFU) + 1);
   const DataType source = mode == 0                                            ? output
                           : fpatr::accumulator_type_legal(mode, DataType::S32) ? DataType::S32

@@ -197,7 +197,7 @@ DestinationPlan predicate_destination(const arch::BlockState& b, const TileFile&
   if (s.storage_kind != TileStorageKind::Numeric ||
       std::uint64_t{s.rows} * s.columns > logical_element_capacity(s.capacity_bytes, s.data_type) ||
       predicate_storage_bytes(s.rows, s.columns) > size_code_bytes(b.tile_bindings[0].destination_size))
-    return DestinationPlan::failed(Fault::TileAllocation);
+    return DestinationPlan::failed(FaultCode::Fault_TileAllocation);
   DestinationPlan p;
   p.predicate = true;
   return p;

@@ -20,14 +20,6 @@ namespace pto::tile {
 namespace fpatr {
 namespace {
 
-bool pre_quant_mode_legal(unsigned m) noexcept {  // BundleFPATRPreQuantModeLegal
-  return m <= 5 || m == 12 || m == 13 || (m >= 16 && m <= 20) || (m >= 23 && m <= 28) || (m >= 32 && m <= 39);
-}
-
-bool mode_uses_s32_accumulator(unsigned m) noexcept {
-  return (m >= 2 && m <= 5) || m == 12 || m == 13 || (m >= 17 && m <= 20) || m == 35 || m == 39;
-}
-
 // FP19 carrier (asl/arch/data-types/fp19.asl): sign [18], exponent [17:10],
 // fraction [9:0].
 bool fp19_positive_normal(std::uint64_t v) noexcept {
@@ -43,48 +35,39 @@ constexpr bool zero_bits(std::uint64_t v, unsigned hi, unsigned lo) noexcept {
 
 }  // namespace
 
+const PreQuantMode& pre_quant_mode(unsigned m) noexcept {
+  return m < kPreQuantModes.size() ? kPreQuantModes[m] : kReservedPreQuantMode;
+}
+
 bool fields_legal(const arch::BundleFixedPointAttributes& a) noexcept {
-  if (!pre_quant_mode_legal(a.pre_quant_mode) || a.relu_mode > 3 || a.group_n_code > 9) return false;
+  if (!pre_quant_mode(a.pre_quant_mode).legal || a.relu_mode > 3 || a.group_n_code > 9) return false;
   if (!a.row_max_en && a.row_max_init) return false;
   if (a.group_max_en != (a.group_n_code != 0)) return false;
   return a.row_max_en || a.group_max_en || !a.max_abs_en;
 }
 
-bool mode_uses_vector_parameter(unsigned m) noexcept {
-  return m == 2 || m == 4 || m == 12 || m == 18 || m == 20 || m == 23 || m == 28 || m == 33 || (m >= 36 && m <= 39);
-}
+bool mode_uses_vector_parameter(unsigned m) noexcept { return pre_quant_mode(m).vector_parameter; }
 
-bool mode_uses_scalar_parameter(unsigned m) noexcept {
-  return m == 3 || m == 5 || m == 13 || m == 17 || m == 19 || (m >= 24 && m <= 27) || m == 32 || m == 34 || m == 35;
-}
+bool mode_uses_scalar_parameter(unsigned m) noexcept { return pre_quant_mode(m).scalar_parameter; }
 
 bool accumulator_type_legal(unsigned m, DataType t) noexcept {
   if (m == 0) return t == DataType::FP32 || t == DataType::S32 || t == DataType::U32;
-  if (!pre_quant_mode_legal(m)) return false;
-  return t == (mode_uses_s32_accumulator(m) ? DataType::S32 : DataType::FP32);
+  if (!pre_quant_mode(m).legal) return false;
+  return t == (pre_quant_mode(m).s32_accumulator ? DataType::S32 : DataType::FP32);
 }
 
-DataType output_type(unsigned m) noexcept {
-  switch (m) {
-    case 1: case 4: case 5: case 32: case 33: return DataType::FP16;
-    case 2: case 3: case 23: case 24: return DataType::S8;
-    case 12: case 13: case 19: case 20: return DataType::S16;
-    case 16: case 34: case 35: case 36: case 39: return DataType::BF16;
-    case 17: case 18: return DataType::S4X2;
-    case 25: case 28: return DataType::HiF8;
-    case 26: case 37: return DataType::E4M3;
-    default: return DataType::FP32;  // 0, 27, 38
-  }
-}
+DataType output_type(unsigned m) noexcept { return pre_quant_mode(m).output; }
 
+// Shift modes carry the shift code in [35:32]; the others an FP19 scale in
+// [31:13] and, with a nonzero BundleFPATRModeOffsetWidth, a signed offset from
+// bit 37 (MatrixQuantOffset); every other bit is reserved.
 bool quant_parameter_word_legal(unsigned m, std::uint64_t v) noexcept {
-  if (m == 12 || m == 13) return zero_bits(v, 31, 0) && zero_bits(v, 63, 36);
+  const PreQuantMode& mode = pre_quant_mode(m);
+  if (mode.shift) return zero_bits(v, 31, 0) && zero_bits(v, 63, 36);
+  if (!mode.scalar_parameter && !mode.vector_parameter) return false;
   const bool scale = zero_bits(v, 12, 0) && fp19_positive_normal(v >> 13);
-  if (m == 17 || m == 18) return scale && zero_bits(v, 36, 32) && zero_bits(v, 63, 42);
-  if (m == 2 || m == 3 || m == 23 || m == 24) return scale && zero_bits(v, 36, 32) && zero_bits(v, 63, 46);
-  if (m == 19 || m == 20) return scale && zero_bits(v, 36, 32) && zero_bits(v, 63, 54);
-  if (mode_uses_scalar_parameter(m) || mode_uses_vector_parameter(m)) return scale && zero_bits(v, 63, 32);
-  return false;
+  if (mode.offset_width == 0) return scale && zero_bits(v, 63, 32);
+  return scale && zero_bits(v, 36, 32) && zero_bits(v, 63, 37U + mode.offset_width);
 }
 
 bool relu_parameter_word_legal(std::uint64_t v) noexcept {
@@ -114,8 +97,7 @@ MatrixFunction matrix_function(unsigned c) noexcept {
 
 DataType matrix_accumulator_type(DataType t) noexcept {
   if (data_type_is_signed_integer(t)) return DataType::S32;
-  if (t == DataType::U8 || t == DataType::U16 || t == DataType::U32 || t == DataType::U64 || t == DataType::U4X2)
-    return DataType::U32;
+  if (num::info(t).kind == num::DataTypeKind::Unsigned) return DataType::U32;
   return DataType::FP32;
 }
 
@@ -736,7 +718,7 @@ std::uint32_t group_max_columns(const arch::BlockState& b, std::uint32_t columns
 // ResolveBundleTMATMULCubeDestinationGroup: rename, budget, shape of every
 // destination (D in the CUBE layout, RowMax/GroupMax RowMajor), then
 // allocate all or nothing.
-Fault resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSchema& s, TileLayout layout,
+FaultCode resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSchema& s, TileLayout layout,
                                 std::vector<std::uint8_t>& allocated) {
   const auto pending = [](const arch::BundleTileBinding& t) {
     return t.valid && t.destination_valid && !t.destination_allocated_by_bundle;
@@ -756,9 +738,9 @@ Fault resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSc
         reserved[index] = found = true;
       }
     }
-    if (!found) return Fault::TileAllocation;
+    if (!found) return FaultCode::Fault_TileAllocation;
   }
-  if (f.core_capacity_in_use() + required > f.capacity_limit()) return Fault::TileAllocation;
+  if (f.core_capacity_in_use() + required > f.capacity_limit()) return FaultCode::Fault_TileAllocation;
   const DataType output = fp(b).pre_quant_mode == 0 ? s.result_type : fpatr::output_type(fp(b).pre_quant_mode);
   std::vector<std::pair<unsigned, ConfigureRequest>> requests;
   for (unsigned i = 0; i < arch::kBundleTileBindingCount; ++i) {
@@ -771,7 +753,7 @@ Fault resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSc
     if (ordinal == 0) {
       if (!matrix_m_layout_legal(layout, s.m) ||
           !cube_descriptor_shape_legal(r.capacity_bytes, s.m, s.n, output, layout, f.model_tile_elements()))
-        return Fault::TileAllocation;
+        return FaultCode::Fault_TileAllocation;
       r.valid_rows = s.m;
       r.valid_columns = s.n;
       r.data_type = output;
@@ -785,7 +767,7 @@ Fault resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSc
       if (!descriptor_shape_legal(r.capacity_bytes, columns, s.m, columns, s.result_type) ||
           !f.within_model_tile_elements(std::uint64_t{derived_tile_rows(r.capacity_bytes, columns, s.result_type)} *
                                         columns))
-        return Fault::TileAllocation;
+        return FaultCode::Fault_TileAllocation;
       r.columns = r.valid_columns = columns;
       r.valid_rows = s.m;
       r.data_type = s.result_type;
@@ -800,7 +782,7 @@ Fault resolve_cube_destinations(arch::BlockState& b, TileFile& f, const MatrixSc
     b.tile_bindings[i].destination_allocated_by_bundle = true;
     allocated.push_back(resolved[i]);
   }
-  return Fault::None;
+  return FaultCode::Fault_None;
 }
 
 // MatrixReductionAbsoluteWithFlags (asl/arch/profile/matrix-postprocess.asl):
@@ -903,7 +885,7 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
                                          NumericProfile profile, std::vector<std::uint8_t>& allocated) {
   MatrixBundleResult result;
   const auto legality = [&result]() -> MatrixBundleResult& {
-    result.fault = Fault::TileLegality;
+    result.fault = FaultCode::Fault_TileLegality;
     return result;
   };
   MatrixSchema s;
@@ -922,7 +904,7 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
     return result;
   }
   if (!fp(b).valid) {
-    result.fault = Fault::BundleControl;
+    result.fault = FaultCode::Fault_BundleControl;
     return result;
   }
   s.types = selected_types(b);
@@ -949,7 +931,7 @@ MatrixBundleResult execute_matrix_bundle(arch::BlockState& b, TileFile& f, const
   const std::optional<TileLayout> layout = cooperative_m_layout(b, f, s);
   if (!layout) return legality();
   // Every legality check has run: allocate the output group, then snapshot.
-  if (const Fault fault = resolve_cube_destinations(b, f, s, *layout, allocated); fault != Fault::None) {
+  if (const FaultCode fault = resolve_cube_destinations(b, f, s, *layout, allocated); fault != FaultCode::Fault_None) {
     result.fault = fault;
     return result;
   }

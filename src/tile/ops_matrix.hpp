@@ -40,12 +40,15 @@
 #include <string>
 
 #include "arch/state.hpp"
+#include "tile/generated/pre_quant_modes.hpp"
 #include "tile/tile_ops.hpp"
 
 namespace pto::tile {
 
 // ---- B.FPATR (asl/block/attributes/B.FPATR.asl) ----
 namespace fpatr {
+// The generated row of PreQuantMode `mode` (kReservedPreQuantMode beyond six bits).
+const PreQuantMode& pre_quant_mode(unsigned mode) noexcept;
 bool fields_legal(const arch::BundleFixedPointAttributes& a) noexcept;                  // BundleFPATRFieldsLegal
 bool mode_uses_vector_parameter(unsigned mode) noexcept;                                // ...ModeUsesVectorParameter
 bool mode_uses_scalar_parameter(unsigned mode) noexcept;                                // ...ModeUsesScalarParameter
@@ -76,7 +79,7 @@ bool mx_type_needs_scale(DataType t) noexcept;
 // ---- the dedicated Matrix commit ----
 
 struct MatrixBundleResult {
-  Fault fault = Fault::None;
+  FaultCode fault = FaultCode::Fault_None;
   bool no_op = false;               // zero PE mask: no read, allocation or effect
   std::uint64_t elements_written = 0;
   num::Flags flags = 0;

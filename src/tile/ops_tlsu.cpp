@@ -32,7 +32,7 @@ MemoryOutcome collect_lanes(const TileDescriptor& region, const Tile& indices, c
       const std::uint64_t address = base + index_byte_displacement(indices.read_raw(indices.linear_index(r, c)), index_type);
       for (const bool w : {false, true}) {
         if (!(w ? write : read)) continue;
-        if (const Fault f = probe_element(memory, address, size, w); f != Fault::None) return {f, address};
+        if (const FaultCode f = probe_element(memory, address, size, w); f != FaultCode::Fault_None) return {f, address};
       }
       lanes.push_back({r, c, address});
     }
@@ -152,7 +152,7 @@ MemoryOutcome tprefetch(TileMemoryPort& memory, const PeWords& bases, const PeWo
       for (std::uint32_t c = 0; c < shape.valid_columns; ++c) {
         const std::uint64_t index = std::uint64_t{r} * row_stride_elements[pe] + c;  // TileMemoryStridedIndex
         const std::uint64_t address = indexed_address(bases[pe], index, shape.data_type);
-        if (const Fault f = probe_element(memory, address, size, false); f != Fault::None) return {f, address};
+        if (const FaultCode f = probe_element(memory, address, size, false); f != FaultCode::Fault_None) return {f, address};
         addresses.push_back(address);
       }
     }
@@ -171,11 +171,11 @@ MemoryOutcome tload_shared(TileFile& f, unsigned shared_id, TileMemoryPort& memo
       !descriptor_shape_legal(d.capacity_bytes, d.columns, d.valid_rows, d.valid_columns, d.data_type) ||
       std::uint64_t{d.rows} * d.columns > logical_element_capacity(d.capacity_bytes, d.data_type) ||
       !shared_update_compatible(f, shared_id, d, mask))
-    return {Fault::TileLegality, 0};
+    return {FaultCode::Fault_TileLegality, 0};
   Tile candidate = view_tile(d);
   // A fractal layout needs a legal fractal shape (TileLinearIndex asserts
   // TileGenericIndexingPermitted): this model rejects it before any access.
-  if (!candidate.generic_indexing_permitted()) return {Fault::TileLegality, 0};
+  if (!candidate.generic_indexing_permitted()) return {FaultCode::Fault_TileLegality, 0};
   const unsigned size = memory_element_bytes(d.data_type);
   std::vector<Lane> lanes;  // selected elements with their quarter's PE in `row`-major order
   std::vector<unsigned> agents;
@@ -184,7 +184,7 @@ MemoryOutcome tload_shared(TileFile& f, unsigned shared_id, TileMemoryPort& memo
       const unsigned region = shared_element_region(d, candidate.linear_index(r, c));
       if (!region_selected(mask, region)) continue;
       const std::uint64_t address = strided_byte_address(bases[region], r, c, row_stride_bytes[region], d.data_type);
-      if (const Fault fault = probe_element(memory, address, size, false); fault != Fault::None) return {fault, address};
+      if (const FaultCode fault = probe_element(memory, address, size, false); fault != FaultCode::Fault_None) return {fault, address};
       lanes.push_back({r, c, address});
       agents.push_back(region);
     }
@@ -203,7 +203,7 @@ MemoryOutcome tstore_shared(const TileFile& f, unsigned shared_id, TileMemoryPor
   const Tile layout = view_tile(view);
   // Only an unallocated register's view can have an illegal fractal shape
   // (SharedTileDescriptorLegal covers an allocated one), see tload_shared.
-  if (!layout.generic_indexing_permitted()) return {Fault::TileLegality, 0};
+  if (!layout.generic_indexing_permitted()) return {FaultCode::Fault_TileLegality, 0};
   const unsigned size = memory_element_bytes(view.data_type);
   const auto selected_address = [&](std::uint32_t r, std::uint32_t c, unsigned region) {
     return strided_byte_address(bases[region], r, c, row_stride_bytes[region], view.data_type);
@@ -213,7 +213,7 @@ MemoryOutcome tstore_shared(const TileFile& f, unsigned shared_id, TileMemoryPor
       const unsigned region = shared_element_region(view, layout.linear_index(r, c));
       if (!region_selected(mask, region)) continue;
       const std::uint64_t address = selected_address(r, c, region);
-      if (const Fault fault = probe_element(memory, address, size, true); fault != Fault::None) return {fault, address};
+      if (const FaultCode fault = probe_element(memory, address, size, true); fault != FaultCode::Fault_None) return {fault, address};
     }
   }
   const SharedTile& s = f.shared(shared_id);
@@ -235,15 +235,15 @@ MemoryOutcome tstore_shared(const TileFile& f, unsigned shared_id, TileMemoryPor
   return {};
 }
 
-Fault tmov_local_to_shared(TileFile& f, unsigned shared_id, TileIndex source, unsigned size_code, PeMask mask,
+FaultCode tmov_local_to_shared(TileFile& f, unsigned shared_id, TileIndex source, unsigned size_code, PeMask mask,
                            bool publish) {
-  if (mask == 0) return Fault::None;
+  if (mask == 0) return FaultCode::Fault_None;
   Tile candidate = f.tile(source);  // SharedTileFromLocal
   candidate.set_location(TileLocation::Any);
-  if (candidate.descriptor().capacity_bytes != size_code_bytes(size_code)) return Fault::TileLegality;
+  if (candidate.descriptor().capacity_bytes != size_code_bytes(size_code)) return FaultCode::Fault_TileLegality;
   if (publish && !shared_prospective_fully_initialized(f, shared_id, candidate.descriptor(), mask))
-    return Fault::TileLegality;
-  return atomic_update_shared(f, shared_id, candidate, mask, publish) ? Fault::None : Fault::TileLegality;
+    return FaultCode::Fault_TileLegality;
+  return atomic_update_shared(f, shared_id, candidate, mask, publish) ? FaultCode::Fault_None : FaultCode::Fault_TileLegality;
 }
 
 void tmov_shared_to_local(TileFile& f, TileIndex destination, unsigned shared_id, const TileDescriptor& view,

@@ -64,7 +64,7 @@ struct PrefetchShape {
 MemoryOutcome tprefetch(TileMemoryPort& memory, const PeWords& bases, const PeWords& row_stride_elements,
                         const PrefetchShape& shape);
 
-// TLOADShared: Fault::TileLegality for an incompatible descriptor or a
+// TLOADShared: FaultCode::Fault_TileLegality for an incompatible descriptor or a
 // fractal layout (ZN/NZ) whose derived shape is not a whole number of
 // fractals (nothing changed), a memory fault at the first failing selected
 // element, else the selected quarters installed and published atomically.
@@ -72,13 +72,13 @@ MemoryOutcome tprefetch(TileMemoryPort& memory, const PeWords& bases, const PeWo
 MemoryOutcome tload_shared(TileFile& f, unsigned shared_id, TileMemoryPort& memory, const PeWords& bases,
                            const PeWords& row_stride_bytes, const SharedShape& shape, PeMask mask);
 // TSTOREShared of the selected quarters of the materialised read schema
-// (elements indexed in view.layout); Fault::TileLegality, nothing written,
+// (elements indexed in view.layout); FaultCode::Fault_TileLegality, nothing written,
 // when the view of an unallocated register has an illegal fractal shape.
 MemoryOutcome tstore_shared(const TileFile& f, unsigned shared_id, TileMemoryPort& memory, const PeWords& bases,
                             const PeWords& row_stride_bytes, const TileDescriptor& view, PeMask mask);
-// TMOVLocalToShared (INSERT, or PUBLISH when `publish`): Fault::TileLegality
+// TMOVLocalToShared (INSERT, or PUBLISH when `publish`): FaultCode::Fault_TileLegality
 // when the update is incompatible or a PUBLISH would stay incomplete.
-Fault tmov_local_to_shared(TileFile& f, unsigned shared_id, TileIndex source, unsigned size_code, PeMask mask,
+FaultCode tmov_local_to_shared(TileFile& f, unsigned shared_id, TileIndex source, unsigned size_code, PeMask mask,
                            bool publish);
 // TMOVSharedToLocal: copies the selected quarters (undefined reads included)
 // into the configured destination; all four PEs define its valid region.
@@ -99,14 +99,14 @@ class TlsuBundleHost {
   virtual bool mask_is_zero() const = 0;                              // SelectedBundleTileMaskIsZero
   // ResolveBundleTileDestinationsWithShapeAndType (rolled back by the engine
   // when the attempt fails later).
-  virtual Fault resolve_destinations(const DestinationPlan& plan) = 0;
+  virtual FaultCode resolve_destinations(const DestinationPlan& plan) = 0;
   virtual std::uint64_t read_pe_gpr(unsigned pe, unsigned selector) const = 0;  // ReadPEAbsoluteGPROperand
   virtual unsigned current_pe() const = 0;                                      // _CurrentMemoryAgent
   virtual TileMemoryPort& memory() = 0;
 };
 
 struct TlsuBundleResult {
-  Fault fault = Fault::None;
+  FaultCode fault = FaultCode::Fault_None;
   bool fault_address_is_data = false;  // memory faults carry the element address
   std::uint64_t fault_address = 0;
   bool no_op = false;             // PE_MASK=0000: no read, allocation or effect

@@ -85,7 +85,7 @@ DestinationPlan explicit_plan(const Dimensions& d, DataType t) noexcept {
   return p;
 }
 
-TlsuBundleResult fault(Fault f) {
+TlsuBundleResult fault(FaultCode f) {
   TlsuBundleResult r;
   r.fault = f;
   return r;
@@ -127,8 +127,8 @@ TlsuBundleResult run_mgather(BlockState& b, TileFile& f, isa::TileOp op, TlsuBun
                                            binding.source1_valid && binding.last
                                      : true;
   if (!indexed_schema_legal(b, f, op, host) || tile_binding_count(b) != 1 || !bindings_legal)
-    return fault(Fault::TileLegality);
-  if (!datr_fields_legal(op, b)) return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
+  if (!datr_fields_legal(op, b)) return fault(FaultCode::Fault_TileLegality);
   const TileIndex indices = binding.source0;
   const auto type = operation_data_type(b);
   const Dimensions dims = loop_dimensions(b);
@@ -139,20 +139,20 @@ TlsuBundleResult run_mgather(BlockState& b, TileFile& f, isa::TileOp op, TlsuBun
         f.tile(indices).descriptor().layout != current_layout(b) ||
         f.tile(mask).descriptor().layout != current_layout(b) ||
         !valid_shape_is(f.tile(indices), dims) || !valid_shape_is(f.tile(mask), dims))
-      return fault(Fault::TileLegality);
+      return fault(FaultCode::Fault_TileLegality);
   } else {
     if (!binding.destination_valid || !binding.source0_valid || binding.source1_valid || !binding.last ||
         !f.source_contents_defined(indices) || !indexed_index_type_legal(f.tile(indices).data_type()) || !type ||
         !indexed_transfer_type_legal(*type) || !valid_shape_is(f.tile(indices), dims))
-      return fault(Fault::TileLegality);
+      return fault(FaultCode::Fault_TileLegality);
   }
-  if (const Fault a = host.resolve_destinations(explicit_plan(dims, *type)); a != Fault::None) return fault(a);
+  if (const FaultCode a = host.resolve_destinations(explicit_plan(dims, *type)); a != FaultCode::Fault_None) return fault(a);
   const TileIndex destination = b.tile_bindings[0].destination;
   const Tile& d = f.tile(destination);
   // TileOperandsLegal_MGATHER / _MGATHER_MASK.
   if (!f.descriptor_legal(destination) || !f.descriptor_legal(indices) || !valid_shape_is(f.tile(indices), dims) ||
       !valid_shape_is(d, dims) || (masked && d.descriptor().layout != f.tile(indices).descriptor().layout))
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   const Tile* mask = masked ? &f.tile(binding.source1) : nullptr;
   const MemoryOutcome o = mgather(f.tile(destination), host.memory(), host.current_pe(), base_address(b, host),
                                   f.tile(indices), mask, current_pad_value(b));
@@ -169,8 +169,8 @@ TlsuBundleResult run_mgather_cas(BlockState& b, TileFile& f, TlsuBundleHost& hos
                               first.source0_valid && first.source1_valid && !first.last &&
                               first.destination_size == 0 && second.valid && second.destination_valid &&
                               second.source0_valid && !second.source1_valid && second.last;
-  if (!indexed_schema_legal(b, f, op, host) || !bindings_legal) return fault(Fault::TileLegality);
-  if (!datr_fields_legal(op, b)) return fault(Fault::TileLegality);
+  if (!indexed_schema_legal(b, f, op, host) || !bindings_legal) return fault(FaultCode::Fault_TileLegality);
+  if (!datr_fields_legal(op, b)) return fault(FaultCode::Fault_TileLegality);
   const TileIndex indices = first.source0, expected = first.source1, replacement = second.source0;
   const auto type = operation_data_type(b);
   const Dimensions dims = loop_dimensions(b);
@@ -178,14 +178,14 @@ TlsuBundleResult run_mgather_cas(BlockState& b, TileFile& f, TlsuBundleHost& hos
       !f.source_contents_defined(replacement) || !indexed_index_type_legal(f.tile(indices).data_type()) || !type ||
       !indexed_transfer_type_legal(*type) || f.tile(expected).data_type() != *type ||
       f.tile(replacement).data_type() != *type)
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   for (const TileIndex t : {indices, expected, replacement})
-    if (!valid_shape_is(f.tile(t), dims)) return fault(Fault::TileLegality);
-  if (const Fault a = host.resolve_destinations(explicit_plan(dims, *type)); a != Fault::None) return fault(a);
+    if (!valid_shape_is(f.tile(t), dims)) return fault(FaultCode::Fault_TileLegality);
+  if (const FaultCode a = host.resolve_destinations(explicit_plan(dims, *type)); a != FaultCode::Fault_None) return fault(a);
   const TileIndex destination = b.tile_bindings[1].destination;
   if (!f.descriptor_legal(destination) || !valid_shape_is(f.tile(destination), dims) ||
       f.tile(destination).data_type() != *type)  // TileOperandsLegal_MGATHER_CAS
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   const MemoryOutcome o = mgather_cas(f.tile(destination), host.memory(), host.current_pe(), base_address(b, host),
                                       f.tile(indices), f.tile(expected), f.tile(replacement), current_pad_value(b));
   return o.ok() ? written(f.tile(destination).valid_element_count()) : memory_fault(o);
@@ -203,8 +203,8 @@ TlsuBundleResult run_mscatter(BlockState& b, TileFile& f, isa::TileOp op, TlsuBu
                                            !second.destination_valid && second.destination_size == 0 &&
                                            second.source0_valid && !second.source1_valid && second.last
                                      : tile_binding_count(b) == 1 && first_legal;
-  if (!indexed_schema_legal(b, f, op, host) || !bindings_legal) return fault(Fault::TileLegality);
-  if (!datr_fields_legal(op, b)) return fault(Fault::TileLegality);
+  if (!indexed_schema_legal(b, f, op, host) || !bindings_legal) return fault(FaultCode::Fault_TileLegality);
+  if (!datr_fields_legal(op, b)) return fault(FaultCode::Fault_TileLegality);
   const TileIndex source = first.source0, indices = first.source1;
   const auto type = operation_data_type(b);
   const Dimensions dims = loop_dimensions(b);
@@ -217,7 +217,7 @@ TlsuBundleResult run_mscatter(BlockState& b, TileFile& f, isa::TileOp op, TlsuBu
       (masked && !valid_shape_is(f.tile(second.source0), dims)) || s.descriptor().layout != current_layout(b) ||
       i.descriptor().layout != current_layout(b) ||
       (masked && f.tile(second.source0).descriptor().layout != current_layout(b)))
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   const Tile* mask = masked ? &f.tile(second.source0) : nullptr;
   const MemoryOutcome o = mscatter(s, host.memory(), host.current_pe(), base_address(b, host), i, mask);
   return o.ok() ? written(0) : memory_fault(o);
@@ -227,12 +227,12 @@ TlsuBundleResult run_mscatter(BlockState& b, TileFile& f, isa::TileOp op, TlsuBu
 TlsuBundleResult run_tprefetch(BlockState& b, const TileFile& f, TlsuBundleHost& host) {
   constexpr isa::TileOp op = isa::TileOp::TPREFETCH;
   const auto type = operation_data_type(b);
-  if (!type || !carrier_or_packed_type_supported(*type)) return fault(Fault::TileLegality);
+  if (!type || !carrier_or_packed_type_supported(*type)) return fault(FaultCode::Fault_TileLegality);
   const Dimensions dims = destination_dimensions(b, f);
   if (tile_binding_count(b) != 0 || shared_binding_count(b) != 0 || !host.bindings_complete(op) ||
       !host.gpr_binding_values_legal(op) || !present_dimensions_positive(b) || !footprint_legal(dims, f))
-    return fault(Fault::TileLegality);
-  if (!datr_fields_legal(op, b)) return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
+  if (!datr_fields_legal(op, b)) return fault(FaultCode::Fault_TileLegality);
   const arch::BundleScalarBinding& s = b.scalar_bindings[0];
   PeWords bases{}, strides{};
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
@@ -249,8 +249,8 @@ TlsuBundleResult run_gmov(BlockState& b, TileFile& f, TlsuBundleHost& host) {
   constexpr isa::TileOp op = isa::TileOp::GMOV;
   if (shared_binding_count(b) != 0 || !host.bindings_complete(op) || !host.gpr_binding_values_legal(op) ||
       !host.masks_legal() || tile_binding_count(b) != 1)
-    return fault(Fault::TileLegality);
-  if (!datr_fields_legal(op, b)) return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
+  if (!datr_fields_legal(op, b)) return fault(FaultCode::Fault_TileLegality);
   const BundleTileBinding& binding = b.tile_bindings[0];
   const auto type = operation_data_type(b);
   const TileIndex source = binding.source0;
@@ -260,13 +260,13 @@ TlsuBundleResult run_gmov(BlockState& b, TileFile& f, TlsuBundleHost& host) {
       !core4_ready || !local_size_code_legal(binding.destination_size) ||
       size_code_bytes(binding.destination_size) != s.descriptor().capacity_bytes || !type ||
       !carrier_or_packed_type_supported(*type) || s.data_type() != *type || s.descriptor().layout != current_layout(b))
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   for (unsigned i = 0; i < arch::kBundleDimensionCount; ++i)
-    if (b.dimension_present[i]) return fault(Fault::TileLegality);
+    if (b.dimension_present[i]) return fault(FaultCode::Fault_TileLegality);
   const arch::BundleScalarBinding& scalar = b.scalar_bindings[0];
   for (unsigned pe = 0; pe < kPeCount; ++pe)
-    if (scalar.valid && host.read_pe_gpr(pe, scalar.source0) >= kPeCount) return fault(Fault::TileLegality);
-  if (const Fault a = host.resolve_destinations(default_destinations(b, f)); a != Fault::None) return fault(a);
+    if (scalar.valid && host.read_pe_gpr(pe, scalar.source0) >= kPeCount) return fault(FaultCode::Fault_TileLegality);
+  if (const FaultCode a = host.resolve_destinations(default_destinations(b, f)); a != FaultCode::Fault_None) return fault(a);
   const TileIndex destination = b.tile_bindings[0].destination;
   const TileDescriptor& d = f.tile(destination).descriptor();
   // TileOperandsLegal_GMOV (the snapshot is the resolved peer source).
@@ -274,7 +274,7 @@ TlsuBundleResult run_gmov(BlockState& b, TileFile& f, TlsuBundleHost& host) {
       d.valid_columns != s.descriptor().valid_columns || d.data_type != s.data_type() ||
       d.layout != s.descriptor().layout || d.location == TileLocation::Matrix ||
       s.descriptor().location == TileLocation::Matrix)
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   f.copy_tile(destination, source, f.allocation_mask(destination));
   return written(f.tile(destination).valid_element_count());
 }
@@ -306,35 +306,35 @@ void shared_addresses(const BlockState& b, const TlsuBundleHost& host, std::uint
 TlsuBundleResult run_shared_tload(BlockState& b, TileFile& f, const arch::BundleSharedBinding& sb, DataType type,
                                   TlsuBundleHost& host) {
   if (sb.size_code == 0 || !size_code_legal(sb.size_code) || tile_binding_count(b) != 0)
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   // Raw LB values: an omitted dimension reads as zero here.
   const std::uint64_t vc = b.dimensions[0], vr = b.dimensions[1], cols = b.dimensions[2];
   if (vc < 1 || vc > 65535 || vr < 1 || vr > 65535 || cols < 1 || cols > 65535 || vc > cols)
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   SharedShape shape{size_code_bytes(sb.size_code), static_cast<std::uint32_t>(cols), static_cast<std::uint32_t>(vr),
                     static_cast<std::uint32_t>(vc), type, current_layout(b)};
   PeWords bases{}, strides{};
   shared_addresses(b, host, dense_row_stride_bytes(shape.columns, type), bases, strides);
   const MemoryOutcome o = tload_shared(f, sb.shared_id, host.memory(), bases, strides, shape, sb.pe_mask);
-  if (o.fault == Fault::TileLegality) return fault(o.fault);
+  if (o.fault == FaultCode::Fault_TileLegality) return fault(o.fault);
   return o.ok() ? written(std::uint64_t{shape.valid_rows} * shape.valid_columns) : memory_fault(o);
 }
 
 TlsuBundleResult run_shared_tstore(BlockState& b, TileFile& f, const arch::BundleSharedBinding& sb, unsigned function,
                                    DataType type, TlsuBundleHost& host) {
   const bool mask_legal = sb.pe_mask == 0 || (function == 1 ? sb.pe_mask == 0b1111 : function == 14);
-  if (!mask_legal || sb.size_code != 0 || tile_binding_count(b) != 0) return fault(Fault::TileLegality);
+  if (!mask_legal || sb.size_code != 0 || tile_binding_count(b) != 0) return fault(FaultCode::Fault_TileLegality);
   const Dimensions dims = shared_store_dimensions(b, f.shared(sb.shared_id));
   if (dims.valid_columns < 1 || dims.valid_rows < 1 || dims.columns < 1 || dims.valid_columns > dims.columns)
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   const auto schema =
       shared_read_schema(f, sb.shared_id, {0, dims.columns, dims.valid_rows, dims.valid_columns, type, current_layout(b)});
-  if (!schema) return fault(Fault::TileLegality);
+  if (!schema) return fault(FaultCode::Fault_TileLegality);
   PeWords bases{}, strides{};
   shared_addresses(b, host, dense_row_stride_bytes(dims.columns, type), bases, strides);
   const MemoryOutcome o =
       tstore_shared(f, sb.shared_id, host.memory(), bases, strides, shared_descriptor(*schema), sb.pe_mask);
-  if (o.fault == Fault::TileLegality) return fault(o.fault);
+  if (o.fault == FaultCode::Fault_TileLegality) return fault(o.fault);
   return o.ok() ? written(0) : memory_fault(o);
 }
 
@@ -344,14 +344,14 @@ TlsuBundleResult run_tmov_to_shared(BlockState& b, TileFile& f, const arch::Bund
   if (shared_binding_count(b) != 1 || tile_binding_count(b) != 1 || !t.valid || t.destination_valid ||
       !t.source0_valid || t.source1_valid || !t.last || t.destination_size != 0 || !size_code_legal(sb.size_code) ||
       t.pe_mask != sb.pe_mask)
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   TileDescriptor candidate = f.tile(t.source0).descriptor();  // SharedTileFromLocal
   candidate.location = TileLocation::Any;
   if (!f.source_contents_defined(t.source0) || candidate.capacity_bytes != size_code_bytes(sb.size_code) ||
       !shared_update_compatible(f, sb.shared_id, candidate, sb.pe_mask))
-    return fault(Fault::TileLegality);
-  if (const Fault e = tmov_local_to_shared(f, sb.shared_id, t.source0, sb.size_code, sb.pe_mask, publish);
-      e != Fault::None)
+    return fault(FaultCode::Fault_TileLegality);
+  if (const FaultCode e = tmov_local_to_shared(f, sb.shared_id, t.source0, sb.size_code, sb.pe_mask, publish);
+      e != FaultCode::Fault_None)
     return fault(e);
   return written(f.tile(t.source0).valid_element_count());
 }
@@ -363,20 +363,20 @@ TlsuBundleResult run_tmov_from_shared(BlockState& b, TileFile& f, const arch::Bu
   if (shared_binding_count(b) != 1 || tile_binding_count(b) != 1 || !t.valid || !t.destination_valid ||
       t.source0_valid || t.source1_valid || !t.last || !local_size_code_legal(t.destination_size) ||
       sb.size_code != 0 || t.pe_mask != sb.pe_mask || !host.masks_legal())
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   const Dimensions dims = destination_dimensions(b, f);
   const SharedShape shape{size_code_bytes(t.destination_size), dims.columns, dims.valid_rows, dims.valid_columns,
                           type, current_layout(b)};
   if (dims.valid_rows < 1 || dims.valid_columns < 1 || dims.columns < 1 || dims.valid_columns > dims.columns ||
       !shared_read_schema_legal_at_capacity(f, sb.shared_id, shape))
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   const SharedTile& s = f.shared(sb.shared_id);
   if (function == 11 && !(sb.pe_mask == 0b1111 && s.allocation_mask == 0b1111 && shared_published(s)))
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   const TileDescriptor view = shared_descriptor(shape);
   DestinationPlan plan = explicit_plan(dims, type);
   plan.primary_type.reset();  // ResolveBundleTileDestinations: the effective bundle type
-  if (const Fault a = host.resolve_destinations(plan); a != Fault::None) return fault(a);
+  if (const FaultCode a = host.resolve_destinations(plan); a != FaultCode::Fault_None) return fault(a);
   const TileIndex destination = b.tile_bindings[0].destination;
   const TileDescriptor& d = f.tile(destination).descriptor();
   // An unallocated register's view may have an illegal fractal shape
@@ -384,21 +384,21 @@ TlsuBundleResult run_tmov_from_shared(BlockState& b, TileFile& f, const arch::Bu
   if (d.rows != view.rows || d.columns != view.columns || d.valid_rows != view.valid_rows ||
       d.valid_columns != view.valid_columns || d.data_type != view.data_type || d.layout != view.layout ||
       !f.tile(destination).generic_indexing_permitted())
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   tmov_shared_to_local(f, destination, sb.shared_id, view, sb.pe_mask);
   return written(f.tile(destination).valid_element_count());
 }
 
 // ExecuteBundleSharedTLSUOperation.
 TlsuBundleResult run_shared(BlockState& b, TileFile& f, isa::TileOp op, TlsuBundleHost& host) {
-  if (shared_binding_count(b) != 1) return fault(Fault::TileLegality);
+  if (shared_binding_count(b) != 1) return fault(FaultCode::Fault_TileLegality);
   const arch::BundleSharedBinding sb = b.shared_bindings[0];
   if (sb.pe_mask == 0) return no_op();
   const unsigned function = b.operation.selector & 31U;
   const auto type = operation_data_type(b);
-  if ((function == 0 || function == 1 || function == 14) && !type) return fault(Fault::TileLegality);
-  if (!host.scalar_binding_schema_legal(op)) return fault(Fault::BundleControl);
-  if (!datr_fields_legal(op, b)) return fault(Fault::TileLegality);
+  if ((function == 0 || function == 1 || function == 14) && !type) return fault(FaultCode::Fault_TileLegality);
+  if (!host.scalar_binding_schema_legal(op)) return fault(FaultCode::Fault_BundleControl);
+  if (!datr_fields_legal(op, b)) return fault(FaultCode::Fault_TileLegality);
   TlsuBundleResult r;
   if (function == 0) {
     r = run_shared_tload(b, f, sb, *type, host);
@@ -409,9 +409,9 @@ TlsuBundleResult run_shared(BlockState& b, TileFile& f, isa::TileOp op, TlsuBund
   } else if ((function == 11 || function == 12) && type) {
     r = run_tmov_from_shared(b, f, sb, function, *type, host);
   } else {
-    return fault(Fault::TileLegality);
+    return fault(FaultCode::Fault_TileLegality);
   }
-  if (r.fault == Fault::None) b.shared_bindings[0].consumed = true;  // ConsumeBundleSharedBindings(1)
+  if (r.fault == FaultCode::Fault_None) b.shared_bindings[0].consumed = true;  // ConsumeBundleSharedBindings(1)
   return r;
 }
 

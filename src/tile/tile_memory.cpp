@@ -52,8 +52,8 @@ MemoryOutcome probe_elements(const TileDescriptor& d, const TileMemoryPort& memo
   for (std::uint32_t r = 0; r < d.valid_rows; ++r) {
     for (std::uint32_t c = 0; c < d.valid_columns; ++c) {
       const std::uint64_t a = strided_byte_address(base, r, c, stride, d.data_type);
-      if (a % size != 0) return {Fault::DataAlignment, a};
-      if (memory.check(a, size, write) != Fault::None) return {Fault::DataPage, a};
+      if (a % size != 0) return {FaultCode::Fault_DataAlignment, a};
+      if (memory.check(a, size, write) != FaultCode::Fault_None) return {FaultCode::Fault_DataPage, a};
     }
   }
   return {};
@@ -68,7 +68,7 @@ MemoryOutcome preflight(const TileDescriptor& d, const TileMemoryPort& memory, s
   bool permitted = base % size == 0 && (d.valid_rows <= 1 || stride % size == 0);
   if (permitted)
     for_each_row_run(d, base, stride, [&](const RowRun& run) {
-      permitted = permitted && !run.wraps && memory.check(run.base, run.bytes, write) == Fault::None;
+      permitted = permitted && !run.wraps && memory.check(run.base, run.bytes, write) == FaultCode::Fault_None;
     });
   return permitted ? MemoryOutcome{} : probe_elements(d, memory, base, stride, write);
 }
@@ -246,9 +246,9 @@ std::uint64_t TileMemoryPort::compare_and_swap(unsigned agent, std::uint64_t add
   return old;
 }
 
-Fault probe_element(const TileMemoryPort& memory, std::uint64_t address, unsigned size, bool write) {
-  if (address % size != 0) return Fault::DataAlignment;
-  return memory.check(address, size, write) == Fault::None ? Fault::None : Fault::DataPage;
+FaultCode probe_element(const TileMemoryPort& memory, std::uint64_t address, unsigned size, bool write) {
+  if (address % size != 0) return FaultCode::Fault_DataAlignment;
+  return memory.check(address, size, write) == FaultCode::Fault_None ? FaultCode::Fault_None : FaultCode::Fault_DataPage;
 }
 
 MemoryOutcome tload(Tile& destination, TileMemoryPort& memory, std::uint64_t base, std::uint64_t row_stride_bytes) {

@@ -18,11 +18,11 @@ class TileMemoryPort {
  public:
   virtual ~TileMemoryPort() = default;
   // DataAccessPermitted plus model bounds for [address, address+size):
-  // Fault::None or Fault::DataPage.  Alignment is the caller's check.
+  // FaultCode::Fault_None or FaultCode::Fault_DataPage.  Alignment is the caller's check.
   // Permission is a property of each byte: a permitted range has only
   // permitted sub-ranges (the kernels check a run of rows at once).
-  virtual Fault check(std::uint64_t address, std::uint64_t size, bool write) const = 0;
-  // Raw copies of a range for which check() returned Fault::None.
+  virtual FaultCode check(std::uint64_t address, std::uint64_t size, bool write) const = 0;
+  // Raw copies of a range for which check() returned FaultCode::Fault_None.
   virtual void read(std::uint64_t address, std::span<std::byte> out) = 0;
   virtual void write(std::uint64_t address, std::span<const std::byte> in) = 0;
 
@@ -48,16 +48,16 @@ class TileMemoryPort {
 };
 
 // ProbeTileMemoryAccess for one element of `size` bytes: natural alignment
-// before permission (Fault::None, DataAlignment or DataPage).
-Fault probe_element(const TileMemoryPort& memory, std::uint64_t address, unsigned size, bool write);
+// before permission (FaultCode::Fault_None, DataAlignment or DataPage).
+FaultCode probe_element(const TileMemoryPort& memory, std::uint64_t address, unsigned size, bool write);
 
 // A flat little-endian memory of `size` bytes at address 0, every byte
 // permitted (the unit-test and benchmark port).
 class FlatTileMemory final : public TileMemoryPort {
  public:
   explicit FlatTileMemory(std::span<std::byte> storage) : storage_(storage) {}
-  Fault check(std::uint64_t address, std::uint64_t size, bool) const override {
-    return address <= storage_.size() && size <= storage_.size() - address ? Fault::None : Fault::DataPage;
+  FaultCode check(std::uint64_t address, std::uint64_t size, bool) const override {
+    return address <= storage_.size() && size <= storage_.size() - address ? FaultCode::Fault_None : FaultCode::Fault_DataPage;
   }
   void read(std::uint64_t address, std::span<std::byte> out) override {
     std::copy_n(storage_.data() + address, out.size(), out.data());
@@ -71,9 +71,9 @@ class FlatTileMemory final : public TileMemoryPort {
 };
 
 struct MemoryOutcome {
-  Fault fault = Fault::None;
+  FaultCode fault = FaultCode::Fault_None;
   std::uint64_t address = 0;  // faulting element address
-  bool ok() const noexcept { return fault == Fault::None; }
+  bool ok() const noexcept { return fault == FaultCode::Fault_None; }
 };
 
 // TileDenseRowStrideBytes: ceil(columns * bits / 8).

@@ -124,17 +124,17 @@ struct TileExecutionContext {
 // the sticky CORE_STATE[36:32] after a successful step.  Handlers the ASL
 // records nothing for (ExecuteTileBinary, TSEL, ...) leave them zero.
 struct TileResult {
-  Fault fault = Fault::None;
+  FaultCode fault = FaultCode::Fault_None;
   bool fault_address_is_data = false;
   std::uint64_t fault_address = 0;
   std::uint64_t elements_written = 0;  // observability (--trace)
   num::Flags flags = 0;
 
-  bool ok() const noexcept { return fault == Fault::None; }
+  bool ok() const noexcept { return fault == FaultCode::Fault_None; }
   static TileResult written(std::uint64_t elements, num::Flags flags = 0) noexcept {
-    return {Fault::None, false, 0, elements, flags};
+    return {FaultCode::Fault_None, false, 0, elements, flags};
   }
-  static TileResult faulted(Fault f) noexcept { return {f, false, 0, 0, 0}; }
+  static TileResult faulted(FaultCode f) noexcept { return {f, false, 0, 0, 0}; }
   static TileResult from_memory(const MemoryOutcome& m, std::uint64_t elements) noexcept {
     return m.ok() ? written(elements) : TileResult{m.fault, true, m.address, 0, 0};
   }
@@ -148,7 +148,7 @@ struct TileResult {
 // effective bundle data type (ResolveBundleEffectiveDataType; Matrix blocks
 // the accumulator/FPATR type); later non-matrix destinations are U32.
 struct DestinationPlan {
-  Fault fault = Fault::None;  // set when the op's own shape rule fails first
+  FaultCode fault = FaultCode::Fault_None;  // set when the op's own shape rule fails first
   bool predicate = false;     // ResolveBundlePredicateDestination (TCMP/TCMPS)
   bool explicit_shape = false;
   std::uint32_t valid_rows = 0, valid_columns = 0, columns = 0;
@@ -157,7 +157,7 @@ struct DestinationPlan {
   // BSTART names a concrete type (BundleTMOVSelected: the bound source's type).
   std::optional<DataType> inferred_type;
 
-  static DestinationPlan failed(Fault f) noexcept {
+  static DestinationPlan failed(FaultCode f) noexcept {
     DestinationPlan p;
     p.fault = f;
     return p;

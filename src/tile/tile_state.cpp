@@ -41,20 +41,6 @@ std::string_view pad_value_name(PadValue p) noexcept {
   return "?";
 }
 
-std::string_view fault_name(Fault f) noexcept {
-  switch (f) {
-    case Fault::None: return "None";
-    case Fault::IllegalInstruction: return "Fault_IllegalInstruction";
-    case Fault::DataAlignment: return "Fault_DataAlignment";
-    case Fault::DataPage: return "Fault_DataPage";
-    case Fault::TileLegality: return "Fault_TileLegality";
-    case Fault::TileAllocation: return "Fault_TileAllocation";
-    case Fault::BundleControl: return "Fault_BundleControl";
-    case Fault::ModelTileElements: return "PTO_MODEL_TILE_ELEMENTS exceeded";
-  }
-  return "?";
-}
-
 std::uint32_t derived_tile_rows(std::uint32_t capacity_bytes, std::uint32_t columns, DataType t) noexcept {
   if (capacity_bytes == 0 || !is_nonzero_power_of_two(columns)) return 0;
   const std::uint64_t capacity_bits = std::uint64_t{capacity_bytes} * 8;
@@ -365,50 +351,50 @@ bool TileFile::shared_capacity_legal(std::uint32_t bytes) const noexcept {
          bytes <= capacity_limit_;
 }
 
-Fault TileFile::check_configure(TileIndex i, const ConfigureRequest& r) const noexcept {
+FaultCode TileFile::check_configure(TileIndex i, const ConfigureRequest& r) const noexcept {
   if (i >= kTileRegisterCount || r.mask == 0 || r.mask > 0xF || !local_capacity_legal(r.capacity_bytes) ||
       layout_is_cube(r.layout))
-    return Fault::TileLegality;
+    return FaultCode::Fault_TileLegality;
   if (!descriptor_shape_legal(r.capacity_bytes, r.columns, r.valid_rows, r.valid_columns, r.data_type))
-    return Fault::TileAllocation;
+    return FaultCode::Fault_TileAllocation;
   const std::uint32_t rows = derived_tile_rows(r.capacity_bytes, r.columns, r.data_type);
   if (std::uint64_t{rows} * r.columns > logical_element_capacity(r.capacity_bytes, r.data_type))
-    return Fault::TileAllocation;
+    return FaultCode::Fault_TileAllocation;
   if (local_capacity_in_use_except(i) + shared_capacity_in_use() + core_allocation_bytes(r.mask, r.capacity_bytes) >
       capacity_limit_)
-    return Fault::TileAllocation;
-  return Fault::None;
+    return FaultCode::Fault_TileAllocation;
+  return FaultCode::Fault_None;
 }
 
-Fault TileFile::configure(TileIndex i, const ConfigureRequest& r) {
-  if (const Fault f = check_configure(i, r); f != Fault::None) return f;
+FaultCode TileFile::configure(TileIndex i, const ConfigureRequest& r) {
+  if (const FaultCode f = check_configure(i, r); f != FaultCode::Fault_None) return f;
   install(i,
           {.allocated = true, .capacity_bytes = r.capacity_bytes,
            .rows = derived_tile_rows(r.capacity_bytes, r.columns, r.data_type), .columns = r.columns,
            .valid_rows = r.valid_rows, .valid_columns = r.valid_columns, .data_type = r.data_type,
            .layout = r.layout, .location = r.location},
           r.mask);
-  return Fault::None;
+  return FaultCode::Fault_None;
 }
 
-Fault TileFile::configure_cube(TileIndex i, const ConfigureRequest& r) {
+FaultCode TileFile::configure_cube(TileIndex i, const ConfigureRequest& r) {
   // ConfigureCubeTileForMask: storage rows/columns derive from the valid
   // region (asl/tile/model/shape/cube-cell.asl); r.columns is not used.
   if (i >= kTileRegisterCount || r.mask == 0 || r.mask > 0xF || r.location != TileLocation::Matrix ||
       !local_capacity_legal(r.capacity_bytes) ||
       !cube_descriptor_shape_legal(r.capacity_bytes, r.valid_rows, r.valid_columns, r.data_type, r.layout,
                                    model_tile_elements_))
-    return Fault::TileLegality;
+    return FaultCode::Fault_TileLegality;
   if (local_capacity_in_use_except(i) + shared_capacity_in_use() + core_allocation_bytes(r.mask, r.capacity_bytes) >
       capacity_limit_)
-    return Fault::TileAllocation;
+    return FaultCode::Fault_TileAllocation;
   const CubeGeometry g = cube_geometry(r.layout, r.valid_rows, r.valid_columns, r.data_type);
   install(i,
           {.allocated = true, .capacity_bytes = r.capacity_bytes, .rows = g.storage_rows,
            .columns = g.storage_columns, .valid_rows = r.valid_rows, .valid_columns = r.valid_columns,
            .data_type = r.data_type, .layout = r.layout, .location = r.location},
           r.mask);
-  return Fault::None;
+  return FaultCode::Fault_None;
 }
 
 void TileFile::configure_predicate(TileIndex i, std::uint32_t capacity_bytes, std::uint32_t rows,

@@ -235,13 +235,13 @@ class TileFile {
   bool local_capacity_legal(std::uint32_t bytes) const noexcept;
   bool shared_capacity_legal(std::uint32_t bytes) const noexcept;
 
-  // ConfigureTileForMask preconditions, checked: Fault::None on success.
-  Fault check_configure(TileIndex i, const ConfigureRequest& r) const noexcept;
+  // ConfigureTileForMask preconditions, checked: FaultCode::Fault_None on success.
+  FaultCode check_configure(TileIndex i, const ConfigureRequest& r) const noexcept;
   // ConfigureTileForMask: rows are derived, definedness cleared.
-  Fault configure(TileIndex i, const ConfigureRequest& r);
+  FaultCode configure(TileIndex i, const ConfigureRequest& r);
   // ConfigureCubeTileForMask (CUBE_M16/M32/N8, Matrix location): the storage
-  // shape derives from the valid region; Fault::None on success.
-  Fault configure_cube(TileIndex i, const ConfigureRequest& r);
+  // shape derives from the valid region; FaultCode::Fault_None on success.
+  FaultCode configure_cube(TileIndex i, const ConfigureRequest& r);
   // ConfigurePredicateTileForMask (asl/tile/model/state/allocation.asl): a U8
   // RowMajor predicate-kind descriptor with the given (not derived) rows; the
   // caller has checked capacity and budget (ResolveBundlePredicateDestination).

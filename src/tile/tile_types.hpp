@@ -11,7 +11,9 @@
 #include <optional>
 #include <string_view>
 
+#include "arch/state.hpp"
 #include "numerics/datatypes.hpp"
+#include "tile/generated/pe_mode_masks.hpp"
 
 namespace pto::tile {
 
@@ -46,10 +48,7 @@ constexpr unsigned pe_mask_population(PeMask m) noexcept {
   return ((m >> 0) & 1U) + ((m >> 1) & 1U) + ((m >> 2) & 1U) + ((m >> 3) & 1U);
 }
 // PTOv0PEMaskOfPEMode (ADR 0096).
-constexpr PeMask pe_mask_of_pe_mode(unsigned mode) noexcept {
-  constexpr std::array<PeMask, 8> table{0b0000, 0b1000, 0b0100, 0b0010, 0b0001, 0b1100, 0b1110, 0b1111};
-  return table[mode & 7U];
-}
+constexpr PeMask pe_mask_of_pe_mode(unsigned mode) noexcept { return generated::kPeMaskOfPeMode[mode & 7U]; }
 // TileCoreAllocationBytes.
 constexpr std::uint64_t core_allocation_bytes(PeMask m, std::uint64_t per_pe_bytes) noexcept {
   return pe_mask_population(m) * per_pe_bytes;
@@ -74,29 +73,14 @@ std::string_view layout_name(TileLayout l) noexcept;
 std::string_view location_name(TileLocation l) noexcept;
 std::string_view pad_value_name(PadValue p) noexcept;
 
-// Faults the tile and bundle model raise (asl/arch/data-types/fault.asl).
-enum class Fault : std::uint8_t {
-  None,
-  IllegalInstruction,
-  DataAlignment,
-  DataPage,
-  TileLegality,
-  TileAllocation,
-  BundleControl,
-  // Not an architectural fault: the operation needs a tile element slot at or
-  // beyond PTO_MODEL_TILE_ELEMENTS, where the ASL model fails an assertion
-  // (ConfigurePredicateTileForMask, TilePackedCarrierIndex).  The bundle
-  // engine stops the run instead of raising it.
-  ModelTileElements,
-};
-std::string_view fault_name(Fault f) noexcept;
+// Faults the tile and bundle model raise: the architectural FaultCode
+// (asl/arch/data-types/fault.asl).
+using arch::FaultCode;
 
 // TileElementBits / TileElementBytes / TileMemoryElementBytes.
 constexpr unsigned element_bits(DataType t) noexcept { return num::is_packed4(t) ? 4U : num::carrier_bits(t); }
 constexpr unsigned memory_element_bytes(DataType t) noexcept { return num::is_packed4(t) ? 1U : num::carrier_bits(t) / 8U; }
 // TileDataTypeIsSigned: the two's-complement integer types only.
-constexpr bool data_type_is_signed_integer(DataType t) noexcept {
-  return t == DataType::S8 || t == DataType::S16 || t == DataType::S32 || t == DataType::S64 || t == DataType::S4X2;
-}
+constexpr bool data_type_is_signed_integer(DataType t) noexcept { return num::info(t).kind == num::DataTypeKind::Signed; }
 
 }  // namespace pto::tile

@@ -23,7 +23,7 @@ TEST(Adr0014, OneDefinednessBitPerPayloadElementIncludingPacked) {
   TileFile f;
   ConfigureRequest r = u32_request(128, 16, 16, 16);
   r.data_type = DataType::S4X2;
-  ASSERT_EQ(f.configure(0, r), Fault::None);
+  ASSERT_EQ(f.configure(0, r), FaultCode::Fault_None);
   f.tile(0).write_element(0, 0, 3);
   EXPECT_TRUE(f.tile(0).element_defined_at(0, 0));
   EXPECT_FALSE(f.tile(0).element_defined_at(0, 1));  // sibling nibble in the same byte
@@ -34,7 +34,7 @@ TEST(Adr0014, OneDefinednessBitPerPayloadElementIncludingPacked) {
 // contents_defined is derived from it, never an independent flag.
 TEST(Adr0014, ValidRegionCountAndDerivedSummary) {
   TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 2)), Fault::None);
+  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 2)), FaultCode::Fault_None);
   Tile& t = f.tile(0);
   EXPECT_EQ(t.defined_valid_elements(), 0U);
   t.write_element(0, 0, 1);
@@ -50,7 +50,7 @@ TEST(Adr0014, ValidRegionCountAndDerivedSummary) {
 // increment the valid-region count.
 TEST(Adr0014, ElementWriteDefinesOnlyThatElementAndRewriteDoesNotRecount) {
   TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 2)), Fault::None);
+  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 2)), FaultCode::Fault_None);
   Tile& t = f.tile(0);
   t.write_element(1, 1, 7);
   t.write_element(1, 1, 8);
@@ -63,7 +63,7 @@ TEST(Adr0014, ElementWriteDefinesOnlyThatElementAndRewriteDoesNotRecount) {
 // sibling's.
 TEST(Adr0014, ElementReadNeedsItsOwnBit) {  // ReadTileElement asserts the element's bit
   TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 2)), Fault::None);
+  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 2)), FaultCode::Fault_None);
   f.tile(0).write_element(0, 0, 1);
   EXPECT_TRUE(f.tile(0).element_defined_at(0, 0));
   EXPECT_FALSE(f.tile(0).element_defined_at(0, 1));
@@ -75,7 +75,7 @@ TEST(Adr0014, ElementReadNeedsItsOwnBit) {  // ReadTileElement asserts the eleme
 // FullDestinationBundleDefinesNothingWhenItFaults below).
 TEST(Adr0014, FullDestinationWriterMarksRegionDefinedAfterEffects) {
   TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 4)), Fault::None);
+  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 4)), FaultCode::Fault_None);
   std::vector<std::byte> mem(64);
   for (unsigned i = 0; i < 64; ++i) mem[i] = static_cast<std::byte>(i);
   FlatTileMemory port(mem);
@@ -92,7 +92,7 @@ TEST(Adr0014, PartialUpdaterNeedsUntouchedRegionDefined) {
   // element rewritten keeps every other bit, so a later whole-region consumer
   // still sees exactly the bits that producers set.
   TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 4)), Fault::None);
+  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 4)), FaultCode::Fault_None);
   for (unsigned c = 0; c < 3; ++c) f.tile(0).write_element(0, c, c);
   EXPECT_FALSE(f.tile(0).contents_defined());  // column 3 untouched -> not defined
   f.tile(0).write_element(0, 3, 3);
@@ -103,16 +103,16 @@ TEST(Adr0014, PartialUpdaterNeedsUntouchedRegionDefined) {
 // element definedness and the count.
 TEST(Adr0014, AllocationReconfigurationReleaseAndResetClear) {
   TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 1)), Fault::None);
+  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 1)), FaultCode::Fault_None);
   f.tile(0).write_element(0, 0, 9);
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 1)), Fault::None);  // reconfiguration
+  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 1)), FaultCode::Fault_None);  // reconfiguration
   EXPECT_EQ(f.tile(0).defined_element_count(), 0U);
   EXPECT_EQ(f.tile(0).defined_valid_elements(), 0U);
   f.tile(0).write_element(0, 0, 9);
   f.release(0);
   EXPECT_EQ(f.tile(0).defined_element_count(), 0U);
   EXPECT_FALSE(f.tile(0).allocated());
-  ASSERT_EQ(f.configure(1, u32_request(128, 4, 1, 1)), Fault::None);
+  ASSERT_EQ(f.configure(1, u32_request(128, 4, 1, 1)), FaultCode::Fault_None);
   f.tile(1).write_element(0, 0, 9);
   f.reset();
   EXPECT_EQ(f.tile(1).defined_element_count(), 0U);
@@ -122,7 +122,7 @@ TEST(Adr0014, AllocationReconfigurationReleaseAndResetClear) {
 // Bullet: descriptor-and-payload copies carry definedness.
 TEST(Adr0014, DescriptorAndPayloadCopyCarriesDefinedness) {
   TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 2)), Fault::None);
+  ASSERT_EQ(f.configure(0, u32_request(128, 4, 2, 2)), FaultCode::Fault_None);
   f.tile(0).write_element(0, 1, 5);
   f.tile(0).write_element(3, 3, 6);  // outside the valid region
   f.copy_tile(20, 0, 0b1111);
@@ -137,7 +137,7 @@ TEST(Adr0014, DescriptorAndPayloadCopyCarriesDefinedness) {
 // not count toward the summary.
 TEST(Adr0014, WriteOutsideValidRegionSetsBitButDoesNotCount) {
   TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 1)), Fault::None);
+  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 1)), FaultCode::Fault_None);
   f.tile(0).write_element(5, 3, 1);
   EXPECT_TRUE(f.tile(0).element_defined_at(5, 3));
   EXPECT_EQ(f.tile(0).defined_valid_elements(), 0U);
@@ -150,7 +150,7 @@ TEST(Adr0014, SourceContentsDefinedNeedsTheWholeValidRegion) {
   // TSTORE of a partly defined source: the consumer check (TileSourceContentsDefined)
   // fails and memory is untouched.
   TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 2)), Fault::None);
+  ASSERT_EQ(f.configure(0, u32_request(128, 4, 1, 2)), FaultCode::Fault_None);
   f.tile(0).write_element(0, 0, 0x11223344);
   EXPECT_FALSE(f.source_contents_defined(0));
   f.tile(0).write_element(0, 1, 0x55667788);
@@ -175,7 +175,7 @@ void partly_defined_source(BundleTestHost& h) {
   r.valid_columns = 2;
   r.data_type = tile::DataType::U32;
   r.mask = 0b1111;
-  ASSERT_EQ(h.file.configure(20, r), tile::Fault::None);
+  ASSERT_EQ(h.file.configure(20, r), arch::FaultCode::Fault_None);
   h.file.tile(20).write_element(0, 0, 1);
 }
 

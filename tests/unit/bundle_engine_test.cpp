@@ -16,7 +16,7 @@ namespace pto::test {
 namespace {
 
 using arch::FaultCode;
-using tile::Fault;
+using arch::FaultCode;
 
 // PTO-AVS-BLOCK-TLOAD-STRIDE-001 (tests/asl/block/execution/BSTART.TLOAD/block-exec-bstart-tload-stride-001.asl)
 TEST(AvsBlockTload, Stride001ExplicitOmittedAndEncodedZero) {
@@ -97,7 +97,7 @@ TEST(BundleCommit, DestinationRenamedToFirstFreeIndexOfItsHand) {
   r.valid_columns = 1;
   r.data_type = tile::DataType::U8;
   r.mask = 0b1111;
-  ASSERT_EQ(h.file.configure(32, r), Fault::None);  // M#1 busy
+  ASSERT_EQ(h.file.configure(32, r), FaultCode::Fault_None);  // M#1 busy
   ASSERT_TRUE(h.run({tload_start(kU8), encode_form(kBIotDst, {{"SizeCode", 1}, {"PEMode", 7}, {"L", 1}, {"DstTile", 2}}), kBstop}).ok());
   EXPECT_EQ(h.destination(), 33U);
   EXPECT_EQ(h.file.allocation_mask(33), 0b1111);
@@ -112,7 +112,7 @@ TEST(BundleCommit, TstoreOfUndefinedSourceIsTileLegalityBeforeEffects) {
   r.valid_columns = 2;
   r.data_type = tile::DataType::U32;
   r.mask = 0b1111;
-  ASSERT_EQ(h.file.configure(5, r), Fault::None);
+  ASSERT_EQ(h.file.configure(5, r), FaultCode::Fault_None);
   h.file.tile(5).write_element(0, 0, 0xDEADBEEF);
   h.gpr[2] = 0x80;
   const auto o = h.run({tstore_start(kU32), encode_form(kBIotSrc, {{"SrcTile0", 5}, {"PEMode", 7}, {"L", 1}}), bior(2, 0), kBstop});

@@ -320,7 +320,7 @@ std::string configure_probe_tile(pto::tile::TileFile& f, pto::tile::TileIndex in
   r.valid_rows = r.valid_columns = 1;
   r.data_type = *dt;
   r.mask = 0b0001;
-  return f.configure(index, r) == pto::tile::Fault::None ? "" : "probe tile of type " + type + " rejected";
+  return f.configure(index, r) == pto::arch::FaultCode::Fault_None ? "" : "probe tile of type " + type + " rejected";
 }
 
 std::string expect_dtype_legal(Machine& m, const json& s) {
@@ -428,14 +428,14 @@ std::string run_step(Machine& m, const json& s) {
     r->columns = u(s["columns"]);
     // The register file derives the physical rows from capacity, columns and
     // type (DerivedTileRows); the helper's explicit "rows" is not installed.
-    if (tiles(m).configure(static_cast<pto::tile::TileIndex>(u(s["index"])), *r) != pto::tile::Fault::None) {
+    if (tiles(m).configure(static_cast<pto::tile::TileIndex>(u(s["index"])), *r) != pto::arch::FaultCode::Fault_None) {
       return "ConfigureTile rejected";
     }
   } else if (op == "configure_cube_tile") {
     const auto r = configure_request(s);
     if (!r) return "unknown data type";
     const bool configured = tiles(m).configure_cube(static_cast<pto::tile::TileIndex>(u(s["index"])), *r) ==
-                            pto::tile::Fault::None;
+                            pto::arch::FaultCode::Fault_None;
     // ConfigureCubeTileForMask's boolean result, when the point asserts it.
     if (s.contains("expect_configured") && s["expect_configured"].get<bool>() != configured)
       return fmt::format("ConfigureCubeTile returned {}", configured);

@@ -223,7 +223,7 @@ class CubeHarness {
     const tile::ConfigureRequest r{.capacity_bytes = pow2_capacity(g.storage_bytes), .valid_rows = rows,
                                    .valid_columns = columns, .data_type = t, .layout = layout,
                                    .location = TileLocation::Matrix, .mask = 0b0001};
-    return file_.configure_cube(i, r) == tile::Fault::None;
+    return file_.configure_cube(i, r) == arch::FaultCode::Fault_None;
   }
   bool plain(tile::TileIndex i, std::uint32_t rows, std::uint32_t columns, DataType t) {
     tile::ConfigureRequest r;
@@ -234,7 +234,7 @@ class CubeHarness {
     r.data_type = t;
     r.location = TileLocation::Matrix;
     r.mask = 0b0001;
-    return file_.configure(i, r) == tile::Fault::None;
+    return file_.configure(i, r) == arch::FaultCode::Fault_None;
   }
   template <class Draw>
   void random_tile(tile::TileIndex i, DataType t, Draw& draw) {

@@ -14,7 +14,7 @@ namespace {
 
 using arch::FaultCode;
 using tile::DataType;
-using tile::Fault;
+using arch::FaultCode;
 using tile::TileLayout;
 
 constexpr unsigned kTtransFunction = 14, kTscatterFunction = 16;  // TEPL mode 3
@@ -40,7 +40,7 @@ void configure(BundleTestHost& h, tile::TileIndex i, std::uint32_t capacity, std
   r.data_type = t;
   r.layout = layout;
   r.mask = 0b1111;
-  ASSERT_EQ(h.file.configure(i, r), Fault::None);
+  ASSERT_EQ(h.file.configure(i, r), FaultCode::Fault_None);
 }
 
 std::uint64_t datr(unsigned layout, unsigned data_type = 0, unsigned pad = 0) {

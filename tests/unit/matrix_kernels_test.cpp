@@ -176,7 +176,7 @@ TEST(MatrixKernels, OffsetsAreSeparable) {
       const tile::ConfigureRequest r{.capacity_bytes = pow2_capacity(g.storage_bytes), .valid_rows = rows,
                                      .valid_columns = 37, .data_type = t, .layout = layout,
                                      .location = TileLocation::Matrix, .mask = 0b0001};
-      ASSERT_EQ(f.configure_cube(0, r), tile::Fault::None);
+      ASSERT_EQ(f.configure_cube(0, r), arch::FaultCode::Fault_None);
       const tile::Tile& tile = f.tile(0);
       const tile::Tile::Offsets o = tile.valid_offsets();
       for (std::uint32_t row = 0; row < rows; ++row)

@@ -234,7 +234,7 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TCMP_CAPACITY_001) {
   add_binding(h.bundle, 0, true, 1, 1, 2, true, 0b0001);
   const TileKernel& k = kernel(h, TileOp::TCMP);
   ASSERT_TRUE(k.schema_legal(h.schema_view()));
-  EXPECT_EQ(k.destinations(h.bundle, h.tiles).fault, Fault::TileAllocation);
+  EXPECT_EQ(k.destinations(h.bundle, h.tiles).fault, FaultCode::Fault_TileAllocation);
   EXPECT_TRUE(h.tiles.tile(1).allocated() && h.tiles.tile(2).allocated());
 }
 
@@ -256,7 +256,7 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TCMP_SCHEMA_001) {
     const TileKernel& k = kernel(h, TileOp::TCMP);
     ASSERT_TRUE(k.schema_legal(h.schema_view()));
     const DestinationPlan plan = k.destinations(h.bundle, h.tiles);
-    EXPECT_EQ(plan.fault, Fault::None);
+    EXPECT_EQ(plan.fault, FaultCode::Fault_None);
     EXPECT_TRUE(plan.predicate);
     h.bundle.scalar_bindings[0] = {true, 0, 1, 0, 0, 1};  // SetBundleScalarBinding(0, 0, 1, 0, 0, 1)
     EXPECT_FALSE(k.schema_legal(h.schema_view()));
@@ -331,8 +331,8 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TCMP_PADDING_001) {
 TEST(OpsCompareEngine, TcmpAllocatesAPredicateDestinationThatTselConsumes) {
   pto::test::BundleTestHost h;
   const ConfigureRequest r = engine_request(DataType::U64);
-  ASSERT_EQ(h.file.configure(17, r), Fault::None);
-  ASSERT_EQ(h.file.configure(18, r), Fault::None);
+  ASSERT_EQ(h.file.configure(17, r), FaultCode::Fault_None);
+  ASSERT_EQ(h.file.configure(18, r), FaultCode::Fault_None);
   h.file.tile(17).write_element(0, 0, 7);
   h.file.tile(17).write_element(0, 1, 9);
   h.file.tile(18).write_element(0, 0, 7);
@@ -442,7 +442,7 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TSEL_BUNDLE_001) {
   const TileKernel& k = kernel(h, TileOp::TSEL);
   ASSERT_TRUE(k.schema_legal(h.schema_view()));
   const DestinationPlan plan = k.destinations(h.bundle, h.tiles);
-  ASSERT_EQ(plan.fault, Fault::None);
+  ASSERT_EQ(plan.fault, FaultCode::Fault_None);
   ASSERT_TRUE(plan.explicit_shape);
   h.configure(0, DataType::FP32, plan.columns, plan.valid_rows, plan.valid_columns);  // the renamed T destination
   ASSERT_TRUE(h.run(TileOp::TSEL, OpsHarness::operands(0, {1, 2, 3})));
@@ -458,7 +458,7 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TSEL_SCHEMA_001) {
     TselBundle h;
     const TileKernel& k = kernel(h, TileOp::TSEL);
     EXPECT_TRUE(k.schema_legal(h.schema_view()));
-    EXPECT_EQ(k.destinations(h.bundle, h.tiles).fault, Fault::None);
+    EXPECT_EQ(k.destinations(h.bundle, h.tiles).fault, FaultCode::Fault_None);
     h.bundle.tile_bindings[0].last = true;
     EXPECT_FALSE(k.schema_legal(h.schema_view()));
   }
@@ -637,7 +637,7 @@ TEST(OpsCompareSpec, PTO_AVS_TILE_TSELS_BUNDLE_001) {
   const TileKernel& k = kernel(h, TileOp::TSELS);
   ASSERT_TRUE(k.schema_legal(h.schema_view()));
   const DestinationPlan plan = k.destinations(h.bundle, h.tiles);
-  ASSERT_EQ(plan.fault, Fault::None);
+  ASSERT_EQ(plan.fault, FaultCode::Fault_None);
   h.configure(0, DataType::FP32, plan.columns, plan.valid_rows, plan.valid_columns);
   ASSERT_TRUE(h.run(TileOp::TSELS, OpsHarness::operands(0, {1, 2}, 99)));
   expect_words(h, 0, {{0, 0, 99U}, {0, 1, 11U}});
@@ -697,7 +697,7 @@ TEST(OpsHistogramSpec, PTO_AVS_BLOCK_THISTOGRAM_SCHEMA_001) {
   add_binding(h.bundle, 0, true, 4, 16, 17, true);
   const TileKernel& k = kernel(h, TileOp::THISTOGRAM);
   EXPECT_TRUE(k.schema_legal(h.schema_view()));
-  EXPECT_EQ(k.destinations(h.bundle, h.tiles).fault, Fault::None);
+  EXPECT_EQ(k.destinations(h.bundle, h.tiles).fault, FaultCode::Fault_None);
   h.bundle.data_attributes_present = false;
   EXPECT_FALSE(k.schema_legal(h.schema_view()));
 }
@@ -759,7 +759,7 @@ TEST(OpsHistogramSpec, PTO_AVS_TILE_TESTTILECOMPLEX_EXECUTION_001_Thistogram) {
 TEST(OpsHistogramEngine, PTO_AVS_TILE_THISTOGRAM_BUNDLE_001) {
   pto::test::BundleTestHost h;
   const auto configure = [&](TileIndex i, DataType t, std::uint32_t columns, std::uint32_t valid_columns) {
-    ASSERT_EQ(h.file.configure(i, engine_request(t, columns, valid_columns)), Fault::None);
+    ASSERT_EQ(h.file.configure(i, engine_request(t, columns, valid_columns)), FaultCode::Fault_None);
   };
   configure(16, DataType::U16, 4, 2);
   configure(17, DataType::U8, 1, 1);
@@ -871,8 +871,8 @@ TEST(OpsFlagsEngine, TileScalarRecordsAndTileBinaryDoesNot) {
   for (const TileOp op : {TileOp::TDIVS, TileOp::TDIV}) {
     pto::test::BundleTestHost h;
     const ConfigureRequest r = engine_request(DataType::FP32);
-    ASSERT_EQ(h.file.configure(16, r), Fault::None);
-    ASSERT_EQ(h.file.configure(17, r), Fault::None);
+    ASSERT_EQ(h.file.configure(16, r), FaultCode::Fault_None);
+    ASSERT_EQ(h.file.configure(17, r), FaultCode::Fault_None);
     for (std::uint32_t c = 0; c < 2; ++c) {
       h.file.tile(16).write_element(0, c, 0x3f800000);
       h.file.tile(17).write_element(0, c, 0);

@@ -76,7 +76,7 @@ struct OpsHarness {
                  TileLocation location = TileLocation::Any) {
     // One PE: TILE_CAPACITY covers several 32 KiB tiles.
     const ConfigureRequest r = tile_request(capacity, columns, valid_rows, valid_columns, t, 0b1000, layout, location);
-    ASSERT_EQ(tiles.configure(i, r), Fault::None) << "tile " << unsigned{i};
+    ASSERT_EQ(tiles.configure(i, r), FaultCode::Fault_None) << "tile " << unsigned{i};
   }
 
   // ConfigurePredicateTile(index, capacity, rows, columns, valid_rows,

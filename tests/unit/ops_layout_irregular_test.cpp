@@ -369,7 +369,7 @@ TEST(OpsLayoutIrregular, TransposeFromColumnMajorSource) {
   r.data_type = DataType::U32;
   r.layout = TileLayout::ColumnMajor;
   r.mask = 0b1000;
-  ASSERT_EQ(h.tiles.configure(0, r), Fault::None);
+  ASSERT_EQ(h.tiles.configure(0, r), FaultCode::Fault_None);
   h.configure_tile(1, 128, 4, 3, 2, DataType::U32);
   for (std::uint32_t row = 0; row < 2; ++row)
     for (std::uint32_t c = 0; c < 3; ++c) h.set(0, row, c, row * 10 + c);

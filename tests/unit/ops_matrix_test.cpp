@@ -20,7 +20,7 @@ namespace {
 
 using arch::FaultCode;
 using tile::DataType;
-using tile::Fault;
+using arch::FaultCode;
 using tile::TileLayout;
 using tile::TileLocation;
 
@@ -29,7 +29,7 @@ void configure_cube_tile(tile::TileFile& f, tile::TileIndex i, std::uint32_t row
                          TileLayout layout, std::uint32_t capacity, tile::PeMask mask) {
   const tile::ConfigureRequest r{.capacity_bytes = capacity, .valid_rows = rows, .valid_columns = columns,
                                  .data_type = t, .layout = layout, .location = TileLocation::Matrix, .mask = mask};
-  ASSERT_EQ(f.configure_cube(i, r), Fault::None);
+  ASSERT_EQ(f.configure_cube(i, r), FaultCode::Fault_None);
 }
 
 // ---- direct semantic handlers (ExecuteTileInstruction / TMATMUL(...)) ----
@@ -70,7 +70,7 @@ class DirectCube {
     r.data_type = t;
     r.location = location;
     r.mask = 0b0001;
-    ASSERT_EQ(file.configure(i, r), Fault::None);
+    ASSERT_EQ(file.configure(i, r), FaultCode::Fault_None);
   }
   void write(tile::TileIndex i, std::uint32_t r, std::uint32_t c, std::uint64_t v) { file.tile(i).write_element(r, c, v); }
   std::uint64_t read(tile::TileIndex i, std::uint32_t r, std::uint32_t c) {
@@ -441,12 +441,12 @@ TEST(CubeLayout, ConfigureCubeChecksLocationCapacityAndBudget) {
   r.layout = TileLayout::CubeM16;
   r.location = TileLocation::Matrix;
   r.mask = 0b1111;
-  EXPECT_NE(f.configure_cube(1, r), Fault::None);  // too small for the cells
+  EXPECT_NE(f.configure_cube(1, r), FaultCode::Fault_None);  // too small for the cells
   r.capacity_bytes = 256;
   r.location = TileLocation::Any;
-  EXPECT_NE(f.configure_cube(1, r), Fault::None);  // CUBE tiles live in Matrix
+  EXPECT_NE(f.configure_cube(1, r), FaultCode::Fault_None);  // CUBE tiles live in Matrix
   r.location = TileLocation::Matrix;
-  ASSERT_EQ(f.configure_cube(1, r), Fault::None);
+  ASSERT_EQ(f.configure_cube(1, r), FaultCode::Fault_None);
   EXPECT_EQ(f.tile(1).descriptor().rows, 16U);
   EXPECT_EQ(f.tile(1).descriptor().columns, 8U);
   EXPECT_FALSE(f.tile(1).contents_defined());
@@ -732,7 +732,7 @@ void parameter_row(BundleTestHost& h, tile::TileIndex i, std::uint64_t p0, std::
   r.valid_rows = 1;
   r.data_type = DataType::U64;
   r.mask = 0b1111;
-  ASSERT_EQ(h.file.configure(i, r), Fault::None);
+  ASSERT_EQ(h.file.configure(i, r), FaultCode::Fault_None);
   h.file.tile(i).write_element(0, 0, p0);
   h.file.tile(i).write_element(0, 1, p1);
 }

@@ -224,7 +224,7 @@ TEST(OpsSpecHandlerAliasFma, PTO_AVS_TILE_TFMA_PROFILE_INVALID_001) {
       r.valid_rows = r.valid_columns = 1;
       r.data_type = DataType::FP32;
       r.mask = 0b1111;
-      ASSERT_EQ(h.file.configure(i, r), tile::Fault::None);
+      ASSERT_EQ(h.file.configure(i, r), arch::FaultCode::Fault_None);
       h.file.tile(i).write_element(0, 0, v);
     }
     const std::vector<std::uint64_t> words{
@@ -254,7 +254,7 @@ struct TfmaBlock : BundleTestHost {
       r.valid_rows = r.valid_columns = 1;
       r.data_type = DataType::U64;
       r.mask = 0b1111;
-      ASSERT_EQ(file.configure(i, r), tile::Fault::None);
+      ASSERT_EQ(file.configure(i, r), arch::FaultCode::Fault_None);
       file.tile(i).write_element(0, 0, v);
     }
   }

@@ -58,7 +58,7 @@ constexpr unsigned kTquantFunction = 10, kTgatherFunction = 15, kTscatterFunctio
 // never read by the operation).
 void configure(BundleTestHost& h, TileIndex i, std::uint32_t capacity, std::uint32_t columns, std::uint32_t valid_rows,
                std::uint32_t valid_columns, DataType t, PeMask mask = 0b1111) {
-  ASSERT_EQ(h.file.configure(i, tile_request(capacity, columns, valid_rows, valid_columns, t, mask)), Fault::None)
+  ASSERT_EQ(h.file.configure(i, tile_request(capacity, columns, valid_rows, valid_columns, t, mask)), FaultCode::Fault_None)
       << "tile " << unsigned{i};
 }
 

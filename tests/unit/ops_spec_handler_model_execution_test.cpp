@@ -362,7 +362,7 @@ class Cube {
   bool cube(TileIndex i, std::uint32_t capacity, std::uint32_t rows, std::uint32_t columns, DataType t,
             TileLayout layout) {
     return file.configure_cube(i, tile_request(capacity, 0, rows, columns, t, 0b0001, layout, TileLocation::Matrix)) ==
-           Fault::None;
+           FaultCode::Fault_None;
   }
   // ConfigureTile(index, capacity, rows, columns, valid_rows, valid_columns, type, RowMajor, location).
   void plain(TileIndex i, std::uint32_t capacity, std::uint32_t columns, std::uint32_t valid_rows,
@@ -375,7 +375,7 @@ class Cube {
     r.data_type = t;
     r.location = location;
     r.mask = 0b0001;
-    ASSERT_EQ(file.configure(i, r), Fault::None);
+    ASSERT_EQ(file.configure(i, r), FaultCode::Fault_None);
   }
   void write(TileIndex i, std::uint32_t row, std::uint32_t column, std::uint64_t v) {
     file.tile(i).write_element(row, column, v);
@@ -693,7 +693,7 @@ void cube_operand(BundleTestHost& h, TileIndex i, std::uint32_t capacity, std::u
   r.layout = layout;
   r.location = TileLocation::Matrix;
   r.mask = 0b1111;
-  ASSERT_EQ(h.file.configure_cube(i, r), Fault::None);
+  ASSERT_EQ(h.file.configure_cube(i, r), FaultCode::Fault_None);
 }
 
 // A = [1] and B = `row` (U16); the U32 product is `row`.
@@ -722,7 +722,7 @@ TEST(OpsSpecHandlerModelExecution, PTO_AVS_TILE_MODEL_EXECUTION_POSTPROCESS_AUX_
   r.columns = r.valid_columns = r.valid_rows = 1;
   r.data_type = DataType::U32;
   r.mask = 0b1111;
-  ASSERT_EQ(h.file.configure(40, r), Fault::None);
+  ASSERT_EQ(h.file.configure(40, r), FaultCode::Fault_None);
   h.file.tile(40).write_element(0, 0, 10);
   const auto o = h.run({cube_start(pto::test::kU16), fpatr_aux(true, true, true), pto::test::bdim(0, 1),
                         pto::test::bdim(1, 9), pto::test::bdim(2, 1), iot_math(5), iot_aux(1, false, 40),

@@ -66,7 +66,7 @@ TEST(StateDigest, TileDescriptorsAndElementsChangeTheTilePart) {
   Machine m(MachineConfig::reference());
   const StateDigest empty = state_digest(m);
   pto::tile::TileFile& file = pto::block::tile_state(m).file;
-  ASSERT_EQ(file.configure(5, u32_row(2)), pto::tile::Fault::None);
+  ASSERT_EQ(file.configure(5, u32_row(2)), pto::arch::FaultCode::Fault_None);
   const StateDigest configured = state_digest(m);
   EXPECT_NE(configured.tiles, empty.tiles);
   file.tile(5).write_element(0, 1, 9);
@@ -76,7 +76,7 @@ TEST(StateDigest, TileDescriptorsAndElementsChangeTheTilePart) {
 // fuzz/fuzz_run.cpp reuses one machine per loop through reset().
 TEST(StateDigest, ResetMachineDigestsAsAFreshOne) {
   Machine used(MachineConfig::reference());
-  ASSERT_EQ(pto::block::tile_state(used).file.configure(7, u32_row(4)), pto::tile::Fault::None);
+  ASSERT_EQ(pto::block::tile_state(used).file.configure(7, u32_row(4)), pto::arch::FaultCode::Fault_None);
   used.state.gpr[1][3] = 1;
   used.memory.write_bytes(0x200, std::array<std::uint8_t, 1>{5});
   used.reset();

@@ -28,7 +28,7 @@ struct Host : BundleTestHost {
     r.valid_columns = columns;
     r.data_type = t;
     r.mask = 0b1111;
-    ASSERT_EQ(file.configure(i, r), tile::Fault::None);
+    ASSERT_EQ(file.configure(i, r), arch::FaultCode::Fault_None);
     if (!defined) return;
     tile::Tile& x = file.tile(i);
     for (unsigned c = 0; c < columns; ++c) x.store_raw(x.linear_index(0, c), value + static_cast<std::uint64_t>(step * c));

@@ -44,10 +44,10 @@ TEST(SpecPointsArchProfile, PTO_AVS_ARCH_CUBE_RESET_001) {
     EXPECT_EQ(t.defined_valid_elements(), 0u) << after;
     EXPECT_FALSE(t.contents_defined()) << after;
   };
-  ASSERT_EQ(block::tile_state(m).file.configure_cube(0, cube), tile::Fault::None);
+  ASSERT_EQ(block::tile_state(m).file.configure_cube(0, cube), arch::FaultCode::Fault_None);
   block::tile_state(m).file.release(0);
   expect_cleared("ReleaseTile");
-  ASSERT_EQ(block::tile_state(m).file.configure_cube(0, cube), tile::Fault::None);
+  ASSERT_EQ(block::tile_state(m).file.configure_cube(0, cube), arch::FaultCode::Fault_None);
   m.reset();
   expect_cleared("ResetProfileState");
 }
@@ -108,7 +108,7 @@ TEST(SpecPointsArchFeatures, PTO_AVS_ARCH_TESTTILEALLOCATIONSTATE_STATE_TRANSITI
   tile::ConfigureRequest r{.capacity_bytes = 256, .columns = 1, .valid_rows = 1, .valid_columns = 1,
                            .data_type = tile::DataType::U64, .layout = tile::TileLayout::ImplementationDefined,
                            .location = tile::TileLocation::Any, .mask = 0b0001};
-  ASSERT_EQ(f.configure(5, r), tile::Fault::None);
+  ASSERT_EQ(f.configure(5, r), arch::FaultCode::Fault_None);
   EXPECT_TRUE(f.tile(5).allocated());
   EXPECT_FALSE(f.tile(5).contents_defined());
   EXPECT_TRUE(f.descriptor_configured(5));
@@ -116,7 +116,7 @@ TEST(SpecPointsArchFeatures, PTO_AVS_ARCH_TESTTILEALLOCATIONSTATE_STATE_TRANSITI
   EXPECT_FALSE(f.descriptor_legal(5));
 
   r.layout = tile::TileLayout::RowMajor;
-  ASSERT_EQ(f.configure(5, r), tile::Fault::None);
+  ASSERT_EQ(f.configure(5, r), arch::FaultCode::Fault_None);
   EXPECT_FALSE(f.tile(5).contents_defined());
   f.tile(5).write_element(0, 0, 9);
   EXPECT_TRUE(f.tile(5).contents_defined());
@@ -157,8 +157,8 @@ TEST(SpecPointsArchProfile, PTO_AVS_ARCH_CONCRETE_RESET_EXEC_007) {
   const tile::ConfigureRequest one{.capacity_bytes = 256, .columns = 1, .valid_rows = 1, .valid_columns = 1,
                                    .data_type = tile::DataType::U64, .layout = tile::TileLayout::RowMajor,
                                    .location = tile::TileLocation::Any, .mask = 0b0001};
-  ASSERT_EQ(f.configure(0, one), tile::Fault::None);
-  ASSERT_EQ(f.configure(63, one), tile::Fault::None);
+  ASSERT_EQ(f.configure(0, one), arch::FaultCode::Fault_None);
+  ASSERT_EQ(f.configure(63, one), arch::FaultCode::Fault_None);
   f.tile(0).write_element(0, 0, 1);
   f.tile(63).write_element(0, 0, 2);
   block::begin_bundle_at(m, st.pc, arch::BundleKind::Standard, arch::BundleTransfer::Direct, 0x200, 4, 4, true);

@@ -647,7 +647,7 @@ void cube_tile(BundleTestHost& h, tile::TileIndex i, std::uint32_t capacity, std
   const tile::ConfigureRequest r{.capacity_bytes = capacity, .valid_rows = rows, .valid_columns = columns,
                                  .data_type = t, .layout = layout, .location = tile::TileLocation::Matrix,
                                  .mask = 0b1111};
-  ASSERT_EQ(h.file.configure_cube(i, r), tile::Fault::None);
+  ASSERT_EQ(h.file.configure_cube(i, r), arch::FaultCode::Fault_None);
 }
 
 // PTO-AVS-BLOCK-TMATMUL-MASK-001: a zero-mask TMATMUL block (encoded B.IOT
@@ -753,7 +753,7 @@ TEST(SpecPointsBlockAttributesExecution, PTO_AVS_BLOCK_TSTORE_CUBE_002) {
   const tile::ConfigureRequest r{.capacity_bytes = 128, .valid_rows = 2, .valid_columns = 3,
                                  .data_type = tile::DataType::FP16, .layout = tile::TileLayout::CubeM16,
                                  .location = tile::TileLocation::Matrix, .mask = 0b0001};
-  ASSERT_EQ(h.file.configure_cube(0, r), tile::Fault::None);
+  ASSERT_EQ(h.file.configure_cube(0, r), arch::FaultCode::Fault_None);
   for (unsigned row = 0; row < 2; ++row)
     for (unsigned column = 0; column < 3; ++column) h.file.tile(0).write_element(row, column, row * 3 + column + 1);
   ASSERT_TRUE(h.file.tile(0).contents_defined());
@@ -792,7 +792,7 @@ TEST(SpecPointsBlockAttributesExecution, PTO_AVS_BLOCK_B_DATR_CUBE_LAYOUTS_002) 
     const tile::ConfigureRequest r{.capacity_bytes = i == 0 ? 1024U : 512U, .valid_rows = 1, .valid_columns = 1,
                                    .data_type = tile::DataType::FP16, .layout = layouts[i],
                                    .location = tile::TileLocation::Matrix, .mask = 0b0001};
-    ASSERT_EQ(h.file.configure_cube(0, r), tile::Fault::None) << i;
+    ASSERT_EQ(h.file.configure_cube(0, r), arch::FaultCode::Fault_None) << i;
     h.file.tile(0).write_element(0, 0, 0x3c00);
     h.poke(0, 0);
     ASSERT_TRUE(h.run({tstore_start(kFP16), datr(24 + i), bdim(0, 1), bdim(1, 1), iot_src_t0(4), kBstop}).ok()) << i;
@@ -839,7 +839,7 @@ void local_tile(BundleTestHost& h, tile::TileIndex i, tile::DataType t, std::uin
   r.valid_columns = vc;
   r.data_type = t;
   r.mask = 0b1111;
-  ASSERT_EQ(h.file.configure(i, r), tile::Fault::None);
+  ASSERT_EQ(h.file.configure(i, r), arch::FaultCode::Fault_None);
   for (std::uint32_t k = 0; k < values.size(); ++k) h.file.tile(i).write_element(k / vc, k % vc, values[k]);
 }
 
@@ -1071,7 +1071,7 @@ void cube_source(BundleTestHost& h, std::uint32_t capacity, std::uint32_t rows, 
   const tile::ConfigureRequest r{.capacity_bytes = capacity, .valid_rows = rows, .valid_columns = columns,
                                  .data_type = t, .layout = layout, .location = tile::TileLocation::Matrix,
                                  .mask = 0b0001};
-  ASSERT_EQ(h.file.configure_cube(0, r), tile::Fault::None);
+  ASSERT_EQ(h.file.configure_cube(0, r), arch::FaultCode::Fault_None);
   for (std::uint32_t row = 0; row < rows; ++row)
     for (std::uint32_t column = 0; column < columns; ++column) h.file.tile(0).write_element(row, column, value(row, column));
   ASSERT_TRUE(h.file.tile(0).contents_defined());

@@ -36,7 +36,7 @@ namespace {
 
 using arch::FaultCode;
 using tile::DataType;
-using tile::Fault;
+using arch::FaultCode;
 using tile::TileLayout;
 using tile::TileLocation;
 
@@ -64,14 +64,14 @@ struct Host : BundleTestHost {
     r.data_type = t;
     r.location = location;
     r.mask = mask;
-    ASSERT_EQ(file.configure(i, r), Fault::None) << i;
+    ASSERT_EQ(file.configure(i, r), FaultCode::Fault_None) << i;
   }
   // ConfigureCubeTileForMask(index, capacity, valid_rows, valid_columns, type, layout, Matrix, mask).
   void cube(tile::TileIndex i, std::uint32_t capacity, std::uint32_t valid_rows, std::uint32_t valid_columns,
             DataType t, TileLayout layout, tile::PeMask mask = 0b1111) {
     const tile::ConfigureRequest r =
         tile::test::tile_request(capacity, 0, valid_rows, valid_columns, t, mask, layout, TileLocation::Matrix);
-    ASSERT_EQ(file.configure_cube(i, r), Fault::None) << i;
+    ASSERT_EQ(file.configure_cube(i, r), FaultCode::Fault_None) << i;
   }
   void put(tile::TileIndex i, std::uint32_t r, std::uint32_t c, std::uint64_t v) { file.tile(i).write_element(r, c, v); }
   std::uint64_t get(tile::TileIndex i, std::uint32_t r, std::uint32_t c) const { return element_at(*this, i, r, c); }
@@ -524,12 +524,12 @@ TEST(SpecPointsBlockDispatch, PTO_AVS_BLOCK_TMATMUL_CUBE_CAPACITY_008) {
       r.mask = 0b0001;
       return f.configure_cube(i, r);
     };
-    EXPECT_EQ(configure(1, 1024, 16, 17, TileLayout::CubeM16), Fault::None);
-    EXPECT_NE(configure(2, 512, 16, 17, TileLayout::CubeM16), Fault::None);
-    EXPECT_EQ(configure(3, 2048, 17, 17, TileLayout::CubeM32), Fault::None);
-    EXPECT_NE(configure(4, 1024, 17, 17, TileLayout::CubeM32), Fault::None);
-    EXPECT_EQ(configure(5, 1024, 17, 9, TileLayout::CubeN8), Fault::None);
-    EXPECT_NE(configure(6, 512, 17, 9, TileLayout::CubeN8), Fault::None);
+    EXPECT_EQ(configure(1, 1024, 16, 17, TileLayout::CubeM16), FaultCode::Fault_None);
+    EXPECT_NE(configure(2, 512, 16, 17, TileLayout::CubeM16), FaultCode::Fault_None);
+    EXPECT_EQ(configure(3, 2048, 17, 17, TileLayout::CubeM32), FaultCode::Fault_None);
+    EXPECT_NE(configure(4, 1024, 17, 17, TileLayout::CubeM32), FaultCode::Fault_None);
+    EXPECT_EQ(configure(5, 1024, 17, 9, TileLayout::CubeN8), FaultCode::Fault_None);
+    EXPECT_NE(configure(6, 512, 17, 9, TileLayout::CubeN8), FaultCode::Fault_None);
   }
   const auto primaries = [](Host& h) {
     h.cube(1, 1024, 16, 17, DataType::FP16, TileLayout::CubeM16);

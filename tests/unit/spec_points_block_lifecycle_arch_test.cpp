@@ -875,7 +875,7 @@ void configure_u64(BundleTestHost& h, tile::TileIndex i, std::uint32_t capacity,
   r.valid_columns = 1;
   r.data_type = tile::DataType::U64;
   r.mask = 0b0001;
-  ASSERT_EQ(h.file.configure(i, r), tile::Fault::None);
+  ASSERT_EQ(h.file.configure(i, r), arch::FaultCode::Fault_None);
   h.file.tile(i).write_element(0, 0, value);
 }
 
@@ -1114,7 +1114,7 @@ void configure_row(BundleTestHost& h, tile::TileIndex i, tile::DataType t, std::
   r.valid_columns = static_cast<std::uint32_t>(row.size());
   r.data_type = t;
   r.mask = 0b0001;
-  ASSERT_EQ(h.file.configure(i, r), tile::Fault::None);
+  ASSERT_EQ(h.file.configure(i, r), arch::FaultCode::Fault_None);
   std::uint32_t c = 0;
   for (const std::uint64_t v : row) h.file.tile(i).write_element(0, c++, v);
 }
@@ -1378,7 +1378,7 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_BLOCK_TESTBUNDLETILEUNDERSIZEDALLOCAT
     r.valid_columns = 1;
     r.data_type = tile::DataType::U32;
     r.mask = 0b0001;
-    ASSERT_EQ(h.file.configure(16, r), tile::Fault::None);
+    ASSERT_EQ(h.file.configure(16, r), arch::FaultCode::Fault_None);
     for (std::uint32_t row = 0; row < 128; ++row) h.file.tile(16).write_element(row, 0, row);
     // ->T<SizeCode 1> = 128 bytes per PE < 128 x 4 bytes.
     const BundleOutcome o = h.run({tepl_code(0x20, kU32), bdim(0, 1), bdim(1, 128), iot_src_to_dst(16, kPe0001, true),
@@ -1425,8 +1425,8 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_BLOCK_TESTBUNDLETILEALLOCATIONANDLIFE
   r.valid_columns = 1;
   r.data_type = tile::DataType::U32;
   r.mask = 0b0001;
-  ASSERT_EQ(h.file.configure(0, r), tile::Fault::None);
-  ASSERT_EQ(h.file.configure(1, r), tile::Fault::None);
+  ASSERT_EQ(h.file.configure(0, r), arch::FaultCode::Fault_None);
+  ASSERT_EQ(h.file.configure(1, r), arch::FaultCode::Fault_None);
   h.file.tile(0).write_element(0, 0, 7);
   EXPECT_EQ(h.file.core_capacity_in_use(), 512U);
   // TADD U32 T0, T1 -> hand M (2), SizeCode 2 (256 bytes), mask 0001.

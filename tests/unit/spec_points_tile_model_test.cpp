@@ -54,7 +54,7 @@ ConfigureRequest request(std::uint32_t capacity, std::uint32_t columns, std::uin
 }
 
 // ConfigureCubeTile(index, capacity, valid_rows, valid_columns, type, layout, location).
-Fault configure_cube(TileFile& f, TileIndex i, std::uint32_t capacity, std::uint32_t valid_rows,
+FaultCode configure_cube(TileFile& f, TileIndex i, std::uint32_t capacity, std::uint32_t valid_rows,
                      std::uint32_t valid_columns, DataType t, TileLayout layout, TileLocation location) {
   return f.configure_cube(i, request(capacity, 0, valid_rows, valid_columns, t, layout, location));
 }
@@ -87,8 +87,8 @@ class ModelMemory final : public TileMemoryPort {
   };
   static constexpr std::uint64_t kBytes = 4096;
 
-  Fault check(std::uint64_t address, std::uint64_t size, bool) const override {
-    return address <= kBytes && size <= kBytes - address ? Fault::None : Fault::DataPage;
+  FaultCode check(std::uint64_t address, std::uint64_t size, bool) const override {
+    return address <= kBytes && size <= kBytes - address ? FaultCode::Fault_None : FaultCode::Fault_DataPage;
   }
   void read(std::uint64_t address, std::span<std::byte> out) override {
     ++accesses;
@@ -145,7 +145,7 @@ struct KernelHarness {
   }
   void configure(TileIndex i, std::uint32_t capacity, std::uint32_t columns, std::uint32_t valid_rows,
                  std::uint32_t valid_columns, DataType t) {
-    ASSERT_EQ(tiles.configure(i, request(capacity, columns, valid_rows, valid_columns, t)), Fault::None)
+    ASSERT_EQ(tiles.configure(i, request(capacity, columns, valid_rows, valid_columns, t)), FaultCode::Fault_None)
         << unsigned{i};
   }
   void set(TileIndex i, std::uint32_t row, std::uint32_t column, std::uint64_t v) {
@@ -172,9 +172,9 @@ struct KernelHarness {
     const TileKernel* k = table.get(op);
     if (k == nullptr) {
       ADD_FAILURE() << "no kernel for op " << static_cast<unsigned>(op);
-      return TileResult::faulted(Fault::IllegalInstruction);
+      return TileResult::faulted(FaultCode::Fault_IllegalInstruction);
     }
-    if (!k->operands_legal(tiles, o, bundle)) return TileResult::faulted(Fault::TileLegality);
+    if (!k->operands_legal(tiles, o, bundle)) return TileResult::faulted(FaultCode::Fault_TileLegality);
     return execute(op, o);
   }
   // The semantic handler alone: the ASL's direct operation functions
@@ -183,7 +183,7 @@ struct KernelHarness {
     const TileKernel* k = table.get(op);
     if (k == nullptr) {
       ADD_FAILURE() << "no kernel for op " << static_cast<unsigned>(op);
-      return TileResult::faulted(Fault::IllegalInstruction);
+      return TileResult::faulted(FaultCode::Fault_IllegalInstruction);
     }
     TileExecutionContext c{tiles, memory, bundle, o, pad, false, profile};
     return k->execute(c);
@@ -201,7 +201,7 @@ struct KernelHarness {
   // ConfigureCubeTile(i, capacity, valid_rows, valid_columns, type, layout, Matrix).
   void cube(TileIndex i, std::uint32_t capacity, std::uint32_t rows, std::uint32_t columns, DataType t,
             TileLayout layout) {
-    ASSERT_EQ(configure_cube(tiles, i, capacity, rows, columns, t, layout, TileLocation::Matrix), Fault::None)
+    ASSERT_EQ(configure_cube(tiles, i, capacity, rows, columns, t, layout, TileLocation::Matrix), FaultCode::Fault_None)
         << unsigned{i};
   }
   // ConfigureTile with an explicit location.
@@ -209,7 +209,7 @@ struct KernelHarness {
                std::uint32_t valid_columns, DataType t, TileLocation location) {
     ASSERT_EQ(tiles.configure(i, request(capacity, columns, valid_rows, valid_columns, t, TileLayout::RowMajor,
                                          location)),
-              Fault::None)
+              FaultCode::Fault_None)
         << unsigned{i};
   }
 };
@@ -232,10 +232,10 @@ TileOperands operands(TileIndex destination, std::initializer_list<TileIndex> so
 // TileCubeDescriptorLegal): persistent CUBE layouts live only in Matrix storage.
 TEST(SpecPointsTileModel, PTO_AVS_TILE_CUBE_LOCATION_003) {
   TileFile f;
-  EXPECT_NE(configure_cube(f, 0, 512, 16, 16, DataType::FP16, TileLayout::CubeM16, TileLocation::Vector), Fault::None);
+  EXPECT_NE(configure_cube(f, 0, 512, 16, 16, DataType::FP16, TileLayout::CubeM16, TileLocation::Vector), FaultCode::Fault_None);
   EXPECT_FALSE(f.tile(0).allocated());
   EXPECT_EQ(f.local_capacity_in_use(), 0U);
-  ASSERT_EQ(configure_cube(f, 0, 512, 16, 16, DataType::FP16, TileLayout::CubeM16, TileLocation::Matrix), Fault::None);
+  ASSERT_EQ(configure_cube(f, 0, 512, 16, 16, DataType::FP16, TileLayout::CubeM16, TileLocation::Matrix), FaultCode::Fault_None);
   EXPECT_TRUE(cube_descriptor_legal(f.tile(0).descriptor()));
   TileDescriptor wrong = f.tile(0).descriptor();
   wrong.location = TileLocation::Vector;
@@ -250,7 +250,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_CUBE_LOCATION_003) {
 // descriptor covers them.
 TEST(SpecPointsTileModel, PTO_AVS_TILE_CUBE_RECONFIGURE_002) {
   TileFile f;
-  ASSERT_EQ(f.configure(0, request(128, 8, 1, 1, DataType::U8)), Fault::None);
+  ASSERT_EQ(f.configure(0, request(128, 8, 1, 1, DataType::U8)), FaultCode::Fault_None);
   f.tile(0).write_element(0, 0, 0x5a);
   const TileDescriptor before = f.tile(0).descriptor();
   const bool before_defined = f.tile(0).contents_defined();
@@ -260,7 +260,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_CUBE_RECONFIGURE_002) {
   const std::uint64_t before_capacity = f.local_capacity_in_use();
   ASSERT_EQ(before.rows, 16U);  // DerivedTileRows(128, 8, U8)
 
-  EXPECT_NE(configure_cube(f, 0, 128, 13, 19, DataType::FP16, TileLayout::CubeN8, TileLocation::Matrix), Fault::None);
+  EXPECT_NE(configure_cube(f, 0, 128, 13, 19, DataType::FP16, TileLayout::CubeN8, TileLocation::Matrix), FaultCode::Fault_None);
   const Tile& after = f.tile(0);
   const TileDescriptor& d = after.descriptor();
   EXPECT_EQ(d.allocated, before.allocated);
@@ -287,7 +287,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_CUBE_RECONFIGURE_002) {
 // and no defined element.
 TEST(SpecPointsTileModel, PTO_AVS_TILE_CUBE_ALLOCATE_001) {
   TileFile f;
-  ASSERT_EQ(configure_cube(f, 0, 768, 13, 19, DataType::FP16, TileLayout::CubeN8, TileLocation::Matrix), Fault::None);
+  ASSERT_EQ(configure_cube(f, 0, 768, 13, 19, DataType::FP16, TileLayout::CubeN8, TileLocation::Matrix), FaultCode::Fault_None);
   const Tile& t = f.tile(0);
   const TileDescriptor& d = t.descriptor();
   EXPECT_TRUE(d.allocated);
@@ -319,7 +319,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_CUBE_ALLOCATE_001) {
 // pad value and become physically defined; valid elements stay undefined.
 TEST(SpecPointsTileModel, PTO_AVS_TILE_CUBE_PADDING_001) {
   TileFile f;
-  ASSERT_EQ(configure_cube(f, 0, 768, 13, 19, DataType::FP16, TileLayout::CubeN8, TileLocation::Matrix), Fault::None);
+  ASSERT_EQ(configure_cube(f, 0, 768, 13, 19, DataType::FP16, TileLayout::CubeN8, TileLocation::Matrix), FaultCode::Fault_None);
   Tile& t = f.tile(0);
   t.apply_padding(PadValue::Max);
   const std::uint32_t valid_index = cube_payload_index(t.descriptor(), 0, 0);
@@ -521,20 +521,20 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILECAPACITYLEGALITY_BOUNDARY_001) {
   EXPECT_FALSE(f.local_capacity_legal(0));
   EXPECT_FALSE(f.local_capacity_legal(255));
   EXPECT_TRUE(f.local_capacity_legal(256));
-  ASSERT_EQ(f.configure(19, request(512, 1, 1, 1, DataType::U64)), Fault::None);
+  ASSERT_EQ(f.configure(19, request(512, 1, 1, 1, DataType::U64)), FaultCode::Fault_None);
   EXPECT_EQ(f.tile(19).descriptor().capacity_bytes, 512U);
   EXPECT_EQ(f.tile(19).descriptor().rows, 64U);
   EXPECT_EQ(f.tile(19).descriptor().valid_rows, 1U);
   f.release(19);
 
-  ASSERT_EQ(f.configure(20, request(256, 1, 32, 1, DataType::U64)), Fault::None);
-  ASSERT_EQ(f.configure(21, request(256, 1, 1, 1, DataType::U64)), Fault::None);
+  ASSERT_EQ(f.configure(20, request(256, 1, 32, 1, DataType::U64)), FaultCode::Fault_None);
+  ASSERT_EQ(f.configure(21, request(256, 1, 1, 1, DataType::U64)), FaultCode::Fault_None);
   // Reconfiguring 20 excludes its old 256 bytes: 512 + 256 == 768 fits.
-  ASSERT_EQ(f.configure(20, request(512, 1, 1, 1, DataType::U64)), Fault::None);
+  ASSERT_EQ(f.configure(20, request(512, 1, 1, 1, DataType::U64)), FaultCode::Fault_None);
   EXPECT_EQ(f.local_capacity_in_use_except(63), 768U);
   EXPECT_GT(f.local_capacity_in_use_except(22) + 256, f.capacity_limit());
   // The aggregate limit rejects a further 256-byte tile.
-  EXPECT_EQ(f.configure(22, request(256, 1, 1, 1, DataType::U64)), Fault::TileAllocation);
+  EXPECT_EQ(f.configure(22, request(256, 1, 1, 1, DataType::U64)), FaultCode::Fault_TileAllocation);
   EXPECT_FALSE(f.tile(22).allocated());
   EXPECT_EQ(f.tile(20).descriptor().capacity_bytes, 512U);
   EXPECT_EQ(f.tile(21).descriptor().capacity_bytes, 256U);
@@ -547,7 +547,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILECAPACITYLEGALITY_BOUNDARY_001) {
 // TileDescriptorLegal, TileSourceContentsDefined).
 TEST(SpecPointsTileModel, PTO_AVS_TILE_CUBE_GENERIC_001) {
   TileFile f;
-  ASSERT_EQ(configure_cube(f, 0, 512, 16, 16, DataType::FP16, TileLayout::CubeM16, TileLocation::Matrix), Fault::None);
+  ASSERT_EQ(configure_cube(f, 0, 512, 16, 16, DataType::FP16, TileLayout::CubeM16, TileLocation::Matrix), FaultCode::Fault_None);
   EXPECT_TRUE(cube_descriptor_legal(f.tile(0).descriptor()));
   EXPECT_FALSE(f.tile(0).generic_indexing_permitted());
   EXPECT_FALSE(f.descriptor_legal(0));
@@ -563,7 +563,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLOAD_CUBE_WIDTHS_003) {
   {
     TileFile f;
     ModelMemory m;
-    ASSERT_EQ(configure_cube(f, 0, 256, 2, 2, DataType::FP32, TileLayout::CubeM32, TileLocation::Matrix), Fault::None);
+    ASSERT_EQ(configure_cube(f, 0, 256, 2, 2, DataType::FP32, TileLayout::CubeM32, TileLocation::Matrix), FaultCode::Fault_None);
     m.store(0x100, 4, 0x89abcdef);
     ASSERT_TRUE(tload(f.tile(0), m, 0x100, 8).ok());
     const Tile& t = f.tile(0);
@@ -572,7 +572,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLOAD_CUBE_WIDTHS_003) {
   {
     TileFile f;
     ModelMemory m;
-    ASSERT_EQ(configure_cube(f, 0, 256, 2, 5, DataType::FP16, TileLayout::CubeM16, TileLocation::Matrix), Fault::None);
+    ASSERT_EQ(configure_cube(f, 0, 256, 2, 5, DataType::FP16, TileLayout::CubeM16, TileLocation::Matrix), FaultCode::Fault_None);
     m.store(0x212, 2, 0xbeef);
     ASSERT_TRUE(tload(f.tile(0), m, 0x200, 10).ok());
     const Tile& t = f.tile(0);
@@ -581,7 +581,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLOAD_CUBE_WIDTHS_003) {
   {
     TileFile f;
     ModelMemory m;
-    ASSERT_EQ(configure_cube(f, 0, 256, 2, 9, DataType::E4M3, TileLayout::CubeN8, TileLocation::Matrix), Fault::None);
+    ASSERT_EQ(configure_cube(f, 0, 256, 2, 9, DataType::E4M3, TileLayout::CubeN8, TileLocation::Matrix), FaultCode::Fault_None);
     m.store(0x311, 1, 0x7e);
     ASSERT_TRUE(tload(f.tile(0), m, 0x300, 9).ok());
     const Tile& t = f.tile(0);
@@ -590,7 +590,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLOAD_CUBE_WIDTHS_003) {
   {
     TileFile f;
     ModelMemory m;
-    ASSERT_EQ(configure_cube(f, 0, 256, 2, 9, DataType::U4X2, TileLayout::CubeN8, TileLocation::Matrix), Fault::None);
+    ASSERT_EQ(configure_cube(f, 0, 256, 2, 9, DataType::U4X2, TileLayout::CubeN8, TileLocation::Matrix), FaultCode::Fault_None);
     m.store(0x400, 1, 0xba);
     ASSERT_TRUE(tload(f.tile(0), m, 0x400, 5).ok());
     const Tile& t = f.tile(0);
@@ -604,12 +604,12 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLOAD_CUBE_WIDTHS_003) {
 TEST(SpecPointsTileModel, PTO_AVS_TILE_TLOAD_CUBE_001) {
   TileFile f;
   ModelMemory m;
-  ASSERT_EQ(configure_cube(f, 0, 768, 13, 19, DataType::FP16, TileLayout::CubeN8, TileLocation::Matrix), Fault::None);
+  ASSERT_EQ(configure_cube(f, 0, 768, 13, 19, DataType::FP16, TileLayout::CubeN8, TileLocation::Matrix), FaultCode::Fault_None);
   const std::uint64_t base = 0x400, stride = 42;
   for (std::uint32_t row = 0; row <= 12; ++row)
     for (std::uint32_t column = 0; column <= 18; ++column)
       m.store(base + (row * 21 + column) * 2, 2, row * 32 + column + 1);
-  ASSERT_EQ(tload(f.tile(0), m, base, stride).fault, Fault::None);
+  ASSERT_EQ(tload(f.tile(0), m, base, stride).fault, FaultCode::Fault_None);
   const Tile& t = f.tile(0);
   EXPECT_EQ(t.read_raw(cube_payload_index(t.descriptor(), 0, 0)), 1U);
   EXPECT_EQ(t.read_raw(cube_payload_index(t.descriptor(), 7, 7)), 232U);
@@ -625,7 +625,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLOAD_CUBE_001) {
 TEST(SpecPointsTileModel, PTO_AVS_TILE_TLOAD_CUBE_M16_B4_005) {
   TileFile f;
   ModelMemory m;
-  ASSERT_EQ(configure_cube(f, 0, 128, 2, 16, DataType::U4X2, TileLayout::CubeM16, TileLocation::Matrix), Fault::None);
+  ASSERT_EQ(configure_cube(f, 0, 128, 2, 16, DataType::U4X2, TileLayout::CubeM16, TileLocation::Matrix), FaultCode::Fault_None);
   const std::uint8_t bytes[8] = {0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe};
   for (unsigned i = 0; i < 8; ++i) m.store(0x600 + i, 1, bytes[i]);
   ASSERT_TRUE(tload(f.tile(0), m, 0x600, 8).ok());
@@ -645,14 +645,14 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLOAD_CUBE_M16_B4_005) {
 TEST(SpecPointsTileModel, PTO_AVS_TILE_TSTORE_CUBE_002) {
   TileFile f;
   ModelMemory m;
-  ASSERT_EQ(configure_cube(f, 1, 768, 13, 19, DataType::FP16, TileLayout::CubeN8, TileLocation::Matrix), Fault::None);
+  ASSERT_EQ(configure_cube(f, 1, 768, 13, 19, DataType::FP16, TileLayout::CubeN8, TileLocation::Matrix), FaultCode::Fault_None);
   Tile& t = f.tile(1);
   for (std::uint32_t row = 0; row <= 12; ++row)
     for (std::uint32_t column = 0; column <= 18; ++column) t.write_element(row, column, row * 32 + column + 1);
   ASSERT_TRUE(t.contents_defined());
   const std::uint64_t base = 0x800, stride = 42;
   for (std::uint64_t element = 0; element <= 273; ++element) m.store(base + element * 2, 2, 0x5a5a);
-  ASSERT_EQ(tstore(t, m, base, stride).fault, Fault::None);
+  ASSERT_EQ(tstore(t, m, base, stride).fault, FaultCode::Fault_None);
   EXPECT_EQ(m.load(base, 2), 1U);
   EXPECT_EQ(m.load(base + (7 * 21 + 7) * 2, 2), 232U);
   EXPECT_EQ(m.load(base + (12 * 21 + 18) * 2, 2), 403U);
@@ -887,7 +887,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLSU_INDEXED_BOUND_002) {
       m.store(4095, 1, 0xbb);
     }
     m.clear_log();
-    EXPECT_EQ(tload(h.tiles.tile(13), m, start, 5).fault, Fault::DataPage);
+    EXPECT_EQ(tload(h.tiles.tile(13), m, start, 5).fault, FaultCode::Fault_DataPage);
     EXPECT_EQ(m.event_count(), 0U);
     for (std::uint32_t c = 0; c < 5; ++c) EXPECT_EQ(h.word(13, 0, c), 0xdU) << c;
   }
@@ -900,7 +900,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLSU_INDEXED_BOUND_002) {
   m.store(4094, 1, 0xaa);
   m.store(4095, 1, 0xbb);
   m.clear_log();
-  EXPECT_EQ(tstore(h.tiles.tile(13), m, 4094, 5).fault, Fault::DataPage);
+  EXPECT_EQ(tstore(h.tiles.tile(13), m, 4094, 5).fault, FaultCode::Fault_DataPage);
   EXPECT_EQ(m.event_count(), 0U);
   EXPECT_EQ(m.load(4094, 1), 0xaaU);
   EXPECT_EQ(m.load(4095, 1), 0xbbU);
@@ -915,7 +915,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLSU_INDEXED_BOUND_002) {
   h.set(15, 0, 2, 9);
   m.clear_log();
   const TileResult scatter = h.run(isa::TileOp::MSCATTER, operands(0, {15, 14}, 4094));
-  EXPECT_EQ(scatter.fault, Fault::DataPage);
+  EXPECT_EQ(scatter.fault, FaultCode::Fault_DataPage);
   EXPECT_EQ(m.event_count(), 0U);
   EXPECT_EQ(m.load(4094, 1), 0xaaU);
   EXPECT_EQ(m.load(4095, 1), 0xbbU);
@@ -933,7 +933,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLSU_FAULTS_BOUND_003) {
     SCOPED_TRACE(position);
     const std::uint64_t start = position == 0 ? 4096 : position == 1 ? 4095 : 4094;
     m.clear_log();
-    EXPECT_EQ(tstore(h.tiles.tile(26), m, start, 5).fault, Fault::DataPage);
+    EXPECT_EQ(tstore(h.tiles.tile(26), m, start, 5).fault, FaultCode::Fault_DataPage);
     EXPECT_EQ(m.event_count(), 0U);
 
     const std::uint32_t byte_count = position == 0 ? 1 : 3;
@@ -942,7 +942,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLSU_FAULTS_BOUND_003) {
     strides.fill(byte_count);
     m.clear_log();
     EXPECT_EQ(tprefetch(m, bases, strides, {byte_count, 1, byte_count == 1 ? 1U : 4U, DataType::U8}).fault,
-              Fault::DataPage);
+              FaultCode::Fault_DataPage);
     EXPECT_EQ(m.event_count(), 0U);
   }
 
@@ -959,10 +959,10 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLSU_FAULTS_BOUND_003) {
     m.store(base + 1, 1, 0x43);
     m.store(base + 2, 1, 0x65);
     m.clear_log();
-    EXPECT_EQ(h.run(isa::TileOp::MGATHER, operands(27, {28}, base)).fault, Fault::DataPage);
+    EXPECT_EQ(h.run(isa::TileOp::MGATHER, operands(27, {28}, base)).fault, FaultCode::Fault_DataPage);
     EXPECT_EQ(m.event_count(), 0U);
     m.clear_log();
-    EXPECT_EQ(h.run(isa::TileOp::MSCATTER, operands(0, {27, 28}, base)).fault, Fault::DataPage);
+    EXPECT_EQ(h.run(isa::TileOp::MSCATTER, operands(0, {27, 28}, base)).fault, FaultCode::Fault_DataPage);
     EXPECT_EQ(m.event_count(), 0U);
   }
 }
@@ -1063,27 +1063,27 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILEMEMORYCOMPLETIONANDRESTART_EXECUT
   h.set(15, 0, 1, 8);
   h.set(15, 0, 2, 16);
   TileResult r = h.run(mgather_op, gather);
-  EXPECT_EQ(r.fault, Fault::DataPage);
+  EXPECT_EQ(r.fault, FaultCode::Fault_DataPage);
   EXPECT_EQ(r.fault_address, 4096U);
   expect_unchanged();
 
   h.set(15, 0, 0, 0);
   h.set(15, 0, 1, 3072);
   r = h.run(mgather_op, gather);
-  EXPECT_EQ(r.fault, Fault::DataPage);
+  EXPECT_EQ(r.fault, FaultCode::Fault_DataPage);
   EXPECT_EQ(r.fault_address, 4096U);
   expect_unchanged();
 
   h.set(15, 0, 1, 8);
   h.set(15, 0, 2, 3072);
   r = h.run(mgather_op, gather);
-  EXPECT_EQ(r.fault, Fault::DataPage);
+  EXPECT_EQ(r.fault, FaultCode::Fault_DataPage);
   EXPECT_EQ(r.fault_address, 4096U);
   expect_unchanged();
 
   h.set(15, 0, 2, 16);
   r = h.run(mgather_op, gather);
-  EXPECT_EQ(r.fault, Fault::None);
+  EXPECT_EQ(r.fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(14, 0, 0), 0x11U);
   EXPECT_EQ(h.word(14, 0, 1), 0x22U);
   EXPECT_EQ(h.word(14, 0, 2), 0x33U);
@@ -1102,7 +1102,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILEMEMORYCOMPLETIONANDRESTART_EXECUT
   const TileOperands scatter = operands(0, {16, 17}, 1536);
   const isa::TileOp mscatter_op = decoded(isa::TileFamily::TLSU, 5);
   r = h.run(mscatter_op, scatter);
-  EXPECT_EQ(r.fault, Fault::DataPage);
+  EXPECT_EQ(r.fault, FaultCode::Fault_DataPage);
   EXPECT_EQ(r.fault_address, 4096U);
   EXPECT_EQ(m.load(1536, 8), 0xaaU);
   EXPECT_EQ(m.load(1544, 8), 0xbbU);
@@ -1110,7 +1110,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILEMEMORYCOMPLETIONANDRESTART_EXECUT
 
   h.set(17, 0, 1, 8);
   r = h.run(mscatter_op, scatter);
-  EXPECT_EQ(r.fault, Fault::None);
+  EXPECT_EQ(r.fault, FaultCode::Fault_None);
   EXPECT_EQ(m.load(1536, 8), 1U);
   EXPECT_EQ(m.load(1544, 8), 2U);
   EXPECT_EQ(m.load(1552, 8), 3U);
@@ -1137,13 +1137,13 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILEELEMENTDEFINEDNESS_EXECUTION_001)
   EXPECT_EQ(h.word(0, 0, 0), 1U);
 
   const isa::TileOp add = decoded(isa::TileFamily::TEPL, 0);
-  EXPECT_EQ(h.run(add, operands(2, {0, 1})).fault, Fault::TileLegality);
+  EXPECT_EQ(h.run(add, operands(2, {0, 1})).fault, FaultCode::Fault_TileLegality);
   for (std::uint32_t r = 0; r < 2; ++r)
     for (std::uint32_t c = 0; c < 2; ++c) EXPECT_EQ(h.word(2, r, c), 0x5aU);
 
   h.configure(3, 256, 1, 2, 1, DataType::U64);
   h.fill(3, 0x66);
-  EXPECT_EQ(h.run(decoded(isa::TileFamily::TEPL, 64), operands(3, {0})).fault, Fault::TileLegality);
+  EXPECT_EQ(h.run(decoded(isa::TileFamily::TEPL, 64), operands(3, {0})).fault, FaultCode::Fault_TileLegality);
   EXPECT_EQ(h.word(3, 0, 0), 0x66U);
   EXPECT_EQ(h.word(3, 1, 0), 0x66U);
 
@@ -1152,7 +1152,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILEELEMENTDEFINEDNESS_EXECUTION_001)
   h.set(0, 1, 1, 4);
   EXPECT_EQ(t0.defined_valid_elements(), 4U);
   EXPECT_TRUE(t0.contents_defined());
-  EXPECT_EQ(h.run(add, operands(2, {0, 1})).fault, Fault::None);
+  EXPECT_EQ(h.run(add, operands(2, {0, 1})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(2, 0, 0), 11U);
   EXPECT_EQ(h.word(2, 1, 1), 14U);
 
@@ -1182,16 +1182,16 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTDECODEDTILELEGALITYFAULTS_FAULT_001) 
   h.fill(9, 0x5a);
   const isa::TileOp add = decoded(isa::TileFamily::TEPL, 0);
   const isa::TileOp div = decoded(isa::TileFamily::TEPL, 3);
-  EXPECT_EQ(h.run(add, operands(9, {7, 8})).fault, Fault::TileLegality);
+  EXPECT_EQ(h.run(add, operands(9, {7, 8})).fault, FaultCode::Fault_TileLegality);
   expect_all(9, 0x5a);
 
   h.fill(7, 8);
   h.set(8, 0, 1, 0);  // integer division by zero
-  EXPECT_EQ(h.run(div, operands(9, {7, 8})).fault, Fault::TileLegality);
+  EXPECT_EQ(h.run(div, operands(9, {7, 8})).fault, FaultCode::Fault_TileLegality);
   expect_all(9, 0x5a);
 
   h.tiles.release(8);
-  EXPECT_EQ(h.run(add, operands(9, {7, 8})).fault, Fault::TileLegality);
+  EXPECT_EQ(h.run(add, operands(9, {7, 8})).fault, FaultCode::Fault_TileLegality);
   expect_all(9, 0x5a);
 
   for (TileIndex i : {10, 11, 12}) h.configure(i, 256, 2, 2, 2, DataType::U64);
@@ -1205,7 +1205,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTDECODEDTILELEGALITYFAULTS_FAULT_001) 
   h.bundle.operation.selector_valid = true;
   h.bundle.operation.data_type_valid = true;
   h.bundle.operation.data_type = 0b11000;
-  EXPECT_EQ(h.run(decoded(isa::TileFamily::CUBE, 1), operands(12, {10, 11, 13})).fault, Fault::TileLegality);
+  EXPECT_EQ(h.run(decoded(isa::TileFamily::CUBE, 1), operands(12, {10, 11, 13})).fault, FaultCode::Fault_TileLegality);
   expect_all(12, 0x66);
 }
 
@@ -1256,7 +1256,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_VEC_SFU_INDEX_CORNERS_BOUND_004) {
     tepl_tile(h, 2, 1, 2, DataType::U16);
     h.set(2, 0, 0, 0);
     h.set(2, 0, 1, 0);
-    ASSERT_EQ(h.run(tscatter, operands(0, {1, 2})).fault, Fault::None);
+    ASSERT_EQ(h.run(tscatter, operands(0, {1, 2})).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(0, 0, 0), 11U);
     EXPECT_EQ(h.word(0, 0, 1), 12U);
     EXPECT_EQ(h.word(0, 1, 0), 0U);
@@ -1274,7 +1274,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_VEC_SFU_INDEX_CORNERS_BOUND_004) {
     sort.destination[1] = 2;
     sort.sort_width = 2;
     sort.flag0 = true;  // descending
-    ASSERT_EQ(h.run(tsort, sort).fault, Fault::None);
+    ASSERT_EQ(h.run(tsort, sort).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(0, 0, 0), 0x40800000U);
     EXPECT_EQ(h.word(0, 0, 1), 0x3f800000U);
     EXPECT_EQ(h.word(0, 0, 2), 0x40400000U);
@@ -1289,7 +1289,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_VEC_SFU_INDEX_CORNERS_BOUND_004) {
     tepl_tile(h, 2, 1, 2, DataType::U32);
     h.set(2, 0, 0, 4);
     h.set(2, 0, 1, 0);
-    EXPECT_EQ(h.run(tgather, operands(0, {1, 2})).fault, Fault::TileLegality);
+    EXPECT_EQ(h.run(tgather, operands(0, {1, 2})).fault, FaultCode::Fault_TileLegality);
     EXPECT_EQ(h.word(0, 0, 0), 91U);
     EXPECT_EQ(h.word(0, 0, 1), 92U);
   }
@@ -1302,7 +1302,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_VEC_SFU_INDEX_CORNERS_BOUND_004) {
     tepl_tile(h, 2, 1, 2, DataType::U64);
     h.set(2, 0, 0, 4);
     h.set(2, 0, 1, 0);
-    EXPECT_EQ(h.run(tscatter, operands(0, {1, 2})).fault, Fault::TileLegality);
+    EXPECT_EQ(h.run(tscatter, operands(0, {1, 2})).fault, FaultCode::Fault_TileLegality);
     EXPECT_EQ(h.word(0, 0, 0), 91U);
     EXPECT_EQ(h.word(0, 1, 1), 94U);
   }
@@ -1345,7 +1345,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_SORT_ORDER_001) {
     o.sort_width = 2;
     o.flag0 = descending;
     if (!h.legal(isa::TileOp::TSORT, o)) return false;
-    EXPECT_EQ(h.run(isa::TileOp::TSORT, o).fault, Fault::None);
+    EXPECT_EQ(h.run(isa::TileOp::TSORT, o).fault, FaultCode::Fault_None);
     if (out != nullptr) {
       out[0] = h.tiles.tile(0).read_raw(0);
       out[1] = h.tiles.tile(0).read_raw(1);
@@ -1399,7 +1399,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILECONVERSION_EXECUTION_001) {
     h.configure(1, 128 * memory_element_bytes(c.to), 1, 1, 1, c.to);
     h.set(0, 0, 0, c.value);
     const TileResult r = h.run(tcvt, operands(1, {0}));
-    ASSERT_EQ(r.fault, Fault::None);
+    ASSERT_EQ(r.fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(1, 0, 0), c.expected);
     EXPECT_EQ(r.flags, 0U);
   }
@@ -1413,15 +1413,15 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILECONVERSION_EXECUTION_001) {
     h.profile = NumericProfile::Ieee;
     h.set(38, 0, 0, 0x40200000);  // 2.5
     TileOperands o = operands(39, {38});
-    ASSERT_EQ(h.run(tcvt, o).fault, Fault::None);
+    ASSERT_EQ(h.run(tcvt, o).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(39, 0, 0), 2U);  // default RTZ
     o.numeric_control.use_operation_default = false;
     o.numeric_control.rounding_mode = num::RoundingMode::RNA;
     o.numeric_control.saturating = true;
-    ASSERT_EQ(h.run(tcvt, o).fault, Fault::None);
+    ASSERT_EQ(h.run(tcvt, o).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(39, 0, 0), 3U);  // explicit RNA
     h.set(38, 0, 0, 0x501502f9);      // 1e10 saturates to the U32 maximum
-    ASSERT_EQ(h.run(tcvt, o).fault, Fault::None);
+    ASSERT_EQ(h.run(tcvt, o).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(39, 0, 0), 0xffffffffU);
   }
   {
@@ -1430,7 +1430,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILECONVERSION_EXECUTION_001) {
     h.configure(41, 256, 2, 1, 2, DataType::U8);
     h.set(40, 0, 0, 257);
     h.set(40, 0, 1, 100);
-    ASSERT_EQ(h.run(tcvt, operands(41, {40})).fault, Fault::None);
+    ASSERT_EQ(h.run(tcvt, operands(41, {40})).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(41, 0, 0), 1U);
     EXPECT_EQ(h.word(41, 0, 1), 100U);
 
@@ -1438,7 +1438,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILECONVERSION_EXECUTION_001) {
     h.configure(41, 512, 2, 1, 2, DataType::S16);
     h.set(40, 0, 0, 0x80);
     h.set(40, 0, 1, 0x7f);
-    ASSERT_EQ(h.run(tcvt, operands(41, {40})).fault, Fault::None);
+    ASSERT_EQ(h.run(tcvt, operands(41, {40})).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(41, 0, 0), ~std::uint64_t{0} - 127);
     EXPECT_EQ(h.word(41, 0, 1), 0x7fU);
 
@@ -1447,10 +1447,10 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILECONVERSION_EXECUTION_001) {
     h.configure(42, 256, 2, 1, 2, DataType::FP32);
     h.set(40, 0, 0, 0x3f800000);
     h.set(40, 0, 1, 0x40000000);
-    ASSERT_EQ(h.run(isa::TileOp::TQUANT, operands(41, {40}, 0, 0x3f800000)).fault, Fault::None);
+    ASSERT_EQ(h.run(isa::TileOp::TQUANT, operands(41, {40}, 0, 0x3f800000)).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(41, 0, 0), 1U);
     EXPECT_EQ(h.word(41, 0, 1), 2U);
-    ASSERT_EQ(h.run(isa::TileOp::TDEQUANT, operands(42, {41}, 0, 0x3f800000)).fault, Fault::None);
+    ASSERT_EQ(h.run(isa::TileOp::TDEQUANT, operands(42, {41}, 0, 0x3f800000)).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(42, 0, 0), 0x3f800000U);
     EXPECT_EQ(h.word(42, 0, 1), 0x40000000U);
   }
@@ -1465,7 +1465,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILECONVERSION_EXECUTION_001) {
 TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTSHAREDREGISTERATOMICUPDATES_ATOMICITY_001) {
   TileFile f;
   ModelMemory m;
-  ASSERT_EQ(f.configure(0, request(512, 64, 1, 64, DataType::U64)), Fault::None);
+  ASSERT_EQ(f.configure(0, request(512, 64, 1, 64, DataType::U64)), FaultCode::Fault_None);
   for (std::uint32_t e = 0; e < 64; ++e) f.tile(0).write_element(0, e, e + 1);
   const Tile source = f.tile(0);
 
@@ -1507,7 +1507,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTSHAREDREGISTERATOMICUPDATES_ATOMICITY
   const MemoryOutcome load =
       tload_shared(f, 255, m, bases, strides, {size_code_bytes(3), 63, 1, 63, DataType::U64, TileLayout::RowMajor},
                    0b0001);
-  EXPECT_EQ(load.fault, Fault::TileLegality);
+  EXPECT_EQ(load.fault, FaultCode::Fault_TileLegality);
   EXPECT_EQ(m.event_count(), 0U);
   EXPECT_EQ(f.shared(255).tile.descriptor().columns, 64U);
   EXPECT_EQ(f.shared(255).tile.read_raw(0), 0xaaU);
@@ -1595,7 +1595,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_VEC_SFU_RESULTS_BOUND_005) {
     h.set(2, 0, 0, 0x40000000);
     h.set(2, 0, 1, 0x40400000);
     TileOperands merge = operands(0, {1, 2});
-    ASSERT_EQ(h.run(merge_op, merge).fault, Fault::None);
+    ASSERT_EQ(h.run(merge_op, merge).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(0, 0, 0), 0x3f800000U);
     EXPECT_EQ(h.word(0, 0, 1), 0x40000000U);
     EXPECT_EQ(h.word(0, 0, 2), 0x40000000U);
@@ -1607,7 +1607,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_VEC_SFU_RESULTS_BOUND_005) {
     h.set(2, 0, 0, 0x40000000);
     h.set(2, 0, 1, 0x3f800000);
     merge.flag0 = true;
-    ASSERT_EQ(h.run(merge_op, merge).fault, Fault::None);
+    ASSERT_EQ(h.run(merge_op, merge).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(0, 0, 0), 0x40400000U);
     EXPECT_EQ(h.word(0, 0, 4), 0x3f800000U);
   }
@@ -1618,7 +1618,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_VEC_SFU_RESULTS_BOUND_005) {
     h.set(1, 0, 0, 2);
     h.set(2, 0, 0, 3);
     h.set(3, 0, 0, 5);
-    ASSERT_EQ(h.run(isa::TileOp::TFMA, operands(0, {1, 2, 3})).fault, Fault::None);
+    ASSERT_EQ(h.run(isa::TileOp::TFMA, operands(0, {1, 2, 3})).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(0, 0, 0), 11U);
   }
   {
@@ -1634,7 +1634,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_VEC_SFU_RESULTS_BOUND_005) {
     sort.destination[1] = 1;
     sort.sort_width = 32;
     sort.flag0 = false;
-    ASSERT_EQ(h.run(isa::TileOp::TSORT, sort).fault, Fault::None);
+    ASSERT_EQ(h.run(isa::TileOp::TSORT, sort).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(0, 0, 0), 0x3f800000U);
     EXPECT_EQ(h.word(0, 0, 1), 0x40000000U);
     EXPECT_EQ(h.word(0, 0, 2), 0x40400000U);
@@ -1659,11 +1659,11 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_VEC_SFU_LAYOUT_ALIAS_BOUND_003) {
     tepl_tile(h, 0, 1, 1, DataType::U64);
     tepl_fill(h, 0, 90);
     ASSERT_EQ(h.tiles.configure(1, request(32 * 4 * 8, 32, 1, 1, DataType::U64, TileLayout::ImplementationDefined)),
-              Fault::None);
+              FaultCode::Fault_None);
     tepl_fill(h, 1, 1);
     tepl_tile(h, 2, 1, 1, DataType::U64);
     tepl_fill(h, 2, 2);
-    EXPECT_EQ(h.run(decoded(isa::TileFamily::TEPL, 0), operands(0, {1, 2})).fault, Fault::TileLegality);
+    EXPECT_EQ(h.run(decoded(isa::TileFamily::TEPL, 0), operands(0, {1, 2})).fault, FaultCode::Fault_TileLegality);
     EXPECT_EQ(h.word(0, 0, 0), 91U);
   }
   {
@@ -1675,7 +1675,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_VEC_SFU_LAYOUT_ALIAS_BOUND_003) {
     TileOperands insert = operands(0, {0, 1});
     insert.natural0 = 1;
     insert.natural1 = 1;
-    ASSERT_EQ(h.run(decoded(isa::TileFamily::TEPL, 0b000001100011), insert).fault, Fault::None);
+    ASSERT_EQ(h.run(decoded(isa::TileFamily::TEPL, 0b000001100011), insert).fault, FaultCode::Fault_None);
     EXPECT_EQ(h.word(0, 0, 0), 41U);
     EXPECT_EQ(h.word(0, 1, 1), 11U);
   }
@@ -1697,7 +1697,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTDECODEDTILEEXECUTION_EXECUTION_001) {
   h.set(1, 0, 1, 0);
   h.set(1, 1, 0, 0);
   h.set(1, 1, 1, 11);
-  ASSERT_EQ(h.run(decoded(isa::TileFamily::TEPL, 0), operands(2, {0, 1})).fault, Fault::None);
+  ASSERT_EQ(h.run(decoded(isa::TileFamily::TEPL, 0), operands(2, {0, 1})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(2, 0, 0), 9U);
   EXPECT_EQ(h.word(2, 1, 1), 16U);
 
@@ -1723,7 +1723,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTDECODEDTILEEXECUTION_EXECUTION_001) {
   h.set(5, 1, 0, 7);
   h.set(5, 1, 1, 8);
   h.select_cube_type(0b10010);
-  ASSERT_EQ(h.run(decoded(isa::TileFamily::CUBE, 0), operands(6, {4, 5})).fault, Fault::None);
+  ASSERT_EQ(h.run(decoded(isa::TileFamily::CUBE, 0), operands(6, {4, 5})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(6, 0, 0), 19U);
   EXPECT_EQ(h.word(6, 1, 1), 50U);
   EXPECT_FALSE(selector_assigned(isa::TileFamily::CUBE, 0b000000001000));  // rejected, D unchanged
@@ -1756,7 +1756,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILESELECTORCLOSUREEXTENSIONS_BOUNDAR
   m.store(1544, 8, 22);
   m.store(1552, 8, 33);
   h.pad = PadValue::Zero;
-  ASSERT_EQ(h.run(isa::TileOp::MGATHER_MASK, operands(55, {56, 57}, 1536)).fault, Fault::None);
+  ASSERT_EQ(h.run(isa::TileOp::MGATHER_MASK, operands(55, {56, 57}, 1536)).fault, FaultCode::Fault_None);
   h.pad = PadValue::Null;
   EXPECT_EQ(h.word(55, 0, 0), 11U);
   EXPECT_EQ(h.word(55, 0, 1), 0U);
@@ -1765,7 +1765,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILESELECTORCLOSUREEXTENSIONS_BOUNDAR
   m.store(2048, 8, 0);
   m.store(2056, 8, 0);
   m.store(2064, 8, 0);
-  ASSERT_EQ(h.run(isa::TileOp::MSCATTER_MASK, operands(0, {55, 56, 57}, 2048)).fault, Fault::None);
+  ASSERT_EQ(h.run(isa::TileOp::MSCATTER_MASK, operands(0, {55, 56, 57}, 2048)).fault, FaultCode::Fault_None);
   EXPECT_EQ(m.load(2048, 8), 11U);
   EXPECT_EQ(m.load(2056, 8), 0U);
   EXPECT_EQ(m.load(2064, 8), 33U);
@@ -1778,7 +1778,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILESELECTORCLOSUREEXTENSIONS_BOUNDAR
   h.set(59, 0, 0, 111);
   h.set(59, 0, 1, 222);
   h.set(59, 0, 2, 333);
-  ASSERT_EQ(h.run(isa::TileOp::MGATHER_CAS, operands(55, {56, 58, 59}, 1536)).fault, Fault::None);
+  ASSERT_EQ(h.run(isa::TileOp::MGATHER_CAS, operands(55, {56, 58, 59}, 1536)).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(55, 0, 0), 11U);
   EXPECT_EQ(h.word(55, 0, 1), 22U);
   EXPECT_EQ(h.word(55, 0, 2), 33U);
@@ -1806,9 +1806,9 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILESELECTORCLOSUREEXTENSIONS_BOUNDAR
   h.select_cube_type(0b00001);
   h.configure(10, 256, 2, 2, 2, DataType::FP32);
   // Direct handlers; operand order [C], A, [A scale], B, [B scale], [bias].
-  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL_MX_BIAS, operands(10, {2, 5, 3, 6, 7})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL_MX_BIAS, operands(10, {2, 5, 3, 6, 7})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(10, 0, 0), 21U);
-  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL_MX_ACC, operands(10, {10, 2, 5, 3, 6})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL_MX_ACC, operands(10, {10, 2, 5, 3, 6})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(10, 0, 0), 40U);
 
   h.located(12, 128, 1, 1, 1, DataType::FP16, TileLocation::Matrix);
@@ -1818,9 +1818,9 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILESELECTORCLOSUREEXTENSIONS_BOUNDAR
   h.set(12, 0, 0, 2);
   h.set(13, 0, 0, 3);
   h.set(14, 0, 0, 5);
-  ASSERT_EQ(h.execute(isa::TileOp::TGEMV_MX_BIAS, operands(15, {12, 0, 13, 0, 14})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TGEMV_MX_BIAS, operands(15, {12, 0, 13, 0, 14})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(15, 0, 0), 11U);
-  ASSERT_EQ(h.execute(isa::TileOp::TGEMV_MX_ACC, operands(15, {15, 12, 0, 13, 0})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TGEMV_MX_ACC, operands(15, {15, 12, 0, 13, 0})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(15, 0, 0), 17U);
 }
 
@@ -1852,9 +1852,9 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTMATRIXNUMERICCONTRACTLEGALITY_BOUNDAR
   h.set(44, 0, 0, 2);
   const TileOperands mx = operands(44, {40, 42, 41, 43});
   EXPECT_TRUE(h.legal(isa::TileOp::TMATMUL_MX, mx));
-  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL_MX, mx).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL_MX, mx).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(44, 0, 0), 32U);
-  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL_MX_ACC, operands(45, {44, 40, 42, 41, 43})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL_MX_ACC, operands(45, {44, 40, 42, 41, 43})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(45, 0, 0), 64U);
 
   h.configure(42, 256, 1, 1, 1, DataType::E8M0);  // undefined scale
@@ -1878,7 +1878,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTMATRIXPHYSICALACCUMULATORCLASSES_EXEC
   h.set(45, 0, 0, 2);
   h.set(46, 0, 0, 3);
   h.set(47, 0, 0, 1);
-  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL_BIAS, operands(47, {45, 46, 47})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL_BIAS, operands(47, {45, 46, 47})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(47, 0, 0), 7U);
 
   h.select_cube_type(0b10011);
@@ -1887,7 +1887,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTMATRIXPHYSICALACCUMULATORCLASSES_EXEC
   h.set(45, 0, 0, 2);
   h.set(46, 0, 0, 3);
   h.configure(47, 256, 1, 1, 1, DataType::S32);
-  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL, operands(47, {45, 46})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL, operands(47, {45, 46})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.tiles.tile(47).data_type(), DataType::S32);
 
   h.select_cube_type(0b11011);
@@ -1896,7 +1896,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTMATRIXPHYSICALACCUMULATORCLASSES_EXEC
   h.set(45, 0, 0, 2);
   h.set(46, 0, 0, 3);
   h.configure(47, 256, 1, 1, 1, DataType::U32);
-  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL, operands(47, {45, 46})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL, operands(47, {45, 46})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.tiles.tile(47).data_type(), DataType::U32);
 }
 
@@ -1916,26 +1916,26 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILEHANDLERCLOSURE_BOUNDARY_001) {
   h.set(52, 1, 0, 3);
   h.set(52, 1, 1, 4);
 
-  ASSERT_EQ(h.execute(isa::TileOp::TNEG, operands(53, {51})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TNEG, operands(53, {51})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(53, 0, 0), ~std::uint64_t{0});  // 0 - 1
-  ASSERT_EQ(h.execute(isa::TileOp::TADDS, operands(53, {51}, 0, 5)).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TADDS, operands(53, {51}, 0, 5)).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(53, 0, 1), 9U);
   h.tiles.configure_predicate(53, 256, 16, 2, 2, 2, kOnePe);
   const auto bit = [&h](std::uint32_t n) { return (static_cast<unsigned>(h.tiles.tile(53).payload()[0]) >> n) & 1U; };
   TileOperands compare = operands(53, {51, 52});
   compare.comparison = TileComparison::LT;
-  ASSERT_EQ(h.execute(isa::TileOp::TCMP, compare).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TCMP, compare).fault, FaultCode::Fault_None);
   EXPECT_EQ(bit(0), 1U);  // 1 < 2
   EXPECT_EQ(bit(1), 0U);  // 4 < 3
   TileOperands compare_scalar = operands(53, {51}, 0, 3);
   compare_scalar.comparison = TileComparison::GE;
-  ASSERT_EQ(h.execute(isa::TileOp::TCMPS, compare_scalar).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TCMPS, compare_scalar).fault, FaultCode::Fault_None);
   EXPECT_EQ(bit(0), 0U);  // 1 >= 3
   EXPECT_EQ(bit(1), 1U);  // 4 >= 3
-  ASSERT_EQ(h.execute(isa::TileOp::TSEL, operands(54, {53, 51, 52})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TSEL, operands(54, {53, 51, 52})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(54, 0, 0), 2U);
   EXPECT_EQ(h.word(54, 0, 1), 4U);
-  ASSERT_EQ(h.execute(isa::TileOp::TSELS, operands(54, {53, 51}, 0, 9)).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TSELS, operands(54, {53, 51}, 0, 9)).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(54, 0, 0), 9U);
   EXPECT_EQ(h.word(54, 0, 1), 4U);
 
@@ -1956,7 +1956,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILEHANDLERCLOSURE_BOUNDARY_001) {
   TileOperands insert = operands(55, {55, 56});
   insert.natural0 = 1;
   insert.natural1 = 0;
-  ASSERT_EQ(h.execute(isa::TileOp::TINSERT, insert).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TINSERT, insert).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(55, 1, 0), 7U);
   EXPECT_EQ(h.word(55, 1, 1), 8U);
 
@@ -1967,17 +1967,17 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILEHANDLERCLOSURE_BOUNDARY_001) {
   h.set(56, 0, 1, 8);
   h.set(57, 0, 0, 1);
   h.set(57, 0, 1, 3);
-  ASSERT_EQ(h.execute(isa::TileOp::TSCATTER, operands(61, {56, 57})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TSCATTER, operands(61, {56, 57})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(61, 1, 0), 7U);
   EXPECT_EQ(h.word(61, 3, 1), 8U);
 
   h.configure(56, 256, 2, 1, 2, DataType::U64);
   h.set(56, 0, 0, 7);
   h.set(56, 0, 1, 8);
-  ASSERT_EQ(h.execute(isa::TileOp::TCONCAT, operands(59, {56, 58})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TCONCAT, operands(59, {56, 58})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(59, 0, 0), 7U);
   EXPECT_EQ(h.word(59, 0, 3), 8U);
-  ASSERT_EQ(h.execute(isa::TileOp::TMOV, operands(62, {55})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TMOV, operands(62, {55})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(62, 1, 1), 8U);
 
   h.configure(5, 256, 2, 2, 2, DataType::FP16);
@@ -2002,13 +2002,13 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TESTTILEHANDLERCLOSURE_BOUNDARY_001) {
   h.set(61, 0, 0, 1);
   h.select_cube_type(0b00100);
   // Direct handlers; operand order [C], A, [A scale], B, [B scale], [bias].
-  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL_MX, operands(7, {5, 0, 6, 0})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TMATMUL_MX, operands(7, {5, 0, 6, 0})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(7, 0, 0), 19U);
-  ASSERT_EQ(h.execute(isa::TileOp::TGEMV_BIAS, operands(28, {29, 27, 61})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TGEMV_BIAS, operands(28, {29, 27, 61})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(28, 0, 0), 9U);
-  ASSERT_EQ(h.execute(isa::TileOp::TGEMV_ACC, operands(28, {28, 29, 27})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TGEMV_ACC, operands(28, {28, 29, 27})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(28, 0, 0), 17U);
-  ASSERT_EQ(h.execute(isa::TileOp::TGEMV_MX, operands(28, {29, 0, 27, 0})).fault, Fault::None);
+  ASSERT_EQ(h.execute(isa::TileOp::TGEMV_MX, operands(28, {29, 0, 27, 0})).fault, FaultCode::Fault_None);
   EXPECT_EQ(h.word(28, 0, 0), 8U);
 }
 
@@ -2053,7 +2053,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_TLOAD_CUBE_PAD_004) {
     t.pe_mask = kOnePe;
     std::vector<std::uint8_t> allocated;
     const CubeTransportResult r = execute_cube_transport(b, f, m, true, 0x500, 6, allocated);
-    ASSERT_EQ(r.fault, Fault::None);
+    ASSERT_EQ(r.fault, FaultCode::Fault_None);
     ASSERT_EQ(allocated.size(), 1U);
     const Tile& tile = f.tile(allocated[0]);
     ASSERT_EQ(tile.descriptor().layout, TileLayout::CubeN8);
@@ -2280,10 +2280,10 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_MATRIX_ROWMAX_DESC_001) {
     c.valid_rows = 2;
     c.valid_columns = 1;
     c.layout = TileLayout::CubeM16;
-    EXPECT_EQ(h.file.configure_cube(32, c), Fault::None);  // A: 2 x 1
+    EXPECT_EQ(h.file.configure_cube(32, c), FaultCode::Fault_None);  // A: 2 x 1
     c.valid_rows = 1;
     c.layout = TileLayout::CubeN8;
-    EXPECT_EQ(h.file.configure_cube(33, c), Fault::None);  // B: 1 x 1
+    EXPECT_EQ(h.file.configure_cube(33, c), FaultCode::Fault_None);  // B: 1 x 1
     h.file.tile(32).write_element(0, 0, 1);
     h.file.tile(32).write_element(1, 0, 2);
     h.file.tile(33).write_element(0, 0, 3);
@@ -2294,7 +2294,7 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_MATRIX_ROWMAX_DESC_001) {
     r.valid_columns = 1;
     r.data_type = DataType::U32;
     r.mask = 0b1111;
-    EXPECT_EQ(h.file.configure(40, r), Fault::None);
+    EXPECT_EQ(h.file.configure(40, r), FaultCode::Fault_None);
     for (std::uint32_t row = 0; row < row_max_valid_rows; ++row) h.file.tile(40).write_element(row, 0, 0);
     // B.FPATR: RowMaxEn [18], RowMaxInit [16]; GroupMaxEn and GroupNCode 0.
     const std::uint64_t fpatr = 0x2023 | (1U << 18) | (1U << 16);

@@ -34,7 +34,7 @@ void defined_tile(BundleTestHost& h, tile::TileIndex i, DataType t, std::uint32_
   r.valid_columns = valid_columns;
   r.data_type = t;
   r.mask = 0b1111;
-  ASSERT_EQ(h.file.configure(i, r), tile::Fault::None);
+  ASSERT_EQ(h.file.configure(i, r), arch::FaultCode::Fault_None);
   for (std::uint32_t row = 0; row < valid_rows; ++row)
     for (std::uint32_t column = 0; column < valid_columns; ++column) h.file.tile(i).write_element(row, column, value);
 }
@@ -145,9 +145,9 @@ TEST(TileElementsConfig, CubeStorageOf384ElementsIsLegalAt384AndIllegalAt383) {
                                  .location = tile::TileLocation::Matrix, .mask = 0b0001};
   tile::TileFile f;
   f.set_model_tile_elements(383);
-  EXPECT_EQ(f.configure_cube(0, r), tile::Fault::TileLegality);  // ConfigureCubeTileForMask returns FALSE
+  EXPECT_EQ(f.configure_cube(0, r), arch::FaultCode::Fault_TileLegality);  // ConfigureCubeTileForMask returns FALSE
   f.set_model_tile_elements(384);
-  ASSERT_EQ(f.configure_cube(0, r), tile::Fault::None);
+  ASSERT_EQ(f.configure_cube(0, r), arch::FaultCode::Fault_None);
   EXPECT_TRUE(tile::cube_descriptor_legal(f.tile(0).descriptor(), 384));
   EXPECT_FALSE(tile::cube_descriptor_legal(f.tile(0).descriptor(), 383));  // TileCubeDescriptorLegal
 }
@@ -165,7 +165,7 @@ TEST(TileElementsConfig, FourBitTilesAlwaysUsePackedCarriers) {
   r.valid_rows = 16;
   r.data_type = DataType::U4X2;
   r.mask = 0b0001;
-  ASSERT_EQ(f.configure(0, r), tile::Fault::None);
+  ASSERT_EQ(f.configure(0, r), arch::FaultCode::Fault_None);
   f.set_model_tile_elements(16);
   EXPECT_TRUE(f.payload_representable(0));
   f.set_model_tile_elements(15);

@@ -121,7 +121,7 @@ TEST(TileMemoryEvents, TstoreOneStorePerElementRowMajor) {
     r.valid_columns = 2;
     r.data_type = tile::DataType::U32;
     r.mask = 0b0001;
-    ASSERT_EQ(h.file.configure(7, r), tile::Fault::None);
+    ASSERT_EQ(h.file.configure(7, r), arch::FaultCode::Fault_None);
     for (unsigned i = 0; i < 4; ++i) h.file.tile(7).write_element(i / 2, i % 2, 0xa0a0a0a0U + i);
     h.m.state.gpr[3][2] = 0x600;
     h.m.state.gpr[3][3] = 0x20;
@@ -172,7 +172,7 @@ TEST(TileMemoryEvents, FaultRecordsNoEvent) {
     r.valid_columns = 2;
     r.data_type = tile::DataType::U32;
     r.mask = 0b0001;
-    ASSERT_EQ(h.file.configure(7, r), tile::Fault::None);
+    ASSERT_EQ(h.file.configure(7, r), arch::FaultCode::Fault_None);
     h.file.tile(7).write_element(0, 0, 1);
     h.file.tile(7).write_element(0, 1, 2);
     h.m.state.gpr[3][2] = 0x601;
@@ -224,8 +224,8 @@ struct Access {
 class CapturingPort final : public tile::TileMemoryPort {
  public:
   explicit CapturingPort(bool capturing) : capturing_(capturing) {}
-  tile::Fault check(std::uint64_t address, std::uint64_t size, bool) const override {
-    return address <= bytes.size() && size <= bytes.size() - address ? tile::Fault::None : tile::Fault::DataPage;
+  arch::FaultCode check(std::uint64_t address, std::uint64_t size, bool) const override {
+    return address <= bytes.size() && size <= bytes.size() - address ? arch::FaultCode::Fault_None : arch::FaultCode::Fault_DataPage;
   }
   void read(std::uint64_t address, std::span<std::byte> out) override {
     std::memcpy(out.data(), bytes.data() + address, out.size());
@@ -265,7 +265,7 @@ void configure_u4(tile::TileFile& f, tile::TileIndex i) {
   r.valid_columns = 3;
   r.data_type = tile::DataType::U4X2;
   r.mask = 0b0001;
-  ASSERT_EQ(f.configure(i, r), tile::Fault::None);
+  ASSERT_EQ(f.configure(i, r), arch::FaultCode::Fault_None);
 }
 
 // U4X2 1x3 TSTORE of nibbles 1, 2, 3 to 0x10 over bytes AB CD: each nibble

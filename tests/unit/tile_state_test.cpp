@@ -57,12 +57,12 @@ TEST(TileState, StorageIsSizedByCapacityAndPacked) {
   TileFile f;
   ConfigureRequest big = u32_request(65536, 64, 64, 64);
   big.mask = 0b0001;  // one PE: 64 KiB of the 256 KiB budget
-  ASSERT_EQ(f.configure(0, big), Fault::None);
+  ASSERT_EQ(f.configure(0, big), FaultCode::Fault_None);
   EXPECT_EQ(f.tile(0).payload().size(), 65536U);
   EXPECT_EQ(f.tile(0).logical_capacity(), 16384U);
   ConfigureRequest r = u32_request(128, 16, 16, 16);
   r.data_type = DataType::U4X2;
-  ASSERT_EQ(f.configure(1, r), Fault::None);
+  ASSERT_EQ(f.configure(1, r), FaultCode::Fault_None);
   EXPECT_EQ(f.tile(1).logical_capacity(), 256U);  // 128 B of nibbles
   f.tile(1).write_element(0, 1, 0xA);
   f.tile(1).write_element(0, 0, 0x5);
@@ -71,15 +71,15 @@ TEST(TileState, StorageIsSizedByCapacityAndPacked) {
 
 TEST(TileState, CapacityBudgetSharedByLocalAndShared) {  // CoreTileCapacityInUse
   TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(65536, 64, 1, 1)), Fault::None);  // 4 x 64 KiB = 256 KiB
+  ASSERT_EQ(f.configure(0, u32_request(65536, 64, 1, 1)), FaultCode::Fault_None);  // 4 x 64 KiB = 256 KiB
   EXPECT_EQ(f.core_capacity_in_use(), 262144U);
-  EXPECT_EQ(f.configure(1, u32_request(128, 1, 1, 1)), Fault::TileAllocation);
+  EXPECT_EQ(f.configure(1, u32_request(128, 1, 1, 1)), FaultCode::Fault_TileAllocation);
   f.release(0);
   f.set_capacity_limit(1024);
   ConfigureRequest r = u32_request(512, 4, 1, 1);
   r.mask = 0b1100;  // two PEs: 1024 bytes
-  EXPECT_EQ(f.configure(2, r), Fault::None);
-  EXPECT_EQ(f.configure(3, u32_request(128, 1, 1, 1)), Fault::TileAllocation);
+  EXPECT_EQ(f.configure(2, r), FaultCode::Fault_None);
+  EXPECT_EQ(f.configure(3, u32_request(128, 1, 1, 1)), FaultCode::Fault_TileAllocation);
 }
 
 // A shared register counts against the budget once valid, also when made
@@ -88,7 +88,7 @@ TEST(TileState, CapacityBudgetSharedByLocalAndShared) {  // CoreTileCapacityInUs
 // for writing); reset() invalidates them all.
 TEST(TileState, SharedRegisterCountsOnceValidUntilReset) {  // CoreTileCapacityInUse
   TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(4096, 64, 1, 1)), Fault::None);  // 4 PEs x 4 KiB
+  ASSERT_EQ(f.configure(0, u32_request(4096, 64, 1, 1)), FaultCode::Fault_None);  // 4 PEs x 4 KiB
   EXPECT_EQ(f.shared_capacity_in_use(), 0U);
   SharedTile& s = f.shared(7);
   s.descriptor_valid = true;
@@ -107,7 +107,7 @@ TEST(TilePadding, NullLeavesPaddingUndefinedOthersDefine) {  // TileWithPadding,
   TileFile f;
   ConfigureRequest r = u32_request(128, 4, 1, 2);
   r.data_type = DataType::S16;
-  ASSERT_EQ(f.configure(0, r), Fault::None);
+  ASSERT_EQ(f.configure(0, r), FaultCode::Fault_None);
   f.tile(0).apply_padding(PadValue::Min);
   EXPECT_TRUE(f.tile(0).element_defined_at(0, 2));
   EXPECT_EQ(f.tile(0).read_raw(f.tile(0).linear_index(0, 2)), 0x8000U);
@@ -124,7 +124,7 @@ TEST(TilePadding, NullLeavesPaddingUndefinedOthersDefine) {  // TileWithPadding,
 // ends and whole words between (elements 60..259 of a 512-element tile).
 TEST(TileDefinedness, DefineRangeAcrossWordBoundaries) {
   TileFile f;
-  ASSERT_EQ(f.configure(0, u32_request(2048, 16, 32, 16)), Fault::None);  // 32 x 16 U32
+  ASSERT_EQ(f.configure(0, u32_request(2048, 16, 32, 16)), FaultCode::Fault_None);  // 32 x 16 U32
   f.tile(0).define_range(60, 200);
   EXPECT_EQ(f.tile(0).defined_element_count(), 200U);
   EXPECT_FALSE(f.tile(0).element_defined(59));
@@ -141,7 +141,7 @@ TEST(TileDefinedness, DefineRangeAcrossWordBoundaries) {
 TEST(TileDefinedness, MarkValidRegionAfterPartialWriteAndReconfigure) {
   TileFile f;
   const ConfigureRequest r = u32_request(128, 4, 8, 3);
-  ASSERT_EQ(f.configure(0, r), Fault::None);
+  ASSERT_EQ(f.configure(0, r), FaultCode::Fault_None);
   Tile& t = f.tile(0);
   t.write_element(2, 1, 7);
   t.write_element(0, 3, 9);  // padding element: its bit is set, the count ignores it
@@ -152,7 +152,7 @@ TEST(TileDefinedness, MarkValidRegionAfterPartialWriteAndReconfigure) {
   EXPECT_EQ(t.defined_element_count(), 25U);
   t.mark_valid_region_defined();  // already defined: unchanged
   EXPECT_EQ(t.defined_element_count(), 25U);
-  ASSERT_EQ(f.configure(0, r), Fault::None);
+  ASSERT_EQ(f.configure(0, r), FaultCode::Fault_None);
   EXPECT_FALSE(t.contents_defined());
   EXPECT_EQ(t.defined_element_count(), 0U);
   t.mark_valid_region_defined();
@@ -169,7 +169,7 @@ TEST(TileDefinedness, MarkValidRegionAfterPartialWriteAndReconfigure) {
 TEST(TileDefinedness, RepeatedPublicationAppliesEachPadding) {
   TileFile f;
   const ConfigureRequest r = u32_request(128, 4, 2, 3);
-  for (TileIndex i = 0; i < 3; ++i) ASSERT_EQ(f.configure(i, r), Fault::None);
+  for (TileIndex i = 0; i < 3; ++i) ASSERT_EQ(f.configure(i, r), FaultCode::Fault_None);
   for (std::uint32_t row = 0; row < 2; ++row)
     for (std::uint32_t c = 0; c < 3; ++c) {
       f.tile(0).write_element(row, c, 10 * row + c);
@@ -189,7 +189,7 @@ TEST(TileDefinedness, RepeatedPublicationAppliesEachPadding) {
   EXPECT_EQ(d.defined_element_count(), 6U);
   EXPECT_FALSE(d.element_defined_at(0, 3));
   EXPECT_FALSE(d.element_defined_at(7, 0));
-  ASSERT_EQ(f.configure(2, r), Fault::None);
+  ASSERT_EQ(f.configure(2, r), FaultCode::Fault_None);
   EXPECT_FALSE(d.contents_defined());
   add(PadValue::Max);
   EXPECT_TRUE(d.contents_defined());
@@ -202,18 +202,18 @@ TEST(TileLayouts, FractalLinearIndex) {  // TileLinearIndex ZN / NZ for U32 (8 i
   TileFile f;
   ConfigureRequest r = u32_request(1024, 16, 16, 16);  // 16 x 16 U32
   r.layout = TileLayout::NZ;
-  ASSERT_EQ(f.configure(0, r), Fault::None);
+  ASSERT_EQ(f.configure(0, r), FaultCode::Fault_None);
   // NZ: (bc*block_rows + br)*128 + ir*8 + ic; (row 1, col 9) -> (1*1+0)*128 + 8 + 1.
   EXPECT_EQ(f.tile(0).linear_index(1, 9), 137U);
   r.layout = TileLayout::ZN;
-  ASSERT_EQ(f.configure(1, r), Fault::None);
+  ASSERT_EQ(f.configure(1, r), FaultCode::Fault_None);
   // ZN: (br*block_cols + bc)*128 + ic*16 + ir -> (0*2+1)*128 + 1*16 + 1.
   EXPECT_EQ(f.tile(1).linear_index(1, 9), 145U);
 }
 
 TEST(TileRender, JsonAndTable) {
   TileFile f;
-  ASSERT_EQ(f.configure(16, u32_request(128, 4, 1, 2)), Fault::None);
+  ASSERT_EQ(f.configure(16, u32_request(128, 4, 1, 2)), FaultCode::Fault_None);
   f.tile(16).write_element(0, 0, 0xAB);
   const auto j = tile_to_json(f, 16);
   EXPECT_EQ(j["name"], "U#1");

@@ -42,7 +42,7 @@ void local_tile(BundleTestHost& h, tile::TileIndex i, tile::DataType t, std::uin
   r.data_type = t;
   r.layout = layout;
   r.mask = 0b1111;
-  ASSERT_EQ(h.file.configure(i, r), tile::Fault::None);
+  ASSERT_EQ(h.file.configure(i, r), arch::FaultCode::Fault_None);
   for (std::uint32_t k = 0; k < values.size(); ++k) h.file.tile(i).write_element(k / vc, k % vc, values[k]);
 }
 
@@ -305,7 +305,7 @@ TEST(TlsuGmov, ReadinessPeerRangeAndDimensionFaults) {
     r.valid_columns = 2;
     r.data_type = tile::DataType::U8;
     r.mask = 0b0011;
-    ASSERT_EQ(h.file.configure(20, r), tile::Fault::None);
+    ASSERT_EQ(h.file.configure(20, r), arch::FaultCode::Fault_None);
     h.file.tile(20).mark_valid_region_defined();
     EXPECT_EQ(h.run(gmov_words()).fault, FaultCode::Fault_TileLegality);
   }

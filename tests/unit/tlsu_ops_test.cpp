@@ -29,7 +29,7 @@ class LoggedMemory final : public TileMemoryPort {
   };
   LoggedMemory() : flat_(bytes_) {}
 
-  Fault check(std::uint64_t address, std::uint64_t size, bool write) const override {
+  FaultCode check(std::uint64_t address, std::uint64_t size, bool write) const override {
     return flat_.check(address, size, write);
   }
   void read(std::uint64_t address, std::span<std::byte> out) override { flat_.read(address, out); }
@@ -75,7 +75,7 @@ void configure(TileFile& f, TileIndex i, std::uint32_t capacity, std::uint32_t c
   r.valid_columns = vc;
   r.data_type = t;
   r.mask = 0b0001;
-  ASSERT_EQ(f.configure(i, r), Fault::None);
+  ASSERT_EQ(f.configure(i, r), FaultCode::Fault_None);
 }
 
 // ConfigurePredicateTile(i, 128, rows, columns, vr, vc) with the given bits
@@ -272,7 +272,7 @@ TEST(AvsTileTstore, Precise001PageFaultBeforeAnyByte) {
   f.tile(5).write_element(0, 1, 22);
   m.poke(4088, 8, 9);
   const MemoryOutcome o = tstore(f.tile(5), m, 4088, 1);
-  EXPECT_EQ(o.fault, Fault::DataPage);
+  EXPECT_EQ(o.fault, FaultCode::Fault_DataPage);
   EXPECT_EQ(o.address, 4096U);
   EXPECT_TRUE(m.events.empty());
   EXPECT_EQ(m.peek(4088, 8), 9U);
@@ -304,7 +304,7 @@ struct IndexedFixture {
 TEST(TlsuHandlers, GatherFirstFailingLaneNamesTheFaultAlignmentBeforePage) {
   IndexedFixture x({0, 2, 5000});  // lane 1 misaligned, lane 2 outside memory
   const MemoryOutcome o = mgather(x.f.tile(0), x.m, 0, 0x100, x.f.tile(1), nullptr, PadValue::Null);
-  EXPECT_EQ(o.fault, Fault::DataAlignment);
+  EXPECT_EQ(o.fault, FaultCode::Fault_DataAlignment);
   EXPECT_EQ(o.address, 0x102U);
   EXPECT_TRUE(x.m.events.empty());
   EXPECT_EQ(x.f.tile(0).defined_element_count(), 0U);  // no padding, no definedness
@@ -313,7 +313,7 @@ TEST(TlsuHandlers, GatherFirstFailingLaneNamesTheFaultAlignmentBeforePage) {
 TEST(TlsuHandlers, GatherPageFaultAddressIsTheLaneAddress) {
   IndexedFixture x({0, 4096});
   const MemoryOutcome o = mgather(x.f.tile(0), x.m, 0, 0, x.f.tile(1), nullptr, PadValue::Zero);
-  EXPECT_EQ(o.fault, Fault::DataPage);
+  EXPECT_EQ(o.fault, FaultCode::Fault_DataPage);
   EXPECT_EQ(o.address, 4096U);
   EXPECT_TRUE(x.m.events.empty());
 }
@@ -339,7 +339,7 @@ TEST(TlsuHandlers, NegativeSignedDisplacementAndZeroExtendedUnsigned) {
 TEST(TlsuHandlers, ScatterProbesEveryLaneBeforeTheFirstStore) {
   IndexedFixture x({0, 8, 4096});
   const MemoryOutcome o = mscatter(x.f.tile(3), x.m, 0, 0, x.f.tile(1), nullptr);
-  EXPECT_EQ(o.fault, Fault::DataPage);
+  EXPECT_EQ(o.fault, FaultCode::Fault_DataPage);
   EXPECT_EQ(o.address, 4096U);
   EXPECT_TRUE(x.m.events.empty());
   EXPECT_EQ(x.m.peek(0, 4), 0U);
@@ -363,7 +363,7 @@ TEST(TlsuHandlers, CasDuplicateLanesSerialise) {
 TEST(TlsuHandlers, CasFaultLeavesMemoryAndDestinationUntouched) {
   IndexedFixture x({0x20, 4094});  // lane 1: 4094 is 2-aligned but not 4-aligned
   const MemoryOutcome o = mgather_cas(x.f.tile(0), x.m, 0, 0, x.f.tile(1), x.f.tile(2), x.f.tile(3), PadValue::Null);
-  EXPECT_EQ(o.fault, Fault::DataAlignment);
+  EXPECT_EQ(o.fault, FaultCode::Fault_DataAlignment);
   EXPECT_EQ(o.address, 4094U);
   EXPECT_EQ(x.m.peek(0x20, 4), 0U);
   EXPECT_EQ(x.f.tile(0).defined_element_count(), 0U);
@@ -374,7 +374,7 @@ TEST(TlsuHandlers, PrefetchProbesAllPesBeforeAnyEvent) {
   PeWords bases{0, 0x100, 4095, 0x300}, strides{};
   strides.fill(1);
   const MemoryOutcome o = tprefetch(m, bases, strides, {2, 1, 2, DataType::U8});
-  EXPECT_EQ(o.fault, Fault::DataPage);
+  EXPECT_EQ(o.fault, FaultCode::Fault_DataPage);
   EXPECT_EQ(o.address, 4096U);  // PE2's second element
   EXPECT_TRUE(m.events.empty());
 }
@@ -413,16 +413,16 @@ TEST(SharedTiles, InsertThenCompleteQuartersPublishOnlyWhenAsked) {
   TileFile f;
   configure(f, 0, 128, 4, 2, 4, DataType::U32);
   f.tile(0).mark_valid_region_defined();
-  ASSERT_EQ(tmov_local_to_shared(f, 3, 0, 1, 0b1000, false), Fault::None);  // INSERT quarter 0
+  ASSERT_EQ(tmov_local_to_shared(f, 3, 0, 1, 0b1000, false), FaultCode::Fault_None);  // INSERT quarter 0
   const SharedTile& s = f.shared(3);
   EXPECT_TRUE(s.descriptor_valid);
   EXPECT_EQ(s.allocation_mask, 0b1000);
   EXPECT_FALSE(s.published);
   // PUBLISH of a quarter outside the immutable allocation mask is rejected.
-  EXPECT_EQ(tmov_local_to_shared(f, 3, 0, 1, 0b0100, true), Fault::TileLegality);
+  EXPECT_EQ(tmov_local_to_shared(f, 3, 0, 1, 0b0100, true), FaultCode::Fault_TileLegality);
   EXPECT_EQ(s.initialized_mask, 0b1000);
   // PUBLISH of the allocated quarter completes and publishes.
-  ASSERT_EQ(tmov_local_to_shared(f, 3, 0, 1, 0b1000, true), Fault::None);
+  ASSERT_EQ(tmov_local_to_shared(f, 3, 0, 1, 0b1000, true), FaultCode::Fault_None);
   EXPECT_TRUE(shared_published(s));
 }
 
@@ -431,9 +431,9 @@ TEST(SharedTiles, FreshRegisterCountsAgainstTileCapacity) {
   f.set_capacity_limit(256);
   configure(f, 0, 128, 4, 2, 4, DataType::U32);  // 128 bytes on one PE in use
   f.tile(0).mark_valid_region_defined();
-  EXPECT_EQ(tmov_local_to_shared(f, 1, 0, 1, 0b1100, false), Fault::TileLegality);  // 128 + 2 x 128 > 256
+  EXPECT_EQ(tmov_local_to_shared(f, 1, 0, 1, 0b1100, false), FaultCode::Fault_TileLegality);  // 128 + 2 x 128 > 256
   EXPECT_FALSE(f.shared(1).descriptor_valid);
-  EXPECT_EQ(tmov_local_to_shared(f, 1, 0, 1, 0b1000, false), Fault::None);
+  EXPECT_EQ(tmov_local_to_shared(f, 1, 0, 1, 0b1000, false), FaultCode::Fault_None);
 }
 
 TEST(SharedTiles, SharedToLocalCopiesOnlySelectedQuarters) {
@@ -441,7 +441,7 @@ TEST(SharedTiles, SharedToLocalCopiesOnlySelectedQuarters) {
   configure(f, 0, 128, 32, 4, 32, DataType::U8);  // 4 rows of 32 bytes: one row per quarter
   for (unsigned r = 0; r < 4; ++r)
     for (unsigned c = 0; c < 32; ++c) f.tile(0).write_element(r, c, r * 32 + c);
-  ASSERT_EQ(tmov_local_to_shared(f, 9, 0, 1, 0b1111, true), Fault::None);
+  ASSERT_EQ(tmov_local_to_shared(f, 9, 0, 1, 0b1111, true), FaultCode::Fault_None);
   configure(f, 1, 128, 32, 4, 32, DataType::U8);
   tmov_shared_to_local(f, 1, 9, f.shared(9).tile.descriptor(), 0b0100);  // quarter 1 only
   EXPECT_EQ(element(f, 1, 1, 5), 37U);

@@ -1,0 +1,159 @@
+// The tables tools/gen_spec_tables.py generates: the committed files equal a
+// fresh run (skipped, visibly, when ../shared or ../spec is absent), and a few
+// rows checked against values read by hand in the catalogs and the ASL.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string_view>
+
+#include "arch/state.hpp"
+#include "block/generated/bundle_start_forms.hpp"
+#include "asm/syntax.hpp"
+#include "isa/catalog.hpp"
+#include "numerics/datatypes.hpp"
+#include "test_paths.hpp"
+#include "tile/ops_matrix.hpp"
+#include "tile/tile_types.hpp"
+
+namespace fs = std::filesystem;
+
+namespace pto {
+namespace {
+
+TEST(SpecTables, RegeneratedOutputMatchesCommitted) {
+  const fs::path catalog = fs::path(PTO_SHARED_DIR) / "pto-spec-0.58.3" / "catalog";
+  const fs::path spec = fs::path(PTO_SHARED_DIR) / ".." / "spec";
+  if (!fs::exists(catalog / "command-forms.json") || !fs::exists(spec / "asl")) {
+    GTEST_SKIP() << "SKIPPED: " << catalog << " or " << spec << " is absent; cannot regenerate the spec tables";
+  }
+  const std::string cmd = "python3 " + (fs::path(PTO_SOURCE_DIR) / "tools" / "gen_spec_tables.py").string() +
+                          " --check --catalog " + catalog.string() + " --spec " + spec.string() + " --root " +
+                          PTO_SOURCE_DIR + " 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+}
+
+// ---- BSTART forms (src/block/generated/bundle_start_forms.hpp)
+using arch::BundleKind;
+using arch::BundleOperationClass;
+using arch::BundleTransfer;
+using block::generated::kStartFormFacts;
+using block::generated::StartFormFacts;
+
+const StartFormFacts* start_facts(std::string_view asm_template) {
+  for (const StartFormFacts& f : kStartFormFacts)
+    if (isa::form(f.form).asm_template == asm_template) return &f;
+  return nullptr;
+}
+
+TEST(SpecTables, EveryBundleStartFormHasOneRow) {
+  std::size_t starts = 0;
+  for (const isa::FormDesc& f : isa::catalog_forms())
+    starts += std::string_view(f.semantic_handler) == "ExecuteBundleStart";
+  ASSERT_EQ(std::size(kStartFormFacts), starts);
+  for (const StartFormFacts& f : kStartFormFacts)
+    EXPECT_EQ(std::string_view(isa::form(f.form).semantic_handler), "ExecuteBundleStart") << f.form;
+}
+
+// Expected values: scripts/generate-asl-decoders, command_bundle_kind /
+// command_bundle_operation_class / command_bundle_transfer, applied by hand
+// to the catalog mnemonic and asm of each form.
+TEST(SpecTables, BundleStartRowsMatchTheSpecDecoderRules) {
+  struct Expected {
+    std::string_view asm_template;
+    BundleKind kind;
+    BundleOperationClass operation_class;
+    BundleTransfer transfer;
+  };
+  const Expected expected[] = {
+      // ".TMOV" is a TileElement kind but a TileMemory operation class.
+      {"BSTART.TMOV DataType", BundleKind::TileElement, BundleOperationClass::TileMemory, BundleTransfer::Fallthrough},
+      // ".GMOV" names no bundle kind (Standard) but a TileMemory class.
+      {"BSTART.GMOV DataType", BundleKind::Standard, BundleOperationClass::TileMemory, BundleTransfer::Fallthrough},
+      {"BSTART.TMATMULMX.BIAS DataType", BundleKind::TileMatrix, BundleOperationClass::TileMatrix,
+       BundleTransfer::Fallthrough},
+      {"BSTART.FP RET", BundleKind::Floating, BundleOperationClass::Control, BundleTransfer::Return},
+      {"BSTART.STD IND", BundleKind::Standard, BundleOperationClass::Control, BundleTransfer::Indirect},
+      {"BSTART.ICALL <rt_label>, ->ra", BundleKind::Standard, BundleOperationClass::Control,
+       BundleTransfer::IndirectCall},
+      {"BSTART.CALL <br_label>, <rt_label>, ->ra", BundleKind::Standard, BundleOperationClass::Control,
+       BundleTransfer::Call},
+      {"C.BSTART.SYS FALL", BundleKind::System, BundleOperationClass::Control, BundleTransfer::Fallthrough},
+  };
+  for (const Expected& e : expected) {
+    const StartFormFacts* f = start_facts(e.asm_template);
+    ASSERT_NE(f, nullptr) << e.asm_template;
+    EXPECT_EQ(f->kind, e.kind) << e.asm_template;
+    EXPECT_EQ(f->operation_class, e.operation_class) << e.asm_template;
+    EXPECT_EQ(f->transfer, e.transfer) << e.asm_template;
+  }
+}
+
+// ---- PEMode (src/tile/generated/pe_mode_masks.hpp).  Expected values:
+// PTOv0PEMaskOfPEMode, asl/block/model/schema/profile-encoding.asl
+// ('001' => '1000', '100' => '0001', '101' => '1100', '110' => '1110').
+TEST(SpecTables, PeModeMasksMatchProfileEncoding) {
+  EXPECT_EQ(tile::pe_mask_of_pe_mode(0), 0b0000);
+  EXPECT_EQ(tile::pe_mask_of_pe_mode(1), 0b1000);
+  EXPECT_EQ(tile::pe_mask_of_pe_mode(4), 0b0001);
+  EXPECT_EQ(tile::pe_mask_of_pe_mode(5), 0b1100);
+  EXPECT_EQ(tile::pe_mask_of_pe_mode(6), 0b1110);
+  EXPECT_EQ(as::pe_mask_text(6), "1110");
+  EXPECT_EQ(as::pe_mode_of_mask("1100"), 5u);
+  EXPECT_EQ(as::pe_mode_of_mask("1010"), std::nullopt);  // no PEMode selects PE0 and PE2 only
+}
+
+// ---- Data types (src/numerics/generated/data_types.hpp).  Expected values:
+// PTO-FIELD-BLOCK-DATATYPE in asl/arch/data-types/tile-data-types.asl
+// (reserved 15, 21..23, 29..31; DTYPE_NONE = '11111'), the E3M2 and E8M0
+// format descriptors (asl/arch/data-types/formats/e3m2.asl: carrier_bits 8,
+// lane_bits 6; e8m0.asl: sign_bits 0) and TileElementBits (U4X2: 4).
+TEST(SpecTables, DataTypeCodesMatchTheFieldDomain) {
+  for (const unsigned reserved : {15U, 21U, 22U, 23U, 29U, 30U, 31U})
+    EXPECT_FALSE(num::data_type_code_valid(static_cast<std::uint8_t>(reserved))) << reserved;
+  EXPECT_TRUE(num::data_type_code_valid(0));
+  EXPECT_TRUE(num::data_type_code_valid(28));
+  EXPECT_EQ(num::kDataTypeNoneCode, 31);
+  EXPECT_EQ(num::name(num::DataType{13}), "E8M0");
+  EXPECT_EQ(num::name(num::DataType{20}), "S4X2");
+  const num::DataTypeInfo& e3m2 = num::info(num::DataType::E3M2);
+  EXPECT_EQ(num::code_of(e3m2.type), 9);
+  EXPECT_EQ(e3m2.element_bits, 6);
+  EXPECT_EQ(e3m2.carrier_bits, 8);
+  EXPECT_EQ(num::info(num::DataType::E8M0).kind, num::DataTypeKind::Scale);
+  EXPECT_EQ(num::info(num::DataType::U4X2).element_bits, 4);
+  EXPECT_EQ(num::info(num::DataType::U4X2).lanes_per_carrier, 2);
+}
+
+// ---- PreQuantMode (src/tile/generated/pre_quant_modes.hpp).  Expected values:
+// ADR 0085 decision 179 (code, name, accumulator, destination, parameter) and
+// asl/block/attributes/B.FPATR.asl (BundleFPATRModeOffsetWidth 9 for code 2;
+// BundleFPATRModeIsShift 12, 13), asl/arch/profile/matrix-postprocess.asl
+// (MatrixFPATREffectiveControl: 25 and 28 round RHB).
+TEST(SpecTables, PreQuantModesMatchAdr0085AndTheAsl) {
+  using tile::fpatr::PreQuantRounding;
+  const tile::fpatr::PreQuantMode& vreq8 = tile::fpatr::pre_quant_mode(2);
+  EXPECT_EQ(vreq8.name, "VREQ8");
+  EXPECT_TRUE(vreq8.legal);
+  EXPECT_TRUE(vreq8.s32_accumulator);
+  EXPECT_EQ(vreq8.output, num::DataType::S8);
+  EXPECT_TRUE(vreq8.vector_parameter);
+  EXPECT_FALSE(vreq8.scalar_parameter);
+  EXPECT_EQ(vreq8.offset_width, 9);
+  EXPECT_TRUE(tile::fpatr::pre_quant_mode(13).shift);
+  EXPECT_EQ(tile::fpatr::pre_quant_mode(13).name, "SHIFTS322S16");
+  EXPECT_EQ(tile::fpatr::pre_quant_mode(25).rounding, PreQuantRounding::RHB);
+  EXPECT_EQ(tile::fpatr::pre_quant_mode(28).rounding, PreQuantRounding::RHB);
+  EXPECT_EQ(tile::fpatr::pre_quant_mode(26).rounding, PreQuantRounding::RNE);
+  EXPECT_EQ(tile::fpatr::pre_quant_mode(27).rounding, PreQuantRounding::Programmable);
+  const tile::fpatr::PreQuantMode& vqs = tile::fpatr::pre_quant_mode(39);
+  EXPECT_EQ(vqs.name, "VQS322BF16_PRE");
+  EXPECT_TRUE(vqs.s32_accumulator);
+  EXPECT_EQ(vqs.output, num::DataType::BF16);
+  for (const unsigned reserved : {6U, 11U, 14U, 15U, 21U, 22U, 29U, 31U, 40U, 63U, 64U})
+    EXPECT_FALSE(tile::fpatr::pre_quant_mode(reserved).legal) << reserved;
+  EXPECT_EQ(tile::fpatr::kLegalPreQuantModeCount, 27u);  // catalog B.FPATR PreQuantMode one-of: 27 values
+}
+
+}  // namespace
+}  // namespace pto
