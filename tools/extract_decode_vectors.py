@@ -332,6 +332,7 @@ class Extractor:
         fields: dict[tuple[int, int], dict[str, int]] = {}
         handlers: dict[int, str] = {}
         contract_facts: dict = {}
+        omitted: dict[str, int] = {}  # assertions this point makes that no test checks, by helper
         recognized_decode = False
 
         for stmt in stmts:
@@ -389,6 +390,7 @@ class Extractor:
                 name = re.match(r"assert !?\(?(\w+)", stmt)
                 key = re.sub(r"_[A-Z0-9_]+$", "_*", name.group(1)) if name else stmt
                 self.ignored_kinds[key] = self.ignored_kinds.get(key, 0) + 1
+                omitted[key] = omitted.get(key, 0) + 1
 
         if not recognized_decode:
             joined = "; ".join(stmts) + "; "
@@ -478,7 +480,11 @@ class Extractor:
                 f"{rel}: field assertions for {hex(value)} form {index} without a "
                 "matching Decode*Form assertion"
             )
-        point = {"avs_id": header["id"], "source": rel, "spec_source": header["source"]}
+        # tools/spec_coverage.py counts the point as full when every assertion
+        # it makes is checked, else as partial with these omitted checks.
+        point = {"avs_id": header["id"], "source": rel, "spec_source": header["source"], "complete": not omitted}
+        if omitted:
+            point["omitted_checks"] = dict(sorted(omitted.items()))
         if contract_facts:
             point["contract"] = self.contract_of(rel, contract_facts, out_assertions, unit_mnemonic)
         point["assertions"] = out_assertions
