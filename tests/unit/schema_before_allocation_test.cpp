@@ -165,5 +165,30 @@ TEST(SchemaBeforeAllocation, TmrgsortRunOrderFollowsFlag0) {
   }
 }
 
+// SelectedBundleClosedTSELSchemaLegal (comparison-schema.asl):
+// TilePredicateValuesLegal(mask) -- a Predicate-kind descriptor whose
+// contents are defined -- before the destination is resolved.  The direct
+// handler's check (TileOperandsLegal_ExecuteTileSelect, PTO-AVS-TILE-TSEL-MASK-001)
+// comes after allocation, so only this bundle reaches the schema's copy.
+TEST(SchemaBeforeAllocation, TselMaskIsCheckedBeforeAllocation) {
+  enum class Mask { DefinedPredicate, UndefinedPredicate, Numeric };
+  for (const Mask mask : {Mask::DefinedPredicate, Mask::UndefinedPredicate, Mask::Numeric}) {
+    SCOPED_TRACE(static_cast<int>(mask));
+    Host h;
+    if (mask == Mask::Numeric) {
+      h.source(0, DataType::U32, true);
+    } else {
+      h.file.configure_predicate(0, 128, 4, 8, 1, 8, 0b1111);  // the sources' 4 x 8 shape, 1 x 8 valid
+      if (mask == Mask::DefinedPredicate) h.file.tile(0).mark_valid_region_defined();
+    }
+    h.source(1, DataType::U32, true, 7);
+    h.source(2, DataType::U32, true, 8);
+    h.exhaust_capacity();
+    h.expect({start_of(TileOp::TSEL, kU32), bdim(0, 8),
+              encode_form(kBIotSrcSrc, {{"SrcTile0", 0}, {"SrcTile1", 1}, {"PEMode", 7}}), src_to_hand1(2)},
+             mask == Mask::DefinedPredicate ? FaultCode::Fault_TileAllocation : FaultCode::Fault_TileLegality);
+  }
+}
+
 }  // namespace
 }  // namespace pto::test
