@@ -212,6 +212,16 @@ def write_points(points, out: Path):
         fh.write("]\n")
 
 
+def default_catalog_dir(spec: Path) -> Path:
+    shared = Path("/work/shared/pto-spec-0.58.3/catalog")
+    return shared if shared.is_dir() else spec / "spec/catalog"
+
+
+# The spec checkout and catalogs of this run (run_extraction sets them from
+# its options; translators that need catalog or ASL facts read them here).
+SOURCES = {"spec": Path("/work/spec"), "catalog": default_catalog_dir(Path("/work/spec"))}
+
+
 def run_extraction(argv, description: str, default_out: Path, directories, translate_point) -> int:
     """Translate every test point below `directories` with `translate_point`
     and write them to --out (shared by the block and bundle extractors)."""
@@ -225,8 +235,8 @@ def run_extraction(argv, description: str, default_out: Path, directories, trans
     args = ap.parse_args(argv)
 
     if args.catalog_dir is None:
-        shared = Path("/work/shared/pto-spec-0.58.3/catalog")
-        args.catalog_dir = shared if shared.is_dir() else args.spec / "spec/catalog"
+        args.catalog_dir = default_catalog_dir(args.spec)
+    SOURCES.update(spec=args.spec, catalog=args.catalog_dir)
     scalar_forms = json.loads((args.catalog_dir / "scalar-forms.json").read_text())["forms"]
     generated = args.generated.read_text() if args.generated else base.run_generator(args.spec)
     index = base.FunctionIndex(args.spec, generated)

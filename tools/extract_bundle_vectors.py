@@ -175,6 +175,9 @@ _spec = importlib.util.spec_from_file_location("extract_block_vectors", _HERE / 
 blk = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(blk)
 base = blk.base
+_spec = importlib.util.spec_from_file_location("gen_spec_tables", _HERE / "gen_spec_tables.py")
+gen_spec_tables = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gen_spec_tables)
 
 TILE_EXECUTION = ("TLOAD", "TSTORE", "VEC", "TEPL", "SFU", "TMOV", "TPREFETCH", "GMOV", "MGATHER",
                   "MGATHER.CAS", "MGATHER.MASK", "MSCATTER", "MSCATTER.MASK", "TMATMUL", "TMATMUL.ACC",
@@ -195,16 +198,33 @@ base.CONSTANTS.update({"PTO_BUNDLE_TILE_BINDING_COUNT": 16, "PTO_BUNDLE_SHARED_B
                        "DTYPE_NONE": base.Bits(5, 31)})
 
 NOP = 0x00000015  # ADDI zero, 0, ->zero
-# B.FPATR PreQuantMode codes the catalog accepts (BundleFPATRPreQuantModeLegal).
-# B.DATR DataType and Layout codes the catalog accepts.
-DATR_DATA_TYPES = set(range(15)) | {16, 17, 18, 19, 20, 24, 25, 26, 27, 28, 31}
-DATR_LAYOUTS = {0, 1, 3, 4, 6, 8, 9, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 30}
-FPATR_PRE_QUANT_MODES = {0, 1, 2, 3, 4, 5, 12, 13, 16, 17, 18, 19, 20, 23, 24, 25, 26, 27, 28,
-                         32, 33, 34, 35, 36, 37, 38, 39}
 BSTOP = 0x00000001
-# PTOv0PEMaskOfPEMode inverted (ADR 0096); mask bit 3 = PE0.
-PE_MODE_OF_MASK = {0b1000: 1, 0b0100: 2, 0b0010: 3, 0b0001: 4, 0b1100: 5, 0b1110: 6, 0b1111: 7}
-MASK_OF_PE_MODE = {mode: mask for mask, mode in PE_MODE_OF_MASK.items()} | {0: 0}
+
+
+@lru_cache(maxsize=None)
+def accepted(mnemonic: str, field: str) -> frozenset:
+    """The values of a command form's field that the catalog accepts (its
+    one-of constraint): B.DATR DataType/Layout/CMode, B.FPATR PreQuantMode
+    (BundleFPATRPreQuantModeLegal), ReluMode, GroupNCode."""
+    forms = json.loads((blk.SOURCES["catalog"] / "command-forms.json").read_text())["forms"]
+    (form,) = [f for f in forms if f["mnemonic"] == mnemonic]
+    (rule,) = [c for c in form["constraints"] if c["field"] == field and c["operator"] == "one-of"]
+    return frozenset(rule["values"])
+
+
+@lru_cache(maxsize=None)
+def pe_masks() -> tuple:
+    """PTOv0PEMaskOfPEMode (ADR 0096) as mask numbers indexed by PEMode; mask
+    bit 3 = PE0.  Read from the ASL as tools/gen_spec_tables.py does."""
+    return tuple(int(m, 2) for m in gen_spec_tables.pe_mode_masks(gen_spec_tables.Asl(str(blk.SOURCES["spec"] / "asl"))))
+
+
+def pe_mode_of_mask(mask: int) -> int | None:
+    """The PEMode (1..7) that selects `mask`, None for a mask no PEMode names."""
+    modes = [mode for mode, m in enumerate(pe_masks()) if mode and m == mask]
+    return modes[0] if modes else None
+
+
 TILE_FIELDS = {"allocated", "contents_defined", "defined_valid_elements", "capacity_bytes", "rows",
                "columns", "valid_rows", "valid_columns", "data_type", "layout", "location",
                "cube_k_repeat", "cube_n_repeat", "cube_cell_count", "cube_storage_bytes"}
@@ -601,7 +621,7 @@ class BundleExecutor(blk.BlockExecutor):
         # type and the default layout: exactly d's descriptor when these hold.
         (d, written), configured = self.configured_tile(destination), [self.configured_tile(i)[0] for i in sources]
         if (d is None or any(c is None for c in configured) or d["layout"] != "RowMajor"
-                or d["capacity"] not in LOCAL_SIZE_CODES or d["mask"] not in PE_MODE_OF_MASK
+                or d["capacity"] not in LOCAL_SIZE_CODES or pe_mode_of_mask(d["mask"]) is None
                 or any(c["mask"] != d["mask"] for c in configured)):
             raise base.Unsupported(f"{handler} on tiles no single bundle allocates alike")
         if written:
@@ -691,14 +711,14 @@ class BundleExecutor(blk.BlockExecutor):
         dv, s0v, s1v, last = (self.as_bool(x) for x in (dv, s0v, s1v, last))
         dest, size, s0, s1 = (self.as_int(x) for x in (dest, size, s0, s1))
         mask = self.as_bits(mask, 4).value
-        if mask not in PE_MODE_OF_MASK:
+        if pe_mode_of_mask(mask) is None:
             raise base.Unsupported("AddBundleTileBinding mask without a PEMode")
         if (s1v and not s0v) or not (dv or s0v):
             raise base.Unsupported("AddBundleTileBinding operands without a B.IOT form")
         if dv and (dest > 3 or not 1 <= size <= 10):
             raise base.Unsupported("AddBundleTileBinding destination not encodable")
         funct3 = 4 if s1v else 5 if s0v else 6
-        word = 0x13 | (funct3 << 12) | (PE_MODE_OF_MASK[mask] << 9) | (int(last) << 19)
+        word = 0x13 | (funct3 << 12) | (pe_mode_of_mask(mask) << 9) | (int(last) << 19)
         if dv:
             word |= (dest << 7) | (size << 15)
         if s0v:
@@ -712,7 +732,8 @@ class BundleExecutor(blk.BlockExecutor):
         flags = [self.as_bool(x) for x in vals[3:]] + [False] * (9 - len(vals))
         row_max, group_max, row_init, max_abs, trans_a, trans_b = flags
         # BundleFPATRFieldsLegal (asl/block/attributes/B.FPATR.asl)
-        if (pre not in FPATR_PRE_QUANT_MODES or relu > 3 or group_n > 9 or (row_init and not row_max)
+        if (pre not in accepted("B.FPATR", "PreQuantMode") or relu not in accepted("B.FPATR", "ReluMode")
+                or group_n not in accepted("B.FPATR", "GroupNCode") or (row_init and not row_max)
                 or group_max != (group_n != 0) or (max_abs and not (row_max or group_max))):
             raise base.Unsupported("SetBundleFixedPointAttributeState fields not encodable as an accepted B.FPATR")
         return (0x2023 | (pre << 26) | (relu << 23) | (group_n << 19) | (int(row_max) << 18)
@@ -722,7 +743,8 @@ class BundleExecutor(blk.BlockExecutor):
     def b_datr(self, vals):
         dtype, layout, pad, cmode, rmode = (self.as_bits(v).value for v in vals[:5])
         sat, canon = (self.as_bool(v) for v in vals[5:])
-        if dtype not in DATR_DATA_TYPES or layout not in DATR_LAYOUTS or cmode > 5:
+        if (dtype not in accepted("B.DATR", "DataType") or layout not in accepted("B.DATR", "Layout")
+                or cmode not in accepted("B.DATR", "CMode")):
             raise base.Unsupported("SetBundleDataAttributeState fields not encodable as an accepted B.DATR")
         return (0x1023 | (layout << 7) | (rmode << 15) | (dtype << 20) | (int(canon) << 25) | (int(sat) << 26)
                 | (pad << 27) | (cmode << 29))
@@ -869,10 +891,10 @@ class BundleExecutor(blk.BlockExecutor):
                 return base.Obs("expect_shared_tile", index=self.as_int(vals()[0]), field=field, _key="value")
             if name == "BindBundleSharedIO" and len(args) == 3:
                 shared_id, size, mask = self.as_int(vals()[0]), self.as_int(vals()[1]), self.as_bits(vals()[2], 4).value
-                if mask not in PE_MODE_OF_MASK:
+                if pe_mode_of_mask(mask) is None:
                     raise base.Unsupported("BindBundleSharedIO mask without a PEMode")
                 # B.IOS: SharedTID@27:20, SizeCode@18:15, PEMode@11:9
-                self.exec_word(0x1013 | (shared_id << 20) | (size << 15) | (PE_MODE_OF_MASK[mask] << 9), name)
+                self.exec_word(0x1013 | (shared_id << 20) | (size << 15) | (pe_mode_of_mask(mask) << 9), name)
                 return None
             if name == "InstallSharedTile" and len(args) == 3:
                 v = vals()
@@ -1053,7 +1075,7 @@ class HelperGuards:
                 return "Rejected", "Fault_BundleControl"
             return ("Rejected", "Fault_TileLegality") if len(self.tile_masks) == 16 else ("Executed", None)
         if origin == "BindBundleSharedIO":  # asl/block/model/operands/shared-bindings.asl
-            mask = MASK_OF_PE_MODE[(bits >> 9) & 7]
+            mask = pe_masks()[(bits >> 9) & 7]
             if any(m != mask for m in self.tile_masks + [m for _, m in self.shared]):
                 return "Rejected", "Fault_TileLegality"  # BundleSharedMaskCanAppend
             if (bits >> 20) & 0xFF in [i for i, _ in self.shared] or len(self.shared) == 4:
@@ -1085,10 +1107,10 @@ class HelperGuards:
         elif mnemonic == "B.DIM":  # the funct3 field selects LB0..LB2
             self.dims.add((bits >> 12) & 7)
         elif mnemonic == "B.IOT":  # PEMode@11:9, L@19
-            self.tile_masks.append(MASK_OF_PE_MODE[(bits >> 9) & 7])
+            self.tile_masks.append(pe_masks()[(bits >> 9) & 7])
             self.tile_closed = self.tile_closed or bool(bits >> 19 & 1)
         elif mnemonic == "B.IOS":  # SharedTID@27:20, PEMode@11:9
-            self.shared.append(((bits >> 20) & 0xFF, MASK_OF_PE_MODE[(bits >> 9) & 7]))
+            self.shared.append(((bits >> 20) & 0xFF, pe_masks()[(bits >> 9) & 7]))
         elif mnemonic not in ("B.IOR", "B.DATR", "B.FPATR", "B.CATR"):
             self.known = False
 
