@@ -289,6 +289,42 @@ def data_type_table(_catalog, asl, _spec):
     return "\n".join(out)
 
 
+# ------------------------------------------------------------------ (e) B.DATR layouts
+
+DATA_LAYOUTS = "src/block/generated/data_layouts.hpp"
+CONTROL_STATE_UNIT = "block/model/state/control-state.asl"
+
+
+def data_layouts(asl):
+    """[(code, name)] of TileDataLayoutOfCode, checked against the codes
+    TileDataLayoutCodeAccepted accepts (NORM is its `else` arm, code 0)."""
+    body = re.sub(r"\s+", " ", asl.body(CONTROL_STATE_UNIT, "TileDataLayoutOfCode"))
+    rows = {int(c): n for c, n in re.findall(r"(?:if|elsif) code == (\d+) then return TileDataLayout_(\w+);", body)}
+    default = re.search(r"else return TileDataLayout_(\w+);", body)
+    if not default or 0 in rows:
+        sys.exit("TileDataLayoutOfCode: unexpected shape")
+    rows[0] = default.group(1)
+    if sorted(rows) != codes_where(asl, CONTROL_STATE_UNIT, "TileDataLayoutCodeAccepted", "code"):
+        sys.exit("TileDataLayoutOfCode disagrees with TileDataLayoutCodeAccepted")
+    return sorted(rows.items())
+
+
+def data_layout_table(_catalog, asl, _spec):
+    rows = data_layouts(asl)
+    return "\n".join([
+        header(f"asl/{CONTROL_STATE_UNIT} TileDataLayoutOfCode, TileDataLayoutCodeAccepted"), "#pragma once", "",
+        "#include <array>", "#include <cstdint>", "#include <string_view>", "",
+        "namespace pto::block::generated {", "",
+        "struct DataLayoutName {", "  std::uint8_t code;", "  std::string_view name;  // TileDataLayout_<name>", "};",
+        "",
+        "// The B.DATR Layout codes TileDataLayoutCodeAccepted (= TileDataLayoutCodeSupported) accepts.",
+        f"inline constexpr std::array<DataLayoutName, {len(rows)}> kDataLayouts{{{{",
+        *[f'    {{{code}, "{name}"}},' for code, name in rows],
+        "}};",
+        f"inline constexpr std::uint32_t kDataLayoutCodeAcceptedMask = {sum(1 << c for c, _ in rows):#010x};", "",
+        "}  // namespace pto::block::generated", ""])
+
+
 # ------------------------------------------------------------------ (d) PreQuantMode
 
 PRE_QUANT_MODES = "src/tile/generated/pre_quant_modes.hpp"
@@ -426,6 +462,7 @@ OUTPUTS = [
     (PE_MODE_MASKS, pe_mode_table),
     (DATA_TYPES, data_type_table),
     (PRE_QUANT_MODES, pre_quant_table),
+    (DATA_LAYOUTS, data_layout_table),
 ]
 
 

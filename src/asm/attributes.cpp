@@ -5,6 +5,7 @@
 
 #include "asm/syntax.hpp"
 #include "asm/text.hpp"
+#include "block/generated/data_layouts.hpp"
 #include "tile/generated/pre_quant_modes.hpp"
 
 namespace pto::as {
@@ -16,12 +17,13 @@ struct ValueName {
   bool canonical = true;  // false: accepted as input only
 };
 
-// B.DATR Layout: TileDataLayoutOfCode (asl/block/model/state/control-state.asl);
-// codes 21..26 also in ADR 0070.
-constexpr ValueName kDatrLayout[] = {
-    {0, "NORM"},    {1, "ND2DN"},   {3, "ND2ZN"},   {4, "ND2NZ"},   {6, "DN2ND"},   {8, "DN2ZN"},   {9, "DN2NZ"},
-    {17, "ZN2ND"},  {18, "ZN2DN"},  {20, "ZN2NZ"},  {21, "ND2M32"}, {22, "ND2M16"}, {23, "ND2N8"}, {24, "M322ND"},
-    {25, "M162ND"}, {26, "N82ND"},  {27, "NZ2ND"},  {28, "NZ2DN"},  {30, "NZ2ZN"}};
+// B.DATR Layout: the names of TileDataLayoutOfCode (generated table).
+constexpr auto kDatrLayout = [] {
+  std::array<ValueName, block::generated::kDataLayouts.size()> names{};
+  for (std::size_t i = 0; i < names.size(); ++i)
+    names[i] = {block::generated::kDataLayouts[i].code, block::generated::kDataLayouts[i].name};
+  return names;
+}();
 // PTO-FIELD-BLOCK-PADVALUE-OR-BYTEID: Zero, Max, Min, Null (or ByteId 0..3).
 constexpr ValueName kDatrPad[] = {{0, "Zero"}, {1, "Max"}, {2, "Min"}, {3, "Null"}};
 // PTO-FIELD-BLOCK-CMODE.  The B.DATR page examples write `None` in the CMode

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "block/control.hpp"
+#include "block/generated/data_layouts.hpp"
 #include "tile/ops_matrix.hpp"
 #include "tile/tile_ops.hpp"
 
@@ -35,8 +36,7 @@ bool header_placement_ok(const BlockState& b) { return b.bundle_active && !b.bun
 
 // TileDataLayoutCodeAccepted / TileDataLayoutCodeSupported.
 bool layout_code_supported(unsigned code) {
-  return code == 0 || code == 1 || code == 3 || code == 4 || code == 6 || code == 8 || code == 9 || code == 17 ||
-         code == 18 || code == 20 || (code >= 21 && code <= 28) || code == 30;
+  return code < 32 && (generated::kDataLayoutCodeAcceptedMask >> code & 1U) != 0;
 }
 
 // BundleDataTypeFieldValid: a concrete type or DTYPE_NONE.
