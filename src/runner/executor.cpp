@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 #include "block/bundle_engine.hpp"
 #include "block/control.hpp"
@@ -480,8 +481,14 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
   }
   const RunStep* current = nullptr;
   const RunStep* run_begin = nullptr;
+  // The last run ended with a whole pass through a fused run that committed
+  // elsewhere: the block state is the idle state such a pass leaves, so a
+  // fused run entered next skips its first pass through the handlers
+  // (chaining, docs/architecture.md "Chaining fused blocks").
+  bool chained = false;
   try {
     while (steps < max_steps) {
+      const bool entered_idle = std::exchange(chained, false);
       const Word pc = s.pc;
       Run* run = &runs_[run_index(pc)];
       if (run->key != run_key(pc)) [[unlikely]] {
@@ -513,10 +520,14 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
       // block) the next pass starts here, as the next outer iteration would
       // when the directory still maps TPC to this run (so TPC is not watched,
       // and no store hit the run's bytes: that drops it from the directory).
-      bool whole_pass = false;  // the last pass ran every step of the run
+      // whole_pass: the block state is the idle state a whole pass through a
+      // fused run leaves (the last pass ran every step of this run, or of
+      // the fused run before it).
+      const bool fused_run = run->fusion != kNoFusion;
+      bool whole_pass = entered_idle;
       do {
         std::uint32_t first = 0;
-        if (run->fusion != kNoFusion && max_steps - steps >= run->count &&
+        if (fused_run && max_steps - steps >= run->count &&
             (whole_pass || (!s.block.bundle_active && !s.block.header_dirty))) {
           if (!whole_pass) first = first_fused_pass(*run, run_begin, steps);
           if (whole_pass || (first == run->count && s.pc == run->start && max_steps - steps >= run->count)) {
@@ -568,6 +579,7 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
         steps += static_cast<std::uint64_t>(current - run_begin);
         whole_pass = current == run_begin + run->count;
       } while (o == ExecOutcome::PcWritten && s.pc == run->start && steps < max_steps);
+      chained = fused_run && whole_pass && o == ExecOutcome::PcWritten;
       const RunStep& last = current[-1];
       current = nullptr;
       run_stop_ = 0;

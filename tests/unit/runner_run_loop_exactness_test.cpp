@@ -501,6 +501,102 @@ TEST(RunnerRunLoopExactness, FusedLoopBlockAtATrapVector) {
   EXPECT_EQ(o.fused_passes, 5u);
 }
 
+// ---- chained fused blocks (docs/architecture.md "Chaining fused blocks") ----
+
+// a: BSTART.STD DIRECT b ; a0 += 1 ; BSTOP
+// b: BSTART.STD COND a   ; a2 += 2 ; setc.ne a0, a1 ; BSTOP
+// exit (kCode + 28): a1 passes of each block, 3 + 4 attempts per round.
+Program ping_pong(Word rounds) {
+  Program p;
+  p.code = {bstart("DIRECT", 12), enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}), enc("BSTOP", {}),
+            bstart("COND", -12),  enc("ADDI", {{"RegDst", a2}, {"SrcL", a2}, {"uimm12", 2}}),
+            enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}), enc("BSTOP", {})};
+  static Word n;
+  n = rounds;
+  p.setup = [](Machine& m) { m.state.write_gpr(a1, n); };
+  p.limits.stop_pc = kCode + 28;
+  return p;
+}
+
+// Neither block commits to itself, so without chaining every pass would be
+// a first pass through the block's handlers; chained, only the very first
+// is, and the translation tier runs the other 199.
+TEST(RunnerRunLoopExactness, ChainedBlocksRunFusedAfterTheFirstPass) {
+  const Outcome o = run_both(ping_pong(100));
+  ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
+  EXPECT_EQ(o.result.steps, 100u * 7);
+  EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(100));
+  EXPECT_EQ(o.state["gpr"][0][a2], pto::runner::hex_word(200));
+  EXPECT_EQ(o.state["system_registers"]["CYCLE"], pto::runner::hex_word(700));
+  EXPECT_EQ(o.fused_passes, 200u);
+  if (pto::runner::translation_supported()) {
+    EXPECT_EQ(o.translated_passes, 199u);
+  }
+}
+
+// The budget ends a chain at every attempt of a round, deep in the chain.
+TEST(RunnerRunLoopExactness, StepBudgetEndingInAChainOfBlocks) {
+  for (Word budget = 7 * 40; budget <= 7 * 42; ++budget) {
+    Program p = ping_pong(100);
+    p.limits.max_steps = budget;
+    const Outcome o = run_both(p);
+    EXPECT_EQ(o.result.reason, StopReason::MaxSteps) << budget;
+    EXPECT_EQ(o.result.steps, budget);
+    // Attempt k of a round is at kCode + 4k (the blocks are contiguous).
+    EXPECT_EQ(o.result.pc, kCode + 4 * (budget % 7)) << budget;
+    EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(budget / 7 + (budget % 7 >= 2 ? 1 : 0))) << budget;
+  }
+}
+
+// A stop PC at a chained block's start breaks the chain there: the fifth
+// arrival at b stops the run before b's fifth pass.
+TEST(RunnerRunLoopExactness, StopPcAtAChainedBlock) {
+  Program p = ping_pong(100);
+  p.limits.stop_pc = kCode + 12;
+  p.limits.stop_after_hits = 5;
+  const Outcome o = run_both(p);
+  ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
+  EXPECT_EQ(o.result.steps, 5u * 3 + 4u * 4);
+  EXPECT_EQ(o.result.pc, kCode + 12);
+  EXPECT_EQ(o.state["gpr"][0][a2], pto::runner::hex_word(8));
+}
+
+// A chained pass that stores into the next block's code: the store drops
+// that block's run, which is decoded again before it is entered.
+// a (kCode): BSTART.STD FALL ; a0 += 1 ; a5 = (a0 & 2) << 14 ; a6 = a3 + a5 ;
+//            SW a2 -> [a6] ; BSTOP          (pass 2 stores over b's BSTART)
+// b (kCode + 28): BSTART.STD DIRECT a ; BSTOP, rewritten to DIRECT x
+// x (kCode + 0x40): a4 += 1, ...
+TEST(RunnerRunLoopExactness, ChainedPassStoringIntoTheNextBlock) {
+  constexpr Word kB = kCode + 28, kX = kCode + 0x40;
+  Program p;
+  p.code = {enc_variant("BSTART.STD", "FALL", {}),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 2}}),
+            enc("SLLI", {{"RegDst", a5}, {"SrcL", a5}, {"shamt", 14}}),
+            enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("SWI", {{"SrcL", a2}, {"SrcR", a6}, {"simm12", 0}}),
+            enc("BSTOP", {}),
+            bstart("DIRECT", -static_cast<std::int64_t>(kB - kCode)),
+            enc("BSTOP", {})};
+  p.code.resize((kX - kCode) / 4, enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}));
+  p.code.resize((kX - kCode) / 4 + 8, enc("ADDI", {{"RegDst", a4}, {"SrcL", a4}, {"uimm12", 1}}));
+  static Word rewritten;
+  rewritten = bstart("DIRECT", static_cast<std::int64_t>(kX - kB));
+  p.setup = [](Machine& m) {
+    m.state.write_gpr(a2, rewritten);
+    m.state.write_gpr(a3, kB - (Word{2} << 14));  // pass 1 stores below the code
+  };
+  // Passes a, b, a (storing), b rewritten, then three attempts at x.
+  p.limits.max_steps = 7 + 2 + 7 + 2 + 3;
+  const Outcome o = run_both(p);
+  EXPECT_EQ(o.result.reason, StopReason::MaxSteps);
+  EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(2));
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(3));
+  EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(0));
+  EXPECT_EQ(o.result.pc, kX + 12);
+}
+
 // ---- generated loop blocks: fused passes against the observed loop ----
 
 // Forms a generated loop body draws from: fusable ones (register-only ALU,
@@ -562,10 +658,9 @@ class LoopGenerator {
 // Seeds' register values for the set-up hook (a plain function pointer).
 std::array<Word, 11> g_initial_registers;
 
-Program generated_loop(LoopGenerator& g) {
-  Program p;
-  const bool conditional = g.uniform(0, 9) != 0;
-  p.code.push_back(bstart(conditional ? "COND" : "DIRECT", 0));
+// A random block body: 1 to 10 words of kBodyForms and, in a COND block,
+// mostly one SETC (twice faults the second).
+std::vector<Word> generated_body(LoopGenerator& g, bool conditional) {
   const auto body = static_cast<std::size_t>(g.uniform(1, 10));
   // COND blocks mostly set their condition once; twice faults the second.
   const std::int64_t setcs = conditional ? (g.uniform(0, 19) == 0 ? 2 : g.uniform(0, 9) != 0) : 0;
@@ -578,10 +673,12 @@ Program generated_loop(LoopGenerator& g) {
     words.insert(words.begin() + at,
                  g.word(kSetcForms[static_cast<std::size_t>(g.uniform(0, std::size(kSetcForms) - 1))]));
   }
-  p.code.insert(p.code.end(), words.begin(), words.end());
-  p.code.push_back(enc("BSTOP", {}));
-  // The vector: a loop block (fusable) counting a1 up to a2, entered with
-  // the fault record of the trap still set.
+  return words;
+}
+
+// The vector of a generated program (a loop block counting a1 up to a2,
+// entered with the fault record of the trap still set) and its registers.
+void generated_machine(LoopGenerator& g, Program& p) {
   p.vector_code = {bstart("COND", 0), enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
                    enc("SETC.NE", {{"SrcL", a1}, {"SrcR", a2}, {"SrcRType", 0}}), enc("BSTOP", {})};
   for (std::size_t r = 0; r < 9; ++r) g_initial_registers[r] = static_cast<Word>(g.uniform(0, 64));
@@ -591,7 +688,53 @@ Program generated_loop(LoopGenerator& g) {
     m.state.write_gpr(12, kData + 0x803);
     m.state.write_gpr(13, kCode + 0x400);
   };
+}
+
+Program generated_loop(LoopGenerator& g) {
+  Program p;
+  const bool conditional = g.uniform(0, 9) != 0;
+  p.code.push_back(bstart(conditional ? "COND" : "DIRECT", 0));
+  const std::vector<Word> words = generated_body(g, conditional);
+  p.code.insert(p.code.end(), words.begin(), words.end());
+  p.code.push_back(enc("BSTOP", {}));
+  generated_machine(g, p);
   p.limits.max_steps = static_cast<std::uint64_t>(g.uniform(1, 700));
+  return p;
+}
+
+// Two to four generated blocks laid out one after the other, then an empty
+// DIRECT block back to the first.  Each block commits to another (or
+// itself): a COND block to a random block when its condition holds, else
+// to the next; the others DIRECT to a random block or FALL to the next.
+// So whole passes chain from block to block in every pattern.
+Program generated_chain(LoopGenerator& g) {
+  Program p;
+  const auto count = static_cast<std::size_t>(g.uniform(2, 4));
+  std::vector<bool> conditional(count);
+  std::vector<std::vector<Word>> bodies(count);
+  std::vector<Word> starts(count);
+  Word at = kCode;
+  for (std::size_t k = 0; k < count; ++k) {
+    conditional[k] = g.uniform(0, 2) != 0;
+    bodies[k] = generated_body(g, conditional[k]);
+    starts[k] = at;
+    at += 4 * (bodies[k].size() + 2);
+  }
+  for (std::size_t k = 0; k < count; ++k) {
+    const Word target = starts[static_cast<std::size_t>(g.uniform(0, static_cast<std::int64_t>(count) - 1))];
+    const auto offset = static_cast<std::int64_t>(target - starts[k]);
+    if (conditional[k]) {
+      p.code.push_back(bstart("COND", offset));
+    } else {
+      p.code.push_back(g.uniform(0, 1) == 0 ? bstart("DIRECT", offset) : enc_variant("BSTART.STD", "FALL", {}));
+    }
+    p.code.insert(p.code.end(), bodies[k].begin(), bodies[k].end());
+    p.code.push_back(enc("BSTOP", {}));
+  }
+  p.code.push_back(bstart("DIRECT", static_cast<std::int64_t>(kCode - at)));
+  p.code.push_back(enc("BSTOP", {}));
+  generated_machine(g, p);
+  p.limits.max_steps = static_cast<std::uint64_t>(g.uniform(1, 2000));
   return p;
 }
 
@@ -611,6 +754,25 @@ TEST(RunnerRunLoopExactness, GeneratedLoopBlocksMatchTheObservedLoop) {
   EXPECT_GT(fused, 1000u);  // the fused path ran (a sanity floor, not a result)
   if (pto::runner::translation_supported()) {
     EXPECT_GT(translated, 1000u);  // and the translated one
+  }
+}
+
+// Generated chains of blocks (generated_chain) in both tiers against the
+// observed loop: passes that commit to another fused block enter it fused.
+TEST(RunnerRunLoopExactness, GeneratedBlockChainsMatchTheObservedLoop) {
+  std::uint64_t fused = 0, translated = 0;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    SCOPED_TRACE(::testing::Message() << "seed " << seed);
+    LoopGenerator g(seed ^ 0xC4A1'0000'0000ull);
+    const Program p = generated_chain(g);
+    const Outcome o = run_both(p);
+    fused += o.fused_passes;
+    translated += o.translated_passes;
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_GT(fused, 5000u);  // sanity floors, not results
+  if (pto::runner::translation_supported()) {
+    EXPECT_GT(translated, 5000u);
   }
 }
 
