@@ -99,6 +99,7 @@ void Executor::flush_decode_cache() {
 }
 
 void Executor::forget_runs() {
+  ++link_epoch_;
   for (Word i = 0; i <= kRunMask; ++i) runs_[i].key = kEmptyKey;
 }
 
@@ -113,6 +114,7 @@ void Executor::invalidate_runs(Word address, Word last) {
   // A run starts at most kMaxRunSpan + 8 bytes (its last step and the
   // lookahead halfword) before the last byte it covers; odd starts are
   // single fetch-fault steps, probed too.
+  ++link_epoch_;
   const Word reach = kMaxRunSpan + 8;
   const Word first = address >= reach ? address - reach : 0;
   if (last - first >= 2 * (kRunMask + 1)) {
@@ -240,6 +242,7 @@ void Executor::build_run(Run& run, Word pc, const Watch& watch) {
     if (ends_run(d)) break;
     at = step.next_pc;
   }
+  if (run.key != kEmptyKey) ++link_epoch_;  // the slot's run is replaced
   run.key = run_key(pc);
   run.start = pc;
   run.last = last;
@@ -304,6 +307,7 @@ const TranslatedBlock* Executor::translation_of(const Run& run) {
     shape.commit_taken = f.commit_taken;
     shape.commit_not_taken = f.commit_not_taken;
     shape.count = run.count;
+    shape.link_epoch = &link_epoch_;
     f.translated = translate_fused_block(m_, shape);
   }
   return f.translated.get();
@@ -352,29 +356,44 @@ PassExit Executor::interpret_fused_passes(const Run& run, std::uint64_t& steps, 
 }
 
 PassExit Executor::run_translated_passes(const TranslatedBlock& code, std::uint64_t& steps,
-                                         std::uint64_t max_steps) {
+                                         std::uint64_t max_steps, const TranslatedBlock*& exited) {
   arch::State& s = m_.state;
-  PassContext ctx{s.gpr[s.current_pe].data(), steps, max_steps, 0};
+  PassContext ctx{s.gpr[s.current_pe].data(), steps, max_steps, 0, nullptr};
   const PassExit exit = code.run(ctx);
   steps = ctx.steps;
   fused_passes_ += ctx.passes;
   translated_passes_ += ctx.passes;
+  exited = ctx.block;
   return exit;
 }
 
-std::uint32_t Executor::run_fused(const Run& run, const RunStep* begin, std::uint64_t& steps,
-                                  std::uint64_t max_steps) {
-  const TranslatedBlock* code = translate_ ? translation_of(run) : nullptr;
-  const PassExit exit =
-      code != nullptr ? run_translated_passes(*code, steps, max_steps) : interpret_fused_passes(run, steps, max_steps);
-  if (exit.op == PassExit::kCompleted) return run.count;
+std::uint32_t Executor::run_fused(Run*& run, std::uint64_t& steps, std::uint64_t max_steps,
+                                  const TranslatedBlock* link_from) {
+  const TranslatedBlock* code = translate_ ? translation_of(*run) : nullptr;
+  PassExit exit;
+  if (code != nullptr) {
+    if (link_from != nullptr) link_from->link(*code, link_epoch_);
+    const TranslatedBlock* exited = nullptr;
+    exit = run_translated_passes(*code, steps, max_steps, exited);
+    if (exit.op == PassExit::kCompleted) {
+      chain_from_ = exited;
+      chain_epoch_ = link_epoch_;
+      return run->count;
+    }
+    // The passes chained into the run at `exited`'s start: linked at this
+    // epoch, it is still in the directory.
+    run = &runs_[run_index(exited->start())];
+  } else {
+    exit = interpret_fused_passes(*run, steps, max_steps);
+    if (exit.op == PassExit::kCompleted) return run->count;
+  }
   // Body op i left the fast path.  Step by step from there: the block as its
   // BSTART began it (from the idle state a whole pass leaves), the body
   // entered, the condition as set so far, time advanced by the attempts done.
   arch::State& s = m_.state;
   const std::uint32_t i = exit.op;
-  begin_fused_block(begin, run.count - 2);
-  if (fusions_[run.fusion].split < i) block::set_commit_condition(s, exit.holds);
+  begin_fused_block(&run_pool_[run->first], run->count - 2);
+  if (fusions_[run->fusion].split < i) block::set_commit_condition(s, exit.holds);
   s.sysregs.cycle += i;
   return i + 1;
 }
@@ -527,11 +546,18 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
       bool whole_pass = entered_idle;
       do {
         std::uint32_t first = 0;
+        // A link from the translated block whose whole pass committed here
+        // (the pass just before this one), while no run was dropped since.
+        const TranslatedBlock* link_from = std::exchange(chain_from_, nullptr);
+        if (!whole_pass || chain_epoch_ != link_epoch_) link_from = nullptr;
         if (fused_run && max_steps - steps >= run->count &&
             (whole_pass || (!s.block.bundle_active && !s.block.header_dirty))) {
           if (!whole_pass) first = first_fused_pass(*run, run_begin, steps);
           if (whole_pass || (first == run->count && s.pc == run->start && max_steps - steps >= run->count)) {
-            first = run_fused(*run, run_begin, steps, max_steps);
+            first = run_fused(run, steps, max_steps, link_from);
+            run_begin = &run_pool_[run->first];
+            active_start_ = run->start;
+            active_last_ = run->last;
           }
           if (first == run->count) {
             current = run_begin + run->count;

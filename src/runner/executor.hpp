@@ -221,11 +221,16 @@ class Executor {
   // step-by-step loop resumes at: run.count after the last whole pass, or a
   // body load that left the fast path, with the state put where step-by-step
   // execution would have it.
-  std::uint32_t run_fused(const Run& run, const RunStep* begin, std::uint64_t& steps, std::uint64_t max_steps);
+  // Translated passes may chain into other fused runs (linked from
+  // `link_from`, the translated block whose whole pass committed to this
+  // run's start, when not null): `run` is then the run the last pass was in.
+  std::uint32_t run_fused(Run*& run, std::uint64_t& steps, std::uint64_t max_steps,
+                          const TranslatedBlock* link_from);
   // run_fused's passes, by the interpreter or by translated code: the same
   // effects, and the same exit (PassExit).
   PassExit interpret_fused_passes(const Run& run, std::uint64_t& steps, std::uint64_t max_steps);
-  PassExit run_translated_passes(const TranslatedBlock& code, std::uint64_t& steps, std::uint64_t max_steps);
+  PassExit run_translated_passes(const TranslatedBlock& code, std::uint64_t& steps, std::uint64_t max_steps,
+                                 const TranslatedBlock*& exited);
   // The first pass through a fused run entered on an idle block (none
   // active, clean header), whose other block state may differ from the one
   // a whole pass leaves: its BSTART and BSTOP run through their handlers and
@@ -282,6 +287,17 @@ class Executor {
   // Address of the step the executing run stops before; the code-write hook
   // sets it to 0 to stop the run after the current attempt.
   std::uintptr_t run_stop_ = 0;
+  // Translated blocks linked to each other (TranslatedBlock::link) follow a
+  // link only while this holds the value it was made at: every change to
+  // the run directory that could drop or replace a linked run (a code
+  // write, forgetting or flushing runs, a slot taken over by another run)
+  // advances it (docs/architecture.md "Chaining fused blocks").
+  std::uint64_t link_epoch_ = 0;
+  // The translated block whose whole pass ended the last pass of a run
+  // (null if another pass came last), and the epoch then: a link from it to
+  // the fused run entered next is made while the epoch holds.
+  const TranslatedBlock* chain_from_ = nullptr;
+  std::uint64_t chain_epoch_ = 0;
   std::uint64_t misses_ = 0;
   std::uint64_t fused_passes_ = 0;
   std::uint64_t translated_passes_ = 0;

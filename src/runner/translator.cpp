@@ -1,5 +1,6 @@
 #include "runner/translator.hpp"
 
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -67,8 +68,30 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
     return {static_cast<std::uint32_t>(r), (r >> 32) != 0};
   }
 
+  arch::Word start() const override { return b_.start; }
+
+  void link(const TranslatedBlock& to, std::uint64_t epoch) const override {
+    // The only TranslatedBlock there is.
+    const auto& target = static_cast<const PassCode&>(to);
+    for (std::size_t k = 0; k < links_.size(); ++k) {
+      if (successor(k) == target.b_.start && successor(k) != b_.start) {
+        links_[k] = Link{epoch, target.entry_, target.b_.count};
+      }
+    }
+  }
+
  private:
-  static std::size_t code_bytes(const FusedBlockShape& b) { return 512 + 192 * b.body.size(); }
+  static std::size_t code_bytes(const FusedBlockShape& b) { return 640 + 192 * b.body.size(); }
+
+  // Where a pass may chain: [0] the commit PC with BARG.taken clear, [1]
+  // with it set (a COND block's SETC).
+  struct Link {
+    std::uint64_t epoch = ~std::uint64_t{0};  // no link (the executor's epoch never gets there)
+    const std::uint8_t* entry = nullptr;      // the target's pass loop, after its prologue
+    std::uint64_t count = 0;                  // the target's attempts per pass
+  };
+  Word successor(std::size_t k) const { return k == 0 ? b_.commit_not_taken : b_.commit_taken; }
+  std::size_t successor_count() const { return b_.split < b_.body.size() ? 2 : 1; }
 
   template <typename T>
   static std::uint64_t address(const T* p) {
@@ -97,7 +120,10 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
       if (i == b_.split) emit_condition();
       else emit_op(b_.body[i], leave[i]);
     }
-    emit_pass_end(pass, completed);
+    Xbyak::Label chain;
+    emit_pass_end(pass, chain, completed);
+    L(chain);
+    emit_chain(completed);
 
     L(completed);
     mov(eax, PassExit::kCompleted);
@@ -112,8 +138,37 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
       jmp(epilogue, T_NEAR);
     }
     L(epilogue);
+    mov(rcx, address(static_cast<const TranslatedBlock*>(this)));
+    mov(context(offsetof(PassContext, block)), rcx);
     for (const Xbyak::Reg64& r : {r13, r12, rbx}) pop(r);
     ret();
+    entry_ = pass.getAddress();
+  }
+
+  // rax = a commit PC other than the start.  A live link for it whose
+  // target's whole pass fits the budget: jump into the target's pass loop
+  // (every block keeps rbx, r12 and r13 and the same stack frame, so its
+  // epilogue returns for this one); else leave.
+  void emit_chain(Xbyak::Label& completed) {
+    if (b_.link_epoch == nullptr) return;
+    for (std::size_t k = 0; k < successor_count(); ++k) {
+      if (successor(k) == b_.start) continue;
+      Xbyak::Label other;
+      mov(rcx, successor(k));
+      cmp(rax, rcx);
+      jne(other, T_NEAR);
+      mov(rdx, address(&links_[k]));
+      mov(rcx, address(b_.link_epoch));
+      mov(rcx, qword[rcx]);
+      cmp(rcx, qword[rdx + offsetof(Link, epoch)]);
+      jne(completed, T_NEAR);
+      mov(rcx, context(offsetof(PassContext, max_steps)));
+      sub(rcx, context(offsetof(PassContext, steps)));
+      cmp(rcx, qword[rdx + offsetof(Link, count)]);
+      jb(completed, T_NEAR);
+      jmp(qword[rdx + offsetof(Link, entry)]);
+      L(other);
+    }
   }
 
   // The SETC: its condition, kept for the commit, and _CommitArgument.
@@ -161,7 +216,7 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
 
   // Time, steps and passes advanced by a whole pass; the commit; the next
   // pass while it returns to the start and the budget holds it.
-  void emit_pass_end(Xbyak::Label& pass, Xbyak::Label& completed) {
+  void emit_pass_end(Xbyak::Label& pass, Xbyak::Label& chain, Xbyak::Label& completed) {
     mov(rcx, address(&m_.state.sysregs.cycle));
     add(qword[rcx], b_.count);
     add(context(offsetof(PassContext, steps)), b_.count);
@@ -176,7 +231,7 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
     mov(qword[rcx], rax);
     mov(rcx, b_.start);
     cmp(rax, rcx);
-    jne(completed, T_NEAR);
+    jne(chain, T_NEAR);
     mov(rax, context(offsetof(PassContext, max_steps)));
     sub(rax, context(offsetof(PassContext, steps)));
     cmp(rax, b_.count);
@@ -308,6 +363,8 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
   arch::Machine& m_;
   FusedBlockShape b_;
   std::uint64_t (*fn_)(PassContext*) = nullptr;
+  const std::uint8_t* entry_ = nullptr;  // the pass loop (label `pass`)
+  mutable std::array<Link, 2> links_{};
 };
 
 }  // namespace

@@ -31,7 +31,13 @@ struct FusedBlockShape {
   arch::Word start = 0;  // the BSTART's PC: passes go on while they commit to it
   arch::Word commit_taken = 0, commit_not_taken = 0;
   std::uint32_t count = 0;  // attempts per pass: BSTART, body (SETC included), BSTOP
+  // The executor's link epoch (Executor::link_epoch_): a link made by
+  // TranslatedBlock::link is followed while this still holds the value it
+  // was made at.  Null: the code never chains.
+  const std::uint64_t* link_epoch = nullptr;
 };
+
+class TranslatedBlock;
 
 // In and out of a translated block's passes.
 struct PassContext {
@@ -39,6 +45,9 @@ struct PassContext {
   std::uint64_t steps = 0;    // attempts so far (advanced by count per whole pass)
   std::uint64_t max_steps = 0;
   std::uint64_t passes = 0;   // whole passes run
+  // Out: the block whose code exited (another than the one entered when
+  // its passes chained into it).
+  const TranslatedBlock* block = nullptr;
 };
 
 // How a translated run of passes ended.
@@ -55,8 +64,18 @@ class TranslatedBlock {
  public:
   virtual ~TranslatedBlock() = default;
   // Passes while they return to the start and the budget holds a whole
-  // pass (at least one pass runs).
+  // pass (at least one pass runs); a pass committing to a block this one is
+  // linked to goes on there while the link holds (docs/architecture.md
+  // "Chaining fused blocks").
   virtual PassExit run(PassContext& ctx) const = 0;
+  // The BSTART's PC (FusedBlockShape::start).
+  virtual arch::Word start() const = 0;
+  // After a whole pass that commits to `to`'s start (a commit PC other than
+  // this block's start), continue in `to`'s code while `*link_epoch` equals
+  // `epoch` and the budget holds a whole pass of `to`.  The caller
+  // guarantees the link is exact for as long as the epoch holds.  Links are
+  // a cache of the executor's directory, hence const.
+  virtual void link(const TranslatedBlock& to, std::uint64_t epoch) const = 0;
 };
 
 // Host code for the block, or null when the host has no translator or the

@@ -597,6 +597,39 @@ TEST(RunnerRunLoopExactness, ChainedPassStoringIntoTheNextBlock) {
   EXPECT_EQ(o.result.pc, kX + 12);
 }
 
+// Translated blocks linked to each other (a to b, b to a) stop following a
+// link once a store rewrites a linked block: here a, in round 4, rewrites
+// b's body, and later rounds must run the new body.
+// a (kCode): BSTART.STD FALL ; a0 += 1 ; a5 = (a0 & 4) << 13 ; a6 = a3 + a5 ;
+//            SW a2 -> [a6] ; BSTOP
+// b (kCode + 28): BSTART.STD DIRECT a ; a1 += 1 (rewritten to a1 += 100) ; BSTOP
+TEST(RunnerRunLoopExactness, LinkedBlockRewrittenByAStore) {
+  constexpr Word kB = kCode + 28;
+  Program p;
+  p.code = {enc_variant("BSTART.STD", "FALL", {}),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 4}}),
+            enc("SLLI", {{"RegDst", a5}, {"SrcL", a5}, {"shamt", 13}}),
+            enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("SWI", {{"SrcL", a2}, {"SrcR", a6}, {"simm12", 0}}),
+            enc("BSTOP", {}),
+            bstart("DIRECT", -static_cast<std::int64_t>(kB - kCode)),
+            enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
+            enc("BSTOP", {})};
+  static Word rewritten;
+  rewritten = enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 100}});
+  p.setup = [](Machine& m) {
+    m.state.write_gpr(a2, rewritten);
+    m.state.write_gpr(a3, kB + 4 - (Word{4} << 13));  // a0 & 4 == 0 stores below the code
+  };
+  p.limits.max_steps = 10 * 10;  // ten rounds of 7 + 3 attempts
+  const Outcome o = run_both(p);
+  EXPECT_EQ(o.result.reason, StopReason::MaxSteps);
+  EXPECT_EQ(o.result.pc, kCode);
+  EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(10));
+  EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(3 + 7 * 100));
+}
+
 // ---- generated loop blocks: fused passes against the observed loop ----
 
 // Forms a generated loop body draws from: fusable ones (register-only ALU,
