@@ -215,7 +215,8 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
   }
 
   // Time, steps and passes advanced by a whole pass; the commit; the next
-  // pass while it returns to the start and the budget holds it.
+  // pass while it returns to the start and the budget holds it; a commit
+  // elsewhere goes to `chain`.
   void emit_pass_end(Xbyak::Label& pass, Xbyak::Label& chain, Xbyak::Label& completed) {
     mov(rcx, address(&m_.state.sysregs.cycle));
     add(qword[rcx], b_.count);
