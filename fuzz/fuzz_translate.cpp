@@ -2,9 +2,12 @@
 // is not code but a recipe for one loop block (docs/architecture.md
 // "Translation tier"): a COND or DIRECT BSTART looping onto itself, body
 // words of the fusable forms with operands from the input, an optional
-// SETC, BSTOP.  The block runs in the fast loop with fused passes
-// translated and interpreted; stops and state digests (what the state dump
-// shows, hashed) must agree.
+// SETC, BSTOP; and, from the bytes left, a second block after it that
+// commits back to the first (COND: when its condition holds, else on to
+// the exit), so passes chain between the two ("Chaining fused blocks").
+// The blocks run in the fast loop with fused passes translated and
+// interpreted; stops and state digests (what the state dump shows, hashed)
+// must agree.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -74,9 +77,34 @@ struct Outcome {
   pto::runner::StateDigest state;
 };
 
+// BSTART.STD COND or DIRECT (`conditional`) with a byte offset.
+Word bstart(bool conditional, std::int64_t byte_offset) {
+  for (const auto i : pto::isa::forms_of_mnemonic(pto::isa::Mnemonic::BSTART_STD)) {
+    const auto& f = pto::isa::form(i);
+    if (std::string_view(f.asm_template).find(conditional ? "COND" : "DIRECT") == std::string_view::npos) continue;
+    std::vector<std::int64_t> values(pto::isa::fields_of(f).size(), 0);
+    values.at(static_cast<std::size_t>(pto::isa::field_index(f, "simm17"))) = byte_offset / 2;
+    return std::get<std::uint64_t>(pto::isa::encode(f, values));
+  }
+  std::abort();
+}
+
+// The body of a block: `body` words and, when `setc_at` <= body, a SETC
+// there (one pick byte and a byte per field each).
+void append_body(Recipe& r, unsigned body, unsigned setc_at, std::vector<Word>& code) {
+  for (unsigned i = 0; i <= body; ++i) {
+    const std::uint8_t pick = r.next();
+    Word w = 0;
+    if (i == setc_at) w = r.word(kSetcForms[pick % std::size(kSetcForms)]);
+    else if (i < body) w = r.word(kBodyForms[pick % std::size(kBodyForms)]);
+    if (w != 0) code.push_back(w);
+  }
+}
+
 // bytes[0]: COND or DIRECT, body length; bytes[1]: the step budget; then
 // the values of registers 2..10; the SETC's place; then per body word a
-// form byte and a byte per field (zeros once the input is used up).
+// form byte and a byte per field (zeros once the input is used up).  Bytes
+// left: the second block, as the first (shape byte, SETC place, words).
 Outcome run(std::span<const std::uint8_t> bytes, bool translated) {
   Recipe r(bytes);
   const std::uint8_t shape = r.next();
@@ -89,15 +117,17 @@ Outcome run(std::span<const std::uint8_t> bytes, bool translated) {
   m.state.write_gpr(12, kData + 0x803);  // misaligned into the table
   m.state.write_gpr(13, kCode);          // the code page: stores there leave the fast path
   std::vector<Word> code = {conditional ? kBstartCondSelf : kBstartDirectSelf};
-  const unsigned setc_at = conditional ? r.next() % (body + 1) : body + 1;
-  for (unsigned i = 0; i <= body; ++i) {
-    const std::uint8_t pick = r.next();
-    Word w = 0;
-    if (i == setc_at) w = r.word(kSetcForms[pick % std::size(kSetcForms)]);
-    else if (i < body) w = r.word(kBodyForms[pick % std::size(kBodyForms)]);
-    if (w != 0) code.push_back(w);
-  }
+  append_body(r, body, conditional ? r.next() % (body + 1) : body + 1, code);
   code.push_back(kBstop);
+  if (!r.done()) {
+    const std::uint8_t second = r.next();
+    const bool second_conditional = (second & 1) != 0;
+    const unsigned second_body = 1 + (second >> 1) % 12;
+    const auto back = -4 * static_cast<std::int64_t>(code.size());
+    code.push_back(bstart(second_conditional, back));
+    append_body(r, second_body, second_conditional ? r.next() % (second_body + 1) : second_body + 1, code);
+    code.push_back(kBstop);
+  }
   Word pc = kCode;
   for (Word w : code) {
     m.memory.write(pc, 4, w);
