@@ -7,81 +7,159 @@
 
 #include "tile/cube_layout.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define PTO_CUBE_COPY_SSE2 1
+#endif
+
 namespace pto::tile {
 namespace {
 
 std::atomic<bool> g_enabled{true};
 
-// One direction of the copy between payload elements E and image bytes.
-template <typename E, bool ToPayload>
-struct Move {
-  std::conditional_t<ToPayload, E*, const E*> payload;
-  std::conditional_t<ToPayload, const std::byte*, std::byte*> image;
-  std::uint64_t row_bytes;
-
-  void run(std::size_t payload_index, std::uint32_t r, std::uint32_t c, std::uint32_t count) const noexcept {
-    const std::size_t at = r * row_bytes + std::size_t{c} * sizeof(E);
-    if constexpr (ToPayload) std::memcpy(payload + payload_index, image + at, count * sizeof(E));
-    else std::memcpy(image + at, payload + payload_index, count * sizeof(E));
-  }
-  void element(std::size_t payload_index, std::uint32_t r, std::uint32_t c) const noexcept { run(payload_index, r, c, 1); }
+// The one primitive: out[c * out_stride + r * U] = in[r * in_stride + c * U]
+// for r < rows, c < columns (units of U bytes).  Image to payload, each
+// CELL row (M layouts) or CELL column (N8) is one such transpose; payload
+// to image is its inverse, the same transpose with the roles swapped.
+struct Transpose {
+  std::byte* out;
+  std::size_t out_stride;
+  const std::byte* in;
+  std::size_t in_stride;
 };
 
+template <std::size_t U>
+void transpose_units(const Transpose& t, std::uint32_t r0, std::uint32_t rows, std::uint32_t c0,
+                     std::uint32_t columns) noexcept {
+  for (std::uint32_t r = r0; r < rows; ++r)
+    for (std::uint32_t c = c0; c < columns; ++c) std::memcpy(t.out + c * t.out_stride + r * U, t.in + r * t.in_stride + c * U, U);
+}
+
+#ifdef PTO_CUBE_COPY_SSE2
+// B x B units with SSE2 unpacks (baseline x86-64): B = 8 for 1- and 2-byte
+// units, 16 / U for 4- and 8-byte ones.
+template <std::size_t U>
+constexpr std::uint32_t kBlock = U <= 2 ? 8 : 16 / U;
+
+inline __m128i load(const std::byte* p) noexcept { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+inline void store(std::byte* p, __m128i v) noexcept { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+
+template <std::size_t U>
+void transpose_block(const Transpose& t, std::uint32_t r0, std::uint32_t c0) noexcept {
+  const std::byte* in = t.in + r0 * t.in_stride + c0 * U;
+  std::byte* out = t.out + c0 * t.out_stride + r0 * U;
+  const auto row = [&](std::size_t i) { return in + i * t.in_stride; };
+  const auto column = [&](std::size_t i) { return out + i * t.out_stride; };
+  if constexpr (U == 8) {
+    const __m128i a0 = load(row(0)), a1 = load(row(1));
+    store(column(0), _mm_unpacklo_epi64(a0, a1));
+    store(column(1), _mm_unpackhi_epi64(a0, a1));
+  } else if constexpr (U == 4) {
+    const __m128i t0 = _mm_unpacklo_epi32(load(row(0)), load(row(1))), t1 = _mm_unpackhi_epi32(load(row(0)), load(row(1)));
+    const __m128i t2 = _mm_unpacklo_epi32(load(row(2)), load(row(3))), t3 = _mm_unpackhi_epi32(load(row(2)), load(row(3)));
+    store(column(0), _mm_unpacklo_epi64(t0, t2));
+    store(column(1), _mm_unpackhi_epi64(t0, t2));
+    store(column(2), _mm_unpacklo_epi64(t1, t3));
+    store(column(3), _mm_unpackhi_epi64(t1, t3));
+  } else if constexpr (U == 2) {
+    __m128i t[8], u[8];
+    for (std::size_t i = 0; i < 4; ++i) {
+      t[2 * i] = _mm_unpacklo_epi16(load(row(2 * i)), load(row(2 * i + 1)));
+      t[2 * i + 1] = _mm_unpackhi_epi16(load(row(2 * i)), load(row(2 * i + 1)));
+    }
+    for (std::size_t i = 0; i < 2; ++i)
+      for (std::size_t h = 0; h < 2; ++h) {
+        u[4 * i + 2 * h] = _mm_unpacklo_epi32(t[4 * i + h], t[4 * i + h + 2]);
+        u[4 * i + 2 * h + 1] = _mm_unpackhi_epi32(t[4 * i + h], t[4 * i + h + 2]);
+      }
+    for (std::size_t i = 0; i < 4; ++i) {  // u[i]: columns 2i, 2i + 1 of rows 0..3; u[i + 4] of rows 4..7
+      store(column(2 * i), _mm_unpacklo_epi64(u[i], u[i + 4]));
+      store(column(2 * i + 1), _mm_unpackhi_epi64(u[i], u[i + 4]));
+    }
+  } else {
+    __m128i t[4], v[4];
+    for (std::size_t i = 0; i < 4; ++i)
+      t[i] = _mm_unpacklo_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(row(2 * i))),
+                               _mm_loadl_epi64(reinterpret_cast<const __m128i*>(row(2 * i + 1))));
+    for (std::size_t i = 0; i < 2; ++i) {  // v[2i]: columns 0..3 of four rows, v[2i + 1]: columns 4..7
+      v[2 * i] = _mm_unpacklo_epi16(t[2 * i], t[2 * i + 1]);
+      v[2 * i + 1] = _mm_unpackhi_epi16(t[2 * i], t[2 * i + 1]);
+    }
+    for (std::size_t h = 0; h < 2; ++h) {
+      const __m128i lo = _mm_unpacklo_epi32(v[h], v[h + 2]), hi = _mm_unpackhi_epi32(v[h], v[h + 2]);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(column(4 * h)), lo);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(column(4 * h + 1)), _mm_unpackhi_epi64(lo, lo));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(column(4 * h + 2)), hi);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(column(4 * h + 3)), _mm_unpackhi_epi64(hi, hi));
+    }
+  }
+}
+#endif
+
+// Whole blocks with the unpacks where the host has them, the edges (and
+// everything elsewhere) unit by unit.
+template <std::size_t U>
+void transpose(const Transpose& t, std::uint32_t rows, std::uint32_t columns) noexcept {
+#ifdef PTO_CUBE_COPY_SSE2
+  constexpr std::uint32_t B = kBlock<U>;
+  const std::uint32_t block_rows = rows / B * B, block_columns = columns / B * B;
+  for (std::uint32_t r = 0; r < block_rows; r += B)
+    for (std::uint32_t c = 0; c < block_columns; c += B) transpose_block<U>(t, r, c);
+  transpose_units<U>(t, 0, block_rows, block_columns, columns);
+  transpose_units<U>(t, block_rows, rows, 0, columns);
+#else
+  transpose_units<U>(t, 0, rows, 0, columns);
+#endif
+}
+
+// Image block (rows x columns units of U at `image`, rows `row_bytes`
+// apart) and payload block (unit (r, c) at c * column_bytes + r * U).
+template <std::size_t U, bool ToPayload, typename Payload, typename Image>
+void move_block(Payload* payload, std::size_t column_bytes, Image* image, std::uint64_t row_bytes, std::uint32_t rows,
+                std::uint32_t columns) noexcept {
+  if constexpr (ToPayload) transpose<U>({payload, column_bytes, image, row_bytes}, rows, columns);
+  else transpose<U>({image, row_bytes, payload, column_bytes}, columns, rows);
+}
+
 // M layouts: CELL q holds columns q * CC .. q * CC + CC - 1 of all R rows,
-// row-major, so each row contributes one run of CC contiguous elements.
-template <std::uint32_t CC, class M>
-void m_cells(const M& move, const TileDescriptor& d, std::uint32_t cell_rows) noexcept {
-  const std::uint32_t full = d.valid_columns / CC;
-  for (std::uint32_t r = 0; r < d.valid_rows; ++r) {
-    for (std::uint32_t q = 0; q < full; ++q) move.run(std::size_t{q} * cell_rows * CC + r * CC, r, q * CC, CC);
-    if (const std::uint32_t rest = d.valid_columns - full * CC)
-      move.run(std::size_t{full} * cell_rows * CC + r * CC, r, full * CC, rest);
+// row-major: each row's CELL row is one unit of 128 / R bytes, so the full
+// CELLs are a rows x CELLs transpose of those units; a partial last CELL
+// takes its rows' leading columns.
+template <std::size_t RowBytes, bool ToPayload, typename Payload, typename Image>
+void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const TileDescriptor& d) noexcept {
+  const std::uint32_t full = static_cast<std::uint32_t>(d.valid_columns * memory_element_bytes(d.data_type) / RowBytes);
+  move_block<RowBytes, ToPayload>(payload, kTileCellBytes, image, row_bytes, d.valid_rows, full);
+  const std::size_t rest = d.valid_columns * std::size_t{memory_element_bytes(d.data_type)} - full * RowBytes;
+  for (std::uint32_t r = 0; rest != 0 && r < d.valid_rows; ++r) {
+    const std::size_t p = std::size_t{full} * kTileCellBytes + r * RowBytes, i = r * row_bytes + full * RowBytes;
+    if constexpr (ToPayload) std::memcpy(payload + p, image + i, rest);
+    else std::memcpy(image + i, payload + p, rest);
   }
 }
 
 // N8: CELL (nb, kb) at nb * k_repeat + kb holds rows kb * CR .. + CR - 1 of
-// columns nb * 8 .. + 7, column-major: a CR x 8 transpose per CELL.
-template <std::uint32_t CR, class M>
-void n8_cells(const M& move, const TileDescriptor& d, std::uint32_t k_repeat) noexcept {
-  for (std::uint32_t nb = 0; nb * 8 < d.valid_columns; ++nb) {
-    const std::uint32_t columns = std::min(8U, d.valid_columns - nb * 8);
+// columns nb * 8 .. + 7, column-major: a CR x 8 transpose of elements.
+template <std::size_t U, bool ToPayload, typename Payload, typename Image>
+void n8_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const TileDescriptor& d,
+              std::uint32_t k_repeat) noexcept {
+  constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
+  for (std::uint32_t nb = 0; nb * 8 < d.valid_columns; ++nb)
     for (std::uint32_t kb = 0; kb * CR < d.valid_rows; ++kb) {
-      const std::size_t cell = (std::size_t{nb} * k_repeat + kb) * CR * 8;
-      const std::uint32_t rows = std::min(CR, d.valid_rows - kb * CR);
-      if (rows == CR && columns == 8) {
-        for (std::uint32_t rr = 0; rr < CR; ++rr)
-          for (std::uint32_t j = 0; j < 8; ++j) move.element(cell + j * CR + rr, kb * CR + rr, nb * 8 + j);
-        continue;
-      }
-      for (std::uint32_t rr = 0; rr < rows; ++rr)
-        for (std::uint32_t j = 0; j < columns; ++j) move.element(cell + j * CR + rr, kb * CR + rr, nb * 8 + j);
+      const std::size_t cell = (std::size_t{nb} * k_repeat + kb) * kTileCellBytes;
+      move_block<U, ToPayload>(payload + cell, CR * U, image + kb * CR * row_bytes + nb * 8 * U, row_bytes,
+                               std::min(CR, d.valid_rows - kb * CR), std::min(8U, d.valid_columns - nb * 8));
     }
-  }
-}
-
-// A 128-byte CELL of E: M32 has 128 / (32 * sizeof(E)) columns, M16 twice
-// as many, N8 128 / (8 * sizeof(E)) rows.
-template <typename E, class M>
-void move_cells(const M& move, const TileDescriptor& d) noexcept {
-  const CubeGeometry g = cube_geometry(d.layout, d.valid_rows, d.valid_columns, d.data_type);
-  constexpr std::uint32_t kCellElements = kTileCellBytes / sizeof(E);
-  if (d.layout == TileLayout::CubeN8) return n8_cells<kCellElements / 8>(move, d, g.k_repeat);
-  if (d.layout == TileLayout::CubeM32) return m_cells<kCellElements / 32>(move, d, 32);
-  m_cells<kCellElements / 16>(move, d, 16);
-}
-
-template <typename E, bool ToPayload, typename Payload, typename Image>
-void move_typed(Payload* payload, Image* image, std::uint64_t row_bytes, const TileDescriptor& d) noexcept {
-  using Element = std::conditional_t<ToPayload, E, const E>;
-  move_cells<E>(Move<E, ToPayload>{reinterpret_cast<Element*>(payload), image, row_bytes}, d);
 }
 
 template <bool ToPayload, typename Payload, typename Image>
 void move_payload(Payload* payload, Image* image, std::uint64_t row_bytes, const TileDescriptor& d) noexcept {
+  if (d.layout == TileLayout::CubeM32) return m_cells<kTileCellBytes / 32, ToPayload>(payload, image, row_bytes, d);
+  if (d.layout == TileLayout::CubeM16) return m_cells<kTileCellBytes / 16, ToPayload>(payload, image, row_bytes, d);
+  const std::uint32_t k_repeat = cube_geometry(d.layout, d.valid_rows, d.valid_columns, d.data_type).k_repeat;
   switch (memory_element_bytes(d.data_type)) {
-    case 1: return move_typed<std::uint8_t, ToPayload>(payload, image, row_bytes, d);
-    case 2: return move_typed<std::uint16_t, ToPayload>(payload, image, row_bytes, d);
-    default: return move_typed<std::uint32_t, ToPayload>(payload, image, row_bytes, d);
+    case 1: return n8_cells<1, ToPayload>(payload, image, row_bytes, d, k_repeat);
+    case 2: return n8_cells<2, ToPayload>(payload, image, row_bytes, d, k_repeat);
+    default: return n8_cells<4, ToPayload>(payload, image, row_bytes, d, k_repeat);
   }
 }
 
