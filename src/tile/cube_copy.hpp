@@ -24,10 +24,20 @@ namespace pto::tile {
 // and block copies enabled.
 bool cube_block_copy_applies(const TileDescriptor& d) noexcept;
 
-// Valid element (r, c) from image[r * image_row_bytes + c * element bytes]
-// into the payload, and back.
-void cube_image_to_payload(Tile& t, const std::byte* image, std::uint64_t image_row_bytes) noexcept;
-void cube_payload_to_image(const Tile& t, std::byte* image, std::uint64_t image_row_bytes) noexcept;
+// Rows [first, first + rows) of the valid region: a band.
+struct Band {
+  std::uint32_t first = 0, rows = 0;
+};
+
+// The rows of a band that covers whole CELLs (N8) or whole unpack blocks
+// (M layouts), about 4 KiB of image: bands of this many rows from row 0
+// (the last one clipped to the valid rows) keep the image in L1.
+std::uint32_t cube_band_rows(const TileDescriptor& d) noexcept;
+
+// Valid element (band.first + i, c) from image[i * image_row_bytes + c *
+// element bytes] into the payload, and back.
+void cube_image_to_payload(Tile& t, const std::byte* image, std::uint64_t image_row_bytes, const Band& band) noexcept;
+void cube_payload_to_image(const Tile& t, std::byte* image, std::uint64_t image_row_bytes, const Band& band) noexcept;
 
 // On by default; tests and benchmarks switch them off to reach the element
 // path they are checked against.
