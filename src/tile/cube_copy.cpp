@@ -41,7 +41,6 @@ void transpose_units(const Transpose& t, std::uint32_t r0, std::uint32_t rows, s
 #ifdef PTO_CUBE_COPY_SSE2
 struct Sse2Lanes {
   using Reg = __m128i;
-  static constexpr int kLanes = 1;
   static Reg load(const std::byte* p, std::size_t) noexcept { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
   static void store(std::byte* p, std::size_t, Reg v) noexcept { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
   static Reg lo16(Reg a, Reg b) noexcept { return _mm_unpacklo_epi16(a, b); }

@@ -12,7 +12,6 @@ namespace {
 
 struct Avx2Lanes {
   using Reg = __m256i;
-  static constexpr int kLanes = 2;
   static Reg load(const std::byte* p, std::size_t lane) noexcept {
     return _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(p + lane), reinterpret_cast<const __m128i*>(p));
   }

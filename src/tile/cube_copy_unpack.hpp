@@ -6,7 +6,7 @@
 // out + L * out_lane, so two lanes handle two blocks anywhere (side by side
 // in one matrix, or two CELLs).  Internal to the including unit.
 //
-// V provides: Reg, kLanes (1 or 2), load(p, in_lane), store(p, out_lane,
+// V provides: Reg, load(p, in_lane), store(p, out_lane,
 // v), and the per-lane unpacks lo16 / hi16 / lo32 / hi32 / lo64 / hi64.
 #pragma once
 
