@@ -11,6 +11,7 @@
 #include "numerics/convert_span.hpp"
 #include "numerics/f16c_span.hpp"
 #include "numerics/format.hpp"
+#include "tile/cube_copy.hpp"
 #include "tile/cube_layout.hpp"
 #include "tile/matrix_kernels.hpp"
 #include "tile/ops_matrix.hpp"
@@ -22,8 +23,8 @@ std::atomic<bool> g_kernels_enabled{true};
 
 // Per-thread buffers reused from one product to the next: a fresh 64-128 KiB
 // heap block per operand would cost page faults and zero-filling comparable
-// to the product itself.  Slots: 0 left elements, 1 right elements, 2 left
-// panel, 3 sums.
+// to the product itself.  Slots: 0 left elements (bytes: the TGEMV right
+// row image), 1 right elements, 2 left panel, 3 sums.
 template <typename T>
 std::span<T> scratch(unsigned slot, std::size_t n) {
   thread_local std::array<std::vector<T>, 4> buffers;
@@ -221,6 +222,60 @@ void initial_sums(const Tile& c, std::span<typename A::Sum> sums, std::uint32_t 
     for (std::uint32_t r = 0; r < rows; ++r) sums[std::size_t{col} * rows + r] = r < m ? A::sum_of(c.read_word(o(r, col))) : Sum{0};
 }
 
+// TGEMV-shaped products (one row, `rows` 1) run across the columns: the
+// right operand as k-major rows of binary32, from its row image (the CUBE
+// block copies, cube_copy.hpp) widened row by row.  Unscaled FP32, FP16 and
+// BF16 right operands; the others take the panel kernels.
+bool gemv_applies(const ProductTiles& t) noexcept {
+  const DataType r = t.right->data_type();
+  return t.left->descriptor().valid_rows == 1 && !t.left_scaled && !t.right_scaled &&
+         (r == DataType::FP32 || r == DataType::FP16 || r == DataType::BF16) &&
+         cube_block_copy_applies(t.right->descriptor());
+}
+
+// The exact path's widening of one image row of n elements.
+void widen_row(DataType t, const std::byte* in, float* out, std::uint32_t n) noexcept {
+  if (t == DataType::FP32) return static_cast<void>(std::memcpy(out, in, std::size_t{n} * sizeof(float)));
+  if (t == DataType::FP16) return kernels::widen_fp16(reinterpret_cast<const std::uint16_t*>(in), out, n);
+  for (std::uint32_t c = 0; c < n; ++c) {  // BF16: the high half of binary32
+    std::uint16_t bits = 0;
+    std::memcpy(&bits, in + std::size_t{c} * 2, 2);
+    out[c] = std::bit_cast<float>(std::uint32_t{bits} << 16);
+  }
+}
+
+// Padded columns (up to the next 16) sum zeros nobody reads.
+std::uint32_t gemv_stride(std::uint32_t n) noexcept { return (n + 15) / 16 * 16; }
+
+void gemv_kernel(const ProductTiles& t, std::span<float> sums) {
+  const TileDescriptor& rd = t.right->descriptor();
+  const std::uint32_t k = rd.valid_rows, n = rd.valid_columns, stride = gemv_stride(n);
+  const std::size_t row_bytes = std::size_t{n} * memory_element_bytes(rd.data_type);
+  const std::span<std::byte> image = scratch<std::byte>(0, row_bytes * k);
+  cube_payload_to_image(*t.right, image.data(), row_bytes, Band{0, k});
+  const std::span<float> right = scratch<float>(1, std::size_t{k} * stride);
+  for (std::uint32_t i = 0; i < k; ++i) {
+    float* row = right.data() + std::size_t{i} * stride;
+    widen_row(rd.data_type, image.data() + i * row_bytes, row, n);
+    std::fill(row + n, row + stride, 0.0f);
+  }
+  const std::span<const float> left = left_panel<Fp32Arithmetic>(t, 1);
+  kernels::fused_gemv({k, stride, left.data(), right.data(), sums.data(), t.accumulate});
+}
+
+// The kernel call of MatrixProductResultFromTiles (or the MX form) on
+// `sums`, which hold the accumulator when `accumulate`.
+template <class A>
+void kernel_sums(const ProductTiles& t, std::uint32_t rows, std::span<typename A::Sum> sums) {
+  if constexpr (std::is_same_v<A, Fp32Arithmetic>)
+    if (rows == 1) return gemv_kernel(t, sums);
+  const std::span<const typename A::Operand> left = left_panel<A>(t, rows);
+  const Tile::Offsets ro = t.right->valid_offsets();
+  const std::span<const typename A::Operand> right = right_elements<A>(t, ro);
+  A::product({rows, t.right->descriptor().valid_columns, t.left->descriptor().valid_columns, left.data(), right.data(),
+              ro.row.data(), ro.column.data(), sums.data(), t.accumulate});
+}
+
 // Panels, one kernel call, the bias: MatrixProductResultFromTiles (or the
 // MX form) and MatrixBiasResult, into `sums` (column-major, `rows` lanes,
 // whole blocks of eight columns: the kernels write them).
@@ -228,12 +283,8 @@ template <class A>
 void product_into(const ProductTiles& t, std::uint32_t rows, std::span<typename A::Sum> sums) {
   using Sum = typename A::Sum;
   const std::uint32_t m = t.left->descriptor().valid_rows, n = t.right->descriptor().valid_columns;
-  const std::span<const typename A::Operand> left = left_panel<A>(t, rows);
-  const Tile::Offsets ro = t.right->valid_offsets();
-  const std::span<const typename A::Operand> right = right_elements<A>(t, ro);
   if (t.accumulate) initial_sums<A>(*t.accumulator, sums, m, n, rows);
-  A::product({rows, n, t.left->descriptor().valid_columns, left.data(), right.data(), ro.row.data(), ro.column.data(),
-              sums.data(), t.accumulate});
+  kernel_sums<A>(t, rows, sums);
   if (t.add_bias) {
     for (std::uint32_t c = 0; c < n; ++c) {
       const Sum bias = A::sum_of(word_at(*t.bias, 0, c));
@@ -246,7 +297,8 @@ void product_into(const ProductTiles& t, std::uint32_t rows, std::span<typename 
 template <class A>
 std::span<const typename A::Sum> product_columns(const ProductTiles& t, std::uint32_t rows) {
   const std::uint32_t n = t.right->descriptor().valid_columns;
-  const std::span<typename A::Sum> sums = scratch<typename A::Sum>(3, std::size_t{(n + 7) / 8 * 8} * rows);
+  // Whole blocks of eight columns (panel kernels) or of 16 (gemv_stride).
+  const std::span<typename A::Sum> sums = scratch<typename A::Sum>(3, std::size_t{gemv_stride(n)} * rows);
   product_into<A>(t, rows, sums);
   return sums;
 }
@@ -285,6 +337,7 @@ std::optional<ProductColumns> fast_product(const ProductTiles& t, NumericProfile
   if (profile == NumericProfile::Ieee && accumulator == DataType::FP32) {
     const kernels::HostRounding rounding(mode);
     if (!rounding.active()) return std::nullopt;
+    if (gemv_applies(t)) p.rows = 1;
     p.fp32 = product_columns<Fp32Arithmetic>(t, p.rows);
   } else if (accumulator == DataType::S32) {
     p.words = product_columns<WordArithmetic<std::int32_t>>(t, p.rows);
