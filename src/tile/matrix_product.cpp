@@ -251,10 +251,12 @@ void gemv_kernel(const ProductTiles& t, std::span<float> sums) {
   const TileDescriptor& rd = t.right->descriptor();
   const std::uint32_t k = rd.valid_rows, n = rd.valid_columns, stride = gemv_stride(n);
   const std::size_t row_bytes = std::size_t{n} * memory_element_bytes(rd.data_type);
-  const std::span<std::byte> image = scratch<std::byte>(0, row_bytes * k);
-  cube_payload_to_image(*t.right, image.data(), row_bytes, Band{0, k});
   const std::span<float> right = scratch<float>(1, std::size_t{k} * stride);
-  for (std::uint32_t i = 0; i < k; ++i) {
+  const bool fp32_rows = rd.data_type == DataType::FP32 && n == stride;  // the image is the panel
+  const std::span<std::byte> image =
+      fp32_rows ? std::as_writable_bytes(right) : scratch<std::byte>(0, row_bytes * k);
+  cube_payload_to_image(*t.right, image.data(), row_bytes, Band{0, k});
+  for (std::uint32_t i = 0; i < k && !fp32_rows; ++i) {
     float* row = right.data() + std::size_t{i} * stride;
     widen_row(rd.data_type, image.data() + i * row_bytes, row, n);
     std::fill(row + n, row + stride, 0.0f);

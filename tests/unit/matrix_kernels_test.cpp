@@ -160,6 +160,24 @@ TEST(MatrixKernels, SumsInPlace) {
   expect_same(h, "D == A " + describe(kForms[0], DataType::FP32, DataType::FP32, NumericProfile::Ieee, 1, h));
 }
 
+// One-row products across the columns (fused_gemv): TGEMV, +BIAS, +ACC on
+// FP32 / FP16 / BF16, whole and partial blocks of 16 columns (an FP32 right
+// operand of whole blocks is transposed straight into the kernel's rows),
+// every host mode, specials mixed in.
+TEST(MatrixKernels, GemvAcrossColumns) {
+  std::mt19937_64 rng(116);
+  for (const Form& form : {kForms[6], kForms[7], kForms[8]})
+    for (const DataType type : {DataType::FP32, DataType::FP16, DataType::BF16})
+      for (const std::uint32_t n : {16U, 48U, 37U, 128U})
+        for (unsigned rounding = 0; rounding <= 4; ++rounding) {
+          CubeHarness h(form, type, type, NumericProfile::Ieee, rounding);
+          ASSERT_TRUE(h.shape(1, 1 + static_cast<std::uint32_t>(rng() % 100), n, TileLayout::CubeM16));
+          RandomDraw draw(0.01, rng);
+          ASSERT_TRUE(h.fill(draw));
+          expect_same(h, describe(form, type, type, NumericProfile::Ieee, rounding, h));
+        }
+}
+
 // Hand-derived sums on the host kernels: the fused step rounds once (an
 // unfused multiply-then-add would lose the low product bits), directed modes
 // round the same way the spec's fused step does, and a NaN result is the
