@@ -7,7 +7,8 @@
 // BM_TMATMUL/<shape>/<type>/<profile> and BM_TGEMV/<type>/<profile>: one
 // TMATMUL (TGEMV) semantic handler through its TileKernel entry (legality
 // checked once; the timed loop is execute(): panels, kernel, publication of
-// the destination with definedness), on random finite inputs.  Counters:
+// the destination with definedness; timed as a whole), on random finite
+// inputs.  Counters:
 // gmacs = multiply-adds per second / 1e9 and fma_peak_fraction = that rate
 // over BM_HostFmaPeak's FMA rate.  `large` is a largest legal CUBE shape
 // of the type: M = 32 and B at its 64 KiB or PTO_MODEL_TILE_ELEMENTS bound,
@@ -15,9 +16,14 @@
 // multiply-adds one TMATMUL can do (here with K = N: 32x128x128 FP32,
 // 32x128x256 the others); `small` is 16x16x16; BM_TGEMV the large K x N
 // with M = 1.
+//
+// BM_CubeTransport/<conversion>/<type>/<path>: TLOAD (ND2M32 / ND2M16 /
+// ND2N8) into or TSTORE (M322ND / M162ND / N82ND) from a 32 KiB CUBE tile
+// over a dense row-major memory image (tile::tload / tile::tstore, the
+// transport's payload effects), by CELL block copies (`block`) or the
+// element path they replace (`element`), with counter memcpy_fraction =
+// its byte rate over host memcpy's in the same run (memcpy_baseline.hpp).
 #include <benchmark/benchmark.h>
-
-#include <time.h>
 
 #include <algorithm>
 #include <array>
@@ -26,9 +32,13 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <vector>
 
+#include "memcpy_baseline.hpp"
 #include "numerics/datatypes.hpp"
+#include "tile/cube_copy.hpp"
 #include "tile/cube_layout.hpp"
+#include "tile/tile_memory.hpp"
 #include "tile/ops_matrix.hpp"
 #include "tile/tile_ops.hpp"
 
@@ -41,11 +51,7 @@ namespace {
 
 using namespace pto;
 
-double thread_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
+using bench::thread_seconds;
 
 constexpr int kAccumulators = 12;  // FMA latency x ports, with room to spare
 constexpr std::uint64_t kPeakSteps = 1 << 22;
@@ -172,12 +178,11 @@ void run_cube(benchmark::State& state, isa::TileOp op, unsigned function, tile::
   tile::FlatTileMemory memory(no_memory);
   tile::TileExecutionContext context{c.file, memory, c.bundle, c.operands};
   context.profile = profile;
-  double seconds = 0;
-  for (auto _ : state) {
-    const double start = thread_seconds();
-    benchmark::DoNotOptimize(c.kernel->execute(context));
-    seconds += thread_seconds() - start;
-  }
+  // One clock reading per loop: the thread CPU clock is a system call, which
+  // on a virtual machine costs a sizable part of a small TMATMUL.
+  const double start = thread_seconds();
+  for (auto _ : state) benchmark::DoNotOptimize(c.kernel->execute(context));
+  const double seconds = thread_seconds() - start;
   const double macs = static_cast<double>(m) * k * n * static_cast<double>(state.iterations());
   state.counters["gmacs"] = macs / seconds / 1e9;
   state.counters["fma_peak_fraction"] = macs / seconds / host_fma_peak();
@@ -190,6 +195,43 @@ struct Shape {
 
 Shape largest(tile::DataType t) {
   return t == tile::DataType::FP32 ? Shape{"large", 32, 128, 128} : Shape{"large", 32, 128, 256};
+}
+
+struct Transport {
+  const char* conversion;
+  bool store;
+  tile::TileLayout layout;
+  tile::DataType type;
+  std::uint32_t rows, columns;
+};
+
+void run_transport(benchmark::State& state, const Transport& t, bool blocks) {
+  tile::TileFile file;
+  const tile::CubeGeometry g = tile::cube_geometry(t.layout, t.rows, t.columns, t.type);
+  const tile::ConfigureRequest r{.capacity_bytes = std::bit_ceil(std::max(g.storage_bytes, tile::kTileCellBytes)),
+                                 .valid_rows = t.rows, .valid_columns = t.columns, .data_type = t.type,
+                                 .layout = t.layout, .location = tile::TileLocation::Matrix, .mask = 0b0001};
+  if (file.configure_cube(0, r) != arch::FaultCode::Fault_None) {
+    state.SkipWithError("illegal tile");
+    return;
+  }
+  tile::Tile& tile = file.tile(0);
+  const std::uint64_t row_bytes = std::uint64_t{t.columns} * tile::memory_element_bytes(t.type);
+  const std::size_t bytes = row_bytes * t.rows;
+  std::vector<std::byte> image(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) image[i] = static_cast<std::byte>(i * 13);
+  tile::FlatTileMemory memory(image);
+  static_cast<void>(tile::tload(tile, memory, 0, row_bytes));  // a defined source for TSTORE
+  tile::set_cube_block_copies_enabled(blocks);
+  const double start = thread_seconds();
+  for (auto _ : state) {
+    const tile::MemoryOutcome o = t.store ? tile::tstore(tile, memory, 0, row_bytes) : tile::tload(tile, memory, 0, row_bytes);
+    benchmark::DoNotOptimize(o);
+    benchmark::ClobberMemory();
+  }
+  const double seconds = thread_seconds() - start;
+  tile::set_cube_block_copies_enabled(true);
+  bench::report_against_memcpy(state, state.iterations() * bytes, seconds, 2 * bytes);
 }
 
 const int kRegistered = [] {
@@ -211,6 +253,20 @@ const int kRegistered = [] {
       run_cube(state, isa::TileOp::TGEMV, 16, t, NumericProfile::Ieee, 1, s.k, s.n);
     });
   }
+  using tile::DataType;
+  using tile::TileLayout;
+  for (const Transport t : {Transport{"ND2M16", false, TileLayout::CubeM16, DataType::FP16, 16, 1024},
+                            Transport{"ND2M32", false, TileLayout::CubeM32, DataType::FP16, 32, 512},
+                            Transport{"ND2N8", false, TileLayout::CubeN8, DataType::FP16, 128, 128},
+                            Transport{"ND2N8", false, TileLayout::CubeN8, DataType::S8, 128, 256},
+                            Transport{"M162ND", true, TileLayout::CubeM16, DataType::FP32, 16, 512},
+                            Transport{"M322ND", true, TileLayout::CubeM32, DataType::FP32, 32, 256},
+                            Transport{"N82ND", true, TileLayout::CubeN8, DataType::FP32, 128, 64}})
+    for (const bool blocks : {true, false}) {
+      const std::string name = std::string("BM_CubeTransport/") + t.conversion + "/" + std::string(num::name(t.type)) +
+                               (blocks ? "/block" : "/element");
+      benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) { run_transport(state, t, blocks); });
+    }
   return 0;
 }();
 

@@ -64,6 +64,29 @@ inline void fused_rows(const Panels<float, float>& p) {
   else fused_columns<V, 16 / V::kWidth, NB16>(p);
 }
 
+// TGEMV: RV registers of columns from c0, the left element broadcast per k
+// step, one FMA per column and step in k order.
+template <class V, int RV>
+inline void gemv_block(const GemvPanels& p, std::uint32_t c0) {
+  typename V::Reg sum[RV];
+  for (int v = 0; v < RV; ++v) sum[v] = p.accumulate ? V::load(p.result + c0 + v * V::kWidth) : V::zero();
+  const float* right = p.right + c0;
+  for (std::uint32_t i = 0; i < p.k; ++i, right += p.stride) {
+    const typename V::Reg a = V::broadcast(p.left + i);
+    for (int v = 0; v < RV; ++v) sum[v] = V::fma(a, V::load(right + v * V::kWidth), sum[v]);
+  }
+  for (int v = 0; v < RV; ++v) V::store(p.result + c0 + v * V::kWidth, V::canonical_nan(sum[v]));
+}
+
+// Blocks of RV registers (enough independent sums to cover the FMA
+// latency), then single registers up to the stride.
+template <class V, int RV>
+inline void gemv_columns(const GemvPanels& p) {
+  std::uint32_t c0 = 0;
+  for (; c0 + RV * V::kWidth <= p.stride; c0 += RV * V::kWidth) gemv_block<V, RV>(p, c0);
+  for (; c0 < p.stride; c0 += V::kWidth) gemv_block<V, 1>(p, c0);
+}
+
 // Word sums: 64-bit products of the 32-bit operands (a widening multiply the
 // compiler vectorises), added modulo 2^64; one column's Rows sums stay in
 // registers across the k steps.

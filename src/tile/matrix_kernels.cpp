@@ -93,6 +93,14 @@ void fused_product(const Panels<float, float>& p) noexcept {
   fused_rows<Portable, 1, 1>(p);
 }
 
+void fused_gemv(const GemvPanels& p) noexcept {
+#ifdef PTO_MATRIX_X86
+  if (isa() == Isa::Avx512) return fused_gemv_avx512(p);
+  if (isa() == Isa::Avx2) return fused_gemv_avx2(p);
+#endif
+  gemv_columns<Portable, 4>(p);
+}
+
 void widen_fp16(const std::uint16_t* in, float* out, std::size_t n) noexcept {
 #ifdef PTO_MATRIX_X86
   if (isa() == Isa::Avx512) return widen_fp16_avx512(in, out, n);

@@ -45,6 +45,18 @@ struct Panels {
 // binary32 sums: result += left * right, one host FMA per step; NaN sums
 // are stored as the canonical NaN.
 void fused_product(const Panels<float, float>& p) noexcept;
+
+// One row (TGEMV): right is k-major with `stride` (a multiple of 16) lanes
+// per k, right[i * stride + c]; result[c] for c < stride, vectorised across
+// the columns, each still summed in k order.
+struct GemvPanels {
+  std::uint32_t k = 0, stride = 0;
+  const float* left = nullptr;
+  const float* right = nullptr;
+  float* result = nullptr;
+  bool accumulate = false;
+};
+void fused_gemv(const GemvPanels& p) noexcept;
 // Word sums (MultiplyWord, modulo 2^64) of operands whose Word is their
 // sign-extended int32 or zero-extended uint32 value.
 void word_product(const Panels<std::int32_t, std::uint64_t>& p) noexcept;

@@ -27,6 +27,7 @@ struct Avx2 {
 }  // namespace
 
 void fused_product_avx2(const Panels<float, float>& p) noexcept { fused_rows<Avx2, 4, 2>(p); }
+void fused_gemv_avx2(const GemvPanels& p) noexcept { gemv_columns<Avx2, 8>(p); }
 void word_product_avx2(const Panels<std::int32_t, std::uint64_t>& p) noexcept { word_columns(p); }
 void word_product_avx2(const Panels<std::uint32_t, std::uint64_t>& p) noexcept { word_columns(p); }
 

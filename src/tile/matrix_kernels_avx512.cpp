@@ -27,6 +27,7 @@ struct Avx512 {
 }  // namespace
 
 void fused_product_avx512(const Panels<float, float>& p) noexcept { fused_rows<Avx512, 8, 8>(p); }
+void fused_gemv_avx512(const GemvPanels& p) noexcept { gemv_columns<Avx512, 8>(p); }
 void word_product_avx512(const Panels<std::int32_t, std::uint64_t>& p) noexcept { word_columns(p); }
 void word_product_avx512(const Panels<std::uint32_t, std::uint64_t>& p) noexcept { word_columns(p); }
 

@@ -9,10 +9,12 @@
 namespace pto::tile::kernels {
 
 void fused_product_avx512(const Panels<float, float>& p) noexcept;
+void fused_gemv_avx512(const GemvPanels& p) noexcept;
 void word_product_avx512(const Panels<std::int32_t, std::uint64_t>& p) noexcept;
 void word_product_avx512(const Panels<std::uint32_t, std::uint64_t>& p) noexcept;
 void widen_fp16_avx512(const std::uint16_t* in, float* out, std::size_t n) noexcept;
 void fused_product_avx2(const Panels<float, float>& p) noexcept;
+void fused_gemv_avx2(const GemvPanels& p) noexcept;
 void word_product_avx2(const Panels<std::int32_t, std::uint64_t>& p) noexcept;
 void word_product_avx2(const Panels<std::uint32_t, std::uint64_t>& p) noexcept;
 void widen_fp16_avx2(const std::uint16_t* in, float* out, std::size_t n) noexcept;

@@ -60,4 +60,11 @@ std::vector<std::uint64_t> row_major_words(const ProductColumns& p);
 // index, the valid region marked defined (ADR 0014).
 void publish_columns(Tile& destination, const ProductColumns& p);
 
+// The product published into `destination` (CommitMatrixResult without
+// B.FPATR outputs) when the kernels apply: the binary32 sums go straight
+// into its payload when it stores them as the kernels do, else through
+// fast_product and publish_columns.  False (nothing changed) where
+// fast_product declines.
+bool fast_product_into(Tile& destination, const ProductTiles& t, NumericProfile profile, num::RoundingMode mode);
+
 }  // namespace pto::tile

@@ -387,10 +387,8 @@ TileResult direct_execute(TileExecutionContext& c) {
   const ProductTiles tiles = local_tiles(c.tiles, o);
   const num::RoundingMode mode = datr_rounding(c.bundle);
   // CommitMatrixResult (no B.FPATR outputs).
-  if (const std::optional<ProductColumns> fast = fast_product(tiles, c.profile, mode)) {
-    publish_columns(c.tiles.tile(o.destination), *fast);
-    return TileResult::written(std::size_t{fast->m} * fast->n);
-  }
+  Tile& destination = c.tiles.tile(o.destination);
+  if (fast_product_into(destination, tiles, c.profile, mode)) return TileResult::written(destination.valid_element_count());
   const std::vector<std::uint64_t> values = exact_matrix_values(tiles, o, c.profile, mode);
   publish(c.tiles.tile(o.destination), values, c.tiles.tile(o.right).descriptor().valid_columns);
   return TileResult::written(values.size());

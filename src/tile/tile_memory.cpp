@@ -5,6 +5,8 @@
 #include <limits>
 #include <vector>
 
+#include "tile/cube_copy.hpp"
+
 namespace pto::tile {
 namespace {
 
@@ -166,12 +168,49 @@ void move_elements_recorded(TileRef& t, TileMemoryPort& memory, std::uint64_t ba
   }
 }
 
+// CUBE layouts: the valid rows pass, a band at a time (cube_band_rows),
+// through a row-major image (one memory access per run of rows) placed
+// CELL by CELL (cube_copy.hpp).  Rows are written in row order, so
+// overlapping rows end as the element path leaves them.  False, with
+// nothing done, when a run wraps the address space.
+template <bool Store, typename TileRef>
+bool move_cube_image(TileRef& t, TileMemoryPort& memory, std::uint64_t base, std::uint64_t stride) {
+  const TileDescriptor& d = t.descriptor();
+  bool wraps = false;
+  for_each_row_run(d, base, stride, [&](const RowRun& run) { wraps = wraps || run.wraps; });
+  if (wraps) return false;
+  const std::uint64_t row_bytes = valid_row_bytes(d);
+  const std::uint32_t band_rows = cube_band_rows(d);
+  thread_local std::vector<std::byte> buffer;
+  if (buffer.size() < row_bytes * band_rows) buffer.resize(row_bytes * band_rows);
+  const bool dense = stride == row_bytes;
+  for (std::uint32_t first = 0; first < d.valid_rows; first += band_rows) {
+    const Band band{first, std::min(band_rows, d.valid_rows - first)};
+    // One run for a band of back-to-back rows, else one per row.
+    const auto for_each_run = [&](auto access) {
+      for (std::uint32_t r = first; r < first + band.rows; r += dense ? band.rows : 1) {
+        const RowRun run = row_run(d, base, stride, r, dense ? band.rows : 1);
+        access(run.base, std::span<std::byte>(buffer.data() + (r - first) * row_bytes, run.bytes));
+      }
+    };
+    if constexpr (Store) {
+      cube_payload_to_image(t, buffer.data(), row_bytes, band);
+      for_each_run([&](std::uint64_t address, std::span<std::byte> rows) { memory.write(address, rows); });
+    } else {
+      for_each_run([&](std::uint64_t address, std::span<std::byte> rows) { memory.read(address, rows); });
+      cube_image_to_payload(t, buffer.data(), row_bytes, band);
+    }
+  }
+  return true;
+}
+
 // One TLOAD (Store false, TileRef Tile) or TSTORE (Store true, const Tile):
 // the complete-footprint preflight, then the payload effects in as few host
-// copies as the layout allows: one per run of unpacked RowMajor rows whose
-// valid columns are contiguous in the payload too (whole rows, or a single
-// row), a row buffer per packed four-bit row, element by element for other
-// layouts and for rows that wrap.
+// copies as the layout allows: a row image for 8- to 32-bit CUBE layouts;
+// one copy per run of unpacked RowMajor rows whose valid columns are
+// contiguous in the payload too (whole rows, or a single row); a row buffer
+// per packed four-bit row; element by element for other layouts and for
+// rows that wrap.
 template <bool Store, typename TileRef>
 MemoryOutcome move_tile(TileRef& t, TileMemoryPort& memory, std::uint64_t base, std::uint64_t stride) {
   const TileDescriptor& d = t.descriptor();
@@ -179,6 +218,10 @@ MemoryOutcome move_tile(TileRef& t, TileMemoryPort& memory, std::uint64_t base, 
   if (const MemoryOutcome o = preflight(d, memory, base, stride, Store); !o.ok()) return o;
   if (memory.capturing_events()) {  // verification mode only: the fast paths below record nothing
     move_elements_recorded<Store>(t, memory, base, stride);
+    if constexpr (!Store) t.mark_valid_region_defined();
+    return {};
+  }
+  if (cube_block_copy_applies(d) && move_cube_image<Store>(t, memory, base, stride)) {
     if constexpr (!Store) t.mark_valid_region_defined();
     return {};
   }

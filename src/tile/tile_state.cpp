@@ -257,6 +257,13 @@ void for_each_run(const std::vector<std::uint32_t>& offsets, Visit visit) {
 // (valid_offsets): one range when the region fills a contiguous block of
 // CELLs, else the runs along whichever dimension is contiguous.
 void Tile::define_cube_valid_region() noexcept {
+  // An M layout whose valid region fills whole CELLs of every row: the
+  // first valid_element_count() elements, without the offset tables.
+  const CubeGeometry g = cube_geometry(d_.layout, d_.valid_rows, d_.valid_columns, d_.data_type);
+  if (d_.layout != TileLayout::CubeN8 && d_.valid_rows == g.cell_rows && d_.valid_columns % g.cell_columns == 0) {
+    define_range(0, static_cast<std::uint32_t>(valid_element_count()));
+    return;
+  }
   const Offsets o = valid_offsets();
   const auto [row_min, row_max] = std::minmax_element(o.row.begin(), o.row.end());
   const auto [column_min, column_max] = std::minmax_element(o.column.begin(), o.column.end());

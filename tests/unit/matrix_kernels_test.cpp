@@ -134,6 +134,50 @@ TEST(MatrixKernels, LargestShapes) {
   }
 }
 
+// The sums written straight into D (32-row CUBE_M32 binary32 destinations
+// whose valid columns are whole blocks of eight): every form with FP32
+// accumulation, every mode, specials mixed in; and D == A, where the
+// product must read A before D changes.
+TEST(MatrixKernels, SumsInPlace) {
+  std::mt19937_64 rng(32);
+  for (const Form& form : kForms) {
+    if (tile::matrix_function(form.function).gemv) continue;
+    const DataType left = tile::matrix_function(form.function).mx ? DataType::BF16 : DataType::FP32;
+    for (unsigned rounding = 0; rounding < kRoundingCodes; ++rounding) {
+      CubeHarness h(form, left, left, NumericProfile::Ieee, rounding);
+      ASSERT_TRUE(h.shape(32, 1 + static_cast<std::uint32_t>(rng() % 128), 8 * (1 + static_cast<std::uint32_t>(rng() % 16)),
+                          TileLayout::CubeM32));
+      RandomDraw draw(0.01, rng);
+      ASSERT_TRUE(h.fill(draw));
+      expect_same(h, describe(form, left, left, NumericProfile::Ieee, rounding, h));
+    }
+  }
+  CubeHarness h(kForms[0], DataType::FP32, DataType::FP32, NumericProfile::Ieee, 1);
+  ASSERT_TRUE(h.shape(32, 64, 64, TileLayout::CubeM32));
+  RandomDraw draw(0.0, rng);
+  ASSERT_TRUE(h.fill(draw));
+  h.alias_destination_to_left();
+  expect_same(h, "D == A " + describe(kForms[0], DataType::FP32, DataType::FP32, NumericProfile::Ieee, 1, h));
+}
+
+// One-row products across the columns (fused_gemv): TGEMV, +BIAS, +ACC on
+// FP32 / FP16 / BF16, whole and partial blocks of 16 columns (an FP32 right
+// operand of whole blocks is transposed straight into the kernel's rows),
+// every host mode, specials mixed in.
+TEST(MatrixKernels, GemvAcrossColumns) {
+  std::mt19937_64 rng(116);
+  for (const Form& form : {kForms[6], kForms[7], kForms[8]})
+    for (const DataType type : {DataType::FP32, DataType::FP16, DataType::BF16})
+      for (const std::uint32_t n : {16U, 48U, 37U, 128U})
+        for (unsigned rounding = 0; rounding <= 4; ++rounding) {
+          CubeHarness h(form, type, type, NumericProfile::Ieee, rounding);
+          ASSERT_TRUE(h.shape(1, 1 + static_cast<std::uint32_t>(rng() % 100), n, TileLayout::CubeM16));
+          RandomDraw draw(0.01, rng);
+          ASSERT_TRUE(h.fill(draw));
+          expect_same(h, describe(form, type, type, NumericProfile::Ieee, rounding, h));
+        }
+}
+
 // Hand-derived sums on the host kernels: the fused step rounds once (an
 // unfused multiply-then-add would lose the low product bits), directed modes
 // round the same way the spec's fused step does, and a NaN result is the

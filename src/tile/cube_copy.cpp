@@ -1,0 +1,230 @@
+#include "tile/cube_copy.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <type_traits>
+
+#include "tile/cube_layout.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h>
+
+#include "tile/cube_copy_isa.hpp"
+#include "tile/cube_copy_unpack.hpp"
+#define PTO_CUBE_COPY_SSE2 1
+#endif
+
+namespace pto::tile {
+namespace {
+
+std::atomic<bool> g_enabled{true};
+
+// The one primitive: out[c * out_stride + r * U] = in[r * in_stride + c * U]
+// for r < rows, c < columns (units of U bytes).  Image to payload, each
+// CELL row (M layouts) or CELL column (N8) is one such transpose; payload
+// to image is its inverse, the same transpose with the roles swapped.
+struct Transpose {
+  std::byte* out;
+  std::size_t out_stride;
+  const std::byte* in;
+  std::size_t in_stride;
+};
+
+template <std::size_t U>
+void transpose_units(const Transpose& t, std::uint32_t r0, std::uint32_t rows, std::uint32_t c0,
+                     std::uint32_t columns) noexcept {
+  for (std::uint32_t r = r0; r < rows; ++r)
+    for (std::uint32_t c = c0; c < columns; ++c) std::memcpy(t.out + c * t.out_stride + r * U, t.in + r * t.in_stride + c * U, U);
+}
+
+#ifdef PTO_CUBE_COPY_SSE2
+struct Sse2Lanes {
+  using Reg = __m128i;
+  static Reg load(const std::byte* p, std::size_t) noexcept { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  static void store(std::byte* p, std::size_t, Reg v) noexcept { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+  static Reg lo16(Reg a, Reg b) noexcept { return _mm_unpacklo_epi16(a, b); }
+  static Reg hi16(Reg a, Reg b) noexcept { return _mm_unpackhi_epi16(a, b); }
+  static Reg lo32(Reg a, Reg b) noexcept { return _mm_unpacklo_epi32(a, b); }
+  static Reg hi32(Reg a, Reg b) noexcept { return _mm_unpackhi_epi32(a, b); }
+  static Reg lo64(Reg a, Reg b) noexcept { return _mm_unpacklo_epi64(a, b); }
+  static Reg hi64(Reg a, Reg b) noexcept { return _mm_unpackhi_epi64(a, b); }
+};
+
+bool avx2() noexcept {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+
+// B x B units: B = 8 for bytes, 16 / U otherwise.
+template <std::size_t U>
+constexpr std::uint32_t kBlock = U == 1 ? 8 : kUnpackBlock<U>;
+
+// An 8 x 8 block of bytes: 8-byte rows, 8-byte columns.
+void byte_block(std::byte* out, std::size_t os, const std::byte* in, std::size_t is) noexcept {
+  __m128i t[4], v[4];
+  const auto row = [&](std::size_t i) { return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + i * is)); };
+  const auto put = [&](std::size_t column, __m128i x) { _mm_storel_epi64(reinterpret_cast<__m128i*>(out + column * os), x); };
+  for (std::size_t i = 0; i < 4; ++i) t[i] = _mm_unpacklo_epi8(row(2 * i), row(2 * i + 1));
+  for (std::size_t i = 0; i < 2; ++i) {  // v[2i]: columns 0..3 of rows 4i .. 4i + 3, v[2i + 1]: columns 4..7
+    v[2 * i] = _mm_unpacklo_epi16(t[2 * i], t[2 * i + 1]);
+    v[2 * i + 1] = _mm_unpackhi_epi16(t[2 * i], t[2 * i + 1]);
+  }
+  for (std::size_t h = 0; h < 2; ++h) {
+    const __m128i lo = _mm_unpacklo_epi32(v[h], v[h + 2]), hi = _mm_unpackhi_epi32(v[h], v[h + 2]);
+    put(4 * h, lo);
+    put(4 * h + 1, _mm_unpackhi_epi64(lo, lo));
+    put(4 * h + 2, hi);
+    put(4 * h + 3, _mm_unpackhi_epi64(hi, hi));
+  }
+}
+
+// One block at (r0, c0), or two side by side (c0 and c0 + B) when `pair`.
+template <std::size_t U>
+void transpose_block(const Transpose& t, std::uint32_t r0, std::uint32_t c0, bool pair) noexcept {
+  const std::size_t os = t.out_stride, is = t.in_stride;
+  std::byte* out = t.out + c0 * os + r0 * U;
+  const std::byte* in = t.in + r0 * is + c0 * U;
+  if constexpr (U == 1) {
+    byte_block(out, os, in, is);
+  } else {
+    if (pair) return unpack_pair_avx2(U, out, os, kBlock<U> * os, in, is, kBlock<U> * U);
+    unpack_block<Sse2Lanes, U>(out, os, 0, in, is, 0);
+  }
+}
+#endif
+
+// Whole blocks with the unpacks where the host has them (pairs of blocks
+// with AVX2), the edges (and everything elsewhere) unit by unit.
+template <std::size_t U>
+void transpose(const Transpose& t, std::uint32_t rows, std::uint32_t columns) noexcept {
+#ifdef PTO_CUBE_COPY_SSE2
+  constexpr std::uint32_t B = kBlock<U>;
+  const bool pairs = U == 2 && avx2();
+  const std::uint32_t block_rows = rows / B * B, block_columns = columns / B * B;
+  for (std::uint32_t r = 0; r < block_rows; r += B)
+    for (std::uint32_t c = 0; c < block_columns;) {
+      const bool pair = pairs && c + 2 * B <= block_columns;
+      transpose_block<U>(t, r, c, pair);
+      c += pair ? 2 * B : B;
+    }
+  transpose_units<U>(t, 0, block_rows, block_columns, columns);
+  transpose_units<U>(t, block_rows, rows, 0, columns);
+#else
+  transpose_units<U>(t, 0, rows, 0, columns);
+#endif
+}
+
+// Image block (rows x columns units of U at `image`, rows `row_bytes`
+// apart) and payload block (unit (r, c) at c * column_bytes + r * U).
+template <bool ToPayload, typename Payload, typename Image>
+Transpose transposition(Payload* payload, std::size_t column_bytes, Image* image, std::uint64_t row_bytes) noexcept {
+  if constexpr (ToPayload) return {payload, column_bytes, image, row_bytes};
+  else return {image, row_bytes, payload, column_bytes};
+}
+
+template <std::size_t U, bool ToPayload, typename Payload, typename Image>
+void move_block(Payload* payload, std::size_t column_bytes, Image* image, std::uint64_t row_bytes, std::uint32_t rows,
+                std::uint32_t columns) noexcept {
+  const Transpose t = transposition<ToPayload>(payload, column_bytes, image, row_bytes);
+  if constexpr (ToPayload) transpose<U>(t, rows, columns);
+  else transpose<U>(t, columns, rows);
+}
+
+// M layouts: CELL q holds columns q * CC .. q * CC + CC - 1 of all R rows,
+// row-major: each row's CELL row is one unit of 128 / R bytes, so the full
+// CELLs are a rows x CELLs transpose of those units; a partial last CELL
+// takes its rows' leading columns.
+template <std::size_t RowBytes, bool ToPayload, typename Payload, typename Image>
+void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const TileDescriptor& d, const Band& band) noexcept {
+  payload += std::size_t{band.first} * RowBytes;
+  const std::uint32_t full = static_cast<std::uint32_t>(d.valid_columns * memory_element_bytes(d.data_type) / RowBytes);
+  move_block<RowBytes, ToPayload>(payload, kTileCellBytes, image, row_bytes, band.rows, full);
+  const std::size_t rest = d.valid_columns * std::size_t{memory_element_bytes(d.data_type)} - full * RowBytes;
+  for (std::uint32_t r = 0; rest != 0 && r < band.rows; ++r) {
+    const std::size_t p = std::size_t{full} * kTileCellBytes + r * RowBytes, i = r * row_bytes + full * RowBytes;
+    if constexpr (ToPayload) std::memcpy(payload + p, image + i, rest);
+    else std::memcpy(image + i, payload + p, rest);
+  }
+}
+
+// Two full N8 CELLs of adjacent column blocks (`lane` bytes apart in the
+// payload) with AVX2, else one CELL at a time.
+template <std::size_t U, bool ToPayload, typename Payload, typename Image>
+void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, bool pair) noexcept {
+  constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
+#ifdef PTO_CUBE_COPY_SSE2
+  if constexpr (U == 2) {  // one 8 x 8 block per CELL: the pair spans two CELLs
+    if (pair && avx2()) {
+      if constexpr (ToPayload) unpack_pair_avx2(U, cell, CR * U, lane, image, row_bytes, 8 * U);
+      else unpack_pair_avx2(U, image, row_bytes, 8 * U, cell, CR * U, lane);
+      return;
+    }
+  }
+#endif
+  for (std::size_t i = 0; i < (pair ? 2U : 1U); ++i)
+    move_block<U, ToPayload>(cell + i * lane, CR * U, image + i * 8 * U, row_bytes, CR, 8);
+}
+
+// N8: CELL (nb, kb) at nb * k_repeat + kb holds rows kb * CR .. + CR - 1 of
+// columns nb * 8 .. + 7, column-major: a CR x 8 transpose of elements.
+template <std::size_t U, bool ToPayload, typename Payload, typename Image>
+void n8_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const TileDescriptor& d, std::uint32_t k_repeat,
+              const Band& band) noexcept {
+  constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
+  const std::size_t lane = std::size_t{k_repeat} * kTileCellBytes;  // CELL (nb + 1, kb) - CELL (nb, kb)
+  for (std::uint32_t nb = 0; nb * 8 < d.valid_columns;) {
+    const bool pair = nb * 8 + 16 <= d.valid_columns;
+    for (std::uint32_t kb = band.first / CR; kb * CR < band.first + band.rows; ++kb) {
+      const std::size_t cell = (std::size_t{nb} * k_repeat + kb) * kTileCellBytes;
+      const std::uint32_t rows = std::min(CR, d.valid_rows - kb * CR), columns = std::min(8U, d.valid_columns - nb * 8);
+      auto* at = image + (kb * CR - band.first) * row_bytes + nb * 8 * U;
+      if (rows == CR && columns == 8) full_cells<U, ToPayload>(payload + cell, lane, at, row_bytes, pair);
+      else
+        for (std::uint32_t i = 0; i < (pair ? 2U : 1U); ++i)
+          move_block<U, ToPayload>(payload + cell + i * lane, CR * U, at + i * 8 * U, row_bytes, rows, pair ? 8U : columns);
+    }
+    nb += pair ? 2 : 1;
+  }
+}
+
+template <bool ToPayload, typename Payload, typename Image>
+void move_payload(Payload* payload, Image* image, std::uint64_t row_bytes, const TileDescriptor& d, const Band& band) noexcept {
+  if (d.layout == TileLayout::CubeM32) return m_cells<kTileCellBytes / 32, ToPayload>(payload, image, row_bytes, d, band);
+  if (d.layout == TileLayout::CubeM16) return m_cells<kTileCellBytes / 16, ToPayload>(payload, image, row_bytes, d, band);
+  const std::uint32_t k_repeat = cube_geometry(d.layout, d.valid_rows, d.valid_columns, d.data_type).k_repeat;
+  switch (memory_element_bytes(d.data_type)) {
+    case 1: return n8_cells<1, ToPayload>(payload, image, row_bytes, d, k_repeat, band);
+    case 2: return n8_cells<2, ToPayload>(payload, image, row_bytes, d, k_repeat, band);
+    default: return n8_cells<4, ToPayload>(payload, image, row_bytes, d, k_repeat, band);
+  }
+}
+
+}  // namespace
+
+bool cube_block_copy_applies(const TileDescriptor& d) noexcept {
+  if (!g_enabled.load(std::memory_order_relaxed) || !layout_is_cube(d.layout) || num::is_packed4(d.data_type)) return false;
+  const unsigned bytes = memory_element_bytes(d.data_type);
+  return bytes == 1 || bytes == 2 || bytes == 4;
+}
+
+std::uint32_t cube_band_rows(const TileDescriptor& d) noexcept {
+  const std::uint32_t unit = memory_element_bytes(d.data_type);
+  // N8: whole CELL rows; M: whole unpack blocks of CELL-row units.
+  const std::uint32_t rows = d.layout == TileLayout::CubeN8 ? kTileCellBytes / (8 * unit)
+                             : d.layout == TileLayout::CubeM32 ? 4 : 2;
+  const std::uint64_t band_bytes = std::uint64_t{rows} * d.valid_columns * unit;
+  return rows * static_cast<std::uint32_t>(std::max<std::uint64_t>(1, 4096 / band_bytes));
+}
+
+void cube_image_to_payload(Tile& t, const std::byte* image, std::uint64_t image_row_bytes, const Band& band) noexcept {
+  move_payload<true>(t.payload().data(), image, image_row_bytes, t.descriptor(), band);
+}
+
+void cube_payload_to_image(const Tile& t, std::byte* image, std::uint64_t image_row_bytes, const Band& band) noexcept {
+  move_payload<false>(t.payload().data(), image, image_row_bytes, t.descriptor(), band);
+}
+
+void set_cube_block_copies_enabled(bool enabled) noexcept { g_enabled.store(enabled, std::memory_order_relaxed); }
+
+}  // namespace pto::tile

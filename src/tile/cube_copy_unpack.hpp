@@ -1,0 +1,60 @@
+// The unpack networks of the CUBE block copies (cube_copy.cpp), written
+// once over a vector trait V and included by one translation unit per ISA
+// (cube_copy.cpp SSE2, cube_copy_avx2.cpp AVX2).  One call transposes a
+// B x B block of U-byte units per 128-bit lane: out[c * os + r * U] =
+// in[r * is + c * U]; lane L reads at in + L * in_lane and writes at
+// out + L * out_lane, so two lanes handle two blocks anywhere (side by side
+// in one matrix, or two CELLs).  Internal to the including unit.
+//
+// V provides: Reg, load(p, in_lane), store(p, out_lane,
+// v), and the per-lane unpacks lo16 / hi16 / lo32 / hi32 / lo64 / hi64.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pto::tile {
+namespace {
+
+// B: 8 units of 2 bytes, 4 of 4, 2 of 8 (one 16-byte row per lane).
+template <std::size_t U>
+constexpr std::uint32_t kUnpackBlock = static_cast<std::uint32_t>(16 / U);
+
+template <class V, std::size_t U>
+inline void unpack_block(std::byte* out, std::size_t os, std::size_t out_lane, const std::byte* in, std::size_t is,
+                         std::size_t in_lane) noexcept {
+  using Reg = typename V::Reg;
+  constexpr std::size_t B = kUnpackBlock<U>;
+  Reg a[B];
+  for (std::size_t i = 0; i < B; ++i) a[i] = V::load(in + i * is, in_lane);
+  const auto put = [&](std::size_t column, Reg v) { V::store(out + column * os, out_lane, v); };
+  if constexpr (U == 8) {
+    put(0, V::lo64(a[0], a[1]));
+    put(1, V::hi64(a[0], a[1]));
+  } else if constexpr (U == 4) {
+    const Reg t0 = V::lo32(a[0], a[1]), t1 = V::hi32(a[0], a[1]), t2 = V::lo32(a[2], a[3]), t3 = V::hi32(a[2], a[3]);
+    put(0, V::lo64(t0, t2));
+    put(1, V::hi64(t0, t2));
+    put(2, V::lo64(t1, t3));
+    put(3, V::hi64(t1, t3));
+  } else {
+    static_assert(U == 2, "units of 2, 4 or 8 bytes");
+    Reg t[8], u[8];
+    for (std::size_t i = 0; i < 4; ++i) {  // t[2i]: columns 0..3 of rows 2i, 2i + 1; t[2i + 1]: columns 4..7
+      t[2 * i] = V::lo16(a[2 * i], a[2 * i + 1]);
+      t[2 * i + 1] = V::hi16(a[2 * i], a[2 * i + 1]);
+    }
+    for (std::size_t i = 0; i < 2; ++i)
+      for (std::size_t h = 0; h < 2; ++h) {  // u[4i + 2h], u[4i + 2h + 1]: columns 4h .. 4h + 3 of rows 4i .. 4i + 3
+        u[4 * i + 2 * h] = V::lo32(t[4 * i + h], t[4 * i + h + 2]);
+        u[4 * i + 2 * h + 1] = V::hi32(t[4 * i + h], t[4 * i + h + 2]);
+      }
+    for (std::size_t i = 0; i < 4; ++i) {  // u[i]: columns 2i, 2i + 1 of rows 0..3; u[i + 4] of rows 4..7
+      put(2 * i, V::lo64(u[i], u[i + 4]));
+      put(2 * i + 1, V::hi64(u[i], u[i + 4]));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pto::tile
