@@ -284,7 +284,8 @@ bool float_column_sum_fast(Reduction op, TileAxis axis, DataType t, NumericProfi
 // TileFloatingOrderKey order, -0 below +0, with no flags; that order is
 // total and injective on the encodings (equal keys are equal bits), so
 // the fold's result is the extreme element whatever the grouping and
-// num::simd::min_max may pair the elements in any order.  A NaN anywhere
+// num::simd::row_extremes / column_extremes reduce the keys in any order.
+// A NaN anywhere
 // (its step raises NV for a signalling one and its result depends on the
 // order) sends the whole tile back to the sequential fold.
 bool float_extreme_fast(Reduction op, DataType t) noexcept {
