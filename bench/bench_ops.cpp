@@ -1,6 +1,6 @@
 // VEC/SFU kernels on 64 KiB tiles against a host memcpy measured in the
-// same benchmark: TADD, TMUL, TMAX (FP32, FP16, BF16), TEXP (FP32), TROWSUM
-// (FP32) and TCVT FP32->BF16, each in the reference and ieee profiles.
+// same benchmark: TADD, TMUL, TMAX (FP32, FP16, BF16), TEXP (FP32), TROWSUM,
+// TROWMAX, TCOLSUM, TCOLMAX (FP32) and TCVT FP32->BF16, each in the reference and ieee profiles.
 // Kernels run through their registered TileKernel::execute (steps 10-11 of
 // the commit path); bytes/s counts the destination bytes (TROWSUM: the 64 KiB
 // source).  Counter `memcpy_fraction` = kernel throughput / throughput of a
@@ -120,13 +120,25 @@ BENCHMARK(BM_TMUL)->Apply(float_types);
 BENCHMARK(BM_TMAX)->Apply(float_types);
 BENCHMARK(BM_TEXP)->Apply(fp32_only);
 
-// TROWSUM: 256 x 64 FP32 source into a 256 x 1 destination; bytes/s counts
-// the 64 KiB source here (a reduction writes almost nothing).
-void BM_TROWSUM(benchmark::State& state) {
+// Row reductions: 256 x 64 FP32 source into a 256 x 1 destination; column
+// reductions: into a 1 x 64 destination.  bytes/s counts the 64 KiB source
+// here (a reduction writes almost nothing).
+void row_reduction(benchmark::State& state, isa::TileOp op) {
   Bench b(DataType::FP32, DataType::FP32, 1, 256, 1024);  // 256 x 1 FP32 destination
-  b.run(state, isa::TileOp::TROWSUM, profile_of(state), kTileBytes);
+  b.run(state, op, profile_of(state), kTileBytes);
 }
+void column_reduction(benchmark::State& state, isa::TileOp op) {
+  Bench b(DataType::FP32, DataType::FP32, 64, 1, 4096);  // 1 x 64 FP32 destination
+  b.run(state, op, profile_of(state), kTileBytes);
+}
+void BM_TROWSUM(benchmark::State& s) { row_reduction(s, isa::TileOp::TROWSUM); }
+void BM_TROWMAX(benchmark::State& s) { row_reduction(s, isa::TileOp::TROWMAX); }
+void BM_TCOLSUM(benchmark::State& s) { column_reduction(s, isa::TileOp::TCOLSUM); }
+void BM_TCOLMAX(benchmark::State& s) { column_reduction(s, isa::TileOp::TCOLMAX); }
 BENCHMARK(BM_TROWSUM)->Apply(fp32_only);
+BENCHMARK(BM_TROWMAX)->Apply(fp32_only);
+BENCHMARK(BM_TCOLSUM)->Apply(fp32_only);
+BENCHMARK(BM_TCOLMAX)->Apply(fp32_only);
 
 // TCVT FP32 -> BF16: 32 KiB destination.
 void BM_TCVT_FP32_BF16(benchmark::State& state) {

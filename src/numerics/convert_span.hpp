@@ -12,10 +12,11 @@
 #include "numerics/datatypes.hpp"
 #include "numerics/rounding.hpp"
 
-// Hot span loops get an AVX2 clone next to the baseline one, picked at load
-// time by the CPU (GCC's runtime ifunc dispatch; other compilers: baseline).
+// Hot span loops get x86-64-v4 (AVX-512 F/BW/DQ/VL) and AVX2 clones next
+// to the baseline one, picked at load time by the CPU (GCC's runtime ifunc
+// dispatch; other compilers: baseline).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define PTO_NUM_CLONES __attribute__((target_clones("avx2", "default")))
+#define PTO_NUM_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define PTO_NUM_CLONES
 #endif

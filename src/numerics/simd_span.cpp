@@ -115,6 +115,60 @@ PTO_NUM_CLONES bool min_max_lanes(T inf, const T* a, const T* b, T* out, std::si
   return nan != 0;
 }
 
+// A row's extreme as the signed maximum (minimum) of the order keys: the
+// key is its own inverse (it keeps the sign bit and flips the magnitude
+// bits of negative encodings), so the winning key decodes to its element.
+// Integer reductions, so the loop vectorises.
+template <bool Max, typename T>
+PTO_NUM_CLONES bool row_extremes_lanes(T inf, const T* first, std::size_t stride, std::uint32_t rows,
+                                       std::uint32_t columns, T* out, std::size_t out_stride) noexcept {
+  T nan = 0;
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    const T* row = first + r * stride;
+    auto best = order_key(row[0]);
+    for (std::uint32_t c = 0; c < columns; ++c) {
+      const auto k = order_key(row[c]);
+      best = Max ? std::max(best, k) : std::min(best, k);
+      nan |= static_cast<T>(either_nan_bits(row[c], row[c], inf));
+    }
+    out[r * out_stride] = static_cast<T>(order_key(static_cast<T>(best)));
+  }
+  return nan != 0;
+}
+
+// Columns: out holds the running keys (as carriers) until the last row.
+template <bool Max, typename T>
+PTO_NUM_CLONES bool column_extremes_lanes(T inf, const T* first, std::size_t stride, std::uint32_t rows,
+                                          std::uint32_t columns, T* out) noexcept {
+  using S = std::make_signed_t<T>;
+  T nan = 0;
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    const T* row = first + r * stride;
+    for (std::uint32_t c = 0; c < columns; ++c) {
+      const S k = order_key(row[c]);
+      const S best = r == 0 ? k : Max ? std::max(static_cast<S>(out[c]), k) : std::min(static_cast<S>(out[c]), k);
+      out[c] = static_cast<T>(best);
+      nan |= static_cast<T>(either_nan_bits(row[c], row[c], inf));
+    }
+  }
+  for (std::uint32_t c = 0; c < columns; ++c) out[c] = static_cast<T>(order_key(out[c]));
+  return nan != 0;
+}
+
+template <typename T>
+bool column_extremes_of(bool max, T inf, const T* first, std::size_t stride, std::uint32_t rows, std::uint32_t columns,
+                        T* out) noexcept {
+  return max ? column_extremes_lanes<true>(inf, first, stride, rows, columns, out)
+             : column_extremes_lanes<false>(inf, first, stride, rows, columns, out);
+}
+
+template <typename T>
+bool row_extremes_of(bool max, T inf, const T* first, std::size_t stride, std::uint32_t rows, std::uint32_t columns,
+                     T* out, std::size_t out_stride) noexcept {
+  return max ? row_extremes_lanes<true>(inf, first, stride, rows, columns, out, out_stride)
+             : row_extremes_lanes<false>(inf, first, stride, rows, columns, out, out_stride);
+}
+
 // ---- FP32 exp ----
 //
 // Tiers, each vouching only for the roundings it can prove (docs/numerics.md,
@@ -803,6 +857,31 @@ bool min_max(bool max, std::uint32_t inf, const std::uint32_t* a, const std::uin
 bool min_max(bool max, std::uint64_t inf, const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out,
              std::size_t n) noexcept {
   return min_max_span(max, inf, a, b, out, n);
+}
+
+bool row_extremes(bool max, std::uint16_t inf, const std::uint16_t* first, std::size_t stride, std::uint32_t rows,
+                  std::uint32_t columns, std::uint16_t* out, std::size_t out_stride) noexcept {
+  return row_extremes_of(max, inf, first, stride, rows, columns, out, out_stride);
+}
+bool row_extremes(bool max, std::uint32_t inf, const std::uint32_t* first, std::size_t stride, std::uint32_t rows,
+                  std::uint32_t columns, std::uint32_t* out, std::size_t out_stride) noexcept {
+  return row_extremes_of(max, inf, first, stride, rows, columns, out, out_stride);
+}
+bool row_extremes(bool max, std::uint64_t inf, const std::uint64_t* first, std::size_t stride, std::uint32_t rows,
+                  std::uint32_t columns, std::uint64_t* out, std::size_t out_stride) noexcept {
+  return row_extremes_of(max, inf, first, stride, rows, columns, out, out_stride);
+}
+bool column_extremes(bool max, std::uint16_t inf, const std::uint16_t* first, std::size_t stride, std::uint32_t rows,
+                     std::uint32_t columns, std::uint16_t* out) noexcept {
+  return column_extremes_of(max, inf, first, stride, rows, columns, out);
+}
+bool column_extremes(bool max, std::uint32_t inf, const std::uint32_t* first, std::size_t stride, std::uint32_t rows,
+                     std::uint32_t columns, std::uint32_t* out) noexcept {
+  return column_extremes_of(max, inf, first, stride, rows, columns, out);
+}
+bool column_extremes(bool max, std::uint64_t inf, const std::uint64_t* first, std::size_t stride, std::uint32_t rows,
+                     std::uint32_t columns, std::uint64_t* out) noexcept {
+  return column_extremes_of(max, inf, first, stride, rows, columns, out);
 }
 
 bool bf16_binary_via_fp32(Op op, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,

@@ -68,6 +68,31 @@ bool min_max(bool max, std::uint32_t inf, const std::uint32_t* a, const std::uin
 bool min_max(bool max, std::uint64_t inf, const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out,
              std::size_t n) noexcept;
 
+// ADR 0050 MAX (max true) or MIN of each of `rows` rows of `columns`
+// (>= 1) carriers, row k at first + k * stride, into out[k * out_stride]:
+// the element of the row greatest (least) by TileFloatingOrderKey.  That
+// order is total and injective on the non-NaN encodings, so this is the
+// result of the row's sequential MAX/MIN fold whatever the grouping.
+// Returns true when some element is a NaN; then the outputs are
+// unspecified and the caller folds exactly.
+bool row_extremes(bool max, std::uint16_t inf, const std::uint16_t* first, std::size_t stride, std::uint32_t rows,
+                  std::uint32_t columns, std::uint16_t* out, std::size_t out_stride) noexcept;
+bool row_extremes(bool max, std::uint32_t inf, const std::uint32_t* first, std::size_t stride, std::uint32_t rows,
+                  std::uint32_t columns, std::uint32_t* out, std::size_t out_stride) noexcept;
+bool row_extremes(bool max, std::uint64_t inf, const std::uint64_t* first, std::size_t stride, std::uint32_t rows,
+                  std::uint32_t columns, std::uint64_t* out, std::size_t out_stride) noexcept;
+
+// The same for each of `columns` columns of `rows` (>= 1) rows, row k at
+// first + k * stride, into out[0, columns) (not a source row): the
+// column's extreme, or true (outputs unspecified) when some element is a
+// NaN.
+bool column_extremes(bool max, std::uint16_t inf, const std::uint16_t* first, std::size_t stride, std::uint32_t rows,
+                     std::uint32_t columns, std::uint16_t* out) noexcept;
+bool column_extremes(bool max, std::uint32_t inf, const std::uint32_t* first, std::size_t stride, std::uint32_t rows,
+                     std::uint32_t columns, std::uint32_t* out) noexcept;
+bool column_extremes(bool max, std::uint64_t inf, const std::uint64_t* first, std::size_t stride, std::uint32_t rows,
+                     std::uint32_t columns, std::uint64_t* out) noexcept;
+
 // Binary32 sums of up to 16 rows (`rows`), each folded strictly in column
 // order from +0 (ADR 0092): row k holds `columns` floats at
 // first + k * stride.  One vector lane per row; each step is one binary32

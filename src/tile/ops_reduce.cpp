@@ -6,9 +6,12 @@
 #include <cfenv>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include "numerics/arith.hpp"
 #include "numerics/convert_span.hpp"
+#include "numerics/format.hpp"
 #include "numerics/simd_span.hpp"
 #include "tile/ops_elementwise.hpp"
 #include "tile/ops_kernels.hpp"
@@ -42,6 +45,18 @@ std::uint64_t one_encoding(DataType t) noexcept {  // TileReductionOneEncoding
 
 bool is_arg(Reduction op) noexcept { return op == Reduction::ARGMAX || op == Reduction::ARGMIN; }
 
+// out[c] = out[c] + (or *) row[c] for `rows` rows `stride` elements apart
+// (out is the destination, never a source row).
+template <typename T>
+PTO_NUM_CLONES void wrapping_columns(bool sum, const T* first, std::size_t stride, std::uint32_t rows, T* out,
+                                     std::uint32_t n) {
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    const T* row = first + r * stride;
+    if (sum) for (std::uint32_t c = 0; c < n; ++c) out[c] = wrap_add(out[c], row[c]);
+    else for (std::uint32_t c = 0; c < n; ++c) out[c] = wrap_mul(out[c], row[c]);
+  }
+}
+
 // Carrier SUM/PRODUCT that wrap at the element width: integer types, and the
 // reference profile's raw-carrier FloatingBinary_ADD/MUL.  Modular addition
 // and multiplication give the sequential fold's bits in any grouping, so
@@ -62,12 +77,8 @@ void wrapping_fold(Reduction op, TileAxis axis, Tile& d, const Tile& s) {
     return;
   }
   T* out = d.row_data<T>(0);
-  for (std::uint32_t c = 0; c < sd.valid_columns; ++c) out[c] = init;
-  for (std::uint32_t r = 0; r < sd.valid_rows; ++r) {
-    const T* row = s.row_data<T>(r);
-    if (sum) for (std::uint32_t c = 0; c < sd.valid_columns; ++c) out[c] = wrap_add(out[c], row[c]);
-    else for (std::uint32_t c = 0; c < sd.valid_columns; ++c) out[c] = wrap_mul(out[c], row[c]);
-  }
+  std::fill_n(out, sd.valid_columns, init);
+  wrapping_columns<T>(sum, s.row_data<T>(0), sd.columns, sd.valid_rows, out, sd.valid_columns);
 }
 
 // The general sequential fold of one row (TileAxis_Row) or column:
@@ -125,6 +136,14 @@ Flags sequential_fold(Reduction op, TileAxis axis, Tile& d, const Tile& s, Numer
 constexpr std::uint32_t kRowLanes = 8;
 constexpr std::uint32_t kColumnBlock = 256;  // transposed block: 8 KiB on the stack
 
+// The rounding error of the step s = RN(a + b), exactly (Knuth's TwoSum;
+// F a scalar or a vector of lanes, hence the reference parameters).
+template <typename F>
+void two_sum_error(const F& a, const F& b, const F& s, F& error) noexcept {
+  const F b_part = s - a;
+  error = (a - (s - b_part)) + (b - b_part);
+}
+
 // One lane per row (GCC/Clang vector extensions: the lanes are vector
 // registers on every target, two SSE halves or one AVX register).
 using RowLanes = float __attribute__((vector_size(kRowLanes * sizeof(float))));
@@ -139,8 +158,8 @@ PTO_NUM_CLONES void add_row_lanes(const float* block, std::uint32_t columns, Row
     RowLanes b;
     std::memcpy(&b, block + std::size_t{c} * kRowLanes, sizeof b);
     const RowLanes s = acc + b;
-    const RowLanes b_part = s - acc;
-    const RowLanes error = (acc - (s - b_part)) + (b - b_part);
+    RowLanes error;
+    two_sum_error(acc, b, s, error);
     rounded |= error != 0.0f;
     acc = s;
   }
@@ -202,6 +221,113 @@ bool fp32_row_sum_fast(Reduction op, TileAxis axis, DataType t, NumericProfile p
          std::fegetround() == FE_TONEAREST;
 }
 
+// ---- ieee FP32/FP64 column SUM, vectorised across columns ----
+//
+// PTO-TCOLSUM-CONTRACT-001: each column is a left fold over increasing rows
+// from +0.  Columns are independent, so one accumulator per column takes
+// one host add per row, all columns side by side: every column sees the
+// same steps in the same order as the sequential fold.  Flags as for the
+// row sums above: a column whose sum is not finite is refolded exactly;
+// the others raise only NX, when one of their steps was inexact (TwoSum).
+
+// acc[c] += row[c] for `rows` rows `stride` elements apart; rounded[c]
+// becomes nonzero once a step of column c rounds.
+template <typename F, typename Bits>
+PTO_NUM_CLONES void add_rows_into_columns(const F* first, std::size_t stride, std::uint32_t rows, F* acc,
+                                          Bits* rounded, std::uint32_t n) {
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    const F* row = first + r * stride;
+    for (std::uint32_t c = 0; c < n; ++c) {
+      const F s = acc[c] + row[c];
+      F error;
+      two_sum_error(acc[c], row[c], s, error);
+      rounded[c] |= static_cast<Bits>(error != F{0});
+      acc[c] = s;
+    }
+  }
+}
+
+template <typename Bits>
+Flags float_column_sums(Tile& d, const Tile& s) {
+  using F = std::conditional_t<sizeof(Bits) == 4, float, double>;
+  const TileDescriptor& sd = s.descriptor();
+  std::vector<F> acc(sd.valid_columns, F{0});  // +0: TileProfileReductionInitial of SUM
+  std::vector<Bits> rounded(sd.valid_columns, 0);
+  add_rows_into_columns(reinterpret_cast<const F*>(s.row_data<Bits>(0)), sd.columns, sd.valid_rows, acc.data(),
+                        rounded.data(), sd.valid_columns);
+  Flags flags = 0;
+  Bits* out = d.row_data<Bits>(0);
+  for (std::uint32_t c = 0; c < sd.valid_columns; ++c) {
+    if (!std::isfinite(acc[c])) {
+      flags |= sequential_fold_line<Bits>(Reduction::SUM, TileAxis::Column, d, s, NumericProfile::Ieee, c);
+      continue;
+    }
+    out[c] = std::bit_cast<Bits>(acc[c]);
+    if (rounded[c] != 0) flags |= num::kNX;
+  }
+  return flags;
+}
+
+Flags float_column_sums(Tile& d, const Tile& s) {
+  return s.data_type() == DataType::FP32 ? float_column_sums<std::uint32_t>(d, s) : float_column_sums<std::uint64_t>(d, s);
+}
+
+bool float_column_sum_fast(Reduction op, TileAxis axis, DataType t, NumericProfile p) noexcept {
+  return op == Reduction::SUM && axis == TileAxis::Column && (t == DataType::FP32 || t == DataType::FP64) &&
+         p == NumericProfile::Ieee && std::fegetround() == FE_TONEAREST;
+}
+
+// ---- MAX/MIN of IEEE-style floats, both profiles ----
+//
+// Each step is ieee_min_max (TileReductionStepWithFlags MAX/MIN, ADR 0050),
+// which for two non-NaN operands returns the operand greater (smaller) in
+// TileFloatingOrderKey order, -0 below +0, with no flags; that order is
+// total and injective on the encodings (equal keys are equal bits), so
+// the fold's result is the extreme element whatever the grouping and
+// num::simd::row_extremes / column_extremes reduce the keys in any order.
+// A NaN anywhere
+// (its step raises NV for a signalling one and its result depends on the
+// order) sends the whole tile back to the sequential fold.
+bool float_extreme_fast(Reduction op, DataType t) noexcept {
+  return (op == Reduction::MAX || op == Reduction::MIN) &&
+         (t == DataType::FP64 || t == DataType::FP32 || t == DataType::FP16 || t == DataType::BF16);
+}
+
+template <typename T>
+T infinity_of(DataType t) noexcept {
+  const num::FormatInfo& f = num::format_info(t);
+  return static_cast<T>(((std::uint64_t{1} << f.exp_bits) - 1) << f.frac_bits);
+}
+
+// num::simd::column_extremes and row_extremes pick each line's extreme by key.
+template <typename T>
+bool column_extremes(bool max, T inf, Tile& d, const Tile& s) {
+  const TileDescriptor& sd = s.descriptor();
+  return !num::simd::column_extremes(max, inf, s.row_data<T>(0), sd.columns, sd.valid_rows, sd.valid_columns,
+                                     d.row_data<T>(0));
+}
+
+template <typename T>
+bool row_extremes(bool max, T inf, Tile& d, const Tile& s) {
+  const TileDescriptor& sd = s.descriptor();
+  return !num::simd::row_extremes(max, inf, s.row_data<T>(0), sd.columns, sd.valid_rows, sd.valid_columns,
+                                  d.row_data<T>(0), d.descriptor().columns);
+}
+
+// True when the extremes were written; false (destination valid region
+// unspecified) when some element is a NaN.
+template <typename T>
+bool float_extremes(Reduction op, TileAxis axis, Tile& d, const Tile& s) {
+  if constexpr (sizeof(T) == 1) {
+    return false;  // no IEEE-style 8-bit format takes this path
+  } else {
+    if (!float_extreme_fast(op, s.data_type())) return false;
+    const T inf = infinity_of<T>(s.data_type());
+    const bool max = op == Reduction::MAX;
+    return axis == TileAxis::Row ? row_extremes<T>(max, inf, d, s) : column_extremes<T>(max, inf, d, s);
+  }
+}
+
 }  // namespace
 
 Flags tile_reduce(Reduction op, TileAxis axis, Tile& d, const Tile& s, PadValue pad, NumericProfile p) {
@@ -212,7 +338,8 @@ Flags tile_reduce(Reduction op, TileAxis axis, Tile& d, const Tile& s, PadValue 
   visit_carrier(t, [&]<typename T>() {
     if (wrapping) wrapping_fold<T>(op, axis, d, s);
     else if (fp32_row_sum_fast(op, axis, t, p)) flags = fp32_row_sums(d, s);
-    else flags = sequential_fold<T>(op, axis, d, s, p);
+    else if (float_column_sum_fast(op, axis, t, p)) flags = float_column_sums(d, s);
+    else if (!float_extremes<T>(op, axis, d, s)) flags = sequential_fold<T>(op, axis, d, s, p);
   });
   publish(d, pad);
   return flags;

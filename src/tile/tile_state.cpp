@@ -209,14 +209,16 @@ void Tile::write_element(std::uint32_t row, std::uint32_t column, std::uint64_t 
   if (!was_defined && row < d_.valid_rows && column < d_.valid_columns) ++defined_valid_;
 }
 
-void Tile::define_range(std::uint32_t first, std::uint32_t count) noexcept {
+void Tile::define_range(std::uint32_t first, std::uint32_t count) noexcept { assign_defined_range(first, count, true); }
+
+void Tile::assign_defined_range(std::uint32_t first, std::uint32_t count, bool defined) noexcept {
   std::uint32_t i = first;
   const std::uint32_t end = first + count;
-  while (i < end && (i & 63)) set_defined(i++, true);
+  while (i < end && (i & 63)) set_defined(i++, defined);
   const std::uint32_t words = (end - i) >> 6;
-  std::fill_n(defined_.data() + (i >> 6), words, ~0ULL);
+  std::fill_n(defined_.data() + (i >> 6), words, defined ? ~0ULL : 0ULL);
   i += words << 6;
-  while (i < end) set_defined(i++, true);
+  while (i < end) set_defined(i++, defined);
 }
 
 void Tile::mark_valid_region_defined() noexcept {
@@ -279,10 +281,37 @@ void Tile::define_cube_valid_region() noexcept {
     for_each_run(inner, [&](std::uint32_t start, std::uint32_t length) { define_range(base + start, length); });
 }
 
+namespace {
+
+template <typename T>
+void fill_carriers(std::byte* payload, std::uint32_t first, std::uint32_t count, std::uint64_t value) noexcept {
+  std::fill_n(reinterpret_cast<T*>(payload) + first, count, static_cast<T>(value));
+}
+
+}  // namespace
+
+bool Tile::pad_row_major_runs(bool defined, std::uint64_t value) noexcept {
+  const unsigned bits = element_bits(d_.data_type);
+  if (d_.layout != TileLayout::RowMajor || bits == 4) return false;
+  for (std::uint32_t r = 0; r < d_.rows; ++r) {
+    const std::uint32_t first_column = r < d_.valid_rows ? d_.valid_columns : 0;
+    const std::uint32_t first = r * d_.columns + first_column, count = d_.columns - first_column;
+    switch (bits) {
+      case 8: fill_carriers<std::uint8_t>(payload_.get(), first, count, value); break;
+      case 16: fill_carriers<std::uint16_t>(payload_.get(), first, count, value); break;
+      case 32: fill_carriers<std::uint32_t>(payload_.get(), first, count, value); break;
+      default: fill_carriers<std::uint64_t>(payload_.get(), first, count, value); break;
+    }
+    assign_defined_range(first, count, defined);
+  }
+  return true;
+}
+
 void Tile::apply_padding(PadValue pad) noexcept {
   if (d_.valid_rows == d_.rows && d_.valid_columns == d_.columns) return;  // no padding element
   const bool defined = pad != PadValue::Null;
   const std::uint64_t value = pad_value_for_data_type(pad, d_.data_type);
+  if (pad_row_major_runs(defined, value)) return;  // the same elements and bits, a row's run at a time
   for (std::uint32_t r = 0; r < d_.rows; ++r) {
     const std::uint32_t first_column = r < d_.valid_rows ? d_.valid_columns : 0;
     for (std::uint32_t c = first_column; c < d_.columns; ++c) {

@@ -143,6 +143,9 @@ class Tile {
   void clear_definedness() noexcept;
   void define_cube_valid_region() noexcept;
   void set_defined(std::uint32_t element, bool defined) noexcept;
+  void assign_defined_range(std::uint32_t first, std::uint32_t count, bool defined) noexcept;
+  // apply_padding of RowMajor tiles of whole-byte elements (false: other layouts).
+  bool pad_row_major_runs(bool defined, std::uint64_t value) noexcept;
 
   void reserve_payload(std::uint32_t bytes);
 

@@ -4,7 +4,9 @@
 //    vs ops::sfu_element, random values and dense sweeps;
 //  - reference-profile SFU rows vs ops::sfu_element;
 //  - TROWSUM FP32, ieee (vectorised across rows) vs the sequential fold of
-//    ops::binary_element ADD along each row (ADR 0092);
+//    ops::binary_element ADD along each row (ADR 0092); TCOLSUM FP32/FP64,
+//    ieee (vectorised across columns) and TROWMAX/MIN, TCOLMAX/MIN (both
+//    profiles, num::simd row/column extremes) vs the same folds;
 //  - TADDS/TMAXS/TMINS spans (span_scalar) vs ops::binary_element;
 //  - FP16 and BF16 ADD/SUB/MUL/DIV through binary32 (one binary32
 //    operation, one narrowing) vs the exact operation, for a sample of left
@@ -22,6 +24,7 @@
 
 #include <array>
 #include <bit>
+#include <cfenv>
 #include <cmath>
 #include <random>
 #include <span>
@@ -217,23 +220,35 @@ TEST(TileFastPaths, ReferenceExpFp64MatchesElementSemantics) {
 
 // ---- TROWSUM ----
 
-void check_row_sum(const Tile& s) {
+// tile_reduce against the ADR 0092 sequential fold of ops::binary_element
+// along each row (TileAxis_Row) or down each column: SUM from +0
+// (TileProfileReductionInitial), MAX/MIN from the first element, every
+// step's flags ORed.
+void check_reduce(ops::Reduction op, TileAxis axis, NumericProfile p, const Tile& s) {
   const TileDescriptor& sd = s.descriptor();
-  Tile d = make_tile(descriptor(DataType::FP32, 1, sd.valid_rows, 1, 4096));
-  const num::Flags flags = ops::tile_reduce(ops::Reduction::SUM, TileAxis::Row, d, s, PadValue::Null, NumericProfile::Ieee);
+  const DataType t = s.data_type();
+  const bool row = axis == TileAxis::Row;
+  Tile d = make_tile(row ? descriptor(t, 1, sd.valid_rows, 1, 4096) : descriptor(t, sd.columns, 1, sd.valid_columns, 4096));
+  const num::Flags flags = ops::tile_reduce(op, axis, d, s, PadValue::Null, p);
+  const Binary step = op == ops::Reduction::SUM ? Binary::ADD : op == ops::Reduction::MAX ? Binary::MAX : Binary::MIN;
+  const std::uint32_t lines = row ? sd.valid_rows : sd.valid_columns, length = row ? sd.valid_columns : sd.valid_rows;
   num::Flags want_flags = 0;
-  for (std::uint32_t r = 0; r < sd.valid_rows; ++r) {
-    std::uint64_t acc = 0;  // TileProfileReductionInitial: +0, then every element in column order
-    for (std::uint32_t c = 0; c < sd.valid_columns; ++c) {
-      const num::Result next =
-          ops::binary_element(Binary::ADD, DataType::FP32, acc, s.read_raw(s.linear_index(r, c)), NumericProfile::Ieee);
+  for (std::uint32_t line = 0; line < lines; ++line) {
+    const auto at = [&](std::uint32_t i) { return s.read_raw(row ? s.linear_index(line, i) : s.linear_index(i, line)); };
+    const bool sum = op == ops::Reduction::SUM;
+    std::uint64_t acc = sum ? 0 : at(0);
+    for (std::uint32_t i = sum ? 0 : 1; i < length; ++i) {
+      const num::Result next = ops::binary_element(step, t, acc, at(i), p);
       want_flags |= next.flags;
       acc = next.bits;
     }
-    ASSERT_EQ(d.read_raw(d.linear_index(r, 0)), acc) << "row " << r;
+    ASSERT_EQ(d.read_raw(row ? d.linear_index(line, 0) : d.linear_index(0, line)), acc)
+        << (row ? "row " : "column ") << line;
   }
   EXPECT_EQ(flags, want_flags);
 }
+
+void check_row_sum(const Tile& s) { check_reduce(ops::Reduction::SUM, TileAxis::Row, NumericProfile::Ieee, s); }
 
 // 13 and 37 rows: partial groups of the 8- and 16-lane loops; 61 of 64,
 // 300 and 7 columns: partial column blocks.
@@ -303,6 +318,142 @@ void check_special_row_sums() {
 
 TEST(TileFastPaths, RowSumFp32IeeeSpecialRows) {
   for_each_tier(check_special_row_sums);
+}
+
+// ---- TCOLSUM (ieee FP32/FP64, vectorised across columns) ----
+
+// Finite values of every class: subnormals and zeros of both signs, wide
+// exponents (inexact steps, cancellation), ordinary values.
+std::uint64_t random_finite(DataType t, std::mt19937_64& g) {
+  std::uniform_real_distribution<double> v(-1000.0, 1000.0);
+  const double x = std::ldexp(v(g), static_cast<int>(g() % 60) - 30);
+  switch (g() % 6) {
+    case 0: return t == DataType::FP32 ? (g() & 0x807fffffU) : (g() & 0x800fffffffffffffULL);  // subnormal or zero
+    case 1: return t == DataType::FP32 ? f32(static_cast<float>(x)) : std::bit_cast<std::uint64_t>(x);
+    default: return t == DataType::FP32 ? f32(static_cast<float>(v(g))) : std::bit_cast<std::uint64_t>(v(g));
+  }
+}
+
+Tile random_tile(DataType t, std::uint32_t columns, std::uint32_t rows, std::uint32_t valid_columns,
+                 std::mt19937_64& g, std::uint64_t (*draw)(DataType, std::mt19937_64&)) {
+  Tile s = make_tile(descriptor(t, columns, rows, valid_columns));
+  const TileDescriptor& d = s.descriptor();
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r)
+    for (std::uint32_t c = 0; c < d.valid_columns; ++c) s.write_element(r, c, draw(t, g));
+  return s;
+}
+
+// 1, 5 and 27 rows; 61 of 64, 7 and 300 columns (partial vectors).
+TEST(TileFastPaths, ColumnSumFloatIeeeRandomColumns) {
+  std::mt19937_64 g(23);
+  for (DataType t : {DataType::FP32, DataType::FP64})
+    for (std::uint32_t rows : {1U, 5U, 27U})
+      for (std::uint32_t columns : {64U, 7U, 300U}) {
+        SCOPED_TRACE(testing::Message() << "type " << static_cast<int>(t) << " rows " << rows << " columns " << columns);
+        check_reduce(ops::Reduction::SUM, TileAxis::Column, NumericProfile::Ieee,
+                     random_tile(t, columns, rows, columns == 64 ? 61 : columns, g, random_finite));
+      }
+}
+
+// Columns that are exact (no flags), order-dependent, overflowing, or
+// hold NaNs and infinities (each refolded exactly: their flags, not NX);
+// one inexact step in an otherwise exact tile, at several columns.
+TEST(TileFastPaths, ColumnSumFp32IeeeSpecialColumns) {
+  const std::vector<std::vector<std::uint32_t>> columns = {
+      {f32(1), f32(2), f32(3)},                 {f32(1e8f), f32(1), f32(-1e8f), f32(1)},
+      {0x7f7fffff, 0x7f7fffff, 0xff7fffff},     {0x7f800000, 0xff800000},
+      {f32(1), 0x7f800001, f32(2)},             {0x7fc00000, f32(1)},
+      {0x80000000},                             {0x00000001, 0x80000003, 0x00400000},
+      {f32(0x1p-126f), f32(-0x1.000002p-126f)}, {0xff7fffff, 0xff7fffff, 0x7f7fffff, 0x7f7fffff}};
+  for (std::size_t only = 0; only <= columns.size(); ++only) {  // each column alone (its flags), then all together
+    const std::size_t width = only < columns.size() ? 1 : columns.size();
+    Tile s = make_tile(descriptor(DataType::FP32, static_cast<std::uint32_t>(width), 4, static_cast<std::uint32_t>(width)));
+    for (std::size_t k = 0; k < width; ++k) {
+      const std::vector<std::uint32_t>& values = columns[only < columns.size() ? only : k];
+      for (std::uint32_t r = 0; r < 4; ++r)
+        s.write_element(r, static_cast<std::uint32_t>(k), r < values.size() ? values[r] : 0x80000000U);  // -0 pads
+    }
+    SCOPED_TRACE(testing::Message() << "case " << only);
+    check_reduce(ops::Reduction::SUM, TileAxis::Column, NumericProfile::Ieee, s);
+  }
+  for (std::uint32_t column : {0U, 15U, 16U, 36U}) {
+    Tile s = make_tile(descriptor(DataType::FP32, 37, 3, 37));
+    fill(s, {}, [] { return 0x80000000U; });
+    s.write_element(0, column, f32(0x1p24f));
+    s.write_element(2, column, f32(1.0f));
+    SCOPED_TRACE(testing::Message() << "inexact column " << column);
+    check_reduce(ops::Reduction::SUM, TileAxis::Column, NumericProfile::Ieee, s);
+  }
+}
+
+// A host rounding mode other than nearest: the fast path must decline
+// (its host adds would round upwards), the exact fold rounds to nearest.
+TEST(TileFastPaths, ColumnSumFp32IeeeUnderDirectedHostRounding) {
+  std::mt19937_64 g(29);
+  const Tile s = random_tile(DataType::FP32, 33, 9, 33, g, random_finite);
+  ASSERT_EQ(std::fesetround(FE_UPWARD), 0);
+  check_reduce(ops::Reduction::SUM, TileAxis::Column, NumericProfile::Ieee, s);
+  std::fesetround(FE_TONEAREST);
+}
+
+// ---- TROWMAX/TROWMIN/TCOLMAX/TCOLMIN (num::simd row/column extremes) ----
+
+// Any encoding of the type but NaNs (those tiles take the exact fold; the
+// NaN tests put them in on purpose): both zeros, infinities, subnormals.
+std::uint64_t random_non_nan(DataType t, std::mt19937_64& g) {
+  const num::FormatInfo& f = num::format_info(t);
+  const unsigned bits = static_cast<unsigned>(f.exp_bits + f.frac_bits + 1);
+  const std::uint64_t mask = bits == 64 ? ~0ULL : (1ULL << bits) - 1;
+  const std::uint64_t inf = ((1ULL << f.exp_bits) - 1) << f.frac_bits, sign = 1ULL << (bits - 1);
+  static constexpr std::uint64_t kSpecialMagnitudes[] = {0, 1};
+  for (;;) {
+    std::uint64_t v = g() & mask;
+    if (g() % 8 == 0) v = (v & sign) | (g() % 2 ? inf : kSpecialMagnitudes[g() % 2]);  // +-inf, +-0, +-min subnormal
+    if (g() % 4 == 0) v = (v & sign) | (g() % 16);  // near the ordering of the zeros
+    if ((v & ~sign) <= inf) return v;
+  }
+}
+
+TEST(TileFastPaths, ExtremesMatchSequentialFold) {
+  std::mt19937_64 g(31);
+  for (DataType t : {DataType::FP16, DataType::BF16, DataType::FP32, DataType::FP64})
+    for (NumericProfile p : {NumericProfile::Reference, NumericProfile::Ieee})
+      for (ops::Reduction op : {ops::Reduction::MAX, ops::Reduction::MIN})
+        for (TileAxis axis : {TileAxis::Row, TileAxis::Column})
+          for (int nan_case = 0; nan_case < 3; ++nan_case) {  // none, one quiet NaN, one signalling NaN
+            const bool wide = element_bits(t) <= 32;
+            Tile s = random_tile(t, wide ? 70 : 33, 19, wide ? 67 : 33, g, random_non_nan);
+            if (nan_case != 0) {
+              const num::FormatInfo& f = num::format_info(t);
+              const std::uint64_t inf = ((1ULL << f.exp_bits) - 1) << f.frac_bits;
+              const std::uint64_t quiet = 1ULL << (f.frac_bits - 1);
+              s.write_element(static_cast<std::uint32_t>(g() % 19), static_cast<std::uint32_t>(g() % 33),
+                              nan_case == 1 ? inf | quiet : inf | 1);
+            }
+            SCOPED_TRACE(testing::Message() << "type " << static_cast<int>(t) << " profile " << static_cast<int>(p)
+                                            << (op == ops::Reduction::MAX ? " MAX" : " MIN")
+                                            << (axis == TileAxis::Row ? " row" : " column") << " nan " << nan_case);
+            check_reduce(op, axis, p, s);
+          }
+}
+
+// The zeros: MAX prefers +0, MIN -0, in any order within a line; one line
+// of a single element.
+TEST(TileFastPaths, ExtremesOfZerosAndSingleElements) {
+  for (ops::Reduction op : {ops::Reduction::MAX, ops::Reduction::MIN})
+    for (TileAxis axis : {TileAxis::Row, TileAxis::Column}) {
+      Tile s = make_tile(descriptor(DataType::FP32, 4, 4, 4));
+      const std::uint32_t zeros[4][4] = {{0x80000000, 0, 0x80000000, 0x80000000},
+                                         {0, 0x80000000, 0, 0},
+                                         {0x80000000, 0x80000000, 0x80000000, 0x80000000},
+                                         {0, 0, 0, 0}};
+      for (std::uint32_t r = 0; r < 4; ++r)
+        for (std::uint32_t c = 0; c < 4; ++c) s.write_element(r, c, zeros[r][c]);
+      check_reduce(op, axis, NumericProfile::Ieee, s);
+      Tile one = make_tile(descriptor(DataType::FP32, 1, 1, 1));
+      one.write_element(0, 0, 0xff800000);
+      check_reduce(op, axis, NumericProfile::Ieee, one);
+    }
 }
 
 // ---- TileScalar spans ----
