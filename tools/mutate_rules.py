@@ -190,9 +190,11 @@ def main(argv=None) -> int:
                     broken.append(m["avs_id"])  # the mutant does not compile: counted, not a kill
                     print(f"BROKEN   {m['avs_id']}: the mutant does not compile", flush=True)
                     continue
-                t = run([str(args.build_dir / "tests/pto_tests"), f"--gtest_filter={m['tests']}", "--gtest_brief=1"])
-                ran = "[==========]" in t.stdout and " 0 tests from" not in t.stdout
-                if t.returncode != 0 and ran:
+                binary = str(args.build_dir / "tests/pto_tests")
+                listed = run([binary, "--gtest_list_tests", f"--gtest_filter={m['tests']}"])
+                ran = any(line.startswith("  ") for line in listed.stdout.splitlines())
+                t = run([binary, f"--gtest_filter={m['tests']}", "--gtest_brief=1"])
+                if t.returncode != 0 and ran:  # a failing test, or a crash of one
                     killed.append(m["avs_id"])
                     print(f"killed   {m['avs_id']}", flush=True)
                 else:

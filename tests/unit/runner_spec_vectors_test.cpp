@@ -534,32 +534,43 @@ TEST(SpecScalarVectors, FilePresent) { EXPECT_GE(vectors().size(), 1678u); }
 //   block; a STD block for SETC.TGT, IsCommitTargetWritable; ACRC at ACR2).
 // - SYS *-RING-001 (SystemRegisterAccessPermitted, MaintenanceAccessPermitted):
 //   the ring the vector sets before the exec is ACR0.
-// - SCALAR *-PRECISE-001 (AMO ProbeDataAccess): the register holding the
+// - SCALAR *-PRECISE-001 (AMO ProbeDataAccess) and SYS TLB.IV/TLB.IAV
+//   *-OPERAND-001 (a canonical 48-bit address): the register holding the
 //   faulting address holds an aligned address inside the model memory.
+// - the points whose block is a SYS block where the rule needs a STD block
+//   (IsCommitTargetWritable, LSR_ID 1, RetiringBundleBPCNAvailable): the
+//   block begun before the exec is a STD block.
 // The twin's exec must execute, except for an instruction whose own
 // semantics always trap (kOwnTrap): it must raise that trap instead.
 
-enum class TwinFamily { Placement, Ring, Precise };
+enum class TwinFamily { Placement, Ring, Address, BlockKind };
 
 struct ScalarTwin {
-  std::size_t vector;  // index into vectors()
+  const json* set;     // vectors() or block_vectors()
+  std::size_t vector;  // index into *set
   TwinFamily family;
 };
 
 std::optional<TwinFamily> twin_family(const std::string& id) {
   if (id.starts_with("PTO-AVS-SYS-") && id.ends_with("-PLACE-001")) return TwinFamily::Placement;
   if (id.starts_with("PTO-AVS-SYS-") && id.ends_with("-RING-001")) return TwinFamily::Ring;
-  if (id.starts_with("PTO-AVS-SCALAR-") && id.ends_with("-PRECISE-001")) return TwinFamily::Precise;
+  if (id.starts_with("PTO-AVS-SCALAR-") && id.ends_with("-PRECISE-001")) return TwinFamily::Address;
+  if (id == "PTO-AVS-SYS-TLB-IV-OPERAND-001" || id == "PTO-AVS-SYS-TLB-IAV-OPERAND-001") return TwinFamily::Address;
+  if (id == "PTO-AVS-SYS-SETC-TGT-SYSTEM-001" || id == "PTO-AVS-SYS-LSRGET-APPLICABLE-001" ||
+      id == "PTO-AVS-BLOCK-BSTART-ICALL-SYS-SOURCE-001")
+    return TwinFamily::BlockKind;
   return std::nullopt;
 }
 
 const std::vector<ScalarTwin>& scalar_twins() {
   static const std::vector<ScalarTwin> twins = [] {
     std::vector<ScalarTwin> out;
-    for (std::size_t i = 0; i < vectors().size(); ++i) {
-      const json& v = vectors()[i];
-      if (v["kind"] != "fault") continue;
-      if (const auto family = twin_family(v["avs_id"].get<std::string>())) out.push_back({i, *family});
+    for (const json* set : {&vectors(), &block_vectors()}) {
+      for (std::size_t i = 0; i < set->size(); ++i) {
+        const json& v = (*set)[i];
+        if (v["kind"] != "fault") continue;
+        if (const auto family = twin_family(v["avs_id"].get<std::string>())) out.push_back({set, i, *family});
+      }
     }
     return out;
   }();
@@ -612,7 +623,15 @@ json legalised_prefix(const json& v, TwinFamily family, std::size_t exec) {
         }
       }
       throw std::runtime_error("no set_acr before the exec");
-    case TwinFamily::Precise:
+    case TwinFamily::BlockKind:
+      for (json& s : prefix) {
+        if (s["op"] == "begin_bundle" && s["kind"] == "BundleKind_System") {
+          s["kind"] = "BundleKind_Standard";
+          return prefix;
+        }
+      }
+      throw std::runtime_error("no SYS block begun before the exec");
+    case TwinFamily::Address:
       for (std::size_t i = exec; i < steps.size(); ++i) {
         if (steps[i]["op"] != "expect_fault_address") continue;
         for (json& s : prefix) {
@@ -628,7 +647,7 @@ json legalised_prefix(const json& v, TwinFamily family, std::size_t exec) {
 }
 
 json twin_of(const ScalarTwin& t) {
-  const json& v = vectors()[t.vector];
+  const json& v = (*t.set)[t.vector];
   const std::size_t exec = faulting_exec(v["steps"]);
   json twin = v;
   twin["steps"] = legalised_prefix(v, t.family, exec);
@@ -652,12 +671,13 @@ TEST_P(ScalarFaultTwin, LegalInstructionDoesNotFault) {
 }
 INSTANTIATE_TEST_SUITE_P(AVS, ScalarFaultTwin, ::testing::Range<std::size_t>(0, scalar_twins().size()),
                          [](const ::testing::TestParamInfo<std::size_t>& info) {
-                           std::string n = vectors()[scalar_twins()[info.param].vector]["avs_id"];
+                           const ScalarTwin& t = scalar_twins()[info.param];
+                           std::string n = (*t.set)[t.vector]["avs_id"];
                            for (char& c : n) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
                            return n + "_TWIN";
                          });
 // The families cover every SYS placement and ring point and every AMO precision point.
-TEST(ScalarFaultTwins, FamiliesPresent) { EXPECT_GE(scalar_twins().size(), 90u); }
+TEST(ScalarFaultTwins, FamiliesPresent) { EXPECT_GE(scalar_twins().size(), 101u); }
 
 // Block-control and architectural-state points (tests/asl/block/{lifecycle,
 // encoding,execution/BSTART.{STD,FP,SYS,CALL,ICALL}}, tests/asl/arch/{state,
