@@ -192,11 +192,15 @@ def main(argv=None) -> int:
                     continue
                 binary = str(args.build_dir / "tests/pto_tests")
                 listed = run([binary, "--gtest_list_tests", f"--gtest_filter={m['tests']}"])
-                ran = any(line.startswith("  ") for line in listed.stdout.splitlines())
+                selected = sum(line.startswith("  ") for line in listed.stdout.splitlines())
+                ran = selected > 0
                 t = run([binary, f"--gtest_filter={m['tests']}", "--gtest_brief=1"])
                 if t.returncode != 0 and ran:  # a failing test, or a crash of one
                     killed.append(m["avs_id"])
-                    print(f"killed   {m['avs_id']}", flush=True)
+                    failed = {line.split()[3].rstrip(",") for line in t.stdout.splitlines()
+                              if line.startswith("[  FAILED  ] ") and not line.split()[3].isdigit()}
+                    how = f"{len(failed)} of {selected} selected tests fail" if failed else "a selected test crashes"
+                    print(f"killed   {m['avs_id']}: {how}", flush=True)
                 else:
                     survived.append(m["avs_id"])
                     why = "no test matched the filter" if not ran else "the tests still pass"
