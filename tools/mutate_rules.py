@@ -17,12 +17,18 @@ list).  Exit status 0 only when every selected mutation was killed.
   tools/mutate_rules.py --sample      the mutations marked "sample" (CI)
   tools/mutate_rules.py --only ID...  the named AVS ids
   tools/mutate_rules.py --check       anchors only, no build
+  tools/mutate_rules.py --uncovered   the translated fault vectors no mutation's
+                                      filter selects, and the covered count
+                                      (docs/conformance.md); with an existing
+                                      pto_tests in --build-dir the count is
+                                      checked against --gtest_list_tests
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -32,6 +38,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LIST = ROOT / "tools/rule_mutations.json"
 BUILD = ROOT / "build/mutation"
+# The vector files with fault points and the parameterised suite that runs
+# each (tests/unit/{bundle,runner}_spec_vectors_test.cpp).
+VECTOR_SUITES = (("tests/data/spec_bundle_exec.json", "SpecBundleVector"),
+                 ("tests/data/spec_block_exec.json", "SpecBlockVector"),
+                 ("tests/data/spec_scalar_exec.json", "SpecScalarVector"))
 
 
 class Restorer:
@@ -78,11 +89,63 @@ def build(build_dir: Path, jobs: int) -> subprocess.CompletedProcess:
     return run(["cmake", "--build", str(build_dir), f"-j{jobs}", "--target", "pto_tests"])
 
 
+def fault_vector_tests() -> list[tuple[str, str, str]]:
+    """(vector file, AVS id, gtest name) of every translated fault vector;
+    the name follows spec_vector_runner.hpp vector_name."""
+    out = []
+    for file, suite in VECTOR_SUITES:
+        for i, v in enumerate(json.loads((ROOT / file).read_text())):
+            if v["kind"] == "fault":
+                out.append((file, v["avs_id"], f"AVS/{suite}.Matches/{re.sub('[^A-Za-z0-9]', '_', v['avs_id'])}_{i}"))
+    return out
+
+
+def gtest_filter_matcher(gtest_filter: str):
+    """A predicate on full test names with gtest's filter semantics:
+    'POS1:POS2-NEG1:NEG2', '*' and '?' wildcards."""
+    def globs(part: str) -> list[re.Pattern]:
+        return [re.compile(re.escape(p).replace(r"\*", ".*").replace(r"\?", ".") + "$") for p in part.split(":") if p]
+    positive, _, negative = gtest_filter.partition("-")
+    pos, neg = globs(positive or "*"), globs(negative)
+    return lambda name: any(p.match(name) for p in pos) and not any(n.match(name) for n in neg)
+
+
+def uncovered(mutations: list[dict], build_dir: Path) -> int:
+    """Lists the fault vectors no mutation's test filter selects."""
+    matchers = [gtest_filter_matcher(m["tests"]) for m in mutations]
+    vectors = fault_vector_tests()
+    covered = {name for _, _, name in vectors if any(match(name) for match in matchers)}
+    for file, avs_id, name in vectors:
+        if name not in covered:
+            print(f"{Path(file).stem}\t{avs_id}")
+    binary = build_dir / "tests/pto_tests"
+    if binary.exists():  # the same count from the test binary itself
+        listed = set()
+        for m in mutations:
+            r = run([str(binary), "--gtest_list_tests", f"--gtest_filter={m['tests']}"])
+            suite = ""
+            for line in r.stdout.splitlines():
+                if not line.startswith(" "):
+                    suite = line.strip()
+                else:
+                    listed.add(suite + line.split("#")[0].strip())
+        from_binary = covered & listed
+        if from_binary != covered:
+            print(f"the test list disagrees: {len(from_binary)} listed, {len(covered)} computed", file=sys.stderr)
+            return 2
+    per_file = {f: [n for ff, _, n in vectors if ff == f] for f, _ in VECTOR_SUITES}
+    parts = ", ".join(f"{Path(f).stem}: {sum(n in covered for n in ns)} of {len(ns)}" for f, ns in per_file.items())
+    print(f"{len(mutations)} mutations; fault vectors selected: {len(covered)} of {len(vectors)} ({parts})")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sample", action="store_true", help="only the mutations marked \"sample\"")
     ap.add_argument("--only", nargs="+", metavar="AVS_ID")
     ap.add_argument("--check", action="store_true", help="check the anchors without building")
+    ap.add_argument("--uncovered", action="store_true",
+                    help="list the translated fault vectors no mutation's test filter selects")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--build-dir", type=Path, default=BUILD,
                     help="an existing build tree to use instead (CI: build/default, rebuilt unmutated at the end)")
@@ -105,6 +168,8 @@ def main(argv=None) -> int:
     if args.check:
         print(f"{len(mutations)} anchors found")
         return 0
+    if args.uncovered:
+        return uncovered(mutations, args.build_dir)
 
     restorer = Restorer()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
@@ -125,11 +190,17 @@ def main(argv=None) -> int:
                     broken.append(m["avs_id"])  # the mutant does not compile: counted, not a kill
                     print(f"BROKEN   {m['avs_id']}: the mutant does not compile", flush=True)
                     continue
-                t = run([str(args.build_dir / "tests/pto_tests"), f"--gtest_filter={m['tests']}", "--gtest_brief=1"])
-                ran = "[==========]" in t.stdout and " 0 tests from" not in t.stdout
-                if t.returncode != 0 and ran:
+                binary = str(args.build_dir / "tests/pto_tests")
+                listed = run([binary, "--gtest_list_tests", f"--gtest_filter={m['tests']}"])
+                selected = sum(line.startswith("  ") for line in listed.stdout.splitlines())
+                ran = selected > 0
+                t = run([binary, f"--gtest_filter={m['tests']}", "--gtest_brief=1"])
+                if t.returncode != 0 and ran:  # a failing test, or a crash of one
                     killed.append(m["avs_id"])
-                    print(f"killed   {m['avs_id']}", flush=True)
+                    failed = {line.split()[3].rstrip(",") for line in t.stdout.splitlines()
+                              if line.startswith("[  FAILED  ] ") and not line.split()[3].isdigit()}
+                    how = f"{len(failed)} of {selected} selected tests fail" if failed else "a selected test crashes"
+                    print(f"killed   {m['avs_id']}: {how}", flush=True)
                 else:
                     survived.append(m["avs_id"])
                     why = "no test matched the filter" if not ran else "the tests still pass"

@@ -47,6 +47,16 @@ constexpr std::array<std::uint32_t, 24> kGprKeys = [] {
 
 // PTOv0PEMaskOfPEMode: bit 3 (leftmost) is PE0.
 constexpr const auto& kPeMasks = tile::generated::kPeMaskTextOfPeMode;
+
+// The encodable masks in PEMode order, for diagnostics: "0000, 1000, ... or 1111".
+std::string pe_mask_choices() {
+  std::string out;
+  for (std::size_t i = 0; i < kPeMasks.size(); ++i) {
+    if (i > 0) out += i + 1 == kPeMasks.size() ? " or " : ", ";
+    out += kPeMasks[i];
+  }
+  return out;
+}
 constexpr std::string_view kHands = "TUMN";  // DstTile / tile selector hand order
 
 // Scalar FSU type suffixes.  Source selectors (SrcType 0/1) follow the spec
@@ -1370,8 +1380,8 @@ class FormParser {
     const std::string_view bits = c_.line().substr(c_.pos(), end - c_.pos());
     const auto mode = pe_mode_of_mask(bits);
     if (!mode)
-      c_.fail_at(col, fmt::format("{}: PE mask '{}' has no PEMode encoding; expected 0000, 1000, 0100, 0010, 0001, 1100, 1110 or 1111",
-                                  field_label(field), bits));
+      c_.fail_at(col, fmt::format("{}: PE mask '{}' has no PEMode encoding; expected {}", field_label(field), bits,
+                                  pe_mask_choices()));
     c_.set_pos(end);
     c_.accept(">");
     return *mode;

@@ -186,7 +186,9 @@ ExecOutcome ADDTPC(Machine& m, const DecodedInsn& d) {
   return ExecOutcome::Next;
 }
 
-// ExecuteLocalStateRegisterGet: BARG words 0 (BPC), 1 (BPCN, STD/FP only), 2 (control word).
+// ExecuteLocalStateRegisterGet: BARG words 0 (BPC), 1 (BPCN, STD/FP only), 2
+// (control word).  The dispatcher admitted it in an active block body
+// (ScalarOperationApplicable, Applicability::BlockBody).
 ExecOutcome LSRGET(Machine& m, const DecodedInsn& d) {
   State& s = m.state;
   static const int kId = scalar::field_slot(Mnemonic::LSRGET, "LSR_ID");
@@ -195,7 +197,7 @@ ExecOutcome LSRGET(Machine& m, const DecodedInsn& d) {
   const bool candidate = b.barg.block_type == arch::BundleKind::Standard ||
                          b.barg.block_type == arch::BundleKind::Floating;
   const auto id = d.field[kId];
-  if (!b.bundle_active || !b.bundle_body_active || id > 2 || (id == 1 && !candidate)) {
+  if (id > 2 || (id == 1 && !candidate)) {
     m.set_fault(FaultCode::Fault_BundleControl, s.pc);
     return ExecOutcome::Fault;
   }

@@ -97,16 +97,11 @@ Word* base_register(arch::BaseSystemRegisters& r, SystemRegisterAddress address)
 constexpr SystemRegisterAddress kTimeAddress = 0x010;
 constexpr SystemRegisterAddress kCoreStateAddress = 0x020;
 
-// IsBaseSystemRegisterAddress
+// IsBaseSystemRegisterAddress: the catalog's base registers.
 bool is_base_address(SystemRegisterAddress address) {
-  constexpr SystemRegisterAddress kBase[] = {0x000, 0x001, 0x010, 0x020, 0x021, 0x022, 0x023,
-                                             0x024, 0x025, 0x026, 0x027, 0x050, 0x051, 0xC00};
-  return std::find(std::begin(kBase), std::end(kBase), address) != std::end(kBase);
-}
-
-// SystemRegisterIsWritable
-bool base_register_writable(SystemRegisterAddress address) {
-  return address == 0x000 || address == 0x001 || address == kCoreStateAddress || address == 0x025;
+  const auto registers = isa::system_registers();
+  return std::any_of(registers.begin(), registers.end(),
+                     [address](const isa::SystemRegisterDesc& r) { return r.is_base && r.address == address; });
 }
 
 // Raises Fault_IllegalInstruction at the instruction (ReadPC()); returns false.
@@ -454,7 +449,7 @@ bool write_system_register(arch::Machine& m, SystemRegisterAddress address, Word
   if (!write_permitted(m, address)) return illegal(m);
   arch::State& st = m.state;
   if (is_base_address(address)) {
-    if (!base_register_writable(address)) return illegal(m);
+    // write_permitted: a catalog RW base register (SystemRegisterIsWritable), all of which have storage.
     *base_register(st.sysregs, address) = value;
     if (address == kCoreStateAddress) m.set_current_acr(static_cast<unsigned>(value & arch::kCoreStateAcrMask));
     return true;

@@ -268,7 +268,9 @@ TEST(AsmLlvmSpellings, RejectTheLlvmErrorLines) {
       {"v058-pto-common-errors.s", "B.IOT t#1.reuse, mask=0001", "'t#1.reuse' is not a Local tile source"},
       {"v058-pto-common-errors.s", "B.IOT t#1, mask=001", "PE mask '001' has no PEMode encoding"},
       {"v058-pto-common-errors.s", "B.IOT t#1, mask=10000", "PE mask '10000' has no PEMode encoding"},
-      {"v058-pto-common-errors.s", "B.IOT t#1, mask=0011", "PE mask '0011' has no PEMode encoding"},
+      // The encodable masks in PEMode order (asl/block/model/schema/profile-encoding.asl PTOv0PEMaskOfPEMode).
+      {"v058-pto-common-errors.s", "B.IOT t#1, mask=0011",
+       "PE mask '0011' has no PEMode encoding; expected 0000, 1000, 0100, 0010, 0001, 1100, 1110 or 1111"},
       {"v058-pto-common-errors.s", "B.IOT t#1, mask=0001, ->u<0>", "size code 0 is out of range; B.IOT takes 1..10"},
       {"v058-pto-common-errors.s", "B.IOT t#1, mask=1111, ->u<128KB>",
        "tile size 128KB = size code 11 is out of range; B.IOT takes 1..10 (128B..64KB)"},

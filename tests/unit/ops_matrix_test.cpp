@@ -609,6 +609,26 @@ TEST(MatrixBundle, UnusedIor001Twin) {  // PTO-AVS-BLOCK-TMATMUL-UNUSED-IOR-001-
   EXPECT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
 }
 
+// BundleOperationScalarBindingValuesLegal: ReLU mode 2 (scalar LReLU) reads
+// an FP19 word from RegSrc0 (FP19ActivationParameterLegal: bits 63:19 zero).
+// PTO-AVS-BLOCK-TMATMUL-SLRELU-BITS-001 with otherwise legal operands (the
+// vector's bundle is rejected for a second reason, docs/conformance.md); its
+// twin holds 0 (positive zero) and executes.
+TEST(MatrixBundle, ScalarLreluWordWithBit19Rejects) {
+  for (const std::uint64_t word : {std::uint64_t{0x80000}, std::uint64_t{0}}) {
+    BundleTestHost h;
+    operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+    h.m.state.write_gpr(1, word);
+    const auto o = h.run({cube_start(0, kFP16), fpatr(0, 2), bior(1, 0), bdim(0, 1), bdim(1, 1), bdim(2, 1),
+                          iot_src_src_dst(32, 33, 1), kBstop});
+    if (word != 0) {
+      EXPECT_EQ(o.fault, FaultCode::Fault_TileLegality);
+    } else {
+      EXPECT_TRUE(o.ok()) << "twin: " << static_cast<int>(o.fault) << " " << o.message;
+    }
+  }
+}
+
 TEST(MatrixBundle, TgemvRequiresOneRow) {
   BundleTestHost h;
   operands(h, 2, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });

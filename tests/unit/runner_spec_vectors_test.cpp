@@ -8,8 +8,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "arch/machine.hpp"
 #include "block/control.hpp"
@@ -519,6 +523,161 @@ class SpecScalarVector : public ::testing::TestWithParam<std::size_t> {};
 TEST_P(SpecScalarVector, Matches) { check_vector(vectors()[GetParam()], run_negatable_step, observe); }
 INSTANTIATE_TEST_SUITE_P(AVS, SpecScalarVector, ::testing::ValuesIn(indices(vectors())), vector_name<vectors>);
 TEST(SpecScalarVectors, FilePresent) { EXPECT_GE(vectors().size(), 1678u); }
+
+// ---- Negative twins of scalar fault families ----
+// A twin is a fault vector up to its faulting exec, with the one value the
+// rule it is named for reads made legal; the same instruction must then not
+// raise the point's fault (docs/conformance.md "Negative twins").  The
+// families whose legalisation is mechanical:
+// - SYS *-PLACE-001 (ScalarOperationApplicable): the instruction runs in the
+//   body of an active block of the kind its applicability needs (a SYS
+//   block; a STD block for SETC.TGT, IsCommitTargetWritable; ACRC at ACR2).
+// - SYS *-RING-001 (SystemRegisterAccessPermitted, MaintenanceAccessPermitted):
+//   the ring the vector sets before the exec is ACR0.
+// - SCALAR *-PRECISE-001 (AMO ProbeDataAccess) and SYS TLB.IV/TLB.IAV
+//   *-OPERAND-001 (a canonical 48-bit address): the register holding the
+//   faulting address holds an aligned address inside the model memory.
+// - the points whose block is a SYS block where the rule needs a STD block
+//   (IsCommitTargetWritable, LSR_ID 1, RetiringBundleBPCNAvailable): the
+//   block begun before the exec is a STD block.
+// The twin's exec must execute, except for an instruction whose own
+// semantics always trap (kOwnTrap): it must raise that trap instead.
+
+enum class TwinFamily { Placement, Ring, Address, BlockKind };
+
+struct ScalarTwin {
+  const json* set;     // vectors() or block_vectors()
+  std::size_t vector;  // index into *set
+  TwinFamily family;
+};
+
+std::optional<TwinFamily> twin_family(const std::string& id) {
+  if (id.starts_with("PTO-AVS-SYS-") && id.ends_with("-PLACE-001")) return TwinFamily::Placement;
+  if (id.starts_with("PTO-AVS-SYS-") && id.ends_with("-RING-001")) return TwinFamily::Ring;
+  if (id.starts_with("PTO-AVS-SCALAR-") && id.ends_with("-PRECISE-001")) return TwinFamily::Address;
+  if (id == "PTO-AVS-SYS-TLB-IV-OPERAND-001" || id == "PTO-AVS-SYS-TLB-IAV-OPERAND-001") return TwinFamily::Address;
+  if (id == "PTO-AVS-SYS-SETC-TGT-SYSTEM-001" || id == "PTO-AVS-SYS-LSRGET-APPLICABLE-001" ||
+      id == "PTO-AVS-BLOCK-BSTART-ICALL-SYS-SOURCE-001")
+    return TwinFamily::BlockKind;
+  return std::nullopt;
+}
+
+const std::vector<ScalarTwin>& scalar_twins() {
+  static const std::vector<ScalarTwin> twins = [] {
+    std::vector<ScalarTwin> out;
+    for (const json* set : {&vectors(), &block_vectors()}) {
+      for (std::size_t i = 0; i < set->size(); ++i) {
+        const json& v = (*set)[i];
+        if (v["kind"] != "fault") continue;
+        if (const auto family = twin_family(v["avs_id"].get<std::string>())) out.push_back({set, i, *family});
+      }
+    }
+    return out;
+  }();
+  return twins;
+}
+
+// Instructions whose semantics trap whatever the placement (SoftwareBreakpoint,
+// ArchitectureCloseRequest, and ArchitectureEnterRequest with no saved context
+// to recover), by the mnemonic part of the AVS id.
+constexpr std::pair<const char*, const char*> kOwnTrap[] = {
+    {"-SYS-EBREAK-", "Fault_SoftwareBreakpoint"},
+    {"-SYS-C-EBREAK-", "Fault_SoftwareBreakpoint"},
+    {"-SYS-ACRC-", "Fault_ServiceRequest"},
+    {"-SYS-ACRE-", "Fault_ExecutionStateCheck"},
+};
+
+constexpr Word kLegalDataAddress = 0x200;  // 8-byte aligned, inside PTO_MODEL_MEMORY_BYTES, off the reservation granule
+
+std::size_t faulting_exec(const json& steps) {
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (steps[i]["op"] == "exec" && steps[i].value("expect_status", "").ends_with("_Rejected")) return i;
+  }
+  throw std::runtime_error("fault vector without a rejected exec");
+}
+
+// The steps before the faulting exec with the family's value made legal;
+// throws when the vector does not have the shape the family assumes.
+json legalised_prefix(const json& v, TwinFamily family, std::size_t exec) {
+  const json& steps = v["steps"];
+  json prefix(json::array());
+  for (std::size_t i = 0; i < exec; ++i) prefix.push_back(steps[i]);
+  const std::string id = v["avs_id"];
+  switch (family) {
+    case TwinFamily::Placement: {
+      const bool commit_target = id.find("-SETC-TGT-") != std::string::npos;
+      prefix.push_back({{"op", "begin_bundle"}, {"start_pc", nullptr},
+                        {"kind", commit_target ? "BundleKind_Standard" : "BundleKind_System"},
+                        {"transfer", "BundleTransfer_Fallthrough"}, {"target", "0x0"}, {"sequential", "0x180"},
+                        {"return_target", "0x0"}, {"taken", false}});
+      prefix.push_back({{"op", "enter_bundle_body"}});
+      // ACRC requests a service from a ring above ACR0 (ServiceRequestPermitted).
+      if (id.find("-SYS-ACRC-") != std::string::npos) prefix.push_back({{"op", "set_acr"}, {"ring", 2}});
+      return prefix;
+    }
+    case TwinFamily::Ring:
+      for (std::size_t i = prefix.size(); i-- > 0;) {
+        if (prefix[i]["op"] == "set_acr") {
+          prefix[i]["ring"] = 0;
+          return prefix;
+        }
+      }
+      throw std::runtime_error("no set_acr before the exec");
+    case TwinFamily::BlockKind:
+      for (json& s : prefix) {
+        if (s["op"] == "begin_bundle" && s["kind"] == "BundleKind_System") {
+          s["kind"] = "BundleKind_Standard";
+          return prefix;
+        }
+      }
+      throw std::runtime_error("no SYS block begun before the exec");
+    case TwinFamily::Address:
+      for (std::size_t i = exec; i < steps.size(); ++i) {
+        if (steps[i]["op"] != "expect_fault_address") continue;
+        for (json& s : prefix) {
+          if (s["op"] == "set_gpr" && num(s["value"]) == num(steps[i]["value"])) {
+            s["value"] = fmt::format("{:#x}", kLegalDataAddress);
+            return prefix;
+          }
+        }
+      }
+      throw std::runtime_error("no register holds the fault address");
+  }
+  return prefix;
+}
+
+json twin_of(const ScalarTwin& t) {
+  const json& v = (*t.set)[t.vector];
+  const std::size_t exec = faulting_exec(v["steps"]);
+  json twin = v;
+  twin["steps"] = legalised_prefix(v, t.family, exec);
+  json step = v["steps"][exec];
+  step.erase("expect_fault");
+  std::string status = step["expect_status"];
+  status.replace(status.rfind("_Rejected"), std::string("_Rejected").size(), "_Executed");
+  step["expect_status"] = status;
+  for (const auto& [part, fault] : kOwnTrap) {
+    if (v["avs_id"].get<std::string>().find(part) == std::string::npos) continue;
+    step["expect_status"] = v["steps"][exec]["expect_status"];
+    step["expect_fault"] = fault;
+  }
+  twin["steps"].push_back(step);
+  return twin;
+}
+
+class ScalarFaultTwin : public ::testing::TestWithParam<std::size_t> {};
+TEST_P(ScalarFaultTwin, LegalInstructionDoesNotFault) {
+  check_vector(twin_of(scalar_twins()[GetParam()]), run_negatable_step, observe);
+}
+INSTANTIATE_TEST_SUITE_P(AVS, ScalarFaultTwin, ::testing::Range<std::size_t>(0, scalar_twins().size()),
+                         [](const ::testing::TestParamInfo<std::size_t>& info) {
+                           const ScalarTwin& t = scalar_twins()[info.param];
+                           std::string n = (*t.set)[t.vector]["avs_id"];
+                           for (char& c : n) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           return n + "_TWIN";
+                         });
+// The families cover every SYS placement and ring point and every AMO precision point.
+TEST(ScalarFaultTwins, FamiliesPresent) { EXPECT_GE(scalar_twins().size(), 101u); }
 
 // Block-control and architectural-state points (tests/asl/block/{lifecycle,
 // encoding,execution/BSTART.{STD,FP,SYS,CALL,ICALL}}, tests/asl/arch/{state,

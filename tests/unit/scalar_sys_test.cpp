@@ -155,6 +155,17 @@ TEST_F(SysHandlers, SwapReturnsTheOldValueAndChecksBeforeReading) {
   EXPECT_EQ(r(3), 0x77u);
 }
 
+// ExecuteSystemRegisterSwap checks SystemRegisterSwapPermitted before
+// SwapSystemRegisterAddress reads: a swap of the read-only IPENDING faults
+// without the read's refresh of the pending timer bit (ReadInterruptPending).
+TEST_F(SysHandlers, SwapOfAReadOnlyRegisterFaultsBeforeTheRead) {
+  st.sysregs.cycle = 100;
+  st.banked_reg(0, 0xF21) = 50;  // TIMECMP(ring 0) <= cycle: a read of IPENDING would mark timer id 1 pending
+  set(1, 0);
+  rejected(M::SSRSWAP, {3, 0xF08, 1}, FaultCode::Fault_IllegalInstruction);
+  EXPECT_EQ(st.banked_reg(0, 0xF08), 0u);
+}
+
 TEST_F(SysHandlers, CompressedGetPushesTime) {
   st.sysregs.cycle = 41;
   ok(M::C_SSRGET, {16});  // TIME = cycle after this attempt's increment
