@@ -242,7 +242,17 @@ PTO_NUM_CLONES bool exp_fp32_lanes(const std::uint32_t* in, std::uint32_t* out, 
 #ifdef PTO_HAVE_AVX2_PATH
 
 #define PTO_AVX2 __attribute__((target("avx2")))
-#define PTO_AVX2_FMA __attribute__((target("avx2,fma")))
+
+// A region of functions compiled for a target (each compiler's pragma):
+// the width-generic loops are included once per width inside one.
+#if defined(__clang__)
+#define PTO_TARGET_BEGIN(s) _Pragma(PTO_STRINGIFY(clang attribute push(__attribute__((target(s))), apply_to = function)))
+#define PTO_TARGET_END _Pragma("clang attribute pop")
+#else
+#define PTO_TARGET_BEGIN(s) _Pragma("GCC push_options") _Pragma(PTO_STRINGIFY(GCC target(s)))
+#define PTO_TARGET_END _Pragma("GCC pop_options")
+#endif
+#define PTO_STRINGIFY(x) #x
 
 PTO_AVX2 __m256i load8(const std::uint32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
 
@@ -357,124 +367,88 @@ constexpr float kExp8Delta = 0x1.2p-32f;  // 2.62e-10 > 1.93e-10 + 2^-34
 constexpr auto kExp8RangeBias = static_cast<int>(0x80000000U - 2U);
 constexpr auto kExp8RangeLimit = static_cast<int>(0x80000000U + 2U * kExpFastLimit - 2U);
 
-// The three stages of a vector, software-pipelined over consecutive
-// vectors (reduction, evaluation, rounding test): the dependency chain of a
-// vector is long (~50 cycles) and the three stages in flight keep the FMA
-// units busy.
-struct Exp8Reduced {
-  __m256i v;
-  __m256 rh, th, s, shifted;
-};
-struct Exp8 {
-  __m256i v;
-  __m256 yh, low, shifted;
+// A batch of the binary64 tier: the in-range arguments the binary32 tier
+// left open, gathered with their positions (entries [0, count) live).
+struct ExpBatch {
+  static constexpr std::size_t kSize = 64;
+  std::size_t count;
+  std::array<std::size_t, kSize> at;
+  std::array<float, kSize> x;
+  std::array<std::uint32_t, kSize> y, open;
 };
 
-PTO_AVX2_FMA Exp8Reduced exp8_reduce(const std::uint32_t* in) {
-  const __m256i v = load8(in);
-  const __m256 x = _mm256_castsi256_ps(v);
-  const __m256 shifted = _mm256_fmadd_ps(x, _mm256_set1_ps(kExp8InvC), _mm256_set1_ps(kExp8Shift));
-  const __m256 k = _mm256_sub_ps(shifted, _mm256_set1_ps(kExp8Shift));
-  const __m256i j = _mm256_castps_si256(shifted);  // vpermps reads the low three bits: k mod 8
-  const __m256 tau = _mm256_permutevar8x32_ps(_mm256_load_ps(kExpTableTau), j);
-  return {v, _mm256_fnmadd_ps(k, _mm256_set1_ps(kExp8C1), x), _mm256_permutevar8x32_ps(_mm256_load_ps(kExpTableHi), j),
-          _mm256_fnmadd_ps(k, _mm256_set1_ps(kExp8C2), tau), shifted};
-}
-
-PTO_AVX2_FMA Exp8 exp8_evaluate(const Exp8Reduced& r) {
-  const __m256 rh = r.rh, th = r.th;
-  const __m256 h2 = _mm256_mul_ps(rh, _mm256_mul_ps(rh, _mm256_set1_ps(0.5f)));
-  const __m256 q = _mm256_fmadd_ps(_mm256_fmadd_ps(rh, _mm256_set1_ps(kExp8Thirtieth), _mm256_set1_ps(kExp8Sixth)), h2,
-                                   _mm256_mul_ps(rh, _mm256_set1_ps(kExp8Third)));
-  const __m256 u = _mm256_fmadd_ps(h2, q, h2);
-  const __m256 yh = _mm256_fmadd_ps(th, rh, th);
-  const __m256 eps = _mm256_fmadd_ps(th, rh, _mm256_sub_ps(th, yh));
-  const __m256 g = _mm256_fmadd_ps(r.s, _mm256_fmadd_ps(th, h2, yh), eps);
-  return {r.v, yh, _mm256_fmadd_ps(th, u, g), r.shifted};
-}
-
-// Stores the eight scaled results; returns the mask of the slow lanes.
-PTO_AVX2_FMA unsigned exp8_store(const Exp8& t, std::uint32_t* out) {
-  const __m256i biased = _mm256_add_epi32(_mm256_add_epi32(t.v, t.v), _mm256_set1_epi32(kExp8RangeBias));
-  const __m256i outside = _mm256_cmpgt_epi32(biased, _mm256_set1_epi32(kExp8RangeLimit));
-  const __m256 delta = _mm256_set1_ps(kExp8Delta);
-  const __m256 up = _mm256_add_ps(t.yh, _mm256_add_ps(t.low, delta));
-  const __m256 down = _mm256_add_ps(t.yh, _mm256_sub_ps(t.low, delta));
-  // e = floor(k / 8) into the exponent field (the shifter's own bits drop out).
-  const __m256i scale = _mm256_slli_epi32(_mm256_srai_epi32(_mm256_castps_si256(t.shifted), 3), 23);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_add_epi32(_mm256_castps_si256(up), scale));
-  const __m256 open = _mm256_or_ps(_mm256_cmp_ps(up, down, _CMP_NEQ_UQ), _mm256_castsi256_ps(outside));
-  return static_cast<unsigned>(_mm256_movemask_ps(open));
-}
-
-// The pipeline state between vectors: the next vector reduced, the current
-// one evaluated.
-struct Exp8Pipeline {
-  Exp8Reduced next;
-  Exp8 current;
-};
-
-// Stores the vector at i (reducing the one at `ahead`, evaluating i + 8);
-// returns its slow mask in place in the word of i.  (A function rather than
-// a lambda: GCC does not give lambdas the enclosing target attribute.)
-PTO_AVX2_FMA std::uint64_t exp8_step(Exp8Pipeline& p, const std::uint32_t* ahead, std::uint32_t* out, std::size_t i) {
-  const Exp8Reduced after = exp8_reduce(ahead);
-  const Exp8 evaluated = exp8_evaluate(p.next);
-  const unsigned mask = exp8_store(p.current, out + i);
-  p.next = after;
-  p.current = evaluated;
-  return std::uint64_t{mask} << (i % 64);
-}
-
-// Whole vectors of [0, n), n % 8 == 0: writes slow[0, (n + 63) / 64).  The
-// vector two ahead is reduced and the next one evaluated before the current
-// one is stored (the look-ahead loads stop at the last vector).
-PTO_AVX2_FMA void exp_fp32_binary32(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow,
-                                    std::size_t n) noexcept {
-  if (n == 0) return;
-  const std::size_t last = n - 8;
-  Exp8Pipeline p{exp8_reduce(in + std::min<std::size_t>(8, last)), exp8_evaluate(exp8_reduce(in))};
-  std::size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    std::uint64_t word = 0;
-#pragma GCC unroll 8
-    for (std::size_t j = i; j < i + 64; j += 8) word |= exp8_step(p, in + std::min(j + 16, last), out, j);
-    slow[i / 64] = word;
-  }
-  if (i < n) {
-    std::uint64_t word = 0;
-    for (std::size_t j = i; j < n; j += 8) word |= exp8_step(p, in + std::min(j + 16, last), out, j);
-    slow[i / 64] = word;
+// The binary64 evaluation of a batch, one loop the compiler vectorises (in
+// each clone): y[k] is exp(x[k]) rounded to binary32 and open[k] is 1 when
+// that rounding is too near a midpoint to vouch for.
+PTO_NUM_CLONES void exp_binary64_batch(ExpBatch& b) noexcept {
+  for (std::size_t k = 0; k < b.count; ++k) {
+    const double e = exp_binary64(static_cast<double>(b.x[k]));
+    b.open[k] = static_cast<std::uint32_t>(near_fp32_midpoint(std::bit_cast<std::uint64_t>(e)));
+    b.y[k] = std::bit_cast<std::uint32_t>(static_cast<float>(e));
   }
 }
 
-// The binary64 evaluation of the in-range elements the binary32 tier marked
-// in slow[0, (n + 63) / 64): clears the mark of each one it rounds.  Returns
+// Evaluates the batch and clears the slow mark of each element it decides.
+void refine_batch(ExpBatch& b, std::uint32_t* out, std::uint64_t* slow) noexcept {
+  exp_binary64_batch(b);
+  for (std::size_t k = 0; k < b.count; ++k) {
+    if (b.open[k] != 0) continue;
+    out[b.at[k]] = b.y[k];
+    slow[b.at[k] / 64] &= ~(std::uint64_t{1} << (b.at[k] % 64));
+  }
+  b.count = 0;
+}
+
+// The binary64 tier over slow[0, (n + 63) / 64) as the binary32 tier left
+// it: the marked elements are gathered branch-free (an out-of-range one is
+// overwritten by the next) and evaluated a whole batch at a time.  Returns
 // true when some element stays slow.
 bool refine_exp_binary64(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept {
-  std::uint64_t left = 0;
-  for (std::size_t w = 0; w < (n + 63) / 64; ++w) {
+  const std::size_t words = (n + 63) / 64;
+  ExpBatch b;
+  b.count = 0;
+  for (std::size_t w = 0; w < words; ++w)
     for (std::uint64_t bits = slow[w]; bits != 0; bits &= bits - 1) {
-      const auto bit = static_cast<unsigned>(std::countr_zero(bits));
-      const std::uint32_t v = in[w * 64 + bit];
-      if (!exp_fast_range(v)) continue;
-      const double y = exp_binary64(static_cast<double>(std::bit_cast<float>(v)));
-      if (near_fp32_midpoint(std::bit_cast<std::uint64_t>(y))) continue;
-      out[w * 64 + bit] = std::bit_cast<std::uint32_t>(static_cast<float>(y));
-      slow[w] &= ~(std::uint64_t{1} << bit);
+      const std::size_t i = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+      b.at[b.count] = i;
+      b.x[b.count] = std::bit_cast<float>(in[i]);
+      b.count += static_cast<std::size_t>(exp_fast_range(in[i]));
+      if (b.count == ExpBatch::kSize) refine_batch(b, out, slow);
     }
-    left |= slow[w];
-  }
-  return left != 0;
+  refine_batch(b, out, slow);
+  return std::any_of(slow, slow + words, [](std::uint64_t w) { return w != 0; });
 }
 
-PTO_AVX2_FMA bool exp_fp32_avx2(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow,
-                                std::size_t n) noexcept {
-  const std::size_t whole = n - n % 8;
-  exp_fp32_binary32(in, out, slow, whole);
-  exp_fp32_lanes(in, out, slow, whole, n);
-  return refine_exp_binary64(in, out, slow, n);
-}
+// The binary32 tier on eight lanes (AVX2 + FMA).
+PTO_TARGET_BEGIN("avx2,fma")
+namespace exp8 {
+struct V {
+  using F = __m256;
+  using I = __m256i;
+  static constexpr std::size_t kLanes = 8;
+  static I load(const std::uint32_t* p) { return load8(p); }
+  static void store(std::uint32_t* p, I v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+  static F to_float(I v) { return _mm256_castsi256_ps(v); }
+  static I to_int(F v) { return _mm256_castps_si256(v); }
+  static F splat(float v) { return _mm256_set1_ps(v); }
+  static I splat(int v) { return _mm256_set1_epi32(v); }
+  static F table(const float (&t)[8]) { return _mm256_load_ps(t); }
+  static F lookup(F table, I index) { return _mm256_permutevar8x32_ps(table, index); }  // index mod 8
+  static F fmadd(F a, F b, F c) { return _mm256_fmadd_ps(a, b, c); }
+  static F fnmadd(F a, F b, F c) { return _mm256_fnmadd_ps(a, b, c); }
+  static F mul(F a, F b) { return _mm256_mul_ps(a, b); }
+  static F add(F a, F b) { return _mm256_add_ps(a, b); }
+  static F sub(F a, F b) { return _mm256_sub_ps(a, b); }
+  static I add(I a, I b) { return _mm256_add_epi32(a, b); }
+  static I exponent_of_eighths(I k) { return _mm256_slli_epi32(_mm256_srai_epi32(k, 3), 23); }
+  static unsigned greater(I a, I b) {
+    return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b))));
+  }
+  static unsigned unequal(F a, F b) { return static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_NEQ_UQ))); }
+};
+#include "numerics/exp_binary32.inc"
+}  // namespace exp8
+PTO_TARGET_END
 
 // ---- AVX-512 (F, BW, BF16): the same loops on 512-bit vectors ----
 
@@ -685,91 +659,37 @@ PTO_AVX512 std::uint16_t fp32_row_sums16_avx512(const float* first, std::size_t 
 
 // ---- FP32 exp, binary32 tier on sixteen lanes ----
 //
-// The eight-lane evaluation above, operation for operation (the same
-// constants, roundings and error bound), on 512-bit vectors; the 2^(j/8)
-// tables repeat so the four-bit permutation index selects k mod 8.
-template <std::size_t N>
-constexpr std::array<float, N> repeated_table(const float (&table)[8]) noexcept {
-  std::array<float, N> out{};
-  for (std::size_t i = 0; i < N; ++i) out[i] = table[i % 8];
-  return out;
-}
-alignas(64) constexpr std::array<float, 16> kExpTableHi16 = repeated_table<16>(kExpTableHi);
-alignas(64) constexpr std::array<float, 16> kExpTableTau16 = repeated_table<16>(kExpTableTau);
-
-struct Exp16Reduced {
-  __m512i v;
-  __m512 rh, th, s, shifted;
-};
-struct Exp16 {
-  __m512i v;
-  __m512 yh, low, shifted;
-};
-
-PTO_AVX512 Exp16Reduced exp16_reduce(const std::uint32_t* in) {
-  const __m512i v = load512(in);
-  const __m512 x = _mm512_castsi512_ps(v);
-  const __m512 shifted = _mm512_fmadd_ps(x, _mm512_set1_ps(kExp8InvC), _mm512_set1_ps(kExp8Shift));
-  const __m512 k = _mm512_sub_ps(shifted, _mm512_set1_ps(kExp8Shift));
-  const __m512i j = _mm512_castps_si512(shifted);
-  const __m512 tau = _mm512_permutexvar_ps(j, _mm512_load_ps(kExpTableTau16.data()));
-  return {v, _mm512_fnmadd_ps(k, _mm512_set1_ps(kExp8C1), x),
-          _mm512_permutexvar_ps(j, _mm512_load_ps(kExpTableHi16.data())),
-          _mm512_fnmadd_ps(k, _mm512_set1_ps(kExp8C2), tau), shifted};
-}
-
-PTO_AVX512 Exp16 exp16_evaluate(const Exp16Reduced& r) {
-  const __m512 rh = r.rh, th = r.th;
-  const __m512 h2 = _mm512_mul_ps(rh, _mm512_mul_ps(rh, _mm512_set1_ps(0.5f)));
-  const __m512 q = _mm512_fmadd_ps(_mm512_fmadd_ps(rh, _mm512_set1_ps(kExp8Thirtieth), _mm512_set1_ps(kExp8Sixth)),
-                                   h2, _mm512_mul_ps(rh, _mm512_set1_ps(kExp8Third)));
-  const __m512 u = _mm512_fmadd_ps(h2, q, h2);
-  const __m512 yh = _mm512_fmadd_ps(th, rh, th);
-  const __m512 eps = _mm512_fmadd_ps(th, rh, _mm512_sub_ps(th, yh));
-  const __m512 g = _mm512_fmadd_ps(r.s, _mm512_fmadd_ps(th, h2, yh), eps);
-  return {r.v, yh, _mm512_fmadd_ps(th, u, g), r.shifted};
-}
-
-PTO_AVX512 unsigned exp16_store(const Exp16& t, std::uint32_t* out) {
-  const __m512i biased = _mm512_add_epi32(_mm512_add_epi32(t.v, t.v), _mm512_set1_epi32(kExp8RangeBias));
-  const __mmask16 outside = _mm512_cmpgt_epi32_mask(biased, _mm512_set1_epi32(kExp8RangeLimit));
-  const __m512 delta = _mm512_set1_ps(kExp8Delta);
-  const __m512 up = _mm512_add_ps(t.yh, _mm512_add_ps(t.low, delta));
-  const __m512 down = _mm512_add_ps(t.yh, _mm512_sub_ps(t.low, delta));
-  const __m512i scale = _mm512_slli_epi32(_mm512_srai_epi32(_mm512_castps_si512(t.shifted), 3), 23);
-  store512(out, _mm512_add_epi32(_mm512_castps_si512(up), scale));
-  return static_cast<unsigned>(outside | _mm512_cmp_ps_mask(up, down, _CMP_NEQ_UQ));
-}
-
-// Whole vectors of [0, n), n % 16 == 0, pipelined as exp_fp32_binary32:
-// each step reduces the vector two ahead and evaluates the next one before
-// storing the current one.
-PTO_AVX512 void exp_fp32_binary32_x16(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow,
-                                      std::size_t n) noexcept {
-  if (n == 0) return;
-  const std::size_t last = n - 16;
-  Exp16Reduced next = exp16_reduce(in + std::min<std::size_t>(16, last));
-  Exp16 current = exp16_evaluate(exp16_reduce(in));
-  for (std::size_t i = 0; i < n; i += 64) {
-    std::uint64_t word = 0;
-    for (std::size_t j = i; j < std::min(i + 64, n); j += 16) {
-      const Exp16Reduced after = exp16_reduce(in + std::min(j + 32, last));
-      const Exp16 evaluated = exp16_evaluate(next);
-      word |= std::uint64_t{exp16_store(current, out + j)} << (j % 64);
-      next = after;
-      current = evaluated;
-    }
-    slow[i / 64] = word;
+// The same operations on 512-bit vectors; the 2^(j/8) tables fill both
+// halves, so the four-bit permutation index selects k mod 8.
+PTO_TARGET_BEGIN("avx512f,avx512bw,avx512bf16")
+namespace exp16 {
+struct V {
+  using F = __m512;
+  using I = __m512i;
+  static constexpr std::size_t kLanes = 16;
+  static I load(const std::uint32_t* p) { return load512(p); }
+  static void store(std::uint32_t* p, I v) { store512(p, v); }
+  static F to_float(I v) { return _mm512_castsi512_ps(v); }
+  static I to_int(F v) { return _mm512_castps_si512(v); }
+  static F splat(float v) { return _mm512_set1_ps(v); }
+  static I splat(int v) { return _mm512_set1_epi32(v); }
+  static F table(const float (&t)[8]) {
+    return _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_castps_pd(_mm256_load_ps(t))));
   }
-}
-
-PTO_AVX512 bool exp_fp32_avx512(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow,
-                                std::size_t n) noexcept {
-  const std::size_t whole = n - n % 16;
-  exp_fp32_binary32_x16(in, out, slow, whole);
-  exp_fp32_lanes(in, out, slow, whole, n);
-  return refine_exp_binary64(in, out, slow, n);
-}
+  static F lookup(F table, I index) { return _mm512_permutexvar_ps(index, table); }  // index mod 16
+  static F fmadd(F a, F b, F c) { return _mm512_fmadd_ps(a, b, c); }
+  static F fnmadd(F a, F b, F c) { return _mm512_fnmadd_ps(a, b, c); }
+  static F mul(F a, F b) { return _mm512_mul_ps(a, b); }
+  static F add(F a, F b) { return _mm512_add_ps(a, b); }
+  static F sub(F a, F b) { return _mm512_sub_ps(a, b); }
+  static I add(I a, I b) { return _mm512_add_epi32(a, b); }
+  static I exponent_of_eighths(I k) { return _mm512_slli_epi32(_mm512_srai_epi32(k, 3), 23); }
+  static unsigned greater(I a, I b) { return _mm512_cmpgt_epi32_mask(a, b); }
+  static unsigned unequal(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_NEQ_UQ); }
+};
+#include "numerics/exp_binary32.inc"
+}  // namespace exp16
+PTO_TARGET_END
 
 bool detect_avx512() noexcept {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
@@ -906,11 +826,11 @@ bool exp_fp32(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, 
 #ifdef PTO_HAVE_AVX2_PATH
   if (active_tier() == Tier::Avx512) {
     std::fill_n(slow, (n + 63) / 64, std::uint64_t{0});
-    return exp_fp32_avx512(in, out, slow, n);
+    return exp16::exp_fp32_vector(in, out, slow, n);
   }
   if (avx2_fma_available()) {
     std::fill_n(slow, (n + 63) / 64, std::uint64_t{0});
-    return exp_fp32_avx2(in, out, slow, n);
+    return exp8::exp_fp32_vector(in, out, slow, n);
   }
 #endif
   return exp_fp32_portable(in, out, slow, n);
