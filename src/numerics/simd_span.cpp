@@ -352,15 +352,24 @@ PTO_AVX2 NarrowSummary bf16_narrow_avx2(const std::uint32_t* in, std::uint16_t* 
 // that value is exp(x)/2^e correctly rounded, as the exact path rounds it.
 // yh + low lies in [0.95, 1.92], so the result is normal in the fast range
 // and scaling by 2^e is an exponent add.
-alignas(32) constexpr float kExpTableHi[8] = {0x1p+0f,         0x1.172b84p+0f, 0x1.306fe0p+0f, 0x1.4bfdaep+0f,
-                                              0x1.6a09e6p+0f, 0x1.8ace54p+0f, 0x1.ae89fap+0f, 0x1.d5818ep+0f};
+// The loops hold doubled or halved values where that saves an operation
+// and every rounding stays the same (scaling by 2 is exact and commutes
+// with RN for normal values): the table holds Th/2 (Th is one exact add),
+// S = RN(rh rh) = 2 h2 (one multiplication instead of two), q takes
+// RN(rh/60) + 1/12 against S, 2u = RN(S + S q), and Th u = (Th/2) 2u,
+// Th h2 = (Th/2) S.  Only for |rh| < 2^-62 (k = 0, tiny x) can S or the
+// halved constants' products underflow; those terms are then below 2^-120,
+// far inside the error bound.
+alignas(32) constexpr float kExpTableHalfHi[8] = {0x1p-1f,        0x1.172b84p-1f, 0x1.306fe0p-1f, 0x1.4bfdaep-1f,
+                                                  0x1.6a09e6p-1f, 0x1.8ace54p-1f, 0x1.ae89fap-1f, 0x1.d5818ep-1f};
 alignas(32) constexpr float kExpTableTau[8] = {0.0f,            -0x1.9c0c22p-27f, 0x1.125002p-25f, -0x1.0a3550p-25f,
                                                0x1.26055cp-26f, 0x1.67a1cap-28f,  -0x1.f9c304p-27f, -0x1.a5217cp-28f};
 constexpr float kExp8InvC = 0x1.715476p+3f;  // RN(8 / ln2)
 constexpr float kExp8C1 = 0x1.62e430p-4f;    // RN(ln2 / 8)
 constexpr float kExp8C2 = -0x1.05c610p-32f;  // RN(ln2 / 8 - C1)
 constexpr float kExp8Shift = 0x1.8p23f;      // adding it rounds to an integer, k in the low bits
-constexpr float kExp8Third = 0x1.555556p-2f, kExp8Sixth = 0x1.555556p-3f, kExp8Thirtieth = 0x1.111112p-5f;
+constexpr float kExp8Third = 0x1.555556p-2f;
+constexpr float kExp8Twelfth = 0x1.555556p-4f, kExp8Sixtieth = 0x1.111112p-6f;  // RN(1/6)/2, RN(1/30)/2
 constexpr float kExp8Delta = 0x1.2p-32f;  // 2.62e-10 > 1.93e-10 + 2^-34
 // Lanes outside 0 < |x| <= 87: 2 |x| bits - 2 (wrapping for zero), biased
 // for a signed compare, exceeds 2 * 87.0f bits - 2.
@@ -371,17 +380,22 @@ constexpr auto kExp8RangeLimit = static_cast<int>(0x80000000U + 2U * kExpFastLim
 // left open, gathered with their positions (entries [0, count) live).
 struct ExpBatch {
   static constexpr std::size_t kSize = 64;
+  static constexpr std::size_t kGroup = 16;  // evaluated in whole groups (the vectorised loop's step)
   std::size_t count;
   std::array<std::size_t, kSize> at;
   std::array<float, kSize> x;
   std::array<std::uint32_t, kSize> y, open;
 };
 
-// The binary64 evaluation of a batch, one loop the compiler vectorises (in
-// each clone): y[k] is exp(x[k]) rounded to binary32 and open[k] is 1 when
-// that rounding is too near a midpoint to vouch for.
+// The binary64 evaluation of a batch, whole groups of lanes the compiler
+// vectorises (in each clone; no scalar remainder): y[k] is exp(x[k])
+// rounded to binary32 and open[k] is 1 when that rounding is too near a
+// midpoint to vouch for.  The lanes from count to the group's end carry
+// +0, their results unused.
 PTO_NUM_CLONES void exp_binary64_batch(ExpBatch& b) noexcept {
-  for (std::size_t k = 0; k < b.count; ++k) {
+  std::size_t end = b.count;
+  for (; end % ExpBatch::kGroup != 0; ++end) b.x[end] = 0.0f;
+  for (std::size_t k = 0; k < end; ++k) {
     const double e = exp_binary64(static_cast<double>(b.x[k]));
     b.open[k] = static_cast<std::uint32_t>(near_fp32_midpoint(std::bit_cast<std::uint64_t>(e)));
     b.y[k] = std::bit_cast<std::uint32_t>(static_cast<float>(e));
