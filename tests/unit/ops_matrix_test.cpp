@@ -6,6 +6,7 @@
 // host loop written here.
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 #include "bundle_test_host.hpp"
@@ -629,6 +630,45 @@ TEST(MatrixBundle, ScalarLreluWordWithBit19Rejects) {
   }
 }
 
+// TMATMUL.ACC (Function 2) with C = [5] in T#1 (index 0, FP32 CUBE_M16) and
+// A = B = [1]: the accumulator binding C ->T (SizeCode 1, 128 bytes), then A, B.
+// Returns the outcome and, when it executed, D's element (reference profile: 1 * 1 + 5 = 6).
+std::pair<BundleOutcome, std::uint64_t> accumulate_into(std::uint32_t c_columns, std::uint32_t c_capacity, unsigned relu) {
+  BundleTestHost h;
+  use_reference_profile(h);
+  operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+  configure_cube(h, 0, 1, c_columns, DataType::FP32, TileLayout::CubeM16, c_capacity);
+  h.file.tile(0).write_element(0, 0, 5);
+  if (c_columns > 1) h.file.tile(0).write_element(0, 1, 5);
+  const std::uint64_t acc_binding =
+      encode_form(kBIotSrcDst, {{"SrcTile0", 0}, {"SizeCode", 1}, {"PEMode", 7}, {"L", 0}, {"DstTile", 1}});
+  const std::uint64_t ab = encode_form(kBIotSrcSrc, {{"SrcTile0", 32}, {"SrcTile1", 33}, {"PEMode", 7}, {"L", 1}});
+  const BundleOutcome o = h.run({cube_start(2, kFP16), fpatr(0, relu), bdim(0, 1), bdim(1, 1), bdim(2, 1), acc_binding, ab, kBstop});
+  return {o, o.ok() ? element_at(h, h.destination(), 0, 0) : 0};
+}
+
+// PTO-AVS-BLOCK-TMATMUL-ACC-CAP-001 on otherwise legal operands (the vector's
+// RowMajor A and B fail BundleMatrixLocalMathematicalSourcesLegal as well):
+// without pre-quantisation C's capacity must equal the destination's
+// SizeCode bytes (TileMatrixLocalCubeAccumulatorSchemaLegal), and ReLU alone
+// does not relax it.  C of 256 bytes against SizeCode 1 (128) rejects; the
+// twin (C of 128 bytes) executes.
+TEST(MatrixBundle, AccumulatorCapacityMismatchRejectsUnderRelu) {
+  EXPECT_EQ(accumulate_into(1, 256, 1).first.fault, FaultCode::Fault_TileLegality);
+  const auto [twin, d] = accumulate_into(1, 128, 1);  // PTO-AVS-BLOCK-TMATMUL-ACC-CAP-001-TWIN
+  ASSERT_TRUE(twin.ok()) << static_cast<int>(twin.fault) << " " << twin.message;
+  EXPECT_EQ(d, 6U);
+}
+
+// PTO-AVS-BLOCK-TMATMUL-ACC-SHAPE-001 likewise: C's valid shape must be
+// M x N (1 x 1); a 1 x 2 C rejects, the 1 x 1 twin executes.
+TEST(MatrixBundle, AccumulatorShapeOtherThanMByNRejects) {
+  EXPECT_EQ(accumulate_into(2, 128, 0).first.fault, FaultCode::Fault_TileLegality);
+  const auto [twin, d] = accumulate_into(1, 128, 0);  // PTO-AVS-BLOCK-TMATMUL-ACC-SHAPE-001-TWIN
+  ASSERT_TRUE(twin.ok()) << static_cast<int>(twin.fault) << " " << twin.message;
+  EXPECT_EQ(d, 6U);
+}
+
 TEST(MatrixBundle, TgemvRequiresOneRow) {
   BundleTestHost h;
   operands(h, 2, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
@@ -744,13 +784,13 @@ void one_by_two_fp16(BundleTestHost& h, std::uint64_t b0, std::uint64_t b1) {
   });
 }
 
-// A 1 x 2 U64 parameter row (tile 40, RowMajor, location Any).
-void parameter_row(BundleTestHost& h, tile::TileIndex i, std::uint64_t p0, std::uint64_t p1) {
+// A 1 x 2 parameter row (tile i, RowMajor, location Any; U64 unless `t`).
+void parameter_row(BundleTestHost& h, tile::TileIndex i, std::uint64_t p0, std::uint64_t p1, DataType t = DataType::U64) {
   tile::ConfigureRequest r;
   r.capacity_bytes = 128;
   r.columns = r.valid_columns = 2;
   r.valid_rows = 1;
-  r.data_type = DataType::U64;
+  r.data_type = t;
   r.mask = 0b1111;
   ASSERT_EQ(h.file.configure(i, r), FaultCode::Fault_None);
   h.file.tile(i).write_element(0, 0, p0);
@@ -867,6 +907,60 @@ TEST(MatrixPostprocessBundle, IllegalParametersFaultBeforeAnyEffect) {
                              encode_form(kBIotSrc, {{"SrcTile0", 40}, {"PEMode", 7}, {"L", 1}}), kBstop});
   EXPECT_EQ(vector.fault, FaultCode::Fault_TileLegality);
   EXPECT_EQ(g.file.core_capacity_in_use(), before);
+}
+
+// PTO-AVS-BLOCK-TMATMUL-SQUANT-BITS-001 on otherwise legal operands (the
+// vector's bundle also fails the local source and accumulator type rules):
+// QF322B8 (mode 24) with the legal scalar word of ScalarRequantisation...
+// executes; the same word with reserved bit 0 set rejects before allocation
+// (BundleOperationScalarBindingValuesLegal, MatrixQuantParameterLegal).
+TEST(MatrixPostprocessBundle, ScalarQuantWordWithReservedBitRejects) {
+  const std::uint64_t legal = tile::postprocess::quant_parameter(num::fp32_to_fp19(0x40000000), 0, 9);
+  for (const std::uint64_t word : {legal | 1U, legal}) {  // the second is the twin
+    BundleTestHost h;
+    one_by_two_fp16(h, kFp16OneAndHalf, kFp16Seventy);
+    h.gpr[7] = word;
+    const std::uint64_t used = h.file.core_capacity_in_use();
+    const auto o = h.run({cube_start(0, kFP16), fpatr(24), bior(7, 0), bdim(0, 1), bdim(1, 2), bdim(2, 1),
+                          iot_src_src_dst(32, 33, 4), kBstop});
+    if (word != legal) {
+      EXPECT_EQ(o.fault, FaultCode::Fault_TileLegality);
+      EXPECT_EQ(h.file.core_capacity_in_use(), used);
+    } else {  // PTO-AVS-BLOCK-TMATMUL-SQUANT-BITS-001-TWIN: 1.5 * 2 = 3
+      ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+      EXPECT_EQ(element_at(h, h.destination(), 0, 0), 3U);
+    }
+  }
+}
+
+// PTO-AVS-BLOCK-TMATMUL-VQUANT-DESC-001 on otherwise legal operands: the
+// vector quantisation source of VQF322B8 (mode 23) must be a Local U64
+// RowMajor 1 x N tile (TileMatrixAuxiliarySourceSchemaLegal).  The same
+// legal words (offset 0, so they fit 32 bits) in a U32 row reject before
+// allocation; in a U64 row (the twin) they give 1.5 * 2 = 3 and 70 * 0.5 = 35.
+TEST(MatrixPostprocessBundle, VectorQuantSourceOfTypeU32Rejects) {
+  namespace pp = tile::postprocess;
+  const std::uint64_t two = pp::quant_parameter(num::fp32_to_fp19(0x40000000), 0, 9);
+  const std::uint64_t half = pp::quant_parameter(num::fp32_to_fp19(0x3f000000), 0, 9);
+  ASSERT_EQ(two >> 32, 0U);
+  ASSERT_EQ(half >> 32, 0U);
+  for (const DataType t : {DataType::U32, DataType::U64}) {  // the second is the twin
+    BundleTestHost h;
+    one_by_two_fp16(h, kFp16OneAndHalf, kFp16Seventy);
+    parameter_row(h, 40, two, half, t);
+    const std::uint64_t used = h.file.core_capacity_in_use();
+    const auto o = h.run({cube_start(0, kFP16), fpatr(23), bdim(0, 1), bdim(1, 2), bdim(2, 1),
+                          iot_src_src_dst(32, 33, 4, 0, 7, false),
+                          encode_form(kBIotSrc, {{"SrcTile0", 40}, {"PEMode", 7}, {"L", 1}}), kBstop});
+    if (t == DataType::U32) {
+      EXPECT_EQ(o.fault, FaultCode::Fault_TileLegality);
+      EXPECT_EQ(h.file.core_capacity_in_use(), used);
+    } else {  // PTO-AVS-BLOCK-TMATMUL-VQUANT-DESC-001-TWIN
+      ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+      EXPECT_EQ(element_at(h, h.destination(), 0, 0), 3U);
+      EXPECT_EQ(element_at(h, h.destination(), 0, 1), 35U);
+    }
+  }
 }
 
 // PTO-AVS-TILE-POST-MAXABS-SINGLE-002 through a bundle: a one-element S32

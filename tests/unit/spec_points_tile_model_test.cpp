@@ -242,6 +242,33 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_CUBE_LOCATION_003) {
   EXPECT_FALSE(cube_descriptor_legal(wrong));
 }
 
+// PTO-AVS-TILE-CUBE-SHARED-REJECT-001 (shared-registers.asl): a Shared
+// register never takes a CUBE layout.  The 16 x 16 FP16 CUBE_M16 descriptor
+// of a Matrix tile (512 bytes, dense-looking: 16 storage rows of 16) is not
+// SharedTileUpdateCompatible, and a CUBE_M16 read schema is not
+// SharedTileReadSchemaLegalAtCapacity; S0 stays unallocated.  The twin is the
+// same descriptor and schema in RowMajor, which both accept (the layout is
+// the only difference).
+TEST(SpecPointsTileModel, PTO_AVS_TILE_CUBE_SHARED_REJECT_001) {
+  TileFile f;
+  ASSERT_EQ(configure_cube(f, 0, 512, 16, 16, DataType::FP16, TileLayout::CubeM16, TileLocation::Matrix), FaultCode::Fault_None);
+  const TileDescriptor cube = f.tile(0).descriptor();
+  ASSERT_EQ(cube.rows, 16U);
+  ASSERT_EQ(cube.columns, 16U);
+  EXPECT_FALSE(shared_update_compatible(f, 0, cube, 0b0001));
+  const SharedShape cube_schema{512, 16, 16, 16, DataType::FP16, TileLayout::CubeM16};
+  EXPECT_FALSE(shared_read_schema_legal_at_capacity(f, 0, cube_schema));
+  EXPECT_FALSE(f.shared(0).descriptor_valid);
+  EXPECT_EQ(f.shared_capacity_in_use(), 0U);
+
+  TileDescriptor row_major = cube;  // PTO-AVS-TILE-CUBE-SHARED-REJECT-001-TWIN
+  row_major.layout = TileLayout::RowMajor;
+  EXPECT_TRUE(shared_update_compatible(f, 0, row_major, 0b0001));
+  SharedShape row_major_schema = cube_schema;
+  row_major_schema.layout = TileLayout::RowMajor;
+  EXPECT_TRUE(shared_read_schema_legal_at_capacity(f, 0, row_major_schema));
+}
+
 // PTO-AVS-TILE-CUBE-RECONFIGURE-002 (allocation.asl ConfigureCubeTileForMask):
 // a rejected CUBE reconfiguration leaves the existing Tile, its mask and the
 // capacity accounting untouched.  The ASL's cube_k_repeat / cube_n_repeat /
