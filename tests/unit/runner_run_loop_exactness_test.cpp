@@ -55,6 +55,12 @@ Word bstart(std::string_view variant, std::int64_t byte_offset) {
   return enc_variant("BSTART.STD", variant, {{"simm17", byte_offset / 2}});
 }
 
+// BSTART.CALL to a byte offset with return target P + 2 + 2 * uimm5
+// (simm12 in halfwords; asl/block/execution/BSTART.CALL.asl).
+Word bstart_call(std::int64_t byte_offset, std::int64_t uimm5) {
+  return enc_variant("BSTART.CALL", "CALL", {{"simm12", byte_offset / 2}, {"uimm5", uimm5}});
+}
+
 struct Program {
   std::vector<Word> code;                  // 32-bit words from code_base
   std::vector<Word> vector_code;           // 32-bit words from kVector (EVBASE of ring 0 when present)
@@ -630,6 +636,70 @@ TEST(RunnerRunLoopExactness, LinkedBlockRewrittenByAStore) {
   EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(3 + 7 * 100));
 }
 
+// ---- CALL blocks (docs/architecture.md "Fused loop blocks") ----
+
+// loop: BSTART.CALL loop, ->ra = kCode + 4 ; a4 += ra ; ra += 8 ; BSTOP
+// Each pass's start writes the return target to _ReturnAddress and ra
+// (BeginBundleAt) before the body reads ra and writes it again.  203
+// attempts are 50 passes and the BSTART, ADD and ADDI of a 51st.
+TEST(RunnerRunLoopExactness, CallBlockWritesTheReturnAddressEveryPass) {
+  constexpr Word kReturn = kCode + 4;
+  Program p;
+  p.code = {bstart_call(0, 1), enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", 10}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("ADDI", {{"RegDst", 10}, {"SrcL", 10}, {"uimm12", 8}}), enc("BSTOP", {})};
+  p.limits.max_steps = 4 * 50 + 3;
+  const Outcome o = run_both(p);
+  EXPECT_EQ(o.result.reason, StopReason::MaxSteps);
+  EXPECT_EQ(o.result.pc, kCode + 12);
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(51 * kReturn));
+  EXPECT_EQ(o.state["gpr"][0][10], pto::runner::hex_word(kReturn + 8));
+  EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kReturn));
+  EXPECT_EQ(o.state["system_registers"]["CYCLE"], pto::runner::hex_word(4 * 50 + 3));
+  EXPECT_EQ(o.fused_passes, 50u);
+  if (pto::runner::translation_supported()) {
+    EXPECT_EQ(o.translated_passes, 49u);
+  }
+}
+
+// A CALL block whose body writes ra and then loads from a misaligned
+// address in its fourth pass (a0 = 4):
+// loop: BSTART.CALL loop, ->ra = kCode + 4 ; a0 += 1 ; ra = a0 + 1000 ;
+//       a5 = (a0 & 4) >> 2 ; a6 = a3 + a5 ; a2 = [a6] ; a4 += ra ; BSTOP
+// The load is attempt 3 * 9 + 7 = 34; the fused pass that leaves there is
+// continued step by step with the body's ra (1004), not the return target
+// its BSTART's handler would write again; the trap context saves it.
+TEST(RunnerRunLoopExactness, CallBlockLeavingTheFastPathKeepsTheBodysRa) {
+  constexpr Word kReturn = kCode + 4, kFaultAttempt = 3 * 9 + 7;
+  for (Word budget = 1; budget <= 45; ++budget) {
+    Program p;
+    p.code = {bstart_call(0, 1),
+              enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+              enc("ADDI", {{"RegDst", 10}, {"SrcL", a0}, {"uimm12", 1000}}),
+              enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 4}}),
+              enc("SRLI", {{"RegDst", a5}, {"SrcL", a5}, {"shamt", 2}}),
+              enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 0}}),
+              enc("LDI", {{"RegDst", a2}, {"SrcL", a6}, {"simm12", 0}}),
+              enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", 10}, {"SrcRType", 3}, {"shamt", 0}}),
+              enc("BSTOP", {})};
+    p.vector_code.assign(16, enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 100}}));
+    p.setup = [](Machine& m) { m.state.write_gpr(a3, kData); };
+    p.limits.max_steps = budget;
+    const Outcome o = run_both(p);
+    EXPECT_EQ(o.result.steps, budget);
+    EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kReturn)) << budget;
+    if (budget >= kFaultAttempt) {
+      EXPECT_EQ(o.result.pc, kVector + 4 * (budget - kFaultAttempt)) << budget;
+      EXPECT_EQ(o.state["gpr"][0][10], pto::runner::hex_word(1004)) << budget;
+      EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(1001 + 1002 + 1003)) << budget;
+      const auto& context = o.state["rings"][0]["trap_context"];
+      EXPECT_EQ(context["tpc"], pto::runner::hex_word(kCode + 24)) << budget;
+      EXPECT_EQ(context["block"]["active"], true);
+      EXPECT_EQ(context["block"]["body_active"], true);
+      EXPECT_EQ(o.fused_passes, 3u) << budget;
+    }
+  }
+}
+
 // ---- generated loop blocks: fused passes against the observed loop ----
 
 // Forms a generated loop body draws from: fusable ones (register-only ALU,
@@ -723,10 +793,15 @@ void generated_machine(LoopGenerator& g, Program& p) {
   };
 }
 
+// A CALL block's start to `byte_offset`, with a random return target
+// (the body may read ra, and writes it: RegDst reaches 10).
+Word generated_call(LoopGenerator& g, std::int64_t byte_offset) { return bstart_call(byte_offset, g.uniform(0, 31)); }
+
 Program generated_loop(LoopGenerator& g) {
   Program p;
-  const bool conditional = g.uniform(0, 9) != 0;
-  p.code.push_back(bstart(conditional ? "COND" : "DIRECT", 0));
+  const std::int64_t transfer = g.uniform(0, 9);  // 0: DIRECT, 1: CALL, else COND
+  const bool conditional = transfer >= 2;
+  p.code.push_back(conditional ? bstart("COND", 0) : transfer == 0 ? bstart("DIRECT", 0) : generated_call(g, 0));
   const std::vector<Word> words = generated_body(g, conditional);
   p.code.insert(p.code.end(), words.begin(), words.end());
   p.code.push_back(enc("BSTOP", {}));
@@ -738,7 +813,8 @@ Program generated_loop(LoopGenerator& g) {
 // Two to four generated blocks laid out one after the other, then an empty
 // DIRECT block back to the first.  Each block commits to another (or
 // itself): a COND block to a random block when its condition holds, else
-// to the next; the others DIRECT to a random block or FALL to the next.
+// to the next; the others DIRECT or CALL to a random block or FALL to the
+// next.
 // So whole passes chain from block to block in every pattern.
 Program generated_chain(LoopGenerator& g) {
   Program p;
@@ -759,7 +835,10 @@ Program generated_chain(LoopGenerator& g) {
     if (conditional[k]) {
       p.code.push_back(bstart("COND", offset));
     } else {
-      p.code.push_back(g.uniform(0, 1) == 0 ? bstart("DIRECT", offset) : enc_variant("BSTART.STD", "FALL", {}));
+      const std::int64_t transfer = g.uniform(0, 2);
+      p.code.push_back(transfer == 0   ? bstart("DIRECT", offset)
+                       : transfer == 1 ? generated_call(g, offset)
+                                       : enc_variant("BSTART.STD", "FALL", {}));
     }
     p.code.insert(p.code.end(), bodies[k].begin(), bodies[k].end());
     p.code.push_back(enc("BSTOP", {}));
