@@ -700,6 +700,40 @@ TEST(RunnerRunLoopExactness, CallBlockLeavingTheFastPathKeepsTheBodysRa) {
   }
 }
 
+// a (kCode):      BSTART.CALL b, ->ra = kCode + 4  ; a4 += ra ; BSTOP
+// b (kCode + 12): BSTART.CALL a, ->ra = kCode + 20 ; a5 += ra ; BSTOP
+// Chained CALL blocks: each pass writes its own return target to
+// _ReturnAddress and ra.  The budget ends at every attempt of rounds 50
+// and 51: after b's pass _ReturnAddress is b's return target, from a's
+// BSTART on a's.
+TEST(RunnerRunLoopExactness, CallBlocksCallingEachOther) {
+  constexpr Word kReturnA = kCode + 4, kReturnB = kCode + 20;
+  for (Word budget = 6 * 50; budget < 6 * 52; ++budget) {
+    Program p;
+    p.code = {bstart_call(12, 1),
+              enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", 10}, {"SrcRType", 3}, {"shamt", 0}}),
+              enc("BSTOP", {}),
+              bstart_call(-12, 3),
+              enc("ADD", {{"RegDst", a5}, {"SrcL", a5}, {"SrcR", 10}, {"SrcRType", 3}, {"shamt", 0}}),
+              enc("BSTOP", {})};
+    p.limits.max_steps = budget;
+    const Outcome o = run_both(p);
+    const Word rounds = budget / 6, attempt = budget % 6;  // attempt k of a round is at kCode + 4k
+    const Word ra = attempt >= 1 && attempt <= 3 ? kReturnA : kReturnB;
+    EXPECT_EQ(o.result.reason, StopReason::MaxSteps);
+    EXPECT_EQ(o.result.pc, kCode + 4 * attempt) << budget;
+    EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word((rounds + (attempt >= 2)) * kReturnA)) << budget;
+    EXPECT_EQ(o.state["gpr"][0][a5], pto::runner::hex_word((rounds + (attempt >= 5)) * kReturnB)) << budget;
+    EXPECT_EQ(o.state["gpr"][0][10], pto::runner::hex_word(ra)) << budget;
+    EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(ra)) << budget;
+    // Whole passes are fused: 2 a round, and a's when the budget holds it.
+    EXPECT_EQ(o.fused_passes, 2 * rounds + (attempt >= 3)) << budget;
+    if (pto::runner::translation_supported()) {
+      EXPECT_EQ(o.translated_passes, o.fused_passes - 1) << budget;  // all but the very first
+    }
+  }
+}
+
 // ---- generated loop blocks: fused passes against the observed loop ----
 
 // Forms a generated loop body draws from: fusable ones (register-only ALU,
@@ -761,8 +795,8 @@ class LoopGenerator {
 // Seeds' register values for the set-up hook (a plain function pointer).
 std::array<Word, 11> g_initial_registers;
 
-// A random block body: 1 to 10 words of kBodyForms and, in a COND block,
-// mostly one SETC (twice faults the second).
+// A random block body: 1 to 10 words of kBodyForms, in a COND block mostly
+// one SETC (twice faults the second), in half of them an ADD of ra.
 std::vector<Word> generated_body(LoopGenerator& g, bool conditional) {
   const auto body = static_cast<std::size_t>(g.uniform(1, 10));
   // COND blocks mostly set their condition once; twice faults the second.
@@ -775,6 +809,14 @@ std::vector<Word> generated_body(LoopGenerator& g, bool conditional) {
     const auto at = static_cast<std::ptrdiff_t>(g.uniform(0, static_cast<std::int64_t>(words.size())));
     words.insert(words.begin() + at,
                  g.word(kSetcForms[static_cast<std::size_t>(g.uniform(0, std::size(kSetcForms) - 1))]));
+  }
+  // Half the bodies add ra to a register somewhere, so the ra each pass of
+  // a CALL block sees (its start's return target, or what the body wrote
+  // before) reaches the state dump.
+  if (g.uniform(0, 1) == 0) {
+    const std::int64_t r = g.uniform(2, 9);
+    const auto at = static_cast<std::ptrdiff_t>(g.uniform(0, static_cast<std::int64_t>(words.size())));
+    words.insert(words.begin() + at, enc("ADD", {{"RegDst", r}, {"SrcL", r}, {"SrcR", 10}, {"SrcRType", 3}, {"shamt", 0}}));
   }
   return words;
 }
@@ -799,8 +841,8 @@ Word generated_call(LoopGenerator& g, std::int64_t byte_offset) { return bstart_
 
 Program generated_loop(LoopGenerator& g) {
   Program p;
-  const std::int64_t transfer = g.uniform(0, 9);  // 0: DIRECT, 1: CALL, else COND
-  const bool conditional = transfer >= 2;
+  const std::int64_t transfer = g.uniform(0, 9);  // 0: DIRECT, 1 to 3: CALL, else COND
+  const bool conditional = transfer >= 4;
   p.code.push_back(conditional ? bstart("COND", 0) : transfer == 0 ? bstart("DIRECT", 0) : generated_call(g, 0));
   const std::vector<Word> words = generated_body(g, conditional);
   p.code.insert(p.code.end(), words.begin(), words.end());
