@@ -734,6 +734,42 @@ TEST(RunnerRunLoopExactness, CallBlocksCallingEachOther) {
   }
 }
 
+// a (kCode):      BSTART.CALL f, ->ra = c ; a0 += 1 ; BSTOP
+// c (kCode + 12): BSTART.STD COND a ; a4 += a2 ; setc.ne a0, a1 ; BSTOP
+// exit (kCode + 28)
+// f (kCode + 32): BSTART.STD RET ; a2 = a0 * 3 (a0 + a0 << 1) ; BSTOP
+// A call and a return per iteration (the loop of BM_CallReturnLoop): a's
+// passes are fused (chained from c's, translated but the first), f's RET
+// start runs through its handler (not fused), c's first pass after it is
+// fused through its handlers.
+TEST(RunnerRunLoopExactness, CallAndReturnLoop) {
+  constexpr Word kIterations = 40;
+  Program p;
+  p.code = {bstart_call(32, (12 - 2) / 2),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("BSTOP", {}),
+            bstart("COND", -12),
+            enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", a2}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
+            enc("BSTOP", {}),
+            enc("BSTOP", {}),
+            enc_variant("BSTART.STD", "RET", {}),
+            enc("ADD", {{"RegDst", a2}, {"SrcL", a0}, {"SrcR", a0}, {"SrcRType", 3}, {"shamt", 1}}),
+            enc("BSTOP", {})};
+  p.setup = [](Machine& m) { m.state.write_gpr(a1, kIterations); };
+  p.limits.stop_pc = kCode + 28;
+  const Outcome o = run_both(p);
+  ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
+  EXPECT_EQ(o.result.steps, kIterations * 10);
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(3 * kIterations * (kIterations + 1) / 2));
+  EXPECT_EQ(o.state["gpr"][0][10], pto::runner::hex_word(kCode + 12));
+  EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kCode + 12));
+  EXPECT_EQ(o.fused_passes, 2 * kIterations);
+  if (pto::runner::translation_supported()) {
+    EXPECT_EQ(o.translated_passes, kIterations - 1);
+  }
+}
+
 // ---- generated loop blocks: fused passes against the observed loop ----
 
 // Forms a generated loop body draws from: fusable ones (register-only ALU,
