@@ -196,9 +196,10 @@ class Executor {
   // A run that is one whole plain scalar block: a bound STD/FP BSTART
   // (block::fusable_bound_start; a CALL included), body steps that are
   // register-only ALU operations, loads and stores without address update
-  // or (COND blocks only) one register-only SETC, and a BSTOP.  Once a pass through it has run step by
-  // step, the block state at its end no longer depends on the state before
-  // it, so later passes that return to its start run the body alone.
+  // or (COND blocks only) one register-only SETC, and a BSTOP.  Once a pass
+  // through it has run step by step, the block state at its end no longer
+  // depends on the state before it, so later passes that return to its
+  // start run the body alone.
   struct Fusion {
     // BARGCommitPC after the BSTOP with BARG.taken set (only a COND block's
     // SETC sets it) and clear.
