@@ -875,12 +875,22 @@ void generated_machine(LoopGenerator& g, Program& p) {
 // (the body may read ra, and writes it: RegDst reaches 10).
 Word generated_call(LoopGenerator& g, std::int64_t byte_offset) { return bstart_call(byte_offset, g.uniform(0, 31)); }
 
+// A CALL loop body that adds ra to a register first and writes ra later:
+// each pass must see its start's return target, not the last pass's write.
+void read_then_write_ra(LoopGenerator& g, std::vector<Word>& words) {
+  const std::int64_t r = g.uniform(2, 9);
+  words.insert(words.begin(), enc("ADD", {{"RegDst", r}, {"SrcL", r}, {"SrcR", 10}, {"SrcRType", 3}, {"shamt", 0}}));
+  const auto at = static_cast<std::ptrdiff_t>(g.uniform(1, static_cast<std::int64_t>(words.size())));
+  words.insert(words.begin() + at, enc("ADDI", {{"RegDst", 10}, {"SrcL", g.uniform(2, 9)}, {"uimm12", g.uniform(0, 40)}}));
+}
+
 Program generated_loop(LoopGenerator& g) {
   Program p;
   const std::int64_t transfer = g.uniform(0, 9);  // 0: DIRECT, 1 to 3: CALL, else COND
   const bool conditional = transfer >= 4;
   p.code.push_back(conditional ? bstart("COND", 0) : transfer == 0 ? bstart("DIRECT", 0) : generated_call(g, 0));
-  const std::vector<Word> words = generated_body(g, conditional);
+  std::vector<Word> words = generated_body(g, conditional);
+  if (transfer >= 1 && transfer <= 3 && g.uniform(0, 1) == 0) read_then_write_ra(g, words);
   p.code.insert(p.code.end(), words.begin(), words.end());
   p.code.push_back(enc("BSTOP", {}));
   generated_machine(g, p);
