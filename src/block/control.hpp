@@ -135,11 +135,15 @@ struct CommitTest {
 std::optional<CommitTest> commit_test_of(const scalar::DecodedInsn& d);
 
 // A scalar BSTART bound to its PC (bind_to_pc) whose block the run loop may
-// fuse: a STD or FP block with a fallthrough, direct or conditional
-// transfer, whose start writes no GPR.  `target` is its BPCN.
+// fuse: a STD or FP block with a fallthrough, direct, conditional or call
+// transfer, whose targets are constants.  `target` is its BPCN; a call's
+// start also writes `return_target` to _ReturnAddress and GPR ra
+// (BeginBundleAt, asl/block/model/lifecycle/begin.asl), the others no GPR.
 struct BoundStart {
   arch::BundleTransfer transfer = arch::BundleTransfer::Fallthrough;
   arch::Word target = 0;
+  arch::Word return_target = 0;
+  bool writes_return_address() const { return transfer == arch::BundleTransfer::Call; }
 };
 std::optional<BoundStart> fusable_bound_start(const scalar::DecodedInsn& d);
 // The record is a BSTOP / C.BSTOP / L.BSTOP (ExecuteBundleStop).

@@ -547,8 +547,8 @@ std::optional<BoundStart> fusable_bound_start(const DecodedInsn& d) {
   for (std::size_t kind = 0; kind < kBoundKinds.size(); ++kind) {
     if (kBoundKinds[kind] == BundleKind::System) continue;
     for (std::size_t transfer = 0; transfer < kBoundTransfers.size(); ++transfer) {
-      if (kBoundTransfers[transfer] == BundleTransfer::Call || kBoundStarts[kind][transfer] != d.handler) continue;
-      return BoundStart{kBoundTransfers[transfer], d.u(kBoundTargetSlot)};
+      if (kBoundStarts[kind][transfer] != d.handler) continue;
+      return BoundStart{kBoundTransfers[transfer], d.u(kBoundTargetSlot), d.u(kBoundReturnSlot)};
     }
   }
   return std::nullopt;

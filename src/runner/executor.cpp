@@ -289,6 +289,7 @@ std::uint32_t Executor::fuse_run(const Run& run) {
     return kNoFusion;
   }
   if (f.condition == nullptr) f.split = run.count - 2;
+  if (start->writes_return_address()) f.return_target = start->return_target;
   fusions_.push_back(std::move(f));
   return static_cast<std::uint32_t>(fusions_.size() - 1);
 }
@@ -303,6 +304,7 @@ const TranslatedBlock* Executor::translation_of(const Run& run) {
     shape.condition = f.condition;
     shape.condition_insn = f.condition_insn;
     if (f.condition_insn != nullptr) shape.test = block::commit_test_of(*f.condition_insn);
+    shape.return_target = f.return_target;
     shape.start = run.start;
     shape.commit_taken = f.commit_taken;
     shape.commit_not_taken = f.commit_not_taken;
@@ -335,7 +337,15 @@ PassExit Executor::interpret_fused_passes(const Run& run, std::uint64_t& steps, 
   const std::uint32_t body_count = run.count - 2;
   const std::uint32_t split = f.split;
   Word* gpr = s.gpr[s.current_pe].data();
+  const bool call = f.return_target.has_value();
+  const Word return_target = f.return_target.value_or(0);
   for (;;) {
+    // The BSTART: a CALL's BeginBundleAt writes _ReturnAddress and ra
+    // (asl/block/model/lifecycle/begin.asl) before any body op runs.
+    if (call) {
+      s.return_address = return_target;
+      gpr[arch::kRegRa] = return_target;
+    }
     // BARG.taken at the stop: a COND block's starts clear (the other
     // transfers commit to the same PC either way).
     bool holds = false;
@@ -390,9 +400,14 @@ std::uint32_t Executor::run_fused(Run*& run, std::uint64_t& steps, std::uint64_t
   // Body op i left the fast path.  Step by step from there: the block as its
   // BSTART began it (from the idle state a whole pass leaves), the body
   // entered, the condition as set so far, time advanced by the attempts done.
+  // A CALL's handler writes _ReturnAddress and ra again: the pass wrote the
+  // same return target to both at its start, and body ops before i may
+  // have written ra since, so ra keeps the value they left.
   arch::State& s = m_.state;
   const std::uint32_t i = exit.op;
+  const Word ra = s.gpr[s.current_pe][arch::kRegRa];
   begin_fused_block(&run_pool_[run->first], run->count - 2);
+  s.gpr[s.current_pe][arch::kRegRa] = ra;
   if (fusions_[run->fusion].split < i) block::set_commit_condition(s, exit.holds);
   s.sysregs.cycle += i;
   return i + 1;

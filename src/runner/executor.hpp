@@ -194,11 +194,12 @@ class Executor {
 
   // ---- fused loop blocks (docs/architecture.md "Fused loop blocks") ----
   // A run that is one whole plain scalar block: a bound STD/FP BSTART
-  // (block::fusable_bound_start), body steps that are register-only ALU
-  // operations, immediate-offset loads or (COND blocks only) one
-  // register-only SETC, and a BSTOP.  Once a pass through it has run step by
-  // step, the block state at its end no longer depends on the state before
-  // it, so later passes that return to its start run the body alone.
+  // (block::fusable_bound_start; a CALL included), body steps that are
+  // register-only ALU operations, loads and stores without address update
+  // or (COND blocks only) one register-only SETC, and a BSTOP.  Once a pass
+  // through it has run step by step, the block state at its end no longer
+  // depends on the state before it, so later passes that return to its
+  // start run the body alone.
   struct Fusion {
     // BARGCommitPC after the BSTOP with BARG.taken set (only a COND block's
     // SETC sets it) and clear.
@@ -208,6 +209,9 @@ class Executor {
     std::uint32_t split = 0;
     block::CommitCondition condition = nullptr;
     const scalar::DecodedInsn* condition_insn = nullptr;  // in run_pool_
+    // A CALL block's return target: each pass writes it to _ReturnAddress
+    // and GPR ra before the body, as its BSTART does (BeginBundleAt).
+    std::optional<arch::Word> return_target;
     // Host code for its passes (translation tier), made when run_fused
     // first enters the block; null when declined or not yet tried.
     std::unique_ptr<TranslatedBlock> translated;

@@ -81,7 +81,9 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
   }
 
  private:
-  static std::size_t code_bytes(const FusedBlockShape& b) { return 640 + 192 * b.body.size(); }
+  static std::size_t code_bytes(const FusedBlockShape& b) {
+    return 640 + (b.return_target ? 32 : 0) + 192 * b.body.size();
+  }
 
   // Where a pass may chain: [0] the commit PC with BARG.taken clear, [1]
   // with it set (a COND block's SETC).
@@ -114,6 +116,7 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
     Xbyak::Label pass, completed, epilogue;
     std::vector<Xbyak::Label> leave(b_.body.size());
     L(pass);
+    if (b_.return_target) emit_return_address(*b_.return_target);
     xor_(r13d, r13d);  // BARG.taken: clear unless a COND block's SETC sets it
     const auto body_count = static_cast<std::uint32_t>(b_.body.size());
     for (std::uint32_t i = 0; i < body_count; ++i) {
@@ -169,6 +172,14 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
       jmp(qword[rdx + offsetof(Link, entry)]);
       L(other);
     }
+  }
+
+  // A CALL's start (BeginBundleAt): _ReturnAddress and ra = the return target.
+  void emit_return_address(Word return_target) {
+    mov(rax, return_target);
+    mov(gpr(arch::kRegRa), rax);
+    mov(rcx, address(&m_.state.return_address));
+    mov(qword[rcx], rax);
   }
 
   // The SETC: its condition, kept for the commit, and _CommitArgument.

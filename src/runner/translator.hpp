@@ -29,6 +29,9 @@ struct FusedBlockShape {
   // when present, else `condition` is called.
   std::optional<block::CommitTest> test;
   arch::Word start = 0;  // the BSTART's PC: passes go on while they commit to it
+  // A CALL block's return target, written to _ReturnAddress and GPR ra at
+  // the start of each pass (BeginBundleAt); absent for the other transfers.
+  std::optional<arch::Word> return_target;
   arch::Word commit_taken = 0, commit_not_taken = 0;
   std::uint32_t count = 0;  // attempts per pass: BSTART, body (SETC included), BSTOP
   // The executor's link epoch (Executor::link_epoch_): a link made by

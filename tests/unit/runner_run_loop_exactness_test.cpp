@@ -55,6 +55,12 @@ Word bstart(std::string_view variant, std::int64_t byte_offset) {
   return enc_variant("BSTART.STD", variant, {{"simm17", byte_offset / 2}});
 }
 
+// BSTART.CALL to a byte offset with return target P + 2 + 2 * uimm5
+// (simm12 in halfwords; asl/block/execution/BSTART.CALL.asl).
+Word bstart_call(std::int64_t byte_offset, std::int64_t uimm5) {
+  return enc_variant("BSTART.CALL", "CALL", {{"simm12", byte_offset / 2}, {"uimm5", uimm5}});
+}
+
 struct Program {
   std::vector<Word> code;                  // 32-bit words from code_base
   std::vector<Word> vector_code;           // 32-bit words from kVector (EVBASE of ring 0 when present)
@@ -630,6 +636,140 @@ TEST(RunnerRunLoopExactness, LinkedBlockRewrittenByAStore) {
   EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(3 + 7 * 100));
 }
 
+// ---- CALL blocks (docs/architecture.md "Fused loop blocks") ----
+
+// loop: BSTART.CALL loop, ->ra = kCode + 4 ; a4 += ra ; ra += 8 ; BSTOP
+// Each pass's start writes the return target to _ReturnAddress and ra
+// (BeginBundleAt) before the body reads ra and writes it again.  203
+// attempts are 50 passes and the BSTART, ADD and ADDI of a 51st.
+TEST(RunnerRunLoopExactness, CallBlockWritesTheReturnAddressEveryPass) {
+  constexpr Word kReturn = kCode + 4;
+  Program p;
+  p.code = {bstart_call(0, 1), enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", 10}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("ADDI", {{"RegDst", 10}, {"SrcL", 10}, {"uimm12", 8}}), enc("BSTOP", {})};
+  p.limits.max_steps = 4 * 50 + 3;
+  const Outcome o = run_both(p);
+  EXPECT_EQ(o.result.reason, StopReason::MaxSteps);
+  EXPECT_EQ(o.result.pc, kCode + 12);
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(51 * kReturn));
+  EXPECT_EQ(o.state["gpr"][0][10], pto::runner::hex_word(kReturn + 8));
+  EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kReturn));
+  EXPECT_EQ(o.state["system_registers"]["CYCLE"], pto::runner::hex_word(4 * 50 + 3));
+  EXPECT_EQ(o.fused_passes, 50u);
+  if (pto::runner::translation_supported()) {
+    EXPECT_EQ(o.translated_passes, 49u);
+  }
+}
+
+// A CALL block whose body writes ra and then loads from a misaligned
+// address in its fourth pass (a0 = 4):
+// loop: BSTART.CALL loop, ->ra = kCode + 4 ; a0 += 1 ; ra = a0 + 1000 ;
+//       a5 = (a0 & 4) >> 2 ; a6 = a3 + a5 ; a2 = [a6] ; a4 += ra ; BSTOP
+// The load is attempt 3 * 9 + 7 = 34; the fused pass that leaves there is
+// continued step by step with the body's ra (1004), not the return target
+// its BSTART's handler would write again; the trap context saves it.
+TEST(RunnerRunLoopExactness, CallBlockLeavingTheFastPathKeepsTheBodysRa) {
+  constexpr Word kReturn = kCode + 4, kFaultAttempt = 3 * 9 + 7;
+  for (Word budget = 1; budget <= 45; ++budget) {
+    Program p;
+    p.code = {bstart_call(0, 1),
+              enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+              enc("ADDI", {{"RegDst", 10}, {"SrcL", a0}, {"uimm12", 1000}}),
+              enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 4}}),
+              enc("SRLI", {{"RegDst", a5}, {"SrcL", a5}, {"shamt", 2}}),
+              enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 0}}),
+              enc("LDI", {{"RegDst", a2}, {"SrcL", a6}, {"simm12", 0}}),
+              enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", 10}, {"SrcRType", 3}, {"shamt", 0}}),
+              enc("BSTOP", {})};
+    p.vector_code.assign(16, enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 100}}));
+    p.setup = [](Machine& m) { m.state.write_gpr(a3, kData); };
+    p.limits.max_steps = budget;
+    const Outcome o = run_both(p);
+    EXPECT_EQ(o.result.steps, budget);
+    EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kReturn)) << budget;
+    if (budget >= kFaultAttempt) {
+      EXPECT_EQ(o.result.pc, kVector + 4 * (budget - kFaultAttempt)) << budget;
+      EXPECT_EQ(o.state["gpr"][0][10], pto::runner::hex_word(1004)) << budget;
+      EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(1001 + 1002 + 1003)) << budget;
+      const auto& context = o.state["rings"][0]["trap_context"];
+      EXPECT_EQ(context["tpc"], pto::runner::hex_word(kCode + 24)) << budget;
+      EXPECT_EQ(context["block"]["active"], true);
+      EXPECT_EQ(context["block"]["body_active"], true);
+      EXPECT_EQ(o.fused_passes, 3u) << budget;
+    }
+  }
+}
+
+// a (kCode):      BSTART.CALL b, ->ra = kCode + 4  ; a4 += ra ; BSTOP
+// b (kCode + 12): BSTART.CALL a, ->ra = kCode + 20 ; a5 += ra ; BSTOP
+// Chained CALL blocks: each pass writes its own return target to
+// _ReturnAddress and ra.  The budget ends at every attempt of rounds 50
+// and 51: after b's pass _ReturnAddress is b's return target, from a's
+// BSTART on a's.
+TEST(RunnerRunLoopExactness, CallBlocksCallingEachOther) {
+  constexpr Word kReturnA = kCode + 4, kReturnB = kCode + 20;
+  for (Word budget = 6 * 50; budget < 6 * 52; ++budget) {
+    Program p;
+    p.code = {bstart_call(12, 1),
+              enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", 10}, {"SrcRType", 3}, {"shamt", 0}}),
+              enc("BSTOP", {}),
+              bstart_call(-12, 3),
+              enc("ADD", {{"RegDst", a5}, {"SrcL", a5}, {"SrcR", 10}, {"SrcRType", 3}, {"shamt", 0}}),
+              enc("BSTOP", {})};
+    p.limits.max_steps = budget;
+    const Outcome o = run_both(p);
+    const Word rounds = budget / 6, attempt = budget % 6;  // attempt k of a round is at kCode + 4k
+    const Word ra = attempt >= 1 && attempt <= 3 ? kReturnA : kReturnB;
+    EXPECT_EQ(o.result.reason, StopReason::MaxSteps);
+    EXPECT_EQ(o.result.pc, kCode + 4 * attempt) << budget;
+    EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word((rounds + (attempt >= 2)) * kReturnA)) << budget;
+    EXPECT_EQ(o.state["gpr"][0][a5], pto::runner::hex_word((rounds + (attempt >= 5)) * kReturnB)) << budget;
+    EXPECT_EQ(o.state["gpr"][0][10], pto::runner::hex_word(ra)) << budget;
+    EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(ra)) << budget;
+    // Whole passes are fused: 2 a round, and a's when the budget holds it.
+    EXPECT_EQ(o.fused_passes, 2 * rounds + (attempt >= 3)) << budget;
+    if (pto::runner::translation_supported()) {
+      EXPECT_EQ(o.translated_passes, o.fused_passes - 1) << budget;  // all but the very first
+    }
+  }
+}
+
+// a (kCode):      BSTART.CALL f, ->ra = c ; a0 += 1 ; BSTOP
+// c (kCode + 12): BSTART.STD COND a ; a4 += a2 ; setc.ne a0, a1 ; BSTOP
+// exit (kCode + 28)
+// f (kCode + 32): BSTART.STD RET ; a2 = a0 * 3 (a0 + a0 << 1) ; BSTOP
+// A call and a return per iteration (the loop of BM_CallReturnLoop): a's
+// passes are fused (chained from c's, translated but the first), f's RET
+// start runs through its handler (not fused), c's first pass after it is
+// fused through its handlers.
+TEST(RunnerRunLoopExactness, CallAndReturnLoop) {
+  constexpr Word kIterations = 40;
+  Program p;
+  p.code = {bstart_call(32, (12 - 2) / 2),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("BSTOP", {}),
+            bstart("COND", -12),
+            enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", a2}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
+            enc("BSTOP", {}),
+            enc("BSTOP", {}),
+            enc_variant("BSTART.STD", "RET", {}),
+            enc("ADD", {{"RegDst", a2}, {"SrcL", a0}, {"SrcR", a0}, {"SrcRType", 3}, {"shamt", 1}}),
+            enc("BSTOP", {})};
+  p.setup = [](Machine& m) { m.state.write_gpr(a1, kIterations); };
+  p.limits.stop_pc = kCode + 28;
+  const Outcome o = run_both(p);
+  ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
+  EXPECT_EQ(o.result.steps, kIterations * 10);
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(3 * kIterations * (kIterations + 1) / 2));
+  EXPECT_EQ(o.state["gpr"][0][10], pto::runner::hex_word(kCode + 12));
+  EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kCode + 12));
+  EXPECT_EQ(o.fused_passes, 2 * kIterations);
+  if (pto::runner::translation_supported()) {
+    EXPECT_EQ(o.translated_passes, kIterations - 1);
+  }
+}
+
 // ---- generated loop blocks: fused passes against the observed loop ----
 
 // Forms a generated loop body draws from: fusable ones (register-only ALU,
@@ -691,8 +831,8 @@ class LoopGenerator {
 // Seeds' register values for the set-up hook (a plain function pointer).
 std::array<Word, 11> g_initial_registers;
 
-// A random block body: 1 to 10 words of kBodyForms and, in a COND block,
-// mostly one SETC (twice faults the second).
+// A random block body: 1 to 10 words of kBodyForms, in a COND block mostly
+// one SETC (twice faults the second), in half of them an ADD of ra.
 std::vector<Word> generated_body(LoopGenerator& g, bool conditional) {
   const auto body = static_cast<std::size_t>(g.uniform(1, 10));
   // COND blocks mostly set their condition once; twice faults the second.
@@ -705,6 +845,14 @@ std::vector<Word> generated_body(LoopGenerator& g, bool conditional) {
     const auto at = static_cast<std::ptrdiff_t>(g.uniform(0, static_cast<std::int64_t>(words.size())));
     words.insert(words.begin() + at,
                  g.word(kSetcForms[static_cast<std::size_t>(g.uniform(0, std::size(kSetcForms) - 1))]));
+  }
+  // Half the bodies add ra to a register somewhere, so the ra each pass of
+  // a CALL block sees (its start's return target, or what the body wrote
+  // before) reaches the state dump.
+  if (g.uniform(0, 1) == 0) {
+    const std::int64_t r = g.uniform(2, 9);
+    const auto at = static_cast<std::ptrdiff_t>(g.uniform(0, static_cast<std::int64_t>(words.size())));
+    words.insert(words.begin() + at, enc("ADD", {{"RegDst", r}, {"SrcL", r}, {"SrcR", 10}, {"SrcRType", 3}, {"shamt", 0}}));
   }
   return words;
 }
@@ -723,11 +871,26 @@ void generated_machine(LoopGenerator& g, Program& p) {
   };
 }
 
+// A CALL block's start to `byte_offset`, with a random return target
+// (the body may read ra, and writes it: RegDst reaches 10).
+Word generated_call(LoopGenerator& g, std::int64_t byte_offset) { return bstart_call(byte_offset, g.uniform(0, 31)); }
+
+// A CALL loop body that adds ra to a register first and writes ra later:
+// each pass must see its start's return target, not the last pass's write.
+void read_then_write_ra(LoopGenerator& g, std::vector<Word>& words) {
+  const std::int64_t r = g.uniform(2, 9);
+  words.insert(words.begin(), enc("ADD", {{"RegDst", r}, {"SrcL", r}, {"SrcR", 10}, {"SrcRType", 3}, {"shamt", 0}}));
+  const auto at = static_cast<std::ptrdiff_t>(g.uniform(1, static_cast<std::int64_t>(words.size())));
+  words.insert(words.begin() + at, enc("ADDI", {{"RegDst", 10}, {"SrcL", g.uniform(2, 9)}, {"uimm12", g.uniform(0, 40)}}));
+}
+
 Program generated_loop(LoopGenerator& g) {
   Program p;
-  const bool conditional = g.uniform(0, 9) != 0;
-  p.code.push_back(bstart(conditional ? "COND" : "DIRECT", 0));
-  const std::vector<Word> words = generated_body(g, conditional);
+  const std::int64_t transfer = g.uniform(0, 9);  // 0: DIRECT, 1 to 3: CALL, else COND
+  const bool conditional = transfer >= 4;
+  p.code.push_back(conditional ? bstart("COND", 0) : transfer == 0 ? bstart("DIRECT", 0) : generated_call(g, 0));
+  std::vector<Word> words = generated_body(g, conditional);
+  if (transfer >= 1 && transfer <= 3 && g.uniform(0, 1) == 0) read_then_write_ra(g, words);
   p.code.insert(p.code.end(), words.begin(), words.end());
   p.code.push_back(enc("BSTOP", {}));
   generated_machine(g, p);
@@ -738,7 +901,8 @@ Program generated_loop(LoopGenerator& g) {
 // Two to four generated blocks laid out one after the other, then an empty
 // DIRECT block back to the first.  Each block commits to another (or
 // itself): a COND block to a random block when its condition holds, else
-// to the next; the others DIRECT to a random block or FALL to the next.
+// to the next; the others DIRECT or CALL to a random block or FALL to the
+// next.
 // So whole passes chain from block to block in every pattern.
 Program generated_chain(LoopGenerator& g) {
   Program p;
@@ -759,7 +923,10 @@ Program generated_chain(LoopGenerator& g) {
     if (conditional[k]) {
       p.code.push_back(bstart("COND", offset));
     } else {
-      p.code.push_back(g.uniform(0, 1) == 0 ? bstart("DIRECT", offset) : enc_variant("BSTART.STD", "FALL", {}));
+      const std::int64_t transfer = g.uniform(0, 2);
+      p.code.push_back(transfer == 0   ? bstart("DIRECT", offset)
+                       : transfer == 1 ? generated_call(g, offset)
+                                       : enc_variant("BSTART.STD", "FALL", {}));
     }
     p.code.insert(p.code.end(), bodies[k].begin(), bodies[k].end());
     p.code.push_back(enc("BSTOP", {}));
