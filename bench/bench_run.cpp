@@ -2,9 +2,7 @@
 // tracing off) and the start-up cost of a tiny program.
 #include <benchmark/benchmark.h>
 
-#include <initializer_list>
 #include <optional>
-#include <stdexcept>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -12,44 +10,20 @@
 #include "arch/machine.hpp"
 #include "isa/decoder.hpp"
 #include "runner/executor.hpp"
+#include "scalar_kernels.hpp"
 
 namespace {
 
 using pto::arch::Word;
 
-// Encodes the first form of `mnemonic` whose assembly template contains
-// `variant` (any form for "") from named field values.
-Word enc(std::string_view mnemonic, std::initializer_list<std::pair<std::string_view, std::int64_t>> named,
-         std::string_view variant = "") {
-  const auto m = pto::isa::mnemonic_from_name(mnemonic);
-  if (!m) throw std::invalid_argument("unknown mnemonic");
-  for (const auto i : pto::isa::forms_of_mnemonic(*m)) {
-    const auto& f = pto::isa::form(i);
-    if (std::string_view(f.asm_template).find(variant) == std::string_view::npos) continue;
-    std::vector<std::int64_t> values(pto::isa::fields_of(f).size(), 0);
-    for (const auto& [name, v] : named) values.at(static_cast<std::size_t>(pto::isa::field_index(f, name))) = v;
-    return std::get<std::uint64_t>(pto::isa::encode(f, values));
-  }
-  throw std::invalid_argument("no such form");
+Word enc(std::string_view mnemonic, pto::support::NamedFields named, std::string_view variant = "") {
+  return pto::support::encode_named(mnemonic, named, variant);
 }
 
 constexpr Word kCode = 0x10000, kData = 0x20000;
 enum : unsigned { a0 = 2, a1 = 3, a2 = 4, a3 = 5, a4 = 6, a5 = 7, a6 = 8 };
 
-// loop: BSTART.STD COND loop            ; commit back to loop while a0 != a1
-//       addi a0, 1 -> a0 ; andi a0, 511 -> a5 ; add a3, a5<<3 -> a6
-//       ldi [a6, 0] -> a2 ; add a4, a2 -> a4 ; setc.ne a0, a1 ; BSTOP
-// exit: (stop pc)
-std::vector<Word> checksum_kernel() {
-  return {enc("BSTART.STD", {{"simm17", 0}}, "COND"),  // offset 0: the block loops onto itself
-          enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
-          enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 511}}),
-          enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 3}}),
-          enc("LDI", {{"RegDst", a2}, {"SrcL", a6}, {"simm12", 0}}),
-          enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", a2}, {"SrcRType", 3}, {"shamt", 0}}),
-          enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
-          enc("BSTOP", {})};
-}
+using pto::support::checksum_kernel;
 
 // The same loop as three blocks, each committing to the next (12 attempts
 // per iteration): every pass enters another block (docs/architecture.md

@@ -16,6 +16,7 @@
 
 #include "arch/machine.hpp"
 #include "encode_mnemonic.hpp"
+#include "scalar_kernels.hpp"
 #include "isa/decoder.hpp"
 #include "runner/executor.hpp"
 #include "runner/state_dump.hpp"
@@ -35,19 +36,13 @@ constexpr Word kCode = 0x10000, kData = 0x20000, kVector = 0x18000;
 enum : unsigned { a0 = 2, a1 = 3, a2 = 4, a3 = 5, a4 = 6, a5 = 7, a6 = 8 };
 
 // The form of `mnemonic` whose assembly template contains `variant`.
-Word enc_variant(std::string_view mnemonic, std::string_view variant,
-                 std::initializer_list<std::pair<std::string_view, std::int64_t>> named) {
-  const auto m = pto::isa::mnemonic_from_name(mnemonic);
-  EXPECT_TRUE(m.has_value()) << mnemonic;
-  for (const auto i : pto::isa::forms_of_mnemonic(*m)) {
-    const auto& f = pto::isa::form(i);
-    if (std::string_view(f.asm_template).find(variant) == std::string_view::npos) continue;
-    std::vector<std::int64_t> values(pto::isa::fields_of(f).size(), 0);
-    for (const auto& [name, v] : named) values.at(static_cast<std::size_t>(pto::isa::field_index(f, name))) = v;
-    return std::get<std::uint64_t>(pto::isa::encode(f, values));
+Word enc_variant(std::string_view mnemonic, std::string_view variant, pto::support::NamedFields named) {
+  try {
+    return pto::support::encode_named(mnemonic, named, variant);
+  } catch (const std::invalid_argument& e) {
+    ADD_FAILURE() << e.what();
+    return 0;
   }
-  ADD_FAILURE() << "no " << variant << " form of " << mnemonic;
-  return 0;
 }
 
 // BSTART.STD DIRECT/COND with a byte offset (the simm17 field is in halfwords).
@@ -155,22 +150,9 @@ Outcome run_both(const Program& p) {
   return translated;
 }
 
-// loop: BSTART.STD COND loop ; a0 += 1 ; a5 = a0 & 511 ; a6 = a3 + (a5 << 3)
-//       a2 = [a6] ; a4 += a2 ; setc.ne a0, a1 ; BSTOP       (bench/bench_run.cpp)
-std::vector<Word> checksum_kernel() {
-  return {bstart("COND", 0),
-          enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
-          enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 511}}),
-          enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 3}}),
-          enc("LDI", {{"RegDst", a2}, {"SrcL", a6}, {"simm12", 0}}),
-          enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", a2}, {"SrcRType", 3}, {"shamt", 0}}),
-          enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
-          enc("BSTOP", {})};
-}
-
 Program kernel_program(Word iterations) {
   Program p;
-  p.code = checksum_kernel();
+  p.code = pto::support::checksum_kernel();  // the program BM_ChecksumKernel runs
   static Word n;
   n = iterations;
   p.setup = [](Machine& m) {
