@@ -679,6 +679,27 @@ INSTANTIATE_TEST_SUITE_P(AVS, ScalarFaultTwin, ::testing::Range<std::size_t>(0, 
 // The families cover every SYS placement and ring point and every AMO precision point.
 TEST(ScalarFaultTwins, FamiliesPresent) { EXPECT_GE(scalar_twins().size(), 101u); }
 
+// Twins written by tools/make_fault_twins.py (tests/data/spec_fault_twins.json):
+// each record is a fault vector's steps up to its faulting exec with the
+// value its rule reads made legal, the same word expected Executed, and the
+// effect the point asserts for that instruction's successful run, moved to
+// the twin's address and registers (the tool's docstring per family).
+const json& fault_twins() {
+  static const json v = load_vectors("spec_fault_twins.json");
+  return v;
+}
+class SpecFaultTwin : public ::testing::TestWithParam<std::size_t> {};
+TEST_P(SpecFaultTwin, LegalInstructionDoesNotFault) {
+  check_vector(fault_twins()[GetParam()], run_negatable_step, observe);
+}
+INSTANTIATE_TEST_SUITE_P(AVS, SpecFaultTwin, ::testing::ValuesIn(indices(fault_twins())),
+                         [](const ::testing::TestParamInfo<std::size_t>& info) {
+                           std::string n = fault_twins()[info.param]["avs_id"];
+                           for (char& c : n) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           return n + "_TWIN";
+                         });
+TEST(SpecFaultTwins, FilePresent) { EXPECT_GE(fault_twins().size(), 177u); }
+
 // Block-control and architectural-state points (tests/asl/block/{lifecycle,
 // encoding,execution/BSTART.{STD,FP,SYS,CALL,ICALL}}, tests/asl/arch/{state,
 // programming-model,memory-model,overview,profile,dispatch,features,

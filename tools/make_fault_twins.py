@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Write the negative twins of scalar fault vectors whose legal variant the
+rule determines (docs/conformance.md "Negative twins").
+
+Input : tests/data/spec_scalar_exec.json (tools/extract_exec_vectors.py) and
+        the catalog's scalar-forms.json (``--catalog``).
+Output: tests/data/spec_fault_twins.json, run by
+        tests/unit/runner_spec_vectors_test.cpp (AVS/SpecFaultTwin.*).
+
+A twin is the vector's steps up to its first faulting exec with the value
+the rule reads made legal, then the same instruction word, expected
+Executed, then the observable effect the spec asserts for that instruction.
+Nothing is taken from the model's output: the effect comes from the spec
+point's own successful run of the instruction (the last Executed exec of the
+same vector, after the trap was recovered) and from the catalog's contract
+facts, moved to the twin's address and registers as described per family.
+
+Families (the rule each one legalises):
+
+* AGU ``*-FAULT-001`` (``ValidateScalarAGUFault_<MN>``): the first exec
+  accesses 0x1000, one byte past the bounded model memory, and must raise
+  Fault_DataPage (contract: "a later permission or bounded-memory failure
+  raises Fault_DataPage at the original address"; ProbeDataAccess and
+  DataAccessPermitted, asl/scalar/model/agu/memory.asl).  Twin: the address
+  base (the register written inside ``[...]`` in the form's assembly, or
+  TPC for a PC-relative form) is 0x100 lower, so the same word accesses
+  0xF00: aligned for every size and pair, inside memory, ring 0.  Memory
+  there holds what the point stored before its own successful run (moved by
+  the same distance), so read values carry over.  Expected after the exec:
+  the point's Fault_None, TPC advance, memory event count and every event
+  field (address moved; agent: the twin's capturing agent; a store's
+  write_value is the low size_bytes of its data register, contract
+  "stores ... little-endian"), and every register or queue entry the point
+  asserts: a source (not a RegDst field of the form, or a queue entry the
+  run leaves as it was) holds the twin's own value, a loaded destination
+  the loaded value, a pre-index address write-back the moved address; a
+  post-index write-back is not asserted (it adds the form's offset, which
+  differs between the two runs).
+  Prefetch points (PRF*) never fault (their exec is Executed): no twin.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCALAR = ROOT / "tests/data/spec_scalar_exec.json"
+OUT = ROOT / "tests/data/spec_fault_twins.json"
+CATALOG = Path("/work/shared/pto-spec-0.58.3/catalog/scalar-forms.json")
+
+BOUNDED_FAULT_ADDRESS = 0x1000  # PTO_MODEL_MEMORY_BYTES: the first byte past memory
+BASE_SHIFT = -0x100             # the twin's base is this much lower: address 0xF00
+MASK64 = (1 << 64) - 1
+
+
+def hex64(v: int) -> str:
+    return f"0x{v & MASK64:016x}"
+
+
+class Catalog:
+    def __init__(self, path: Path):
+        self.forms = [f for f in json.loads(path.read_text())["forms"] if f["status"] == "accepted"]
+
+    def form_of(self, bits: int, length: int) -> dict:
+        found = [f for f in self.forms if f["length_bits"] == length and any(
+            bits & int(e["mask"], 16) == int(e["match"], 16) for e in f["encoding"])]
+        if len(found) != 1:
+            raise ValueError(f"{len(found)} forms match {bits:#x}/{length}")
+        return found[0]
+
+    @staticmethod
+    def field(form: dict, bits: int, name: str) -> int | None:
+        for fl in form["fields"]:
+            if fl["name"].lower() == name.lower():
+                v = 0
+                for p in fl["pieces"]:
+                    v |= ((bits >> p["instruction_lsb"]) & ((1 << p["width"]) - 1)) << p["value_lsb"]
+                return v
+        return None
+
+
+def asm_operands(form: dict) -> tuple[str | None, list[str]]:
+    """(base, data sources) named by the assembly: the first register inside
+    [...] is the address base; the operands before '[' of a store are its
+    data, in order (``c.swi t#1, [srcL, simm]``, ``hl.sbip SrcD, SrcD1, [...]``)."""
+    asm = form["asm"]
+    m = re.search(r"\[\s*([A-Za-z][A-Za-z0-9#]*)", asm)
+    base = m.group(1) if m and not m.group(1).startswith("<") else None
+    head = asm.split("[", 1)[0].split(None, 1)
+    data = [t.strip() for t in head[1].split(",") if t.strip()] if len(head) > 1 else []
+    return base, data
+
+
+def faulting_exec(steps: list) -> int:
+    return next(i for i, s in enumerate(steps)
+                if s["op"] == "exec" and s.get("expect_status", "").endswith("_Rejected"))
+
+
+def segment_start(steps: list, i: int) -> int:
+    while i > 0 and steps[i]["op"] != "reset":
+        i -= 1
+    return i
+
+
+def last_set(steps: list, reg: int) -> int | None:
+    """Index of the last set_gpr of `reg` in `steps`."""
+    found = [i for i, s in enumerate(steps) if s["op"] == "set_gpr" and s["reg"] == reg]
+    return found[-1] if found else None
+
+
+def queue_value(steps: list, code: int) -> int | None:
+    """The value of Reg5 source code 24..31 (T#1..T#4, U#1..U#4) after `steps`
+    (push_t/push_u shift the queue; set_queue writes an entry)."""
+    q = {"t": [None] * 4, "u": [None] * 4}
+    for s in steps:
+        if s["op"] == "reset":
+            q = {"t": [None] * 4, "u": [None] * 4}
+        elif s["op"] in ("push_t", "push_u"):
+            name = s["op"][-1]
+            q[name] = [int(s["value"], 16)] + q[name][:3]
+        elif s["op"] == "set_queue":
+            q[s["queue"]][s["index"]] = int(s["value"], 16)
+    name, index = ("t", code - 24) if code < 28 else ("u", code - 28)
+    return q[name][index]
+
+
+def register_value(steps: list, code: int) -> int | None:
+    if code == 0:
+        return 0
+    if code >= 24:
+        return queue_value(steps, code)
+    i = last_set(steps, code)
+    return int(steps[i]["value"], 16) if i is not None else None
+
+
+def operand_code(form: dict, bits: int, token: str) -> int:
+    if token.lower() == "t#1":
+        return 24
+    code = Catalog.field(form, bits, token)
+    if code is None:
+        raise ValueError(f"no field {token} in {form['mnemonic']}")
+    return code
+
+
+def sign_extend(v: int, width: int) -> int:
+    return v - (1 << width) if v >> (width - 1) & 1 else v
+
+
+def effective_address(form: dict, bits: int, steps: list, base_code: int) -> int:
+    """The first address a non-PC-relative AGU form accesses (contract
+    state_effects: the base plus the sign-extended displacement times
+    2^offset_scale, or plus LSL(Modify(SrcR, SrcRType), shamt), the shift
+    being offset_scale for a form without shamt); a post-index
+    form accesses the base itself)."""
+    agu = form["agu"]
+    base = register_value(steps, base_code)
+    if agu["update_mode"] == "PostIndex":
+        return base
+    if agu["address_kind"] == "Register":
+        offset = register_value(steps, Catalog.field(form, bits, "SrcR"))
+        kind = Catalog.field(form, bits, "SrcRType") or 0
+        offset = [offset, sign_extend(offset & 0xFFFFFFFF, 32), offset & 0xFFFFFFFF, -offset][kind]
+        shamt = Catalog.field(form, bits, "shamt")
+        offset <<= agu["offset_scale"] if shamt is None else shamt
+    else:
+        imm = next(f for f in form["fields"] if f["name"].startswith("simm"))
+        offset = sign_extend(Catalog.field(form, bits, imm["name"]), imm["width"]) << agu["offset_scale"]
+    return (base + offset) & MASK64
+
+
+def agu_twin(v: dict, catalog: Catalog) -> dict | None:
+    steps = v["steps"]
+    if not any(s["op"] == "exec" and s.get("expect_status", "").endswith("_Rejected") for s in steps):
+        return None  # prefetch: the point's exec never faults
+    e1 = faulting_exec(steps)
+    fault_address = next(int(s["value"], 16) for s in steps[e1:] if s["op"] == "expect_fault_address")
+    if fault_address != BOUNDED_FAULT_ADDRESS:
+        raise ValueError(f"{v['avs_id']}: first fault at {fault_address:#x}")
+    bits, length = int(steps[e1]["bits"], 16), steps[e1]["length_bits"]
+    form = catalog.form_of(bits, length)
+    agu = form["agu"]
+    e_legal = max(i for i, s in enumerate(steps)
+                  if s["op"] == "exec" and s["expect_status"].endswith("_Executed"))
+    legal_start = segment_start(steps, e_legal)
+    legal_pre = steps[legal_start:e_legal]
+    legal_post = []
+    for s in steps[e_legal + 1:]:
+        if s["op"] == "reset":
+            break
+        legal_post.append(s)
+    legal_events = [s for s in legal_post if s["op"] == "expect_mem_event" and s["field"] == "address"]
+    legal_address = int(legal_events[0]["value"], 16)
+
+    prefix = [dict(s) for s in steps[:e1]]
+    base_token, data_tokens = asm_operands(form)
+    if agu["address_kind"] == "PCRelative":
+        base_code = None
+        i = max(i for i, s in enumerate(prefix) if s["op"] == "set_tpc")
+        prefix[i]["value"] = hex64(int(prefix[i]["value"], 16) + BASE_SHIFT)
+        # the point's own "TPC unchanged before the exec" check follows the move
+        for s in prefix[i + 1:]:
+            if s["op"] == "expect_tpc":
+                s["value"] = prefix[i]["value"]
+    else:
+        base_code = operand_code(form, bits, base_token)
+        if not 1 <= base_code <= 23:
+            raise ValueError(f"{v['avs_id']}: base code {base_code}")
+        # A pair reports the element that leaves memory: its first address
+        # may be fault_address - size_bytes.
+        first = effective_address(form, bits, prefix, base_code)
+        pair_start = fault_address - agu["size_bytes"] if agu["action"].endswith("Pair") else fault_address
+        if first not in (fault_address, pair_start):
+            raise ValueError(f"{v['avs_id']}: accesses {first:#x}, faults at {fault_address:#x}")
+        fault_address = first
+        i = last_set(prefix, base_code)
+        prefix[i]["value"] = hex64(int(prefix[i]["value"], 16) + BASE_SHIFT)
+    twin_address = fault_address + BASE_SHIFT
+    move = twin_address - legal_address
+
+    # Memory at the twin's address holds what the point stored before its
+    # successful run, moved by the same distance (raw bytes: no event).
+    seed = []
+    for s in legal_pre:
+        if s["op"] == "store":
+            value = int(s["value"], 16)
+            for k in range(s["size"]):
+                seed.append({"op": "write_mem", "addr": hex64(int(s["addr"], 16) + move + k), "size": 1,
+                             "value": f"0x{(value >> (8 * k)) & 0xFF:02x}"})
+        elif s["op"] == "write_mem":
+            seed.append({**s, "addr": hex64(int(s["addr"], 16) + move)})
+    start = max(i for i, s in enumerate(prefix) if s["op"] == "mem_events_start")
+    agent = prefix[start]["agent"]
+    prefix[start:start] = seed
+
+    tpc0 = int(next(s for s in reversed(prefix) if s["op"] == "set_tpc")["value"], 16)
+    legal_tpc0 = int(next(s for s in reversed(legal_pre) if s["op"] == "set_tpc")["value"], 16)
+    dest_codes = {Catalog.field(form, bits, f["name"]) for f in form["fields"] if f["name"].startswith("RegDst")}
+    data_codes = [operand_code(form, bits, t) for t in data_tokens] if agu["action"].startswith("Store") else []
+    size_mask = (1 << (8 * agu["size_bytes"])) - 1
+
+    exec_step = {k: val for k, val in steps[e1].items() if k != "expect_fault"}
+    exec_step["expect_status"] = "ScalarExecution_Executed"
+    post = []
+    for s in legal_post:
+        op = s["op"]
+        if op in ("expect_fault", "expect_mem_event_count"):
+            post.append(s)
+        elif op == "expect_tpc":
+            post.append({**s, "value": hex64(int(s["value"], 16) - legal_tpc0 + tpc0)})
+        elif op == "expect_mem_event":
+            t = dict(s)
+            if s["field"] == "address":
+                t["value"] = hex64(int(s["value"], 16) + move)
+            elif s["field"] == "agent":
+                t["value"] = agent
+            elif s["field"] == "write_value":
+                t["value"] = hex64(register_value(prefix, data_codes[s["index"]]) & size_mask)
+            post.append(t)
+        elif op == "expect_gpr" or op == "expect_queue":
+            t = carried_register(s, legal_pre, prefix, legal_address, move, agu, dest_codes)
+            if t is not None:
+                post.append(t)
+    return {
+        "avs_id": v["avs_id"], "source": v["source"], "family": "AGU bounded memory",
+        "rule": "ProbeDataAccess/DataAccessPermitted (asl/scalar/model/agu/memory.asl): address + size <= PTO_MODEL_MEMORY_BYTES",
+        "legalisation": f"address base {hex64(BASE_SHIFT & MASK64)} lower: the access is at {twin_address:#x}",
+        "steps": prefix + [exec_step] + post,
+    }
+
+
+def carried_register(s: dict, legal_pre: list, prefix: list, legal_address: int, move: int, agu: dict,
+                     dest_codes: set[int]) -> dict | None:
+    """A register/queue assertion of the point's successful run, as it holds
+    in the twin (see the module docstring); None when it does not carry."""
+    code = s["reg"] if s["op"] == "expect_gpr" else (24 if s["queue"] == "t" else 28) + s["index"]
+    expected = int(s["value"], 16)
+    written = code in dest_codes or (code >= 24 and register_value(legal_pre, code) != expected)
+    if not written:  # a source: the twin's own value
+        own = register_value(prefix, code)
+        return None if own is None else {**s, "value": hex64(own)}
+    if abs(expected - legal_address) <= 0x100:  # an address written back
+        return None if agu["update_mode"] == "PostIndex" else {**s, "value": hex64(expected + move)}
+    return s  # a loaded value: memory holds the same bytes
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--catalog", type=Path, default=CATALOG)
+    ap.add_argument("--check", action="store_true", help="fail when the output file is stale")
+    args = ap.parse_args(argv)
+    catalog = Catalog(args.catalog)
+    twins = []
+    for v in json.loads(SCALAR.read_text()):
+        if v["kind"] == "fault" and v["avs_id"].startswith("PTO-AVS-AGU-") and v["avs_id"].endswith("-FAULT-001"):
+            t = agu_twin(v, catalog)
+            if t is not None:
+                twins.append(t)
+    text = json.dumps(twins, indent=1) + "\n"
+    if args.check:
+        return 0 if OUT.exists() and OUT.read_text() == text else 1
+    OUT.write_text(text)
+    print(f"{len(twins)} twins -> {OUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
