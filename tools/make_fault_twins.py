@@ -37,6 +37,20 @@ Families (the rule each one legalises):
   post-index write-back is not asserted (it adds the form's offset, which
   differs between the two runs).
   Prefetch points (PRF*) never fault (their exec is Executed): no twin.
+
+* SCALAR ``*-READINESS-001``: a relative source (Reg5 code 24..27 = T#1..T#4,
+  28..31 = U#1..U#4, or C.SLLI/C.SRLI's implicit T#1) names a queue entry
+  that is not valid after reset, so the instruction raises
+  Fault_IllegalInstruction (ScalarSourceSelectorLegal /
+  TemporaryQueueSourceAvailable, ScalarImplicitSourceOperandsLegal;
+  asl/scalar/model/types/operands.asl).  Twin: before the exec, push k
+  values (T#k: k pushes to T; U#k to U), so the entry is valid.  Expected:
+  Fault_None, TPC advanced by the word's length when the point set TPC, the
+  destination (GPR, or a T/U push for the compressed forms and Reg5 codes
+  30/31) holding the value the mnemonic's contract state_effects give for
+  those sources (ALU_RESULT below, written from the contracts), and the
+  relative sources not consumed (every pushed value still at its index,
+  one further along after a push to the same queue).
 """
 from __future__ import annotations
 
@@ -286,6 +300,166 @@ def carried_register(s: dict, legal_pre: list, prefix: list, legal_address: int,
     return s  # a loaded value: memory holds the same bytes
 
 
+PUSHED = {"t": [0x8123456789ABCDE0 | i for i in range(1, 5)],   # T#1..T#4 (T#k = PUSHED["t"][k-1])
+          "u": [0x7FEDCBA987654320 | i for i in range(1, 5)]}   # U#1..U#4
+
+
+def mask(width: int) -> int:
+    return (1 << width) - 1
+
+
+def sext(v: int, width: int) -> int:
+    return sign_extend(v & mask(width), width) & MASK64
+
+
+def field_bits(x: int, m: int, n: int) -> int:
+    """The N-bit field of x beginning at bit M, wrapping from bit 63 to 0."""
+    return sum(((x >> ((m + j) % 64)) & 1) << j for j in range(n))
+
+
+def field_mask(m: int, n: int) -> int:
+    return sum(1 << ((m + j) % 64) for j in range(n))
+
+
+def clz(f: int, n: int) -> int:
+    return n - f.bit_length()
+
+
+def ctz(f: int, n: int) -> int:
+    return n if f == 0 else (f & -f).bit_length() - 1
+
+
+def rev(f: int, n: int) -> int:
+    if n % 8:
+        return 0
+    return int.from_bytes(f.to_bytes(n // 8, "little"), "big")
+
+
+def bfi(base: int, ins: int, first: int, last: int) -> int:
+    for j in range((last - first) % 64 + 1):
+        bit = (first + j) % 64
+        base = (base & ~(1 << bit)) | (((ins >> j) & 1) << bit)
+    return base
+
+
+def ccatw(hi: int, lo: int, shamt: int) -> tuple[int, int]:
+    v = (((hi & mask(32)) << 32) | (lo & mask(32))) >> shamt if shamt < 64 else 0
+    return sext(v, 32), sext(v >> 32, 32)
+
+
+# Results of the READINESS mnemonics from their contract state_effects
+# (asl/scalar/alu/<MN>.asl): f(L, R, P, fld) -> one result or (Dst0, Dst1),
+# with L/R/P the SrcL/SrcR/SrcP values (T#1 for the implicit source) and
+# fld(name) a decoded field.  BCNT/BIC/BIS/BXS/BXU/CLZ/CTZ: N = imml + 1,
+# M = imms; REV: N = imml + 1, M = immr; BFI: interval immr..imms.
+def _fw(fld):
+    return fld("imms"), fld("imml") + 1
+
+
+ALU_RESULT = {
+    "BCNT": lambda L, R, P, fld: bin(field_bits(L, *_fw(fld))).count("1"),
+    "BIC": lambda L, R, P, fld: L & ~field_mask(*_fw(fld)) & MASK64,
+    "BIS": lambda L, R, P, fld: L | field_mask(*_fw(fld)),
+    "BXS": lambda L, R, P, fld: sext(field_bits(L, *_fw(fld)), _fw(fld)[1]),
+    "BXU": lambda L, R, P, fld: field_bits(L, *_fw(fld)),
+    "CLZ": lambda L, R, P, fld: clz(field_bits(L, *_fw(fld)), _fw(fld)[1]),
+    "CTZ": lambda L, R, P, fld: ctz(field_bits(L, *_fw(fld)), _fw(fld)[1]),
+    "REV": lambda L, R, P, fld: rev(field_bits(L, fld("immr"), fld("imml") + 1), fld("imml") + 1),
+    "C.ADD": lambda L, R, P, fld: (L + R) & MASK64,
+    "C.SUB": lambda L, R, P, fld: (L - R) & MASK64,
+    "C.AND": lambda L, R, P, fld: L & R,
+    "C.OR": lambda L, R, P, fld: L | R,
+    "C.ADDI": lambda L, R, P, fld: (L + sext(fld("simm5"), 5)) & MASK64,
+    "C.SLLI": lambda L, R, P, fld: (L << fld("uimm5")) & MASK64,
+    "C.SRLI": lambda L, R, P, fld: L >> fld("uimm5"),
+    "CSEL": lambda L, R, P, fld: L if P != 0 else R,  # SrcRType 0 only (checked)
+    "HL.ADDI": lambda L, R, P, fld: (L + fld("uimm24")) & MASK64,
+    "HL.SUBI": lambda L, R, P, fld: (L - fld("uimm24")) & MASK64,
+    "HL.ANDI": lambda L, R, P, fld: L & sext(fld("simm24"), 24),
+    "HL.ORI": lambda L, R, P, fld: L | sext(fld("simm24"), 24),
+    "HL.XORI": lambda L, R, P, fld: L ^ sext(fld("simm24"), 24),
+    "HL.ADDIW": lambda L, R, P, fld: sext(L + fld("uimm24"), 32),
+    "HL.SUBIW": lambda L, R, P, fld: sext(L - fld("uimm24"), 32),
+    "HL.ANDIW": lambda L, R, P, fld: sext(L & sext(fld("simm24"), 24), 32),
+    "HL.ORIW": lambda L, R, P, fld: sext(L | sext(fld("simm24"), 24), 32),
+    "HL.XORIW": lambda L, R, P, fld: sext(L ^ sext(fld("simm24"), 24), 32),
+    "HL.BFI": lambda L, R, P, fld: bfi(L, R, fld("immr"), fld("imms")),
+    "HL.CCAT": lambda L, R, P, fld: ((R >> fld("shamt")) | (L << (64 - fld("shamt"))) & MASK64
+                                     if fld("shamt") else R, L >> fld("shamt") if fld("shamt") < 64 else 0),
+    "HL.CCATW": lambda L, R, P, fld: ccatw(L, R, fld("shamt")),
+}
+IMPLICIT_T1 = {"C.SLLI", "C.SRLI"}  # ScalarImplicitSourceOperandsLegal
+
+
+def queue_of(code: int) -> tuple[str, int]:
+    return ("t", code - 24) if code < 28 else ("u", code - 28)
+
+
+def readiness_twin(v: dict, catalog: Catalog) -> dict:
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    bits, length = int(steps[e1]["bits"], 16), steps[e1]["length_bits"]
+    form = catalog.form_of(bits, length)
+    mn = form["mnemonic"]
+
+    def fld(name: str) -> int:
+        value = Catalog.field(form, bits, name)
+        if value is None:
+            raise ValueError(f"{mn}: no field {name}")
+        return value
+
+    sources = {n: Catalog.field(form, bits, n) for n in ("SrcL", "SrcR", "SrcP")}
+    if mn in IMPLICIT_T1:
+        sources["SrcL"] = 24
+    if mn == "CSEL" and fld("SrcRType") != 0:
+        raise ValueError("CSEL with a SrcR modifier")
+    relative = [c for c in sources.values() if c is not None and c >= 24]
+    depth = {"t": 0, "u": 0}
+    for c in relative:
+        q, i = queue_of(c)
+        depth[q] = max(depth[q], i + 1)
+    prefix = [dict(s) for s in steps[:e1]]
+    for q in ("t", "u"):
+        for i in reversed(range(depth[q])):  # the oldest first: T#k is pushed first
+            prefix.append({"op": f"push_{q}", "value": hex64(PUSHED[q][i])})
+
+    def value(code):  # a GPR the point does not set holds its reset value, 0
+        if code is None:
+            return 0
+        got = register_value(prefix, code)
+        return 0 if got is None and code < 24 else got
+
+    result = ALU_RESULT[mn](value(sources["SrcL"]), value(sources["SrcR"]), value(sources["SrcP"]), fld)
+    results = list(result) if isinstance(result, tuple) else [result]
+    if mn.startswith("C."):
+        dests = [31]  # ->t (WriteCompressedTResult)
+    else:
+        dests = [Catalog.field(form, bits, n) for n in (("RegDst0", "RegDst1") if len(results) == 2 else ("RegDst",))]
+
+    exec_step = {k: val for k, val in steps[e1].items() if k != "expect_fault"}
+    exec_step["expect_status"] = "ScalarExecution_Executed"
+    post = [{"op": "expect_fault", "fault": "Fault_None"}]
+    tpcs = [s for s in prefix if s["op"] == "set_tpc"]
+    if tpcs:
+        post.append({"op": "expect_tpc", "value": hex64(int(tpcs[-1]["value"], 16) + length // 8)})
+    queues = {q: [PUSHED[q][i] for i in range(depth[q])] for q in ("t", "u")}
+    for code, r in zip(dests, results):
+        if 1 <= code <= 23:
+            post.append({"op": "expect_gpr", "reg": code, "value": hex64(r)})
+        elif code in (30, 31):
+            q = "t" if code == 31 else "u"
+            queues[q] = [r] + queues[q][:3]
+    for q, entries in queues.items():
+        for i, x in enumerate(entries):
+            post.append({"op": "expect_queue", "queue": q, "index": i, "value": hex64(x)})
+    return {
+        "avs_id": v["avs_id"], "source": v["source"], "family": "SCALAR relative-source readiness",
+        "rule": "ScalarSourceSelectorLegal/TemporaryQueueSourceAvailable (asl/scalar/model/types/operands.asl)",
+        "legalisation": ", ".join(f"{depth[q]} pushes to {q.upper()}" for q in ("t", "u") if depth[q]),
+        "steps": prefix + [exec_step] + post,
+    }
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--catalog", type=Path, default=CATALOG)
@@ -298,6 +472,8 @@ def main(argv=None) -> int:
             t = agu_twin(v, catalog)
             if t is not None:
                 twins.append(t)
+        elif v["kind"] == "fault" and v["avs_id"].endswith("-READINESS-001") and v["avs_id"].startswith("PTO-AVS-SCALAR-"):
+            twins.append(readiness_twin(v, catalog))
     text = json.dumps(twins, indent=1) + "\n"
     if args.check:
         return 0 if OUT.exists() and OUT.read_text() == text else 1
