@@ -51,6 +51,10 @@ Families (the rule each one legalises):
   those sources (ALU_RESULT below, written from the contracts), and the
   relative sources not consumed (every pushed value still at its index,
   one further along after a push to the same queue).
+
+* SYS operand values (OPERAND_TWINS): the rule rejects one value of a
+  source register, the twin sets the nearest legal value and expects the
+  contract's effect, written here by hand from asl/scalar/model/sys/semantics.asl.
 """
 from __future__ import annotations
 
@@ -460,6 +464,39 @@ def readiness_twin(v: dict, catalog: Catalog) -> dict:
     }
 
 
+# id -> (register, legal value, rule, expected steps after the exec)
+OPERAND_TWINS = {
+    # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
+    # no effect other than successful retirement" (no trap entered).
+    "PTO-AVS-SYS-ASSERT-ZERO-001": (5, 1, "ArchitectureAssert: IsZero(value) raises Fault_Assert", [
+        {"op": "expect_fault", "fault": "Fault_None"},
+        {"op": "expect_trap_context", "ring": 0, "field": "valid", "value": False},
+        {"op": "expect_bookkeeping", "field": "architecture_request_epoch", "value": 7},
+        {"op": "expect_gpr", "reg": 5, "value": hex64(1)}]),
+    # ExecuteMaintenance, Maintenance_TLB_IA: operand[63:16] must be zero
+    # (0x10000 -> 0); success advances the TLB epoch and records the
+    # operation and its operand.
+    "PTO-AVS-SYS-TLB-IA-OPERAND-001": (5, 0, "ExecuteMaintenance: TLB.IA operand[63:16] != 0 is illegal", [
+        {"op": "expect_fault", "fault": "Fault_None"},
+        {"op": "expect_bookkeeping", "field": "tlb_epoch", "value": 8},
+        {"op": "expect_bookkeeping", "field": "last_maintenance_operation", "value": "Maintenance_TLB_IA"},
+        {"op": "expect_bookkeeping", "field": "last_maintenance_operand", "value": hex64(0)},
+        {"op": "expect_trap_context", "ring": 0, "field": "valid", "value": False}]),
+}
+
+
+def operand_twin(v: dict) -> dict:
+    reg, legal, rule, post = OPERAND_TWINS[v["avs_id"]]
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    prefix = [dict(s) for s in steps[:e1]]
+    prefix[last_set(prefix, reg)]["value"] = hex64(legal)
+    exec_step = {k: val for k, val in steps[e1].items() if k != "expect_fault"}
+    exec_step["expect_status"] = "ScalarExecution_Executed"
+    return {"avs_id": v["avs_id"], "source": v["source"], "family": "SYS operand value", "rule": rule,
+            "legalisation": f"x{reg} = {legal:#x}", "steps": prefix + [exec_step] + post}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--catalog", type=Path, default=CATALOG)
@@ -474,6 +511,8 @@ def main(argv=None) -> int:
                 twins.append(t)
         elif v["kind"] == "fault" and v["avs_id"].endswith("-READINESS-001") and v["avs_id"].startswith("PTO-AVS-SCALAR-"):
             twins.append(readiness_twin(v, catalog))
+        elif v["avs_id"] in OPERAND_TWINS:
+            twins.append(operand_twin(v))
     text = json.dumps(twins, indent=1) + "\n"
     if args.check:
         return 0 if OUT.exists() and OUT.read_text() == text else 1
