@@ -52,6 +52,22 @@ Families (the rule each one legalises):
   relative sources not consumed (every pushed value still at its index,
   one further along after a push to the same queue).
 
+* FSU ``*-RSVD-001`` of the results that need no rounding: SrcType 2 and 3
+  are reserved (InstructionContractSourceTypeLegal_<MN>: '00' or '01';
+  ScalarFPSourceTypeCode, asl/scalar/model/fsu/profile.asl).  Twin: the
+  point's faulting word with SrcType 3 (else 2) and bit 1 cleared: 3 -> 1
+  (FP32, carrier bits 31:0; the points' operands are FP32 patterns such as
+  1.0f) or 2 -> 0 (FP64), with the sources the point set before that exec.
+  Expected: Fault_None, TPC + 4, the sticky flags as before (no NaN input),
+  and RegDst holding the comparison's canonical 0/1 (FEQ/FEQS/FNE/FNES/FLT/
+  FLTS/FGE/FGES, ordered comparison), FMAX's larger input, or FABS's carrier
+  with the format's sign bit cleared, an FP32 result zero-extended
+  (ExecuteDecodedFPUnary, asl/scalar/model/dispatch/fsu.asl).  A comparison is written only when it is the same with subnormal
+  inputs flushed to zero, and FMAX only for a normal result with no carrier
+  bits above the format, so the twin does not depend on the profile's
+  subnormal handling or carrier upper bits.  The arithmetic, fused, FEXP/FRECIP/
+  FSQRT and conversion points round, and are left without a twin.
+
 * SYS operand values (OPERAND_TWINS): the rule rejects one value of a
   source register, the twin sets the nearest legal value and expects the
   contract's effect, written here by hand from asl/scalar/model/sys/semantics.asl.
@@ -60,7 +76,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
+import struct
 import sys
 from pathlib import Path
 
@@ -464,6 +482,107 @@ def readiness_twin(v: dict, catalog: Catalog) -> dict:
     }
 
 
+FP_FORMATS = {0: ("FP64", 64, "<d", "<Q", 11), 1: ("FP32", 32, "<f", "<I", 8)}  # SrcType -> format
+
+
+def fp_value(bits: int, fmt: int, flush: bool = False) -> float:
+    """The carrier's value in format `fmt` (FP32: carrier bits 31:0); with
+    `flush`, a subnormal reads as a zero of its sign."""
+    _, width, unpack, pack, exp_bits = FP_FORMATS[fmt]
+    raw = bits & mask(width)
+    value = struct.unpack(unpack, struct.pack(pack, raw))[0]
+    if flush and (raw >> (width - 1 - exp_bits)) & mask(exp_bits) == 0:
+        return math.copysign(0.0, value)
+    return value
+
+
+def fsu_compare(op):
+    return lambda a, b: int(op(a, b))
+
+
+# mnemonic -> f(left, right) -> canonical 0/1: ordered comparisons (no NaN input)
+FSU_COMPARE = {
+    "FEQ": fsu_compare(lambda a, b: a == b), "FEQS": fsu_compare(lambda a, b: a == b),
+    "FNE": fsu_compare(lambda a, b: a != b), "FNES": fsu_compare(lambda a, b: a != b),
+    "FLT": fsu_compare(lambda a, b: a < b), "FLTS": fsu_compare(lambda a, b: a < b),
+    "FGE": fsu_compare(lambda a, b: a >= b), "FGES": fsu_compare(lambda a, b: a >= b),
+}
+
+
+def fsu_result(mn: str, fmt: int, left: int, right: int | None) -> int | None:
+    """RegDst after the legal run, or None when it depends on rounding or on
+    the profile's subnormal handling."""
+    width = FP_FORMATS[fmt][1]
+    if mn == "FABS":  # ExecuteDecodedFPUnary: FP32 is ZeroExtend(value[31:0] AND 0x7fffffff)
+        return left & mask(width - 1)
+    if right is None or any(math.isnan(fp_value(x, fmt)) for x in (left, right)):
+        return None
+    if mn == "FMAX":
+        a, b = fp_value(left, fmt), fp_value(right, fmt)
+        pick = left if a > b else right
+        # a strict maximum, read the same with subnormals flushed, in a carrier
+        # with no bits above the format (one reading of "the carrier")
+        same = (fp_value(left, fmt, True) > fp_value(right, fmt, True)) == (a > b)
+        return pick if a != b and same and pick == fp_value_carrier(pick, fmt) else None
+    if mn not in FSU_COMPARE:
+        return None
+    results = {FSU_COMPARE[mn](fp_value(left, fmt, f), fp_value(right, fmt, f)) for f in (False, True)}
+    return results.pop() if len(results) == 1 else None
+
+
+def fp_value_carrier(bits: int, fmt: int) -> int:
+    """The carrier without bits above the format, when it is not subnormal."""
+    width, exp_bits = FP_FORMATS[fmt][1], FP_FORMATS[fmt][4]
+    raw = bits & mask(width)
+    return raw if (raw >> (width - 1 - exp_bits)) & mask(exp_bits) else -1
+
+
+def with_field(form: dict, bits: int, name: str, value: int) -> int:
+    for fl in form["fields"]:
+        if fl["name"] == name:
+            for p in fl["pieces"]:
+                piece = (value >> p["value_lsb"]) & mask(p["width"])
+                bits = (bits & ~(mask(p["width"]) << p["instruction_lsb"])) | (piece << p["instruction_lsb"])
+            return bits
+    raise ValueError(f"no field {name}")
+
+
+def fsu_twin(v: dict, catalog: Catalog) -> dict | None:
+    """The point's faulting exec with SrcType 3 (its second; else SrcType 2)
+    made legal by clearing bit 1: 3 -> 1 (FP32), 2 -> 0 (FP64)."""
+    steps = v["steps"]
+    rejected = [i for i, s in enumerate(steps) if s["op"] == "exec" and s["expect_status"].endswith("_Rejected")]
+    forms = {i: catalog.form_of(int(steps[i]["bits"], 16), steps[i]["length_bits"]) for i in rejected}
+    if any(Catalog.field(f, int(steps[i]["bits"], 16), "DstType") is not None for i, f in forms.items()):
+        return None  # conversions round
+    by_type = {Catalog.field(forms[i], int(steps[i]["bits"], 16), "SrcType"): i for i in reversed(rejected)}
+    e = by_type.get(3, by_type.get(2))
+    bits, length = int(steps[e]["bits"], 16), steps[e]["length_bits"]
+    form = forms[e]
+    fmt = Catalog.field(form, bits, "SrcType") & 1
+    prefix = [dict(s) for s in steps[:e]]
+    left = register_value(prefix, Catalog.field(form, bits, "SrcL"))
+    right_code = Catalog.field(form, bits, "SrcR")
+    right = register_value(prefix, right_code) if right_code is not None else None
+    result = fsu_result(form["mnemonic"], fmt, left, right)
+    dest = Catalog.field(form, bits, "RegDst")
+    if result is None or not 1 <= dest <= 23:
+        return None
+    legal = with_field(form, bits, "SrcType", fmt)
+    exec_step = {k: val for k, val in steps[e].items() if k != "expect_fault"}
+    exec_step.update(bits=f"{legal:#0{length // 4 + 2}x}", expect_status="ScalarExecution_Executed")
+    core_state = int(next(s for s in reversed(prefix) if s["op"] == "set_core_state")["value"], 16)
+    tpc = int(next(s for s in reversed(prefix) if s["op"] == "set_tpc")["value"], 16)
+    post = [{"op": "expect_fault", "fault": "Fault_None"},
+            {"op": "expect_gpr", "reg": dest, "value": hex64(result)},
+            {"op": "expect_fp_flags", "value": f"{(core_state >> 32) & 0x1F:#x}"},
+            {"op": "expect_tpc", "value": hex64(tpc + length // 8)}]
+    name = FP_FORMATS[fmt][0]
+    return {"avs_id": v["avs_id"], "source": v["source"], "family": "FSU reserved source type",
+            "rule": f"InstructionContractSourceTypeLegal_{form['mnemonic']}: SrcType '00' or '01'",
+            "legalisation": f"SrcType {fmt | 2} -> {fmt} ({name})", "steps": prefix + [exec_step] + post}
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -511,6 +630,10 @@ def main(argv=None) -> int:
                 twins.append(t)
         elif v["kind"] == "fault" and v["avs_id"].endswith("-READINESS-001") and v["avs_id"].startswith("PTO-AVS-SCALAR-"):
             twins.append(readiness_twin(v, catalog))
+        elif v["kind"] == "fault" and v["avs_id"].startswith("PTO-AVS-FSU-") and v["avs_id"].endswith("-RSVD-001"):
+            t = fsu_twin(v, catalog)
+            if t is not None:
+                twins.append(t)
         elif v["avs_id"] in OPERAND_TWINS:
             twins.append(operand_twin(v))
     text = json.dumps(twins, indent=1) + "\n"
