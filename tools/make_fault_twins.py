@@ -68,6 +68,16 @@ Families (the rule each one legalises):
   subnormal handling or carrier upper bits.  The arithmetic, fused, FEXP/FRECIP/
   FSQRT and conversion points round, and are left without a twin.
 
+* SYS ``SSR{GET,SET,SWAP}`` and ``HL.SSR{GET,SET}`` ``-ACCESS-001`` /
+  ``-UNKNOWN-001``: the SSR_ID names a write-only (EOIEI, 0xF0A, for a
+  read), read-only (TIME, 0x10, for a write or swap) or unknown (0x2)
+  register (ReadSystemRegisterAddress, SystemRegisterWritePermitted,
+  SystemRegisterSwapPermitted; asl/scalar/model/sys/registers.asl).  Twin:
+  SSR_ID 0x0001, GLOBAL_PTR, the catalog's read-write base register next to
+  0x2, holding a known value set before the exec.  Expected (the same
+  functions): a read publishes it to RegDst, a write stores SrcL in it, a
+  swap does both with the old value; no trap is entered.
+
 * SYS operand values (OPERAND_TWINS): the rule rejects one value of a
   source register, the twin sets the nearest legal value and expects the
   contract's effect, written here by hand from asl/scalar/model/sys/semantics.asl.
@@ -583,6 +593,37 @@ def fsu_twin(v: dict, catalog: Catalog) -> dict | None:
             "legalisation": f"SrcType {fmt | 2} -> {fmt} ({name})", "steps": prefix + [exec_step] + post}
 
 
+SSR_LEGAL_ID = 0x0001            # GLOBAL_PTR (catalog system-registers.json: base, RW)
+SSR_KNOWN_VALUE = 0x6060606060606060
+
+
+def ssr_twin(v: dict, catalog: Catalog) -> dict:
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    bits, length = int(steps[e1]["bits"], 16), steps[e1]["length_bits"]
+    form = catalog.form_of(bits, length)
+    prefix = [dict(s) for s in steps[:e1]]
+    prefix.append({"op": "set_base_sysreg", "field": "global_ptr", "value": hex64(SSR_KNOWN_VALUE)})
+    exec_step = {k: val for k, val in steps[e1].items() if k != "expect_fault"}
+    exec_step.update(bits=f"{with_field(form, bits, 'SSR_ID', SSR_LEGAL_ID):#0{length // 4 + 2}x}",
+                     expect_status="ScalarExecution_Executed")
+    source, dest = Catalog.field(form, bits, "SrcL"), Catalog.field(form, bits, "RegDst")
+    post = [{"op": "expect_fault", "fault": "Fault_None"},
+            {"op": "expect_trap_context", "ring": 0, "field": "valid", "value": False}]
+    if dest is not None:  # a read: RegDst receives the old value
+        post.append({"op": "expect_gpr", "reg": dest, "value": hex64(SSR_KNOWN_VALUE)})
+    written = register_value(prefix, source) if source is not None else SSR_KNOWN_VALUE
+    post.append({"op": "expect_base_sysreg", "field": "global_ptr", "value": hex64(written)})
+    old = Catalog.field(form, bits, "SSR_ID")
+    return {"avs_id": v["avs_id"], "source": v["source"], "family": "SYS system-register address",
+            "rule": "ReadSystemRegisterAddress / SystemRegisterWritePermitted / SystemRegisterSwapPermitted",
+            "legalisation": f"SSR_ID {old:#x} -> {SSR_LEGAL_ID:#x} (GLOBAL_PTR)", "steps": prefix + [exec_step] + post}
+
+
+def is_ssr_point(avs_id: str) -> bool:
+    return re.fullmatch(r"PTO-AVS-SYS-(HL-)?SSR(GET|SET|SWAP)-(ACCESS|UNKNOWN)-001", avs_id) is not None
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -634,6 +675,8 @@ def main(argv=None) -> int:
             t = fsu_twin(v, catalog)
             if t is not None:
                 twins.append(t)
+        elif v["kind"] == "fault" and is_ssr_point(v["avs_id"]):
+            twins.append(ssr_twin(v, catalog))
         elif v["avs_id"] in OPERAND_TWINS:
             twins.append(operand_twin(v))
     text = json.dumps(twins, indent=1) + "\n"
