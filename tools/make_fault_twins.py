@@ -78,6 +78,16 @@ Families (the rule each one legalises):
   functions): a read publishes it to RegDst, a write stores SrcL in it, a
   swap does both with the old value; no trap is entered.
 
+* Encoded-field points (FIELD_TWINS): a reserved field value; the twin
+  clears the bit that makes it reserved (ACRE RRA_Type 2 -> 0, C.SSRGET
+  SSRID 2 -> 0, LSRGET LSR_ID 3 -> 2) and expects the effect the ASL gives
+  for the legal value (ACRE keeps its own trap, see below).
+
+* Condition-setter points (SETC_TWINS): the block already holds a
+  condition or commit target, or there is no block; the twin leaves out
+  the earlier setter (or opens the block the point's sibling vector opens)
+  and expects the commit argument / BARG effects the contract gives.
+
 * SYS operand values (OPERAND_TWINS): the rule rejects one value of a
   source register, the twin sets the nearest legal value and expects the
   contract's effect, written here by hand from asl/scalar/model/sys/semantics.asl.
@@ -624,6 +634,104 @@ def is_ssr_point(avs_id: str) -> bool:
     return re.fullmatch(r"PTO-AVS-SYS-(HL-)?SSR(GET|SET|SWAP)-(ACCESS|UNKNOWN)-001", avs_id) is not None
 
 
+def exec_executed(step: dict, bits: int | None = None) -> dict:
+    out = {k: val for k, val in step.items() if k != "expect_fault"}
+    out["expect_status"] = "ScalarExecution_Executed"
+    if bits is not None:
+        out["bits"] = f"{bits:#0{step['length_bits'] // 4 + 2}x}"
+    return out
+
+
+# id -> (field, legal value, rule, steps added before the exec, expected steps after it)
+FIELD_TWINS = {
+    # ACRE: RRA_Type one-of {0, 1}.  With the field legal, ACRE still raises
+    # Fault_ExecutionStateCheck: the point saved no context to enter
+    # (PTO-AVS-SYS-ACRE-MISSING-001), so the twin keeps that trap.
+    "PTO-AVS-SYS-ACRE-RSVD-001": ("RRA_Type", 0, "catalog constraint RRA_Type one-of {0, 1}", [], [
+        {"op": "expect_fault", "fault": "Fault_ExecutionStateCheck"},
+        {"op": "expect_gpr", "reg": 3, "value": hex64(0x333)}]),
+    # C.SSRGET: SSRID one-of {0, 1, 16}; 0 reads THREAD_PTR and pushes it to T
+    # (ExecuteCompressedSystemRegisterGet, WriteCompressedTResult).
+    "PTO-AVS-SYS-C-SSRGET-RSVD-001": ("SSRID", 0, "catalog constraint SSRID one-of {0, 1, 16}", [
+        {"op": "set_base_sysreg", "field": "thread_ptr", "value": hex64(SSR_KNOWN_VALUE)}], [
+        {"op": "expect_fault", "fault": "Fault_None"},
+        {"op": "expect_queue", "queue": "t", "index": 0, "value": hex64(SSR_KNOWN_VALUE)},
+        {"op": "expect_gpr", "reg": 3, "value": hex64(0x333)}]),
+    # LSRGET: CurrentBARGWordApplicable accepts LSR_ID 0, 1 (with a candidate
+    # word) and 2; 2 reads PackCurrentBARGControlWord: a SYS block (kind
+    # code 0010, no candidate word, no control attributes) packs 0x2.
+    "PTO-AVS-SYS-LSRGET-RSVD-001": ("LSR_ID", 2, "CurrentBARGWordApplicable: LSR_ID 0, 1 or 2", [], [
+        {"op": "expect_fault", "fault": "Fault_None"},
+        {"op": "expect_gpr", "reg": 3, "value": hex64(0x2)}]),
+}
+
+
+def field_twin(v: dict, catalog: Catalog) -> dict:
+    name, legal, rule, setup, post = FIELD_TWINS[v["avs_id"]]
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    bits, length = int(steps[e1]["bits"], 16), steps[e1]["length_bits"]
+    form = catalog.form_of(bits, length)
+    old = Catalog.field(form, bits, name)
+    step = exec_executed(steps[e1], with_field(form, bits, name, legal))
+    if post[0]["fault"] != "Fault_None":  # the instruction's own trap
+        step["expect_status"] = steps[e1]["expect_status"]
+    return {"avs_id": v["avs_id"], "source": v["source"], "family": "encoded field value", "rule": rule,
+            "legalisation": f"{name} {old} -> {legal}", "steps": steps[:e1] + setup + [step] + post}
+
+
+def setc_without_first_setter(v: dict) -> list:
+    """The point's steps without its first (executed) condition setter and
+    the assertions that follow it, up to the rejected one."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    first = next(i for i, s in enumerate(steps) if s["op"] == "exec")
+    return steps[:first] + [s for s in steps[first + 1:e1] if not s["op"].startswith("expect")]
+
+
+STD_CONDITIONAL_BLOCK = {"op": "begin_bundle", "start_pc": None, "kind": "BundleKind_Standard",
+                         "transfer": "BundleTransfer_Conditional", "target": hex64(0x80),
+                         "sequential": hex64(0x180), "return_target": hex64(0), "taken": False}
+
+
+def setc_twin(v: dict) -> dict:
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    avs = v["avs_id"]
+    if avs == "PTO-AVS-SCALAR-C-SETC-TGT-DUP-001":
+        # One commit-target setter per block (IsCommitTargetWritable): without
+        # the first C.SETC.TGT, the second (SrcL 27 = T#4) needs T#4 ready,
+        # as in PTO-AVS-SCALAR-C-SETC-TGT-READY-001, whose legal run it repeats.
+        prefix = setc_without_first_setter(v) + [{"op": "push_t", "value": hex64(0x810 + 0x10 * i)} for i in range(4)]
+        post = [{"op": "expect_barg", "field": "bpcn", "value": hex64(0x810)},
+                {"op": "expect_bundle_state", "field": "commit_target_set", "value": True}]
+        rule, legal = "IsCommitTargetWritable: one commit target per block", "no earlier C.SETC.TGT; T#4 ready"
+    elif avs == "PTO-AVS-SCALAR-HL-SETC-NEI-DUPLICATE-002":
+        # One condition setter per block: without the earlier HL.SETC.EQI,
+        # HL.SETC.NEI x1 (0), 0 computes 0 != 0 = 0 into the commit argument
+        # and BARG.TAKEN (HL.SETC.NEI contract state_effects).
+        prefix = setc_without_first_setter(v)
+        post = [{"op": "expect_commit_argument", "value": hex64(0)},
+                {"op": "expect_barg", "field": "taken", "value": False}]
+        rule, legal = "one block condition per block (condition already set)", "no earlier HL.SETC.EQI"
+    else:  # PTO-AVS-SCALAR-HL-SETC-EQI-PLACE-002
+        # A condition setter needs an active STD block body: the twin opens
+        # the block PTO-AVS-SCALAR-HL-SETC-NEI-DUPLICATE-002 opens, where the
+        # same word (x1 = 0 == 0) sets the commit argument and TAKEN to 1.
+        prefix = steps[:e1] + [STD_CONDITIONAL_BLOCK, {"op": "enter_bundle_body"}]
+        post = [{"op": "expect_commit_argument", "value": hex64(1)},
+                {"op": "expect_barg", "field": "taken", "value": True},
+                {"op": "expect_gpr", "reg": 1, "value": hex64(0)}]
+        rule, legal = "ScalarOperationApplicable: an active STD block body", "in a STD conditional block body"
+    post = [{"op": "expect_fault", "fault": "Fault_None"}] + post
+    return {"avs_id": avs, "source": v["source"], "family": "condition setter", "rule": rule,
+            "legalisation": legal, "steps": prefix + [exec_executed(steps[e1])] + post}
+
+
+SETC_TWINS = {"PTO-AVS-SCALAR-C-SETC-TGT-DUP-001", "PTO-AVS-SCALAR-HL-SETC-NEI-DUPLICATE-002",
+              "PTO-AVS-SCALAR-HL-SETC-EQI-PLACE-002"}
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -677,6 +785,10 @@ def main(argv=None) -> int:
                 twins.append(t)
         elif v["kind"] == "fault" and is_ssr_point(v["avs_id"]):
             twins.append(ssr_twin(v, catalog))
+        elif v["avs_id"] in FIELD_TWINS:
+            twins.append(field_twin(v, catalog))
+        elif v["avs_id"] in SETC_TWINS:
+            twins.append(setc_twin(v))
         elif v["avs_id"] in OPERAND_TWINS:
             twins.append(operand_twin(v))
     text = json.dumps(twins, indent=1) + "\n"
