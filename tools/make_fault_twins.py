@@ -80,8 +80,12 @@ Families (the rule each one legalises):
 
 * Encoded-field points (FIELD_TWINS): a reserved field value; the twin
   clears the bit that makes it reserved (ACRE RRA_Type 2 -> 0, C.SSRGET
-  SSRID 2 -> 0, LSRGET LSR_ID 3 -> 2) and expects the effect the ASL gives
-  for the legal value (ACRE keeps its own trap, see below).
+  SSRID 2 -> 0, LSRGET LSR_ID 3 -> 2, ACRC RST_Type 3 -> 2 at ACR2 and
+  1 -> 0 at ACR1; ACRC at ACR0 runs at ACR1 instead) and expects the
+  effect the ASL gives for the legal value.  ACRC and ACRE keep their own
+  trap: ACRC's is the service request itself (Fault_ServiceRequest with
+  the saved context, epoch and operand), ACRE with no saved context raises
+  Fault_ExecutionStateCheck.
 
 * Condition-setter points (SETC_TWINS): the block already holds a
   condition or commit target, or there is no block; the twin leaves out
@@ -666,6 +670,49 @@ FIELD_TWINS = {
 }
 
 
+def acrc_effect(source_ring: int, request: int) -> list:
+    """ArchitectureCloseRequest / RaiseServiceRequest (asl/arch/memory-model/
+    fault-precision.asl) for a permitted request from a SYS block body at
+    TPC 0x180: ACRC's own trap Fault_ServiceRequest at that TPC, the context
+    saved at ServiceRequestTarget (1 for request 1, else 0) resuming at TPC + 4,
+    the terminal pending, the request epoch advanced (7 -> 8) and the
+    request type in operand bits 3:0 (0x555 before)."""
+    target = 1 if request == 1 else 0
+    return [{"op": "expect_fault", "fault": "Fault_ServiceRequest"},
+            {"op": "expect_fault_address", "value": hex64(0x180)},
+            {"op": "expect_trap_context", "ring": target, "field": "valid", "value": True},
+            {"op": "expect_trap_context", "ring": target, "field": "source_acr", "value": source_ring},
+            {"op": "expect_trap_context", "ring": target, "field": "tpc", "value": hex64(0x184)},
+            {"op": "expect_bundle_state", "field": "system_block_terminal_pending", "value": True},
+            {"op": "expect_bookkeeping", "field": "architecture_request_epoch", "value": 8},
+            {"op": "expect_bookkeeping", "field": "control_request_operand", "value": hex64(0x550 | request)}]
+
+
+# ServiceRequestPermitted (asl/arch/system-registers/access-control.asl):
+# ring 1 may request 0 or 2, rings 2..3 any request <= 2, ring 0 none.
+FIELD_TWINS.update({
+    "PTO-AVS-SYS-ACRC-REQUEST-001": ("RST_Type", 2, "ServiceRequestPermitted: ring >= 2 requests <= 2", [],
+                                     acrc_effect(2, 2)),
+    "PTO-AVS-SYS-ACRC-RING1-001": ("RST_Type", 0, "ServiceRequestPermitted: ring 1 requests 0 or 2", [],
+                                   acrc_effect(1, 0)),
+})
+
+
+def acrc_ring0_twin(v: dict) -> dict:
+    """ACRC at ACR0: no request is permitted from ring 0; the twin runs the
+    same word (request 0) at ring 1, the smallest ring that may request."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    prefix = [dict(s) for s in steps[:e1]]
+    i = max(i for i, s in enumerate(prefix) if s["op"] == "set_acr")
+    prefix[i]["ring"] = 1
+    step = dict(steps[e1])
+    step.pop("expect_fault", None)
+    return {"avs_id": v["avs_id"], "source": v["source"], "family": "encoded field value",
+            "rule": "ServiceRequestPermitted: ring 0 requests nothing", "legalisation": "ACR1 instead of ACR0",
+            "steps": prefix + [step] + acrc_effect(1, 0)}
+
+
 def field_twin(v: dict, catalog: Catalog) -> dict:
     name, legal, rule, setup, post = FIELD_TWINS[v["avs_id"]]
     steps = v["steps"]
@@ -706,6 +753,14 @@ def setc_twin(v: dict) -> dict:
         post = [{"op": "expect_barg", "field": "bpcn", "value": hex64(0x810)},
                 {"op": "expect_bundle_state", "field": "commit_target_set", "value": True}]
         rule, legal = "IsCommitTargetWritable: one commit target per block", "no earlier C.SETC.TGT; T#4 ready"
+    elif avs == "PTO-AVS-SCALAR-C-SETC-TGT-READY-001":
+        # SrcL 27 = T#4 is not ready after reset (ScalarSourceSelectorLegal):
+        # the twin pushes four values first, as the point's own reissue does,
+        # and expects what that reissue asserts (BPCN = T#4, target set).
+        prefix = steps[:e1] + [{"op": "push_t", "value": hex64(0x810 + 0x10 * i)} for i in range(4)]
+        post = [{"op": "expect_barg", "field": "bpcn", "value": hex64(0x810)},
+                {"op": "expect_bundle_state", "field": "commit_target_set", "value": True}]
+        rule, legal = "ScalarSourceSelectorLegal: T#4 available", "four pushes to T"
     elif avs == "PTO-AVS-SCALAR-HL-SETC-NEI-DUPLICATE-002":
         # One condition setter per block: without the earlier HL.SETC.EQI,
         # HL.SETC.NEI x1 (0), 0 computes 0 != 0 = 0 into the commit argument
@@ -728,7 +783,7 @@ def setc_twin(v: dict) -> dict:
             "legalisation": legal, "steps": prefix + [exec_executed(steps[e1])] + post}
 
 
-SETC_TWINS = {"PTO-AVS-SCALAR-C-SETC-TGT-DUP-001", "PTO-AVS-SCALAR-HL-SETC-NEI-DUPLICATE-002",
+SETC_TWINS = {"PTO-AVS-SCALAR-C-SETC-TGT-DUP-001", "PTO-AVS-SCALAR-C-SETC-TGT-READY-001", "PTO-AVS-SCALAR-HL-SETC-NEI-DUPLICATE-002",
               "PTO-AVS-SCALAR-HL-SETC-EQI-PLACE-002"}
 
 
@@ -787,6 +842,8 @@ def main(argv=None) -> int:
             twins.append(ssr_twin(v, catalog))
         elif v["avs_id"] in FIELD_TWINS:
             twins.append(field_twin(v, catalog))
+        elif v["avs_id"] == "PTO-AVS-SYS-ACRC-RING0-001":
+            twins.append(acrc_ring0_twin(v))
         elif v["avs_id"] in SETC_TWINS:
             twins.append(setc_twin(v))
         elif v["avs_id"] in OPERAND_TWINS:
