@@ -92,6 +92,14 @@ Families (the rule each one legalises):
   the earlier setter (or opens the block the point's sibling vector opens)
   and expects the commit argument / BARG effects the contract gives.
 
+* MCOPY/MSET (BLOCK_TWINS, tests/data/spec_block_exec.json): a reserved
+  relative selector (code 24, reserved for RegSrc0; the twin uses GPR 8,
+  bit 4 cleared: all GPRs are zero, so a zero-length command), an overlap
+  (the twin's destination is the source plus the length) or a wrapping
+  destination (the twin's is 0x200).  Expected, from the contracts: the
+  bytes copied forward, _LastMemoryCommandAddress/Size = destination and
+  length, the reservation kept when the write does not overlap it, TPC + 4.
+
 * SYS operand values (OPERAND_TWINS): the rule rejects one value of a
   source register, the twin sets the nearest legal value and expects the
   contract's effect, written here by hand from asl/scalar/model/sys/semantics.asl.
@@ -108,6 +116,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SCALAR = ROOT / "tests/data/spec_scalar_exec.json"
+BLOCK = ROOT / "tests/data/spec_block_exec.json"
 OUT = ROOT / "tests/data/spec_fault_twins.json"
 CATALOG = Path("/work/shared/pto-spec-0.58.3/catalog/scalar-forms.json")
 
@@ -787,6 +796,77 @@ SETC_TWINS = {"PTO-AVS-SCALAR-C-SETC-TGT-DUP-001", "PTO-AVS-SCALAR-C-SETC-TGT-RE
               "PTO-AVS-SCALAR-HL-SETC-EQI-PLACE-002"}
 
 
+def command_executed(step: dict, bits: int | None = None) -> dict:
+    out = exec_executed(step, bits)
+    out["expect_status"] = "CommandExecution_Executed"
+    return out
+
+
+def memory_command_post(tpc: int, address: int, size: int) -> list:
+    return [{"op": "expect_fault", "fault": "Fault_None"},
+            {"op": "expect_tpc", "value": hex64(tpc + 4)},
+            {"op": "expect_last_memory_command_address", "value": hex64(address)},
+            {"op": "expect_last_memory_command_size", "value": hex64(size)}]
+
+
+def tpc_before(steps: list) -> int:
+    return int(next(s for s in reversed(steps) if s["op"] == "set_tpc")["value"], 16)
+
+
+def selector_twin(v: dict, catalog: Catalog) -> tuple[list, str, str]:
+    """MCOPY/MSET with RegSrc0 = 24 (reserved: RegSrc fields one-of 0..23):
+    RegSrc0 = 8, all GPRs zero after reset: a zero-length command at 0."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    bits = int(steps[e1]["bits"], 16)
+    form = catalog.form_of(bits, steps[e1]["length_bits"])
+    if Catalog.field(form, bits, "RegSrc0") != 24 or any(s["op"] == "set_gpr" for s in steps[:e1]):
+        raise ValueError(f"{v['avs_id']}: not a RegSrc0 = 24 point with zero GPRs")
+    prefix = steps[:e1]
+    return (prefix + [command_executed(steps[e1], with_field(form, bits, "RegSrc0", 8))]
+            + memory_command_post(tpc_before(prefix), 0, 0),
+            "catalog constraint RegSrc0 one-of 0..23", "RegSrc0 24 -> 8")
+
+
+def moved_destination_twin(v: dict, destination: int) -> list:
+    """MCOPY with x2 (RegSrc0, the destination) moved so that the
+    destination interval neither wraps nor overlaps the source."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    prefix = [dict(s) for s in steps[:e1]]
+    prefix[last_set(prefix, 2)]["value"] = hex64(destination)
+    source, length = register_value(prefix, 3), register_value(prefix, 4)
+    memory = {}
+    for s in prefix:
+        if s["op"] == "write_mem":
+            memory[int(s["addr"], 16)] = int(s["value"], 16)
+    copied = [{"op": "expect_mem", "addr": hex64(destination + k), "size": 1,
+               "value": f"0x{memory.get(source + k, 0):02x}"} for k in range(length)]
+    reservation = [s for s in prefix if s["op"] == "set_reservation"]
+    kept = [{"op": "expect_reservation", "field": "valid", "value": True}] if reservation else []
+    return (prefix + [command_executed(steps[e1])] + memory_command_post(tpc_before(prefix), destination, length)
+            + copied + kept)
+
+
+BLOCK_TWINS = {
+    "PTO-AVS-BLOCK-MCOPY-GPR-001": selector_twin,
+    "PTO-AVS-BLOCK-MSET-GPR-001": selector_twin,
+    # [0x100, 0x108) onto itself -> destination 0x108, adjacent and disjoint
+    "PTO-AVS-BLOCK-MCOPY-OVERLAP-001": lambda v, c: (
+        moved_destination_twin(v, 0x108), "MCOPY: nonzero-length intervals disjoint", "destination 0x100 -> 0x108"),
+    # a destination interval wrapping past 2^64 -> 0x200, inside memory, disjoint
+    "PTO-AVS-BLOCK-MCOPY-RANGE-001": lambda v, c: (
+        moved_destination_twin(v, 0x200), "MCOPY: nonzero-length intervals non-wrapping",
+        "destination 0xffffffffffffffff -> 0x200"),
+}
+
+
+def block_twin(v: dict, catalog: Catalog) -> dict:
+    steps, rule, legal = BLOCK_TWINS[v["avs_id"]](v, catalog)
+    return {"avs_id": v["avs_id"], "source": v["source"], "family": "memory command", "rule": rule,
+            "legalisation": legal, "steps": steps}
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -848,6 +928,10 @@ def main(argv=None) -> int:
             twins.append(setc_twin(v))
         elif v["avs_id"] in OPERAND_TWINS:
             twins.append(operand_twin(v))
+    commands = Catalog(args.catalog.with_name("command-forms.json"))
+    for v in json.loads(BLOCK.read_text()):
+        if v["avs_id"] in BLOCK_TWINS:
+            twins.append(block_twin(v, commands))
     text = json.dumps(twins, indent=1) + "\n"
     if args.check:
         return 0 if OUT.exists() and OUT.read_text() == text else 1
