@@ -100,6 +100,11 @@ Families (the rule each one legalises):
   bytes copied forward, _LastMemoryCommandAddress/Size = destination and
   length, the reservation kept when the write does not overlap it, TPC + 4.
 
+* C.BSTART.{STD,FP} (BLOCK_TWINS): a reserved BrType (3 -> 1, FALL) or an
+  IND start with no retiring target (the twin begins a STD Direct block
+  first); expected as the spec's own C.BSTART BRTYPE execution point
+  asserts for the legal word.
+
 * SYS operand values (OPERAND_TWINS): the rule rejects one value of a
   source register, the twin sets the nearest legal value and expects the
   contract's effect, written here by hand from asl/scalar/model/sys/semantics.asl.
@@ -848,7 +853,54 @@ def moved_destination_twin(v: dict, destination: int) -> list:
             + copied + kept)
 
 
+def c_bstart_kind(bits: int) -> str:
+    return "BundleKind_Floating" if bits & 0x80 else "BundleKind_Standard"
+
+
+def c_bstart_reserved_twin(v: dict, catalog: Catalog) -> tuple[list, str, str]:
+    """C.BSTART.{STD,FP} BrType one-of {1 FALL, 5 IND, 7 RET}: the point's
+    exec with BrType 3 becomes 1 (bit 1 cleared), a fallthrough block.
+    Expected as PTO-AVS-BLOCK-C-BSTART-{STD,FP}-BRTYPE-001 assert for that
+    word: BARG kind and Fallthrough, BPCN = TPC + 2 (the FP point's check)."""
+    steps = v["steps"]
+    e = next(i for i, s in enumerate(steps) if s["op"] == "exec"
+             and Catalog.field(catalog.form_of(int(s["bits"], 16), 16), int(s["bits"], 16), "BrType") == 3)
+    bits = int(steps[e]["bits"], 16)
+    form = catalog.form_of(bits, 16)
+    prefix = steps[:e]
+    post = [{"op": "expect_fault", "fault": "Fault_None"},
+            {"op": "expect_barg", "field": "block_type", "value": c_bstart_kind(bits)},
+            {"op": "expect_barg", "field": "transfer_type", "value": "BundleTransfer_Fallthrough"},
+            {"op": "expect_barg", "field": "bpcn", "value": hex64(tpc_before(prefix) + 2)}]
+    return (prefix + [command_executed(steps[e], with_field(form, bits, "BrType", 1))] + post,
+            "catalog constraint BrType one-of {1, 5, 7}", "BrType 3 -> 1 (FALL)")
+
+
+def c_bstart_indirect_twin(v: dict, catalog: Catalog) -> tuple[list, str, str]:
+    """C.BSTART IND needs a retiring STD-or-FP BARG target
+    (RetiringBundleBPCNAvailable): the twin first begins the STD Direct
+    block PTO-AVS-BLOCK-C-BSTART-FP-BRTYPE-001 begins (target 0x440), whose
+    IND start then asserts kind, Indirect and BPCN = that target."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    tpc = tpc_before(steps[:e1])
+    block = {"op": "begin_bundle", "start_pc": None, "kind": "BundleKind_Standard",
+             "transfer": "BundleTransfer_Direct", "target": hex64(0x440), "sequential": hex64(tpc + 2),
+             "return_target": hex64(tpc + 2), "taken": False}
+    bits = int(steps[e1]["bits"], 16)
+    post = [{"op": "expect_fault", "fault": "Fault_None"},
+            {"op": "expect_barg", "field": "block_type", "value": c_bstart_kind(bits)},
+            {"op": "expect_barg", "field": "transfer_type", "value": "BundleTransfer_Indirect"},
+            {"op": "expect_barg", "field": "bpcn", "value": hex64(0x440)}]
+    return (steps[:e1] + [block, command_executed(steps[e1])] + post,
+            "RetiringBundleBPCNAvailable: a retiring STD/FP block with a target", "a STD Direct block retiring first")
+
+
 BLOCK_TWINS = {
+    "PTO-AVS-BLOCK-C-BSTART-STD-RSVD-001": c_bstart_reserved_twin,
+    "PTO-AVS-BLOCK-C-BSTART-FP-RSVD-001": c_bstart_reserved_twin,
+    "PTO-AVS-BLOCK-C-BSTART-STD-IND-SOURCE-001": c_bstart_indirect_twin,
+    "PTO-AVS-BLOCK-C-BSTART-FP-IND-SOURCE-001": c_bstart_indirect_twin,
     "PTO-AVS-BLOCK-MCOPY-GPR-001": selector_twin,
     "PTO-AVS-BLOCK-MSET-GPR-001": selector_twin,
     # [0x100, 0x108) onto itself -> destination 0x108, adjacent and disjoint
@@ -863,7 +915,7 @@ BLOCK_TWINS = {
 
 def block_twin(v: dict, catalog: Catalog) -> dict:
     steps, rule, legal = BLOCK_TWINS[v["avs_id"]](v, catalog)
-    return {"avs_id": v["avs_id"], "source": v["source"], "family": "memory command", "rule": rule,
+    return {"avs_id": v["avs_id"], "source": v["source"], "family": "block command", "rule": rule,
             "legalisation": legal, "steps": steps}
 
 
