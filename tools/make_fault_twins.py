@@ -123,7 +123,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SCALAR = ROOT / "tests/data/spec_scalar_exec.json"
 BLOCK = ROOT / "tests/data/spec_block_exec.json"
 OUT = ROOT / "tests/data/spec_fault_twins.json"
-CATALOG = Path("/work/shared/pto-spec-0.58.3/catalog/scalar-forms.json")
+SHARED_CATALOG = Path("/work/shared/pto-spec-0.58.3/catalog/scalar-forms.json")
+CATALOG = SHARED_CATALOG if SHARED_CATALOG.exists() else Path("/work/spec/spec/catalog/scalar-forms.json")
 
 BOUNDED_FAULT_ADDRESS = 0x1000  # PTO_MODEL_MEMORY_BYTES: the first byte past memory
 BASE_SHIFT = -0x100             # the twin's base is this much lower: address 0xF00
@@ -797,6 +798,24 @@ def setc_twin(v: dict) -> dict:
             "legalisation": legal, "steps": prefix + [exec_executed(steps[e1])] + post}
 
 
+def setc_target_twin(v: dict) -> dict:
+    """C.SETC.TGT snapshots an odd target (0x901) and the block's commit
+    raises Fault_InstructionPC (the commit target must be 2-byte aligned).
+    Twin: x1 = 0x900; the commit then succeeds: no fault, the block is no
+    longer active and TPC is the committed target (a taken Direct block)."""
+    steps = [dict(s) for s in v["steps"]]
+    stop = next(i for i, s in enumerate(steps) if s["op"] == "stop_bundle")
+    steps[last_set(steps[:stop], 1)]["value"] = hex64(0x900)
+    body = [({**s, "value": hex64(0x900)} if s["op"] == "expect_barg" and s["field"] == "bpcn" else s)
+            for s in steps[:stop + 1]]
+    post = [{"op": "expect_fault", "fault": "Fault_None"},
+            {"op": "expect_tpc", "value": hex64(0x900)},
+            {"op": "expect_bundle_state", "field": "active", "value": False}]
+    return {"avs_id": v["avs_id"], "source": v["source"], "family": "condition setter",
+            "rule": "block commit: the commit target is 2-byte aligned (Fault_InstructionPC)",
+            "legalisation": "x1 0x901 -> 0x900", "steps": body + post}
+
+
 SETC_TWINS = {"PTO-AVS-SCALAR-C-SETC-TGT-DUP-001", "PTO-AVS-SCALAR-C-SETC-TGT-READY-001", "PTO-AVS-SCALAR-HL-SETC-NEI-DUPLICATE-002",
               "PTO-AVS-SCALAR-HL-SETC-EQI-PLACE-002"}
 
@@ -976,6 +995,8 @@ def main(argv=None) -> int:
             twins.append(field_twin(v, catalog))
         elif v["avs_id"] == "PTO-AVS-SYS-ACRC-RING0-001":
             twins.append(acrc_ring0_twin(v))
+        elif v["avs_id"] == "PTO-AVS-SCALAR-C-SETC-TGT-TARGET-001":
+            twins.append(setc_target_twin(v))
         elif v["avs_id"] in SETC_TWINS:
             twins.append(setc_twin(v))
         elif v["avs_id"] in OPERAND_TWINS:
@@ -986,7 +1007,10 @@ def main(argv=None) -> int:
             twins.append(block_twin(v, commands))
     text = json.dumps(twins, indent=1) + "\n"
     if args.check:
-        return 0 if OUT.exists() and OUT.read_text() == text else 1
+        if OUT.exists() and OUT.read_text() == text:
+            return 0
+        print(f"{OUT.relative_to(ROOT)} is stale: run tools/make_fault_twins.py", file=sys.stderr)
+        return 1
     OUT.write_text(text)
     print(f"{len(twins)} twins -> {OUT.relative_to(ROOT)}")
     return 0
