@@ -105,6 +105,23 @@ Families (the rule each one legalises):
   first); expected as the spec's own C.BSTART BRTYPE execution point
   asserts for the legal word.
 
+* Tile ``*-LB0-001`` (tests/data/spec_bundle_exec.json; written to
+  tests/data/spec_bundle_fault_twins.json and run by
+  tests/unit/bundle_spec_vectors_test.cpp, AVS/SpecBundleFaultTwin.*): the
+  elementwise bundle has no B.DIM LB0, so the destination's ValidCol is not
+  explicit and the operation raises Fault_TileLegality
+  (BundleDestinationValidColumns, asl/block/model/dispatch/destination-shape.asl;
+  "requires explicit nonzero LB0 ValidCol").  Twin: B.DIM LB0 = the
+  sources' valid columns, written after the BSTART as the spec's
+  *-DEFAULTS-001 execution points write it.  Where the point defines only
+  part of a source's valid region, the twin also writes the other valid
+  elements (a source must be completely defined, as TABS-DEFINED-001
+  shows), so these twins make two changes.  Expected: the destination of
+  binding 0 with the sources' valid shape and each element the contract's
+  U64 result (TADD modular sum, TMAX/TMIN unsigned order, TABS and TRELU
+  the unsigned identity, TNEG negation modulo 2^64, TNOT the complement),
+  the sources unchanged.
+
 * SYS operand values (OPERAND_TWINS): the rule rejects one value of a
   source register, the twin sets the nearest legal value and expects the
   contract's effect, written here by hand from asl/scalar/model/sys/semantics.asl.
@@ -122,7 +139,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SCALAR = ROOT / "tests/data/spec_scalar_exec.json"
 BLOCK = ROOT / "tests/data/spec_block_exec.json"
+BUNDLE = ROOT / "tests/data/spec_bundle_exec.json"
 OUT = ROOT / "tests/data/spec_fault_twins.json"
+BUNDLE_OUT = ROOT / "tests/data/spec_bundle_fault_twins.json"
 SHARED_CATALOG = Path("/work/shared/pto-spec-0.58.3/catalog/scalar-forms.json")
 CATALOG = SHARED_CATALOG if SHARED_CATALOG.exists() else Path("/work/spec/spec/catalog/scalar-forms.json")
 
@@ -938,6 +957,61 @@ def block_twin(v: dict, catalog: Catalog) -> dict:
             "legalisation": legal, "steps": steps}
 
 
+U64 = (1 << 64) - 1
+# BSTART.TEPL Function -> the U64 result of one element from its sources
+TILE_RESULT = {
+    "TADD": lambda a, b: (a + b) & U64, "TMAX": max, "TMIN": min,
+    "TABS": lambda a: a, "TRELU": lambda a: a, "TNEG": lambda a: -a & U64, "TNOT": lambda a: ~a & U64,
+}
+FILL_VALUES = {1: 0x7, 2: 0x2}  # a value for each unwritten valid element of tile 1 / tile 2
+
+
+def lb0_twin(v: dict, commands: Catalog) -> dict:
+    steps = v["steps"]
+    avs = v["avs_id"]
+    mn = avs.split("-")[3]
+    tiles = {s["index"]: s for s in steps if s["op"] == "configure_tile"}
+    if any(t["data_type"] != "U64" for t in tiles.values()):
+        raise ValueError(f"{avs}: not U64")
+    shapes = {(t["valid_rows"], t["valid_columns"]) for t in tiles.values()}
+    if len(shapes) != 1:
+        raise ValueError(f"{avs}: sources of different valid shapes")
+    rows, columns = shapes.pop()
+    start = next(i for i, s in enumerate(steps) if s["op"] == "exec")
+    e1 = faulting_exec(steps)
+    values = {(s["index"], s["row"], s["column"]): int(s["value"], 16)
+              for s in steps[:start] if s["op"] == "write_tile_element"}
+    fills = []
+    for index in sorted(tiles):
+        for r in range(rows):
+            for c in range(columns):
+                if (index, r, c) not in values:
+                    values[(index, r, c)] = FILL_VALUES[index]
+                    fills.append({"op": "write_tile_element", "index": index, "row": r, "column": c,
+                                  "value": hex64(FILL_VALUES[index])})
+    dim_form = next(f for f in commands.forms if f["mnemonic"] == "B.DIM" and f["asm"].endswith("->LB0"))
+    dim = with_field(dim_form, int(dim_form["encoding"][0]["match"], 16), "uimm17", columns)
+    b_dim = {"op": "exec", "entry": "command", "bits": f"{dim:#010x}", "length_bits": 32,
+             "expect_status": "CommandExecution_Executed"}
+    stop = dict(steps[e1])
+    stop.pop("expect_fault", None)
+    stop["expect_status"] = "CommandExecution_Executed"
+    post = [{"op": "expect_fault", "fault": "Fault_None"},
+            {"op": "expect_tile", "binding": 0, "field": "valid_rows", "value": rows},
+            {"op": "expect_tile", "binding": 0, "field": "valid_columns", "value": columns}]
+    for r in range(rows):
+        for c in range(columns):
+            result = TILE_RESULT[mn](*[values[(i, r, c)] for i in sorted(tiles)])
+            post.append({"op": "expect_tile_element", "binding": 0, "row": r, "column": c, "value": hex64(result)})
+    post += [{"op": "expect_tile_element", "index": i, "row": r, "column": c, "value": hex64(x)}
+             for (i, r, c), x in sorted(values.items())]
+    legal = f"B.DIM LB0 = {columns}" + (f"; {len(fills)} unwritten source element(s) written" if fills else "")
+    return {"avs_id": avs, "source": v["source"], "family": "tile LB0",
+            "rule": "BundleDestinationValidColumns: explicit nonzero LB0 ValidCol",
+            "legalisation": legal,
+            "steps": steps[:start] + fills + [steps[start], b_dim] + steps[start + 1:e1] + [stop] + post}
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1005,14 +1079,17 @@ def main(argv=None) -> int:
     for v in json.loads(BLOCK.read_text()):
         if v["avs_id"] in BLOCK_TWINS:
             twins.append(block_twin(v, commands))
-    text = json.dumps(twins, indent=1) + "\n"
+    bundle_twins = [lb0_twin(v, commands) for v in json.loads(BUNDLE.read_text())
+                    if v["kind"] == "fault" and re.fullmatch(r"PTO-AVS-TILE-T[A-Z]+-(MISSING-)?LB0-001", v["avs_id"])]
+    outputs = {OUT: twins, BUNDLE_OUT: bundle_twins}
     if args.check:
-        if OUT.exists() and OUT.read_text() == text:
-            return 0
-        print(f"{OUT.relative_to(ROOT)} is stale: run tools/make_fault_twins.py", file=sys.stderr)
-        return 1
-    OUT.write_text(text)
-    print(f"{len(twins)} twins -> {OUT.relative_to(ROOT)}")
+        stale = [p for p, t in outputs.items() if not p.exists() or p.read_text() != json.dumps(t, indent=1) + "\n"]
+        for p in stale:
+            print(f"{p.relative_to(ROOT)} is stale: run tools/make_fault_twins.py", file=sys.stderr)
+        return 1 if stale else 0
+    for p, t in outputs.items():
+        p.write_text(json.dumps(t, indent=1) + "\n")
+        print(f"{len(t)} twins -> {p.relative_to(ROOT)}")
     return 0
 
 

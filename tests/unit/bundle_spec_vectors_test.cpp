@@ -588,4 +588,22 @@ INSTANTIATE_TEST_SUITE_P(AVS, SpecBundleVector, ::testing::ValuesIn(indices(bund
                          vector_name<bundle_vectors>);
 TEST(SpecBundleVectors, FilePresent) { EXPECT_GE(bundle_vectors().size(), 326U); }
 
+// Negative twins of bundle fault points, written by tools/make_fault_twins.py
+// (tests/data/spec_bundle_fault_twins.json; docs/conformance.md "Negative
+// twins"): the point's steps made legal, expected to execute with the
+// result the operation's contract gives.
+const json& bundle_fault_twins() {
+  static const json v = load_vectors("spec_bundle_fault_twins.json");
+  return v;
+}
+class SpecBundleFaultTwin : public ::testing::TestWithParam<std::size_t> {};
+TEST_P(SpecBundleFaultTwin, LegalBundleDoesNotFault) { check_vector(bundle_fault_twins()[GetParam()], run_step, observe); }
+INSTANTIATE_TEST_SUITE_P(AVS, SpecBundleFaultTwin, ::testing::ValuesIn(indices(bundle_fault_twins())),
+                         [](const ::testing::TestParamInfo<std::size_t>& info) {
+                           std::string n = bundle_fault_twins()[info.param]["avs_id"];
+                           for (char& c : n) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           return n + "_TWIN";
+                         });
+TEST(SpecBundleFaultTwins, FilePresent) { EXPECT_GE(bundle_fault_twins().size(), 7U); }
+
 }  // namespace
