@@ -122,6 +122,14 @@ Families (the rule each one legalises):
   the unsigned identity, TNEG negation modulo 2^64, TNOT the complement),
   the sources unchanged.
 
+* Tile ``T{ABS,NEG,NOT,RELU}-CAPACITY-001`` (bundle): the B.IOT's SizeCode 1
+  (TileSizeCodeBytes: 128 bytes) cannot hold the destination (1 x 17 U64
+  valid, LB2 = 32 physical columns: 256 bytes), Fault_TileAllocation.
+  Twin: SizeCode 2 (256 bytes).  Expected: binding 0's destination 1 x 17
+  with each element the contract's U64 result of the written source.
+  (TCMP-CAPACITY defines no source element and TFMA-CAPACITY configures no
+  source tile, so their legal runs are not determined: no twin.)
+
 * SYS operand values (OPERAND_TWINS): the rule rejects one value of a
   source register, the twin sets the nearest legal value and expects the
   contract's effect, written here by hand from asl/scalar/model/sys/semantics.asl.
@@ -1012,6 +1020,40 @@ def lb0_twin(v: dict, commands: Catalog) -> dict:
             "steps": steps[:start] + fills + [steps[start], b_dim] + steps[start + 1:e1] + [stop] + post}
 
 
+def capacity_twin(v: dict, commands: Catalog) -> dict:
+    steps = v["steps"]
+    avs = v["avs_id"]
+    mn = avs.split("-")[3]
+    (tile,) = [s for s in steps if s["op"] == "configure_tile"]
+    rows, columns = tile["valid_rows"], tile["valid_columns"]
+    values = {(s["row"], s["column"]): int(s["value"], 16) for s in steps if s["op"] == "write_tile_element"}
+    if tile["data_type"] != "U64" or len(values) != rows * columns:
+        raise ValueError(f"{avs}: not a completely defined U64 source")
+    e1 = faulting_exec(steps)
+    body = []
+    for s in steps[:e1]:
+        t = dict(s)
+        if s["op"] == "exec":
+            bits = int(s["bits"], 16)
+            form = commands.form_of(bits, 32)
+            if form["mnemonic"] == "B.IOT":
+                if Catalog.field(form, bits, "SizeCode") != 1:
+                    raise ValueError(f"{avs}: SizeCode is not 1")
+                t["bits"] = f"{with_field(form, bits, 'SizeCode', 2):#010x}"
+        body.append(t)
+    stop = dict(steps[e1])
+    stop.pop("expect_fault", None)
+    stop["expect_status"] = "CommandExecution_Executed"
+    post = [{"op": "expect_fault", "fault": "Fault_None"},
+            {"op": "expect_tile", "binding": 0, "field": "valid_rows", "value": rows},
+            {"op": "expect_tile", "binding": 0, "field": "valid_columns", "value": columns}]
+    post += [{"op": "expect_tile_element", "binding": 0, "row": r, "column": c,
+              "value": hex64(TILE_RESULT[mn](values[(r, c)]))} for (r, c) in sorted(values)]
+    return {"avs_id": avs, "source": v["source"], "family": "tile capacity",
+            "rule": "destination capacity: TileSizeCodeBytes(SizeCode) holds the destination",
+            "legalisation": "B.IOT SizeCode 1 -> 2 (128 -> 256 bytes)", "steps": body + [stop] + post}
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1081,6 +1123,8 @@ def main(argv=None) -> int:
             twins.append(block_twin(v, commands))
     bundle_twins = [lb0_twin(v, commands) for v in json.loads(BUNDLE.read_text())
                     if v["kind"] == "fault" and re.fullmatch(r"PTO-AVS-TILE-T[A-Z]+-(MISSING-)?LB0-001", v["avs_id"])]
+    bundle_twins += [capacity_twin(v, commands) for v in json.loads(BUNDLE.read_text())
+                     if v["kind"] == "fault" and re.fullmatch(r"PTO-AVS-TILE-T(ABS|NEG|NOT|RELU)-CAPACITY-001", v["avs_id"])]
     outputs = {OUT: twins, BUNDLE_OUT: bundle_twins}
     if args.check:
         stale = [p for p, t in outputs.items() if not p.exists() or p.read_text() != json.dumps(t, indent=1) + "\n"]
