@@ -130,6 +130,15 @@ Families (the rule each one legalises):
   (TCMP-CAPACITY defines no source element and TFMA-CAPACITY configures no
   source tile, so their legal runs are not determined: no twin.)
 
+* Tile ``T{MAX,MIN,ABS,NEG,NOT,RELU}-SCHEMA-001`` (bundle): the sources and
+  the destination are split over two B.IOT records; the closed elementwise
+  schema wants "destination and both sources in one terminal B.IOT"
+  (asl/block/model/dispatch/tile-schema.asl), Fault_TileLegality.  Twin: the
+  two records replaced by the one terminal B.IOT the spec's own points use
+  for this schema (0x0018de13: T1 -> a new 128-byte destination, or
+  0x0818ce13: T1, T2 -> one, both with L).  Expected: binding 0's
+  destination 1 x 1 with the contract's U64 result.
+
 * SYS operand values (OPERAND_TWINS): the rule rejects one value of a
   source register, the twin sets the nearest legal value and expects the
   contract's effect, written here by hand from asl/scalar/model/sys/semantics.asl.
@@ -1054,6 +1063,44 @@ def capacity_twin(v: dict, commands: Catalog) -> dict:
             "legalisation": "B.IOT SizeCode 1 -> 2 (128 -> 256 bytes)", "steps": body + [stop] + post}
 
 
+# The terminal B.IOT of the closed elementwise schema, as the spec's
+# *-DEFAULTS-001 (one source) and TADD-MISSING-LB0-001 (two sources) use it.
+TERMINAL_B_IOT = {1: 0x0018DE13, 2: 0x0818CE13}
+
+
+def schema_twin(v: dict, commands: Catalog) -> dict:
+    steps = v["steps"]
+    avs = v["avs_id"]
+    mn = avs.split("-")[3]
+    tiles = {s["index"]: s for s in steps if s["op"] == "configure_tile"}
+    values = {s["index"]: int(s["value"], 16) for s in steps if s["op"] == "write_tile_element"}
+    if any(t["data_type"] != "U64" or (t["valid_rows"], t["valid_columns"]) != (1, 1) for t in tiles.values()):
+        raise ValueError(f"{avs}: not 1 x 1 U64 sources")
+    word = TERMINAL_B_IOT[len(tiles)]
+    form = commands.form_of(word, 32)
+    fields = {f["name"]: Catalog.field(form, word, f["name"]) for f in form["fields"]}
+    expected = {"L": 1, "DstTile": 0, "SrcTile0": 1} | ({"SrcTile1": 2} if len(tiles) == 2 else {})
+    if any(fields.get(k) != x for k, x in expected.items()):
+        raise ValueError(f"{word:#x} is not the terminal binding of T1..T{len(tiles)}")
+    e1 = faulting_exec(steps)
+    bindings = [i for i, s in enumerate(steps[:e1]) if s.get("rewritten_from") == "AddBundleTileBinding"]
+    merged = {**steps[bindings[0]], "bits": f"{word:#010x}"}
+    body = [merged if i == bindings[0] else s for i, s in enumerate(steps[:e1]) if i not in bindings[1:]]
+    stop = dict(steps[e1])
+    stop.pop("expect_fault", None)
+    stop["expect_status"] = "CommandExecution_Executed"
+    result = TILE_RESULT[mn](*[values[i] for i in sorted(tiles)])
+    post = [{"op": "expect_fault", "fault": "Fault_None"},
+            {"op": "expect_tile", "binding": 0, "field": "valid_rows", "value": 1},
+            {"op": "expect_tile", "binding": 0, "field": "valid_columns", "value": 1},
+            {"op": "expect_tile_element", "binding": 0, "row": 0, "column": 0, "value": hex64(result)}]
+    post += [{"op": "expect_tile_element", "index": i, "row": 0, "column": 0, "value": hex64(x)}
+             for i, x in sorted(values.items())]
+    return {"avs_id": avs, "source": v["source"], "family": "tile binding schema",
+            "rule": "closed elementwise schema: destination and sources in one terminal B.IOT",
+            "legalisation": f"the two B.IOT records -> {word:#010x}", "steps": body + [stop] + post}
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1125,6 +1172,9 @@ def main(argv=None) -> int:
                     if v["kind"] == "fault" and re.fullmatch(r"PTO-AVS-TILE-T[A-Z]+-(MISSING-)?LB0-001", v["avs_id"])]
     bundle_twins += [capacity_twin(v, commands) for v in json.loads(BUNDLE.read_text())
                      if v["kind"] == "fault" and re.fullmatch(r"PTO-AVS-TILE-T(ABS|NEG|NOT|RELU)-CAPACITY-001", v["avs_id"])]
+    bundle_twins += [schema_twin(v, commands) for v in json.loads(BUNDLE.read_text())
+                     if v["kind"] == "fault"
+                     and re.fullmatch(r"PTO-AVS-TILE-T(MAX|MIN|ABS|NEG|NOT|RELU)-SCHEMA-001", v["avs_id"])]
     outputs = {OUT: twins, BUNDLE_OUT: bundle_twins}
     if args.check:
         stale = [p for p, t in outputs.items() if not p.exists() or p.read_text() != json.dumps(t, indent=1) + "\n"]
