@@ -139,6 +139,14 @@ Families (the rule each one legalises):
   0x0818ce13: T1, T2 -> one, both with L).  Expected: binding 0's
   destination 1 x 1 with the contract's U64 result.
 
+* ``C.B.DIMI`` DUP / PLACE (bundle): a second write of the same loop bound
+  (LB1, written by C.B.DIMI, then B.DIM ->LB1), or a C.B.DIMI with no
+  active block header (SetBundleDimension's guards, as the hand-written
+  B.DIM twins in fault_twins_test.cpp).  Twin: the B.DIM writes LB0 (same
+  value, the catalog's ->LB0 form), or the STD fallthrough block the point's
+  second half opens is opened first.  Expected: the dimensions written
+  (both bounds; LB0 = imm8 present).
+
 * SYS operand values (OPERAND_TWINS): the rule rejects one value of a
   source register, the twin sets the nearest legal value and expects the
   contract's effect, written here by hand from asl/scalar/model/sys/semantics.asl.
@@ -1101,6 +1109,44 @@ def schema_twin(v: dict, commands: Catalog) -> dict:
             "legalisation": f"the two B.IOT records -> {word:#010x}", "steps": body + [stop] + post}
 
 
+def b_dim_form(commands: Catalog, bound: int) -> dict:
+    return next(f for f in commands.forms if f["mnemonic"] == "B.DIM" and f["asm"].endswith(f"->LB{bound}"))
+
+
+def dimi_twin(v: dict, commands: Catalog) -> dict:
+    steps = v["steps"]
+    avs = v["avs_id"]
+    e1 = faulting_exec(steps)
+    bits, length = int(steps[e1]["bits"], 16), steps[e1]["length_bits"]
+    form = commands.form_of(bits, length)
+    stop = {k: x for k, x in steps[e1].items() if k != "expect_fault"}
+    stop["expect_status"] = "CommandExecution_Executed"
+    post = [{"op": "expect_fault", "fault": "Fault_None"}]
+    if avs.endswith("-DUP-001"):
+        # C.B.DIMI wrote LB1 (imm8); the rejected B.DIM ->LB1 writes LB0 instead.
+        first = next(s for s in steps[:e1] if s["op"] == "exec")
+        dimi = commands.form_of(int(first["bits"], 16), first["length_bits"])
+        nest = Catalog.field(dimi, int(first["bits"], 16), "LoopNest")
+        lb0 = b_dim_form(commands, 0)
+        value = Catalog.field(form, bits, "uimm17")
+        stop["bits"] = f"{with_field(lb0, int(lb0['encoding'][0]['match'], 16), 'uimm17', value):#010x}"
+        post += [{"op": "expect_dimension", "index": 0, "value": hex64(value)},
+                 {"op": "expect_dimension", "index": nest,
+                  "value": hex64(Catalog.field(dimi, int(first["bits"], 16), "imm8"))}]
+        prefix, rule, legal = steps[:e1], "SetBundleDimension: one write per loop bound", "B.DIM ->LB1 becomes ->LB0"
+    else:
+        tpc = tpc_before(steps[:e1])
+        block = {"op": "begin_bundle", "start_pc": None, "kind": "BundleKind_Standard",
+                 "transfer": "BundleTransfer_Fallthrough", "target": hex64(tpc + 2), "sequential": hex64(tpc + 2),
+                 "return_target": hex64(tpc + 2), "taken": False}
+        nest = Catalog.field(form, bits, "LoopNest")
+        post += [{"op": "expect_dimension_present", "index": nest, "value": True},
+                 {"op": "expect_dimension", "index": nest, "value": hex64(Catalog.field(form, bits, "imm8"))}]
+        prefix, rule, legal = steps[:e1] + [block], "SetBundleDimension: an active block header", "a STD block opened first"
+    return {"avs_id": avs, "source": v["source"], "family": "block attribute", "rule": rule,
+            "legalisation": legal, "steps": prefix + [stop] + post}
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1172,6 +1218,8 @@ def main(argv=None) -> int:
                     if v["kind"] == "fault" and re.fullmatch(r"PTO-AVS-TILE-T[A-Z]+-(MISSING-)?LB0-001", v["avs_id"])]
     bundle_twins += [capacity_twin(v, commands) for v in json.loads(BUNDLE.read_text())
                      if v["kind"] == "fault" and re.fullmatch(r"PTO-AVS-TILE-T(ABS|NEG|NOT|RELU)-CAPACITY-001", v["avs_id"])]
+    bundle_twins += [dimi_twin(v, commands) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] in ("PTO-AVS-BLOCK-C-B-DIMI-DUP-001", "PTO-AVS-BLOCK-C-B-DIMI-PLACE-001")]
     bundle_twins += [schema_twin(v, commands) for v in json.loads(BUNDLE.read_text())
                      if v["kind"] == "fault"
                      and re.fullmatch(r"PTO-AVS-TILE-T(MAX|MIN|ABS|NEG|NOT|RELU)-SCHEMA-001", v["avs_id"])]
