@@ -52,21 +52,27 @@ Families (the rule each one legalises):
   relative sources not consumed (every pushed value still at its index,
   one further along after a push to the same queue).
 
-* FSU ``*-RSVD-001`` of the results that need no rounding: SrcType 2 and 3
-  are reserved (InstructionContractSourceTypeLegal_<MN>: '00' or '01';
+* FSU ``*-RSVD-001``: SrcType 2 and 3 are reserved
+  (InstructionContractSourceTypeLegal_<MN>: '00' or '01';
   ScalarFPSourceTypeCode, asl/scalar/model/fsu/profile.asl).  Twin: the
-  point's faulting word with SrcType 3 (else 2) and bit 1 cleared: 3 -> 1
-  (FP32, carrier bits 31:0; the points' operands are FP32 patterns such as
-  1.0f) or 2 -> 0 (FP64), with the sources the point set before that exec.
-  Expected: Fault_None, TPC + 4, the sticky flags as before (no NaN input),
-  and RegDst holding the comparison's canonical 0/1 (FEQ/FEQS/FNE/FNES/FLT/
-  FLTS/FGE/FGES, ordered comparison), FMAX's larger input, or FABS's carrier
-  with the format's sign bit cleared, an FP32 result zero-extended
-  (ExecuteDecodedFPUnary, asl/scalar/model/dispatch/fsu.asl).  A comparison is written only when it is the same with subnormal
-  inputs flushed to zero, and FMAX only for a normal result with no carrier
-  bits above the format, so the twin does not depend on the profile's
-  subnormal handling or carrier upper bits.  The arithmetic, fused, FEXP/FRECIP/
-  FSQRT and conversion points round, and are left without a twin.
+  point's faulting word with SrcType 3 (else 2; for a conversion the one
+  with DstType 0) and bit 1 cleared: 3 -> 1 (FP32, carrier bits 31:0) or
+  2 -> 0 (FP64), with the sources the point set before that exec.
+  Expected: Fault_None, TPC + 4, the sticky flags ORed with the produced
+  ones, and RegDst as the spec computes it for the run the points make,
+  under the pto-v0 reference profile (MachineConfig::reference()): the
+  portable model's ScalarFPEncodingCompare (canonical 0/1), ScalarFPMinMax
+  (signed zeros ordered by the model) and FABS (ExecuteDecodedFPUnary);
+  the reference profile's carrier arithmetic (asl/arch/profile/
+  reference-profile.asl: ADD/SUB/MUL modulo 2^64, DIV/RECIP unsigned
+  division or all-ones with DZ for a zero carrier, EXP + 1, SQRT and the
+  conversions identity, fused product +/- addend); then
+  NormalizeScalarFPResult / NormalizeScalarIntegerResult, and
+  NormalizeScalarIntegerSource for SCVTF/UCVTF (asl/scalar/model/dispatch/
+  fsu.asl).  No rounding mode or subnormal handling enters: the profile
+  is integer arithmetic on carriers.  Each result is checked against the
+  mnemonic's TYPE-001 point, which runs the same legal word from the same
+  seeds: the tool stops when they differ.
 
 * SYS ``SSR{GET,SET,SWAP}`` and ``HL.SSR{GET,SET}`` ``-ACCESS-001`` /
   ``-UNKNOWN-001``: the SSR_ID names a write-only (EOIEI, 0xF0A, for a
@@ -155,9 +161,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
-import struct
 import sys
 from pathlib import Path
 
@@ -565,59 +569,127 @@ def readiness_twin(v: dict, catalog: Catalog) -> dict:
     }
 
 
-FP_FORMATS = {0: ("FP64", 64, "<d", "<Q", 11), 1: ("FP32", 32, "<f", "<I", 8)}  # SrcType -> format
+FP_FORMATS = {0: ("FP64", 64), 1: ("FP32", 32)}  # SrcType -> (ScalarFPSourceTypeCode '00000' / '00001', width)
+DZ = 0x2                                         # NumericStatusFlags bit 1: divide by zero
 
 
-def fp_value(bits: int, fmt: int, flush: bool = False) -> float:
-    """The carrier's value in format `fmt` (FP32: carrier bits 31:0); with
-    `flush`, a subnormal reads as a zero of its sign."""
-    _, width, unpack, pack, exp_bits = FP_FORMATS[fmt]
-    raw = bits & mask(width)
-    value = struct.unpack(unpack, struct.pack(pack, raw))[0]
-    if flush and (raw >> (width - 1 - exp_bits)) & mask(exp_bits) == 0:
-        return math.copysign(0.0, value)
-    return value
+def fp_source(value: int, fmt: int) -> int:
+    """NormalizeScalarFPSource / NormalizeScalarFPResult for data type 0 or 1:
+    the FP32 carrier is ZeroExtend(value[31:0])."""
+    return value & mask(FP_FORMATS[fmt][1])
 
 
-def fsu_compare(op):
-    return lambda a, b: int(op(a, b))
+def fp_sign(v: int, fmt: int) -> int:
+    return (v >> (FP_FORMATS[fmt][1] - 1)) & 1
 
 
-# mnemonic -> f(left, right) -> canonical 0/1: ordered comparisons (no NaN input)
+def fp_is_zero(v: int, fmt: int) -> bool:
+    """ScalarFP32IsZero / ScalarFP64IsZero: +0 or -0 of the format."""
+    return v & mask(FP_FORMATS[fmt][1] - 1) == 0
+
+
+def fp_is_nan(v: int, fmt: int) -> bool:
+    width = FP_FORMATS[fmt][1]
+    exp_bits = 8 if fmt == 1 else 11
+    frac_bits = width - 1 - exp_bits
+    return (v >> frac_bits) & mask(exp_bits) == mask(exp_bits) and v & mask(frac_bits) != 0
+
+
+def fp_order_key(v: int, fmt: int) -> int:
+    """ScalarFP32OrderKey / ScalarFP64OrderKey."""
+    width = FP_FORMATS[fmt][1]
+    return ~v & mask(width) if fp_sign(v, fmt) else v ^ (1 << (width - 1))
+
+
+def fp_less(l: int, r: int, fmt: int) -> bool:
+    """ScalarFPEncodingLess (no NaN input)."""
+    return not (fp_is_zero(l, fmt) and fp_is_zero(r, fmt)) and fp_order_key(l, fmt) < fp_order_key(r, fmt)
+
+
+def fp_equal(l: int, r: int, fmt: int) -> bool:
+    """ScalarFPEncodingEqual (no NaN input)."""
+    return l == r or (fp_is_zero(l, fmt) and fp_is_zero(r, fmt))
+
+
+# ScalarFPEncodingCompare (asl/scalar/model/fsu/profile.asl), no NaN input
 FSU_COMPARE = {
-    "FEQ": fsu_compare(lambda a, b: a == b), "FEQS": fsu_compare(lambda a, b: a == b),
-    "FNE": fsu_compare(lambda a, b: a != b), "FNES": fsu_compare(lambda a, b: a != b),
-    "FLT": fsu_compare(lambda a, b: a < b), "FLTS": fsu_compare(lambda a, b: a < b),
-    "FGE": fsu_compare(lambda a, b: a >= b), "FGES": fsu_compare(lambda a, b: a >= b),
+    "FEQ": fp_equal, "FEQS": fp_equal,
+    "FNE": lambda l, r, f: not fp_equal(l, r, f), "FNES": lambda l, r, f: not fp_equal(l, r, f),
+    "FLT": fp_less, "FLTS": fp_less,
+    "FGE": lambda l, r, f: not fp_less(l, r, f), "FGES": lambda l, r, f: not fp_less(l, r, f),
 }
 
 
-def fsu_result(mn: str, fmt: int, left: int, right: int | None) -> int | None:
-    """RegDst after the legal run, or None when it depends on rounding or on
-    the profile's subnormal handling."""
-    width = FP_FORMATS[fmt][1]
-    if mn == "FABS":  # ExecuteDecodedFPUnary: FP32 is ZeroExtend(value[31:0] AND 0x7fffffff)
-        return left & mask(width - 1)
-    if right is None or any(math.isnan(fp_value(x, fmt)) for x in (left, right)):
-        return None
-    if mn == "FMAX":
-        a, b = fp_value(left, fmt), fp_value(right, fmt)
-        pick = left if a > b else right
-        # a strict maximum, read the same with subnormals flushed, in a carrier
-        # with no bits above the format (one reading of "the carrier")
-        same = (fp_value(left, fmt, True) > fp_value(right, fmt, True)) == (a > b)
-        return pick if a != b and same and pick == fp_value_carrier(pick, fmt) else None
-    if mn not in FSU_COMPARE:
-        return None
-    results = {FSU_COMPARE[mn](fp_value(left, fmt, f), fp_value(right, fmt, f)) for f in (False, True)}
-    return results.pop() if len(results) == 1 else None
+def fp_min_max(mn: str, l: int, r: int, fmt: int) -> int:
+    """ScalarFPMinMax, with at most one NaN input (it returns the other)."""
+    if fp_is_nan(l, fmt) or fp_is_nan(r, fmt):
+        return r if fp_is_nan(l, fmt) else l
+    if fp_is_zero(l, fmt) and fp_is_zero(r, fmt):
+        negative = fp_sign(l, fmt) & fp_sign(r, fmt) if mn == "FMAX" else fp_sign(l, fmt) | fp_sign(r, fmt)
+        return negative << (FP_FORMATS[fmt][1] - 1)
+    less = fp_less(l, r, fmt)
+    return (l if less else r) if mn == "FMIN" else (r if less else l)
 
 
-def fp_value_carrier(bits: int, fmt: int) -> int:
-    """The carrier without bits above the format, when it is not subnormal."""
-    width, exp_bits = FP_FORMATS[fmt][1], FP_FORMATS[fmt][4]
-    raw = bits & mask(width)
-    return raw if (raw >> (width - 1 - exp_bits)) & mask(exp_bits) else -1
+def carrier_divide(dividend: int, divisor: int, fmt: int) -> tuple[int, int]:
+    """The reference profile's FDIV/FRECIP: all-ones and DZ for a zero
+    carrier (ScalarFPCarrierIsZero), else DivideWordUnsigned."""
+    return (MASK64, DZ) if fp_is_zero(divisor, fmt) else (dividend // divisor, 0)
+
+
+# The pto-v0 reference profile (asl/arch/profile/reference-profile.asl), which
+# the spec's points run: carrier arithmetic modulo 2^64, returning (Word, flags)
+# before NormalizeScalarFPResult.  MultiplyWord keeps the low 64 bits.
+REFERENCE_BINARY = {  # ScalarFPBinaryProfile
+    "FADD": lambda l, r, f: ((l + r) & MASK64, 0),
+    "FSUB": lambda l, r, f: ((l - r) & MASK64, 0),
+    "FMUL": lambda l, r, f: ((l * r) & MASK64, 0),
+    "FDIV": carrier_divide,
+}
+REFERENCE_UNARY = {  # ScalarFPUnaryProfile (FABS is ExecuteDecodedFPUnary's own)
+    "FSQRT": lambda v, f: (v, 0),
+    "FEXP": lambda v, f: ((v + 1) & MASK64, 0),
+    "FRECIP": lambda v, f: carrier_divide(MASK64, v, f),
+    "FABS": lambda v, f: (v & mask(FP_FORMATS[f][1] - 1), 0),
+}
+REFERENCE_FUSED = {  # ScalarFPFusedProfile(addend, left, right)
+    "FMADD": lambda p, a: p + a, "FMSUB": lambda p, a: p - a,
+    "FNMADD": lambda p, a: -(p + a), "FNMSUB": lambda p, a: -(p - a),
+}
+
+
+def conversion_result(mn: str, fmt: int, value: int, dst_type: int) -> int | None:
+    """ExecuteDecodedFPConvert with the reference profile's identity
+    conversions (ScalarFPConvertProfile, ScalarFPToIntegerProfile,
+    ScalarIntegerToFPProfile return the normalised source): the source
+    normalised for SrcType `fmt`, then the destination type's normalisation.
+    Only destination type 0 (FP64 / U64 carrier: the value itself) is written."""
+    if dst_type != 0:
+        return None
+    if mn == "SCVTF" and fmt == 1:  # ScalarSignedIntegerSourceTypeCode '01' = '01001': SignExtend(value[31:0])
+        return sext(value & mask(32), 32) & MASK64
+    return fp_source(value, fmt)
+
+
+def fsu_result(mn: str, fmt: int, sources: dict) -> tuple[int, int] | None:
+    """(RegDst, produced flags) after the legal run under the reference
+    profile, or None when the spec does not fix it here (a NaN pair, a
+    conversion to another type)."""
+    s = {k: fp_source(v, fmt) for k, v in sources.items() if k != "DstType"}
+    if mn in FSU_COMPARE:  # ExecuteDecodedFPCompare: no NaN input, so no flag
+        return None if any(fp_is_nan(v, fmt) for v in s.values()) else (int(FSU_COMPARE[mn](s["SrcL"], s["SrcR"], fmt)), 0)
+    if mn in ("FMIN", "FMAX"):  # no NaN operand: no signalling NaN flag
+        return None if any(fp_is_nan(v, fmt) for v in s.values()) else (fp_min_max(mn, s["SrcL"], s["SrcR"], fmt), 0)
+    if mn in REFERENCE_BINARY:
+        value, flags = REFERENCE_BINARY[mn](s["SrcL"], s["SrcR"], fmt)
+    elif mn in REFERENCE_UNARY:
+        value, flags = REFERENCE_UNARY[mn](s["SrcL"], fmt)
+    elif mn in REFERENCE_FUSED:
+        value, flags = REFERENCE_FUSED[mn]((s["SrcL"] * s["SrcR"]) & MASK64, s["SrcA"]) & MASK64, 0
+    else:
+        converted = conversion_result(mn, fmt, sources["SrcL"], sources["DstType"])
+        return None if converted is None else (converted, 0)
+    return fp_source(value, fmt), flags
 
 
 def with_field(form: dict, bits: int, name: str, value: int) -> int:
@@ -630,40 +702,59 @@ def with_field(form: dict, bits: int, name: str, value: int) -> int:
     raise ValueError(f"no field {name}")
 
 
-def fsu_twin(v: dict, catalog: Catalog) -> dict | None:
-    """The point's faulting exec with SrcType 3 (its second; else SrcType 2)
-    made legal by clearing bit 1: 3 -> 1 (FP32), 2 -> 0 (FP64)."""
+def type_point_result(type_point: dict | None, legal: int, dest: int, prefix: list) -> int | None:
+    """RegDst that the mnemonic's TYPE-001 point (the same word with a legal
+    SrcType, run from the same seeds) asserts after `legal`, or None when
+    that point has no such exec."""
+    if type_point is None:
+        return None
+    steps = type_point["steps"]
+    for i, s in enumerate(steps):
+        if s["op"] == "exec" and int(s["bits"], 16) == legal:
+            seeds = [(t["reg"], t["value"]) for t in steps[segment_start(steps, i):i] if t["op"] == "set_gpr"]
+            if all(register_value(prefix, reg) == int(val, 16) for reg, val in seeds):
+                return next((int(t["value"], 16) for t in steps[i + 1:] if t["op"] == "expect_gpr" and t["reg"] == dest), None)
+    return None
+
+
+def fsu_twin(v: dict, catalog: Catalog, type_point: dict | None) -> dict | None:
+    """The point's faulting exec with SrcType 3 (its last; else SrcType 2)
+    made legal by clearing bit 1: 3 -> 1 (FP32), 2 -> 0 (FP64); for a
+    conversion the exec whose DstType is 0 (legal)."""
     steps = v["steps"]
     rejected = [i for i, s in enumerate(steps) if s["op"] == "exec" and s["expect_status"].endswith("_Rejected")]
     forms = {i: catalog.form_of(int(steps[i]["bits"], 16), steps[i]["length_bits"]) for i in rejected}
-    if any(Catalog.field(f, int(steps[i]["bits"], 16), "DstType") is not None for i, f in forms.items()):
-        return None  # conversions round
-    by_type = {Catalog.field(forms[i], int(steps[i]["bits"], 16), "SrcType"): i for i in reversed(rejected)}
+    by_type = {Catalog.field(forms[i], int(steps[i]["bits"], 16), "SrcType"): i for i in reversed(rejected)
+               if not Catalog.field(forms[i], int(steps[i]["bits"], 16), "DstType")}
     e = by_type.get(3, by_type.get(2))
     bits, length = int(steps[e]["bits"], 16), steps[e]["length_bits"]
     form = forms[e]
+    mn = form["mnemonic"]
     fmt = Catalog.field(form, bits, "SrcType") & 1
     prefix = [dict(s) for s in steps[:e]]
-    left = register_value(prefix, Catalog.field(form, bits, "SrcL"))
-    right_code = Catalog.field(form, bits, "SrcR")
-    right = register_value(prefix, right_code) if right_code is not None else None
-    result = fsu_result(form["mnemonic"], fmt, left, right)
+    sources = {name: register_value(prefix, Catalog.field(form, bits, name))
+               for name in ("SrcL", "SrcR", "SrcA") if Catalog.field(form, bits, name) is not None}
+    sources["DstType"] = Catalog.field(form, bits, "DstType") or 0
+    computed = None if None in sources.values() else fsu_result(mn, fmt, sources)
     dest = Catalog.field(form, bits, "RegDst")
-    if result is None or not 1 <= dest <= 23:
+    if computed is None or not 1 <= dest <= 23:
         return None
+    result, produced = computed
     legal = with_field(form, bits, "SrcType", fmt)
+    asserted = type_point_result(type_point, legal, dest, prefix)
+    if asserted is not None and asserted != result:
+        raise ValueError(f"{v['avs_id']}: reference profile gives {result:#x}, {type_point['avs_id']} asserts {asserted:#x}")
     exec_step = {k: val for k, val in steps[e].items() if k != "expect_fault"}
     exec_step.update(bits=f"{legal:#0{length // 4 + 2}x}", expect_status="ScalarExecution_Executed")
     core_state = int(next(s for s in reversed(prefix) if s["op"] == "set_core_state")["value"], 16)
     tpc = int(next(s for s in reversed(prefix) if s["op"] == "set_tpc")["value"], 16)
     post = [{"op": "expect_fault", "fault": "Fault_None"},
             {"op": "expect_gpr", "reg": dest, "value": hex64(result)},
-            {"op": "expect_fp_flags", "value": f"{(core_state >> 32) & 0x1F:#x}"},
+            {"op": "expect_fp_flags", "value": f"{((core_state >> 32) | produced) & 0x1F:#x}"},
             {"op": "expect_tpc", "value": hex64(tpc + length // 8)}]
-    name = FP_FORMATS[fmt][0]
     return {"avs_id": v["avs_id"], "source": v["source"], "family": "FSU reserved source type",
-            "rule": f"InstructionContractSourceTypeLegal_{form['mnemonic']}: SrcType '00' or '01'",
-            "legalisation": f"SrcType {fmt | 2} -> {fmt} ({name})", "steps": prefix + [exec_step] + post}
+            "rule": f"InstructionContractSourceTypeLegal_{mn}: SrcType '00' or '01'",
+            "legalisation": f"SrcType {fmt | 2} -> {fmt} ({FP_FORMATS[fmt][0]})", "steps": prefix + [exec_step] + post}
 
 
 SSR_LEGAL_ID = 0x0001            # GLOBAL_PTR (catalog system-registers.json: base, RW)
@@ -1187,7 +1278,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     catalog = Catalog(args.catalog)
     twins = []
-    for v in json.loads(SCALAR.read_text()):
+    vectors = {v["avs_id"]: v for v in json.loads(SCALAR.read_text())}
+    for v in vectors.values():
         if v["kind"] == "fault" and v["avs_id"].startswith("PTO-AVS-AGU-") and v["avs_id"].endswith("-FAULT-001"):
             t = agu_twin(v, catalog)
             if t is not None:
@@ -1195,7 +1287,7 @@ def main(argv=None) -> int:
         elif v["kind"] == "fault" and v["avs_id"].endswith("-READINESS-001") and v["avs_id"].startswith("PTO-AVS-SCALAR-"):
             twins.append(readiness_twin(v, catalog))
         elif v["kind"] == "fault" and v["avs_id"].startswith("PTO-AVS-FSU-") and v["avs_id"].endswith("-RSVD-001"):
-            t = fsu_twin(v, catalog)
+            t = fsu_twin(v, catalog, vectors.get(v["avs_id"].replace("-RSVD-001", "-TYPE-001")))
             if t is not None:
                 twins.append(t)
         elif v["kind"] == "fault" and is_ssr_point(v["avs_id"]):
