@@ -1238,6 +1238,115 @@ def dimi_twin(v: dict, commands: Catalog) -> dict:
             "legalisation": legal, "steps": prefix + [stop] + post}
 
 
+def bundle_dimensions(steps: list, commands: Catalog) -> dict:
+    """LB index -> value of the point's B.DIM writes (immediate, RegSrc x0)."""
+    dims = {}
+    for s in steps:
+        if s["op"] == "exec" and s.get("rewritten_from") == "SetBundleDimension":
+            bits = int(s["bits"], 16)
+            form = commands.form_of(bits, 32)
+            if Catalog.field(form, bits, "RegSrc") != 0:
+                raise ValueError("B.DIM with a register source")
+            dims[int(form["asm"][-1])] = Catalog.field(form, bits, "uimm17")
+    return dims
+
+
+def tci_expectations(v: dict, commands: Catalog, start: int, descending: bool) -> list:
+    """TCI (asl/tile/model/execution/generation.asl): one row of LB0 columns,
+    column k = start + k (ascending) or start - k (descending) modulo the
+    element width; U16 is the data type TCI-BUNDLE-001 asserts for this
+    BSTART word.  The row below stays undefined (padding), as that point
+    asserts."""
+    columns = bundle_dimensions(v["steps"], commands)[0]
+    step = -1 if descending else 1
+    return ([{"op": "expect_tile", "binding": 0, "field": "data_type", "value": "TileDataType_U16"},
+             {"op": "expect_tile", "binding": 0, "field": "valid_rows", "value": 1},
+             {"op": "expect_tile", "binding": 0, "field": "valid_columns", "value": columns}]
+            + [{"op": "expect_tile_element", "binding": 0, "row": 0, "column": k,
+                "value": hex64((start + step * k) & mask(16))} for k in range(columns)]
+            + [{"op": "expect_tile_element_defined", "binding": 0, "row": 1, "column": 0, "value": False}])
+
+
+def ttri_expectations(v: dict, commands: Catalog, upper: bool, diagonal: int) -> list:
+    """TTRI (generation.asl): LB1 rows x LB0 columns, typed one (FP16 0x3c00,
+    TileTTRIOneEncoding; FP16 is what TTRI-BUNDLE-001 asserts for this BSTART
+    word) where c >= r + diagonal (upper) or c <= r + diagonal (lower), else
+    zero; column LB0 of the LB2-column row is padding, undefined."""
+    dims = bundle_dimensions(v["steps"], commands)
+    rows, columns = dims[1], dims[0]
+    def one(r, c):
+        return (c >= r + diagonal) if upper else (c <= r + diagonal)
+    return ([{"op": "expect_tile", "binding": 0, "field": "data_type", "value": "TileDataType_FP16"},
+             {"op": "expect_tile", "binding": 0, "field": "valid_rows", "value": rows},
+             {"op": "expect_tile", "binding": 0, "field": "valid_columns", "value": columns}]
+            + [{"op": "expect_tile_element", "binding": 0, "row": r, "column": c,
+                "value": hex64(0x3C00 if one(r, c) else 0)} for r in range(rows) for c in range(columns)]
+            + [{"op": "expect_tile_element_defined", "binding": 0, "row": 0, "column": columns, "value": False}])
+
+
+def b_ior_field_change(steps: list, commands: Catalog, field: str, value: int) -> list:
+    """The steps with the B.IOR's `field` set to `value`."""
+    out = []
+    for s in steps:
+        t = dict(s)
+        if s["op"] == "exec" and s.get("rewritten_from") == "SetBundleScalarBinding":
+            bits = int(s["bits"], 16)
+            t["bits"] = f"{with_field(commands.form_of(bits, 32), bits, field, value):#010x}"
+        out.append(t)
+    return out
+
+
+def generation_twin(v: dict, commands: Catalog) -> dict:
+    """TCI-DIRECTION / TTRI-ORIENT: the B.IOR's flag0 source (RegSrc1 = x2)
+    holds 2; BundleOperationGPRBindingValuesLegal (asl/block/model/dispatch/
+    scalar-schema.asl) accepts only 0 and 1.  Twin: x2 = 1 (descending TCI /
+    upper TTRI; RegSrc0 = x0 gives start 0 / diagonal 0)."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    prefix = [dict(s) for s in steps[:e1]]
+    prefix[last_set(prefix, 2)]["value"] = hex64(1)
+    tci = "-TCI-" in v["avs_id"]
+    effect = tci_expectations(v, commands, 0, True) if tci else ttri_expectations(v, commands, True, 0)
+    return bundle_twin_record(v, prefix, steps[e1], effect, "tile generation operand",
+                              "BundleOperationGPRBindingValuesLegal: flag0 is 0 or 1",
+                              "x2 (flag0) = 1: " + ("descending" if tci else "upper"))
+
+
+TQUANT_SCALE = 0x40000000  # FP32 2.0: positive, finite, nonzero (TileQuantizationScaleLegal)
+
+
+def tquant_twin(v: dict, commands: Catalog) -> dict:
+    """TQUANT-ZERO-SCALE: the B.IOR reads the scale from x0 (+0.0), which
+    TileQuantizationScaleLegal (asl/tile/model/numeric/formats.asl) rejects.
+    Twin: x1 = FP32 2.0 and the B.IOR's RegSrc0 = x1 (x0 is hardwired zero, so
+    the selector has to change); the zero point stays x0 = 0.  Expected
+    (TQUANT, reference TileProfileQuantize in asl/arch/profile/
+    reference-quantization.asl): each FP32 source element x quantises to
+    x * 2.0 + 0, exact for the point's 1.0, so no rounding mode enters; S8 is
+    the destination type TQUANT-BUNDLE-001 asserts for this B.DATR; the
+    source is unchanged."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    values = {(s["row"], s["column"]): int(s["value"], 16) for s in steps if s["op"] == "write_tile_element"}
+    if set(values.values()) != {0x3F800000}:
+        raise ValueError(f"{v['avs_id']}: the source is not all FP32 1.0")
+    prefix = b_ior_field_change(steps[:e1], commands, "RegSrc0", 1)
+    prefix.insert(1, {"op": "set_gpr", "reg": 1, "value": hex64(TQUANT_SCALE)})  # after the reset
+    effect = ([{"op": "expect_tile", "binding": 0, "field": "data_type", "value": "TileDataType_S8"}]
+              + [{"op": "expect_tile_element", "binding": 0, "row": r, "column": c, "value": hex64(2)} for r, c in sorted(values)]
+              + [{"op": "expect_tile_element", "index": 1, "row": r, "column": c, "value": hex64(x)} for (r, c), x in sorted(values.items())])
+    return bundle_twin_record(v, prefix, steps[e1], effect, "tile quantisation scale",
+                              "TileQuantizationScaleLegal: a positive finite nonzero FP32 scale",
+                              "x1 = FP32 2.0, B.IOR RegSrc0 x0 -> x1")
+
+
+def bundle_twin_record(v: dict, prefix: list, rejected: dict, effect: list, family: str, rule: str, legal: str) -> dict:
+    stop = {k: x for k, x in rejected.items() if k != "expect_fault"}
+    stop["expect_status"] = "CommandExecution_Executed"
+    return {"avs_id": v["avs_id"], "source": v["source"], "family": family, "rule": rule, "legalisation": legal,
+            "steps": prefix + [stop, {"op": "expect_fault", "fault": "Fault_None"}] + effect}
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1315,6 +1424,10 @@ def main(argv=None) -> int:
     bundle_twins += [schema_twin(v, commands) for v in json.loads(BUNDLE.read_text())
                      if v["kind"] == "fault"
                      and re.fullmatch(r"PTO-AVS-TILE-T(MAX|MIN|ABS|NEG|NOT|RELU)-SCHEMA-001", v["avs_id"])]
+    bundle_twins += [generation_twin(v, commands) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] in ("PTO-AVS-TILE-TCI-DIRECTION-001", "PTO-AVS-TILE-TTRI-ORIENT-001")]
+    bundle_twins += [tquant_twin(v, commands) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] == "PTO-AVS-TILE-TQUANT-ZERO-SCALE-001"]
     outputs = {OUT: twins, BUNDLE_OUT: bundle_twins}
     if args.check:
         stale = [p for p, t in outputs.items() if not p.exists() or p.read_text() != json.dumps(t, indent=1) + "\n"]
