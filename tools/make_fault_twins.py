@@ -1347,6 +1347,38 @@ def bundle_twin_record(v: dict, prefix: list, rejected: dict, effect: list, fami
             "steps": prefix + [stop, {"op": "expect_fault", "fault": "Fault_None"}] + effect}
 
 
+def tepl_twin(v: dict, commands: Catalog) -> dict:
+    """BSTART-TEPL-RESERVED: its second segment starts a TEPL bundle (Mode 0,
+    Function 0) with DataType 15, which BundleDataTypeConcrete (asl/block/
+    model/dispatch/descriptor-legality.asl) and the catalog's one-of reject.
+    Twin: that segment with DataType 14 (a concrete code; one bit cleared).
+    Expected (ExecuteDecodedBundleStart, asl/block/model/dispatch/start.asl;
+    BeginBundleAt, lifecycle/begin.asl): the block is active, BPC is the
+    BSTART's address, TPC and BARG.BPCN the fall-through (address + 4), the
+    transfer Fallthrough (the form's assembly names no branch), taken (not
+    Conditional), and the kind TileElement (a .TEPL form)."""
+    steps = v["steps"]
+    e = next(i for i, s in enumerate(steps) if s["op"] == "exec"
+             and Catalog.field(commands.form_of(int(s["bits"], 16), 32), int(s["bits"], 16), "DataType") == 15)
+    bits = int(steps[e]["bits"], 16)
+    form = commands.form_of(bits, 32)
+    prefix = [dict(s) for s in steps[segment_start(steps, e):e]]
+    pc = tpc_before(prefix)
+    stop = {k: x for k, x in steps[e].items() if k != "expect_fault"}
+    stop.update(bits=f"{with_field(form, bits, 'DataType', 14):#010x}", expect_status="CommandExecution_Executed")
+    post = [{"op": "expect_fault", "fault": "Fault_None"},
+            {"op": "expect_bundle_state", "field": "active", "value": True},
+            {"op": "expect_bpc", "value": hex64(pc)},
+            {"op": "expect_tpc", "value": hex64(pc + 4)},
+            {"op": "expect_barg", "field": "block_type", "value": "BundleKind_TileElement"},
+            {"op": "expect_barg", "field": "transfer_type", "value": "BundleTransfer_Fallthrough"},
+            {"op": "expect_barg", "field": "bpcn", "value": hex64(pc + 4)},
+            {"op": "expect_barg", "field": "taken", "value": True}]
+    return {"avs_id": v["avs_id"], "source": v["source"], "family": "tile BSTART descriptor",
+            "rule": "BundleOperationDescriptorLegal / BundleDataTypeConcrete: DataType 15 is reserved",
+            "legalisation": "DataType 15 -> 14", "steps": prefix + [stop] + post}
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1428,6 +1460,9 @@ def main(argv=None) -> int:
                      if v["avs_id"] in ("PTO-AVS-TILE-TCI-DIRECTION-001", "PTO-AVS-TILE-TTRI-ORIENT-001")]
     bundle_twins += [tquant_twin(v, commands) for v in json.loads(BUNDLE.read_text())
                      if v["avs_id"] == "PTO-AVS-TILE-TQUANT-ZERO-SCALE-001"]
+    # a bundle vector whose twin asserts BARG: run by the block step runner
+    twins += [tepl_twin(v, commands) for v in json.loads(BUNDLE.read_text())
+              if v["avs_id"] == "PTO-AVS-BLOCK-BSTART-TEPL-RESERVED-001"]
     outputs = {OUT: twins, BUNDLE_OUT: bundle_twins}
     if args.check:
         stale = [p for p, t in outputs.items() if not p.exists() or p.read_text() != json.dumps(t, indent=1) + "\n"]
