@@ -1379,6 +1379,62 @@ def tepl_twin(v: dict, commands: Catalog) -> dict:
             "legalisation": "DataType 15 -> 14", "steps": prefix + [stop] + post}
 
 
+# id -> (gather?, index tile, data tile (scatter source), element bytes).
+# Element bytes: MSCATTER's source is U16; MGATHER's BSTART word is the one
+# MGATHER-SIGNED-001 runs, whose lanes load 2 bytes.
+INDEXED_TWINS = {
+    "PTO-AVS-BLOCK-MGATHER-FAULT-001": (True, 0, None, 2),
+    "PTO-AVS-BLOCK-MSCATTER-FAULT-001": (False, 2, 1, 2),
+}
+GATHER_SEEDS = [0x2211, 0x4433, 0x6655, 0x8877]  # memory seeded at the gathered lanes, in lane order
+
+
+def tile_writes(steps: list, index: int) -> dict:
+    return {(s["row"], s["column"]): int(s["value"], 16) for s in steps
+            if s["op"] == "write_tile_element" and s["index"] == index}
+
+
+def indexed_memory_twin(v: dict) -> dict:
+    """MGATHER / MSCATTER ``-FAULT-001``: base x2 (PE 0) = 0xFFE and U32 byte
+    displacements 0 and 2 put the second lane at 0x1000, past the bounded
+    memory (ProbeTileMemoryAccess, RaiseDataAccessFault; MGATHER / the
+    scatter preflight in asl/tile/model/memory/gather-scatter.asl).  Twin:
+    the base 0x100 lower, memory seeded before moved with it.  Expected
+    (the same functions; TileMemoryByteDisplacementAddress adds the index to
+    the base): every valid lane accesses base + index in row-major order,
+    one memory event per lane; a gather writes the loaded value (the twin
+    seeds memory at its lanes so the values are known), a scatter stores
+    its source element, little-endian, over the moved seed."""
+    gather, index_tile, data_tile, size = INDEXED_TWINS[v["avs_id"]]
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    prefix = [dict(s) for s in steps[:e1]]
+    base = next(s for s in prefix if s["op"] == "set_pe_gpr" and s["pe"] == 0 and s["reg"] == 2)
+    legal_base = int(base["value"], 16) + BASE_SHIFT
+    base["value"] = hex64(legal_base)
+    for s in prefix:
+        if s["op"] == "store":
+            s["addr"] = hex64(int(s["addr"], 16) + BASE_SHIFT)
+    lanes = sorted(tile_writes(steps, index_tile).items())
+    addresses = [legal_base + index for _, index in lanes]
+    post = [{"op": "expect_mem_event_count", "count": len(lanes)}]
+    post += [{"op": "expect_mem_event", "index": i, "field": "address", "value": hex64(a)} for i, a in enumerate(addresses)]
+    if gather:
+        seeds = [{"op": "store", "addr": hex64(a), "size": size, "value": hex64(x)} for a, x in zip(addresses, GATHER_SEEDS)]
+        prefix[1:1] = seeds  # after the reset
+        post += [{"op": "expect_tile_element", "binding": 0, "row": r, "column": c, "value": hex64(x)}
+                 for ((r, c), _), x in zip(lanes, GATHER_SEEDS)]
+        post.append({"op": "mem_events_stop"})
+    else:
+        data = tile_writes(steps, data_tile)
+        post.append({"op": "mem_events_stop"})
+        post += [{"op": "load", "addr": hex64(a), "size": size, "expect_value": hex64(data[rc])}
+                 for (rc, _), a in zip(lanes, addresses)]
+    return bundle_twin_record(v, prefix, steps[e1], post, "indexed tile memory",
+                              "ProbeTileMemoryAccess: every lane inside the bounded memory before any access",
+                              f"x2 (PE 0) {int(base['value'], 16) - BASE_SHIFT:#x} -> {legal_base:#x}")
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1460,6 +1516,7 @@ def main(argv=None) -> int:
                      if v["avs_id"] in ("PTO-AVS-TILE-TCI-DIRECTION-001", "PTO-AVS-TILE-TTRI-ORIENT-001")]
     bundle_twins += [tquant_twin(v, commands) for v in json.loads(BUNDLE.read_text())
                      if v["avs_id"] == "PTO-AVS-TILE-TQUANT-ZERO-SCALE-001"]
+    bundle_twins += [indexed_memory_twin(v) for v in json.loads(BUNDLE.read_text()) if v["avs_id"] in INDEXED_TWINS]
     # a bundle vector whose twin asserts BARG: run by the block step runner
     twins += [tepl_twin(v, commands) for v in json.loads(BUNDLE.read_text())
               if v["avs_id"] == "PTO-AVS-BLOCK-BSTART-TEPL-RESERVED-001"]
