@@ -1379,12 +1379,15 @@ def tepl_twin(v: dict, commands: Catalog) -> dict:
             "legalisation": "DataType 15 -> 14", "steps": prefix + [stop] + post}
 
 
-# id -> (gather?, index tile, data tile (scatter source), element bytes).
-# Element bytes: MSCATTER's source is U16; MGATHER's BSTART word is the one
-# MGATHER-SIGNED-001 runs, whose lanes load 2 bytes.
+# id -> (gather?, index tile, data tile (scatter source), predicate tile, element
+# bytes).  Element bytes: the scatter sources are U16; the gathers' BSTART
+# words carry DataType 26, the code of MGATHER-SIGNED-001, whose lanes load
+# 2 bytes.
 INDEXED_TWINS = {
-    "PTO-AVS-BLOCK-MGATHER-FAULT-001": (True, 0, None, 2),
-    "PTO-AVS-BLOCK-MSCATTER-FAULT-001": (False, 2, 1, 2),
+    "PTO-AVS-BLOCK-MGATHER-FAULT-001": (True, 0, None, None, 2),
+    "PTO-AVS-BLOCK-MGATHER-MASK-FAULT-001": (True, 0, None, 1, 2),
+    "PTO-AVS-BLOCK-MSCATTER-FAULT-001": (False, 2, 1, None, 2),
+    "PTO-AVS-BLOCK-MSCATTER-MASK-FAULT-001": (False, 2, 1, 3, 2),
 }
 GATHER_SEEDS = [0x2211, 0x4433, 0x6655, 0x8877]  # memory seeded at the gathered lanes, in lane order
 
@@ -1394,18 +1397,40 @@ def tile_writes(steps: list, index: int) -> dict:
             if s["op"] == "write_tile_element" and s["index"] == index}
 
 
+def enabled_lanes(steps: list, index_tile: int, predicate_tile: int | None) -> list:
+    """(row, column, index) of every valid lane, row-major; with a predicate
+    tile only the lanes whose bit is set."""
+    bits = {(s["row"], s["column"]): s["value"] for s in steps
+            if s["op"] == "write_tile_predicate_bit" and s["index"] == predicate_tile}
+    return [(r, c, x) for (r, c), x in sorted(tile_writes(steps, index_tile).items())
+            if predicate_tile is None or bits[(r, c)]]
+
+
+def memory_after(steps: list) -> dict:
+    """Byte address -> value after the steps' ``store`` ops (little-endian)."""
+    memory = {}
+    for s in steps:
+        if s["op"] == "store":
+            for k in range(s["size"]):
+                memory[int(s["addr"], 16) + k] = (int(s["value"], 16) >> (8 * k)) & 0xFF
+    return memory
+
+
 def indexed_memory_twin(v: dict) -> dict:
-    """MGATHER / MSCATTER ``-FAULT-001``: base x2 (PE 0) = 0xFFE and U32 byte
-    displacements 0 and 2 put the second lane at 0x1000, past the bounded
-    memory (ProbeTileMemoryAccess, RaiseDataAccessFault; MGATHER / the
-    scatter preflight in asl/tile/model/memory/gather-scatter.asl).  Twin:
-    the base 0x100 lower, memory seeded before moved with it.  Expected
-    (the same functions; TileMemoryByteDisplacementAddress adds the index to
-    the base): every valid lane accesses base + index in row-major order,
-    one memory event per lane; a gather writes the loaded value (the twin
-    seeds memory at its lanes so the values are known), a scatter stores
-    its source element, little-endian, over the moved seed."""
-    gather, index_tile, data_tile, size = INDEXED_TWINS[v["avs_id"]]
+    """MGATHER / MSCATTER ``[-MASK]-FAULT-001``: base x2 (PE 0) = 0xFFE and U32
+    byte displacements put an enabled lane at 0x1000, past the bounded memory
+    (ProbeTileMemoryAccess, RaiseDataAccessFault in MGATHER, MGATHER_MASK,
+    MSCATTER, MSCATTER_MASK, asl/tile/model/memory/gather-scatter.asl).
+    Twin: the base 0x100 lower, memory seeded before moved with it.
+    Expected (the same functions; TileMemoryByteDisplacementAddress adds the
+    index to the base): each enabled lane accesses base + index, one memory
+    event per lane.  A gather loads the lanes in row-major order (the event
+    addresses are asserted) into the destination elements; the twin seeds
+    memory at its lanes first so the values are known, and the point's own
+    seed, moved, is stored after them.  A scatter's commit order is
+    ARBITRARY (CommitScatterLanes), so only the event count and the stored
+    bytes (source element, little-endian, distinct addresses) are asserted."""
+    gather, index_tile, data_tile, predicate_tile, size = INDEXED_TWINS[v["avs_id"]]
     steps = v["steps"]
     e1 = faulting_exec(steps)
     prefix = [dict(s) for s in steps[:e1]]
@@ -1415,24 +1440,23 @@ def indexed_memory_twin(v: dict) -> dict:
     for s in prefix:
         if s["op"] == "store":
             s["addr"] = hex64(int(s["addr"], 16) + BASE_SHIFT)
-    lanes = sorted(tile_writes(steps, index_tile).items())
-    addresses = [legal_base + index for _, index in lanes]
+    lanes = [(r, c, legal_base + x) for r, c, x in enabled_lanes(steps, index_tile, predicate_tile)]
     post = [{"op": "expect_mem_event_count", "count": len(lanes)}]
-    post += [{"op": "expect_mem_event", "index": i, "field": "address", "value": hex64(a)} for i, a in enumerate(addresses)]
     if gather:
-        seeds = [{"op": "store", "addr": hex64(a), "size": size, "value": hex64(x)} for a, x in zip(addresses, GATHER_SEEDS)]
-        prefix[1:1] = seeds  # after the reset
-        post += [{"op": "expect_tile_element", "binding": 0, "row": r, "column": c, "value": hex64(x)}
-                 for ((r, c), _), x in zip(lanes, GATHER_SEEDS)]
+        prefix[1:1] = [{"op": "store", "addr": hex64(a), "size": size, "value": hex64(x)}
+                       for (_, _, a), x in zip(lanes, GATHER_SEEDS)]  # after the reset
+        memory = memory_after(prefix)
+        post += [{"op": "expect_mem_event", "index": i, "field": "address", "value": hex64(a)} for i, (_, _, a) in enumerate(lanes)]
+        post += [{"op": "expect_tile_element", "binding": 0, "row": r, "column": c,
+                  "value": hex64(sum(memory.get(a + k, 0) << (8 * k) for k in range(size)))} for r, c, a in lanes]
         post.append({"op": "mem_events_stop"})
     else:
         data = tile_writes(steps, data_tile)
         post.append({"op": "mem_events_stop"})
-        post += [{"op": "load", "addr": hex64(a), "size": size, "expect_value": hex64(data[rc])}
-                 for (rc, _), a in zip(lanes, addresses)]
+        post += [{"op": "load", "addr": hex64(a), "size": size, "expect_value": hex64(data[(r, c)])} for r, c, a in lanes]
     return bundle_twin_record(v, prefix, steps[e1], post, "indexed tile memory",
-                              "ProbeTileMemoryAccess: every lane inside the bounded memory before any access",
-                              f"x2 (PE 0) {int(base['value'], 16) - BASE_SHIFT:#x} -> {legal_base:#x}")
+                              "ProbeTileMemoryAccess: every enabled lane inside the bounded memory before any access",
+                              f"x2 (PE 0) {legal_base - BASE_SHIFT:#x} -> {legal_base:#x}")
 
 
 # id -> (register, legal value, rule, expected steps after the exec)
