@@ -1459,6 +1459,45 @@ def indexed_memory_twin(v: dict) -> dict:
                               f"x2 (PE 0) {legal_base - BASE_SHIFT:#x} -> {legal_base:#x}")
 
 
+CAS_MISMATCH_SEED = 0x0017  # memory at the second lane: differs from that lane's expected value
+
+
+def cas_twin(v: dict) -> dict:
+    """MGATHER-CAS-FAULT: base x2 (PE 0) = 0xFFE, U32 byte displacements 0 and
+    2 (tile 0), so the second lane's read probe is at 0x1000, past memory
+    (MGATHER_CAS, asl/tile/model/memory/atomics.asl).  Twin: the base 0x100
+    lower, the point's seed moved with it; the second lane's memory seeded
+    with a value unequal to its expected element, so one lane succeeds and
+    one fails.  Expected (MGATHER_CAS; the B.IOTs bind indices tile 0 and
+    expected tile 1, then replacement tile 2, tlsu-mgather-cas.asl): each
+    destination lane holds the old memory value; a lane whose old value
+    equals its expected element stores its replacement, the other leaves
+    memory unchanged; one atomic event per lane (serialisation order is
+    ARBITRARY, so only the count)."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    prefix = [dict(s) for s in steps[:e1]]
+    base = next(s for s in prefix if s["op"] == "set_pe_gpr" and s["pe"] == 0 and s["reg"] == 2)
+    legal_base = int(base["value"], 16) + BASE_SHIFT
+    base["value"] = hex64(legal_base)
+    for s in prefix:
+        if s["op"] == "store":
+            s["addr"] = hex64(int(s["addr"], 16) + BASE_SHIFT)
+    lanes = [(r, c, legal_base + x) for r, c, x in enabled_lanes(steps, 0, None)]
+    prefix.insert(1, {"op": "store", "addr": hex64(lanes[1][2]), "size": 2, "value": hex64(CAS_MISMATCH_SEED)})
+    memory = memory_after(prefix)
+    expected, replacement = tile_writes(steps, 1), tile_writes(steps, 2)
+    post = [{"op": "expect_mem_event_count", "count": len(lanes)}, {"op": "mem_events_stop"}]
+    for r, c, a in lanes:
+        old = memory.get(a, 0) | memory.get(a + 1, 0) << 8
+        post.append({"op": "expect_tile_element", "binding": 0, "row": r, "column": c, "value": hex64(old)})
+        after = replacement[(r, c)] & 0xFFFF if old == expected[(r, c)] & 0xFFFF else old
+        post.append({"op": "load", "addr": hex64(a), "size": 2, "expect_value": hex64(after)})
+    return bundle_twin_record(v, prefix, steps[e1], post, "indexed tile memory",
+                              "ProbeTileMemoryAccess: every lane's read and write probe inside the bounded memory",
+                              f"x2 (PE 0) {legal_base - BASE_SHIFT:#x} -> {legal_base:#x}; second lane's memory seeded")
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1541,6 +1580,7 @@ def main(argv=None) -> int:
     bundle_twins += [tquant_twin(v, commands) for v in json.loads(BUNDLE.read_text())
                      if v["avs_id"] == "PTO-AVS-TILE-TQUANT-ZERO-SCALE-001"]
     bundle_twins += [indexed_memory_twin(v) for v in json.loads(BUNDLE.read_text()) if v["avs_id"] in INDEXED_TWINS]
+    bundle_twins += [cas_twin(v) for v in json.loads(BUNDLE.read_text()) if v["avs_id"] == "PTO-AVS-BLOCK-MGATHER-CAS-FAULT-001"]
     # a bundle vector whose twin asserts BARG: run by the block step runner
     twins += [tepl_twin(v, commands) for v in json.loads(BUNDLE.read_text())
               if v["avs_id"] == "PTO-AVS-BLOCK-BSTART-TEPL-RESERVED-001"]
