@@ -1498,6 +1498,72 @@ def cas_twin(v: dict) -> dict:
                               f"x2 (PE 0) {legal_base - BASE_SHIFT:#x} -> {legal_base:#x}; second lane's memory seeded")
 
 
+SCHEMA_BASE = 0x200          # x2 (PE 0) of the added base binding: the address the points seed
+B_IOR_BASE_X2 = "0x00010013"  # B.IOR RegSrc0 = x2, as the MGATHER points bind their base
+U8_SEED = 0x5A
+
+
+def gather_one_byte_effect(v: dict, prefix: list) -> list:
+    """A one-lane U8 gather (MGATHER_MASK or MGATHER_CAS, DataType 27, the
+    code of MGATHER-MASK-GATHER-001, whose lanes load 1 byte) at base 0x200 +
+    index 0: one memory event; the destination holds the old byte; a CAS
+    whose old byte equals its expected element (tile 1) stores the
+    replacement (tile 2)."""
+    memory = memory_after(prefix)
+    old = memory.get(SCHEMA_BASE, 0)
+    post = [{"op": "expect_mem_event_count", "count": 1},
+            {"op": "expect_mem_event", "index": 0, "field": "address", "value": hex64(SCHEMA_BASE)},
+            {"op": "mem_events_stop"},
+            {"op": "expect_tile_element", "binding": 0, "row": 0, "column": 0, "value": hex64(old)}]
+    if "-CAS-" in v["avs_id"]:
+        expected, replacement = tile_writes(v["steps"], 1)[(0, 0)], tile_writes(v["steps"], 2)[(0, 0)]
+        post.append({"op": "load", "addr": hex64(SCHEMA_BASE), "size": 1,
+                     "expect_value": hex64(replacement if old == expected else old)})
+    return post
+
+
+def gather_schema_twin(v: dict) -> dict:
+    """MGATHER-MASK-SCHEMA / MGATHER-CAS-SCHEMA: no B.IOR, so the scalar base
+    binding is missing (ExecuteBundleMGATHER{MASK,CAS}Operation:
+    _BundleScalarBindings[[0]].valid).  Twin: B.IOR x2 after the B.IOTs and
+    x2 (PE 0) = 0x200, memory there seeded unless the point seeds it."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    start = next(i for i, s in enumerate(steps) if s["op"] == "mem_events_start")
+    ior = {"op": "exec", "entry": "command", "bits": B_IOR_BASE_X2, "length_bits": 32,
+           "expect_status": "CommandExecution_Executed"}
+    prefix = [dict(s) for s in steps[:start]] + [ior] + [dict(s) for s in steps[start:e1]]
+    prefix.insert(1, {"op": "set_pe_gpr", "pe": 0, "reg": 2, "value": hex64(SCHEMA_BASE)})
+    if not any(s["op"] == "store" for s in prefix):
+        prefix.insert(1, {"op": "store", "addr": hex64(SCHEMA_BASE), "size": 1, "value": hex64(U8_SEED)})
+    return bundle_twin_record(v, prefix, steps[e1], gather_one_byte_effect(v, prefix), "indexed tile memory schema",
+                              "ExecuteBundleMGATHER{MASK,CAS}Operation: a valid scalar base binding (B.IOR)",
+                              "B.IOR x2 added, x2 (PE 0) = 0x200")
+
+
+def gather_predicate_twin(v: dict) -> dict:
+    """MGATHER-MASK-PRED: the MaskTile (tile 1) is an ordinary U8 tile holding
+    1; MGATHER.MASK needs packed predicate storage (TilePredicateValuesLegal).
+    Twin: tile 1 configured as a predicate tile of the same shape with its
+    bit set (the value 1 the point wrote), memory at the lane seeded."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    prefix = []
+    for s in steps[:e1]:
+        if s["op"] == "configure_tile" and s["index"] == 1:
+            prefix.append({k: x for k, x in s.items() if k not in ("data_type", "layout", "location")}
+                          | {"op": "configure_predicate_tile"})
+        elif s["op"] == "write_tile_element" and s["index"] == 1:
+            prefix.append({"op": "write_tile_predicate_bit", "index": 1, "row": s["row"], "column": s["column"],
+                           "value": int(s["value"], 16) == 1})
+        else:
+            prefix.append(dict(s))
+    prefix.insert(1, {"op": "store", "addr": hex64(SCHEMA_BASE), "size": 1, "value": hex64(U8_SEED)})
+    return bundle_twin_record(v, prefix, steps[e1], gather_one_byte_effect(v, prefix), "indexed tile memory schema",
+                              "MGATHER.MASK: MaskTile in packed predicate storage",
+                              "tile 1 a predicate tile with its bit set")
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1581,6 +1647,10 @@ def main(argv=None) -> int:
                      if v["avs_id"] == "PTO-AVS-TILE-TQUANT-ZERO-SCALE-001"]
     bundle_twins += [indexed_memory_twin(v) for v in json.loads(BUNDLE.read_text()) if v["avs_id"] in INDEXED_TWINS]
     bundle_twins += [cas_twin(v) for v in json.loads(BUNDLE.read_text()) if v["avs_id"] == "PTO-AVS-BLOCK-MGATHER-CAS-FAULT-001"]
+    bundle_twins += [gather_schema_twin(v) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] in ("PTO-AVS-BLOCK-MGATHER-MASK-SCHEMA-001", "PTO-AVS-BLOCK-MGATHER-CAS-SCHEMA-001")]
+    bundle_twins += [gather_predicate_twin(v) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] == "PTO-AVS-BLOCK-MGATHER-MASK-PRED-001"]
     # a bundle vector whose twin asserts BARG: run by the block step runner
     twins += [tepl_twin(v, commands) for v in json.loads(BUNDLE.read_text())
               if v["avs_id"] == "PTO-AVS-BLOCK-BSTART-TEPL-RESERVED-001"]
