@@ -1564,6 +1564,40 @@ def gather_predicate_twin(v: dict) -> dict:
                               "tile 1 a predicate tile with its bit set")
 
 
+TLOAD_SEED = 0xBB  # memory at the second element of the TLOAD twin
+
+
+def tload_preflight_twin(v: dict, commands: Catalog) -> dict:
+    """TLOAD-PREFLIGHT: base x2 = 0xFFC, LB0 = 2 four-byte elements, so the
+    second element is at 0x1000, past memory; the whole access is probed
+    before any load (Fault_DataPage, no event).  Twin: x2 0x100 lower, the
+    point's seed moved with it, the second element's word seeded.  Expected:
+    the bundle shape is TLOAD-STRIDE-001's first segment (same BSTART, B.IOT
+    and B.IOR x2 base / x3 row stride), whose elements are the little-endian
+    4-byte words at base + row * stride + column * 4; here one row."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    prefix = [dict(s) for s in steps[:e1]]
+    base = prefix[last_set(prefix, 2)]
+    legal_base = int(base["value"], 16) + BASE_SHIFT
+    base["value"] = hex64(legal_base)
+    for s in prefix:
+        if s["op"] == "store":
+            s["addr"] = hex64(int(s["addr"], 16) + BASE_SHIFT)
+    prefix.insert(1, {"op": "store", "addr": hex64(legal_base + 4), "size": 4, "value": hex64(TLOAD_SEED)})
+    dims = bundle_dimensions(steps, commands)
+    if dims.get(1, 1) != 1:
+        raise ValueError(f"{v['avs_id']}: more than one row")
+    memory = memory_after(prefix)
+    post = [{"op": "expect_tile_element", "binding": 0, "row": 0, "column": c,
+             "value": hex64(sum(memory.get(legal_base + 4 * c + k, 0) << (8 * k) for k in range(4)))}
+            for c in range(dims[0])]
+    post.append({"op": "mem_events_stop"})
+    return bundle_twin_record(v, prefix, steps[e1], post, "tile memory",
+                              "TLOAD preflight: every element inside the bounded memory before any access",
+                              f"x2 {legal_base - BASE_SHIFT:#x} -> {legal_base:#x}")
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1651,6 +1685,8 @@ def main(argv=None) -> int:
                      if v["avs_id"] in ("PTO-AVS-BLOCK-MGATHER-MASK-SCHEMA-001", "PTO-AVS-BLOCK-MGATHER-CAS-SCHEMA-001")]
     bundle_twins += [gather_predicate_twin(v) for v in json.loads(BUNDLE.read_text())
                      if v["avs_id"] == "PTO-AVS-BLOCK-MGATHER-MASK-PRED-001"]
+    bundle_twins += [tload_preflight_twin(v, commands) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] == "PTO-AVS-BLOCK-TLOAD-PREFLIGHT-001"]
     # a bundle vector whose twin asserts BARG: run by the block step runner
     twins += [tepl_twin(v, commands) for v in json.loads(BUNDLE.read_text())
               if v["avs_id"] == "PTO-AVS-BLOCK-BSTART-TEPL-RESERVED-001"]
