@@ -1598,6 +1598,31 @@ def tload_preflight_twin(v: dict, commands: Catalog) -> dict:
                               f"x2 {legal_base - BASE_SHIFT:#x} -> {legal_base:#x}")
 
 
+def recovered_run_twin(v: dict) -> dict:
+    """TPREFETCH-FAULT: PE 2's base x2 is all-ones, so the four-PE block
+    attempt faults before any event (TPREFETCHCore probes every PE first,
+    asl/tile/model/memory/gather-scatter.asl).  The point then sets PE 2's
+    base to 0x200 and retries.  Twin: that base from the start, the one
+    attempt executes; expected: the point's own successful retry (four
+    prefetch events, one per PE in agent order), each at its PE's base (the
+    element (0, 0) of TPREFETCHCore's strided walk)."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    retry = next(i for i, s in enumerate(steps) if i > e1 and s["op"] == "set_pe_gpr")
+    fix = steps[retry]
+    prefix = [dict(s) for s in steps[:e1]]
+    target = next(s for s in prefix if s["op"] == "set_pe_gpr" and (s["pe"], s["reg"]) == (fix["pe"], fix["reg"]))
+    target["value"] = fix["value"]
+    post = [dict(s) for s in steps[retry + 2:] if s["op"] not in ("expect_fault", "mem_events_stop")]
+    # one element per PE (no B.DIM: LB0 = 1): its event is at that PE's base
+    bases = {s["pe"]: s["value"] for s in prefix if s["op"] == "set_pe_gpr" and s["reg"] == fix["reg"]}
+    post += [{"op": "expect_mem_event", "index": pe, "field": "address", "value": bases[pe]} for pe in sorted(bases)]
+    post.append({"op": "mem_events_stop"})
+    return bundle_twin_record(v, prefix, steps[e1], post, "tile memory",
+                              "TPREFETCHCore: every PE's addresses inside the bounded memory before any event",
+                              f"x{fix['reg']} (PE {fix['pe']}) = {int(fix['value'], 16):#x}, the point's retry value")
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1687,6 +1712,8 @@ def main(argv=None) -> int:
                      if v["avs_id"] == "PTO-AVS-BLOCK-MGATHER-MASK-PRED-001"]
     bundle_twins += [tload_preflight_twin(v, commands) for v in json.loads(BUNDLE.read_text())
                      if v["avs_id"] == "PTO-AVS-BLOCK-TLOAD-PREFLIGHT-001"]
+    bundle_twins += [recovered_run_twin(v) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] == "PTO-AVS-BLOCK-TPREFETCH-FAULT-001"]
     # a bundle vector whose twin asserts BARG: run by the block step runner
     twins += [tepl_twin(v, commands) for v in json.loads(BUNDLE.read_text())
               if v["avs_id"] == "PTO-AVS-BLOCK-BSTART-TEPL-RESERVED-001"]
