@@ -646,6 +646,17 @@ json legalised_prefix(const json& v, TwinFamily family, std::size_t exec) {
   return prefix;
 }
 
+// TPC after the steps: the last set_tpc, or the fall-through a later
+// begin_bundle installs (BeginBundleAt writes TPC = sequential).
+Word pc_before(const json& steps) {
+  Word pc = 0;
+  for (const json& s : steps) {
+    if (s["op"] == "set_tpc") pc = num(s["value"]);
+    if (s["op"] == "begin_bundle") pc = num(s["sequential"]);
+  }
+  return pc;
+}
+
 json twin_of(const ScalarTwin& t) {
   const json& v = (*t.set)[t.vector];
   const std::size_t exec = faulting_exec(v["steps"]);
@@ -656,12 +667,21 @@ json twin_of(const ScalarTwin& t) {
   std::string status = step["expect_status"];
   status.replace(status.rfind("_Rejected"), std::string("_Rejected").size(), "_Executed");
   step["expect_status"] = status;
+  bool own_trap = false;
   for (const auto& [part, fault] : kOwnTrap) {
     if (v["avs_id"].get<std::string>().find(part) == std::string::npos) continue;
     step["expect_status"] = v["steps"][exec]["expect_status"];
     step["expect_fault"] = fault;
+    own_trap = true;
   }
+  const Word pc = pc_before(twin["steps"]);
   twin["steps"].push_back(step);
+  if (!own_trap) {
+    // Every scalar contract: "Successful execution advances TPC by" the
+    // instruction's length; no fault is recorded.
+    twin["steps"].push_back({{"op", "expect_fault"}, {"fault", "Fault_None"}});
+    twin["steps"].push_back({{"op", "expect_tpc"}, {"value", fmt::format("{:#x}", pc + step["length_bits"].get<Word>() / 8)}});
+  }
   return twin;
 }
 
