@@ -1623,6 +1623,46 @@ def recovered_run_twin(v: dict) -> dict:
                               f"x{fix['reg']} (PE {fix['pe']}) = {int(fix['value'], 16):#x}, the point's retry value")
 
 
+def tcmp_capacity_twin(v: dict, commands: Catalog) -> dict:
+    """TCMP-CAPACITY: the B.IOT gives the predicate destination of LB1 x LB0 =
+    64 x 128 comparisons SizeCode 1 (128 bytes, TileSizeCodeBytes), below
+    PredicateTileStorageBytes = 64 * 128 / 8 = 1024 (the resolution's
+    Fault_TileAllocation, destination-shape.asl).  Twin: the smallest
+    SizeCode the whole operation accepts, 7 (8192 bytes): the packed check
+    alone would take 1024, but ConfigurePredicateTileForMask gives the
+    destination data type U8 (allocation.asl) and TileOperandsLegal_
+    ExecuteTileCompare's TileLogicalShapeMatch needs TileDescriptorLegal,
+    whose TileDescriptorConfigured also requires rows * columns <=
+    TileLogicalElementCapacity(capacity, U8) = capacity bytes
+    (descriptor-shape.asl); SizeCodes 4..6 fail there with
+    Fault_TileLegality.  Expected: the destination published with the
+    sources' geometry; the sources stay allocated.  The comparison values
+    are not asserted: the point defines its sources without writing them."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    dims = bundle_dimensions(steps, commands)
+    elements = dims[1] * dims[0]
+    needed = max((elements + 7) // 8, elements)  # PredicateTileStorageBytes; U8 logical element capacity
+    code = next(k for k in range(1, 13) if 64 << k >= needed)  # TileSizeCodeBytes(k) = 64 << k
+    prefix = []
+    for s in steps[:e1]:
+        t = dict(s)
+        if s["op"] == "exec" and s.get("rewritten_from") == "AddBundleTileBinding":
+            bits = int(s["bits"], 16)
+            form = next(f for f in commands.forms if f["asm"].endswith("->DstTile<SizeCode>") and f["mnemonic"] == "B.IOT"
+                        and any(bits & int(e["mask"], 16) == int(e["match"], 16) for e in f["encoding"])
+                        and Catalog.field(f, bits, "SrcTile1") is not None)
+            t["bits"] = f"{with_field(form, bits, 'SizeCode', code):#010x}"
+        prefix.append(t)
+    post = [{"op": "expect_tile", "binding": 0, "field": "valid_rows", "value": dims[1]},
+            {"op": "expect_tile", "binding": 0, "field": "valid_columns", "value": dims[0]},
+            {"op": "expect_tile", "index": 1, "field": "allocated", "value": True},
+            {"op": "expect_tile", "index": 2, "field": "allocated", "value": True}]
+    return bundle_twin_record(v, prefix, steps[e1], post, "tile capacity",
+                              "PredicateTileStorageBytes(rows, columns) <= TileSizeCodeBytes(SizeCode)",
+                              f"B.IOT SizeCode 1 -> {code} ({64 << code} bytes)")
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1714,6 +1754,8 @@ def main(argv=None) -> int:
                      if v["avs_id"] == "PTO-AVS-BLOCK-TLOAD-PREFLIGHT-001"]
     bundle_twins += [recovered_run_twin(v) for v in json.loads(BUNDLE.read_text())
                      if v["avs_id"] == "PTO-AVS-BLOCK-TPREFETCH-FAULT-001"]
+    bundle_twins += [tcmp_capacity_twin(v, commands) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] == "PTO-AVS-TILE-TCMP-CAPACITY-001"]
     # a bundle vector whose twin asserts BARG: run by the block step runner
     twins += [tepl_twin(v, commands) for v in json.loads(BUNDLE.read_text())
               if v["avs_id"] == "PTO-AVS-BLOCK-BSTART-TEPL-RESERVED-001"]
