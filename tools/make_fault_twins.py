@@ -156,6 +156,16 @@ Families (the rule each one legalises):
 * SYS operand values (OPERAND_TWINS): the rule rejects one value of a
   source register, the twin sets the nearest legal value and expects the
   contract's effect, written here by hand from asl/scalar/model/sys/semantics.asl.
+
+* Further bundle points, one function each (its docstring names the rule,
+  the legalisation and the ASL the effect comes from): TCI-DIRECTION and
+  TTRI-ORIENT (generation_twin), TQUANT-ZERO-SCALE (tquant_twin),
+  MGATHER/MSCATTER[-MASK]-FAULT (indexed_memory_twin), MGATHER-CAS-FAULT
+  (cas_twin), MGATHER-{MASK,CAS}-SCHEMA and MGATHER-MASK-PRED
+  (gather_schema_twin, gather_predicate_twin), TLOAD-PREFLIGHT
+  (tload_preflight_twin), TPREFETCH-FAULT (recovered_run_twin),
+  TCMP-CAPACITY (tcmp_capacity_twin), and BSTART-TEPL-RESERVED (tepl_twin,
+  written to spec_fault_twins.json: the block step runner reads BARG).
 """
 from __future__ import annotations
 
