@@ -164,7 +164,8 @@ Families (the rule each one legalises):
   (cas_twin), MGATHER-{MASK,CAS}-SCHEMA and MGATHER-MASK-PRED
   (gather_schema_twin, gather_predicate_twin), TLOAD-PREFLIGHT
   (tload_preflight_twin), TPREFETCH-FAULT (recovered_run_twin),
-  TCMP-CAPACITY (tcmp_capacity_twin), and BSTART-TEPL-RESERVED (tepl_twin,
+  TCMP-CAPACITY (tcmp_capacity_twin), GMOV-READINESS (gmov_readiness_twin),
+  and BSTART-TEPL-RESERVED (tepl_twin,
   written to spec_fault_twins.json: the block step runner reads BARG).
 """
 from __future__ import annotations
@@ -1673,6 +1674,28 @@ def tcmp_capacity_twin(v: dict, commands: Catalog) -> dict:
                               f"B.IOT SizeCode 1 -> {code} ({64 << code} bytes)")
 
 
+def gmov_readiness_twin(v: dict) -> dict:
+    """GMOV-READINESS: the source is allocated on PEs 0..2 only (mask 0111);
+    BundleGMOVCore4SourceReady (asl/block/model/dispatch/tlsu-gmov.asl)
+    needs the whole Core4 (mask 1111) and defined contents.  Twin: the source
+    configured with mask 1111.  Expected (ExecuteBundleGMOVOperation, GMOV
+    in asl/tile/model/memory/shared-movement.asl; no B.IOR: peer 0 on every
+    PE): the destination holds the source payload and its definedness; GMOV
+    makes no memory access (no event)."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    prefix = [dict(s) for s in steps[:e1]]
+    (source,) = [s for s in prefix if s["op"] == "configure_tile"]
+    source["mask"] = 0b1111
+    values = tile_writes(steps, source["index"])
+    post = [{"op": "expect_mem_event_count", "count": 0}, {"op": "mem_events_stop"}]
+    post += [{"op": "expect_tile_element", "binding": 0, "row": r, "column": c, "value": hex64(x)}
+             for (r, c), x in sorted(values.items())]
+    return bundle_twin_record(v, prefix, steps[e1], post, "GMOV readiness",
+                              "BundleGMOVCore4SourceReady: the source allocated on all four PEs, contents defined",
+                              "source allocation mask 0111 -> 1111")
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1766,6 +1789,8 @@ def main(argv=None) -> int:
                      if v["avs_id"] == "PTO-AVS-BLOCK-TPREFETCH-FAULT-001"]
     bundle_twins += [tcmp_capacity_twin(v, commands) for v in json.loads(BUNDLE.read_text())
                      if v["avs_id"] == "PTO-AVS-TILE-TCMP-CAPACITY-001"]
+    bundle_twins += [gmov_readiness_twin(v) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] == "PTO-AVS-BLOCK-GMOV-READINESS-001"]
     # a bundle vector whose twin asserts BARG: run by the block step runner
     twins += [tepl_twin(v, commands) for v in json.loads(BUNDLE.read_text())
               if v["avs_id"] == "PTO-AVS-BLOCK-BSTART-TEPL-RESERVED-001"]
