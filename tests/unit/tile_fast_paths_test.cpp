@@ -35,6 +35,7 @@
 #include "numerics/f16c_span.hpp"
 #include "numerics/format.hpp"
 #include "numerics/simd_span.hpp"
+#include "simd_tiers.hpp"
 #include "tile/ops_convert.hpp"
 #include "tile/ops_elementwise.hpp"
 #include "tile/ops_reduce.hpp"
@@ -67,22 +68,7 @@ Tile make_tile(const TileDescriptor& d) {
 
 std::uint32_t f32(float f) { return std::bit_cast<std::uint32_t>(f); }
 
-// Runs `body` once per vector tier up to the host's widest, the tier capped
-// (and the cap lifted afterwards, also when an assertion returns early).
-template <typename F>
-void for_each_tier(F body) {
-  using num::simd::Tier;
-  struct Uncap {
-    ~Uncap() { num::simd::limit_tier(Tier::Avx512); }
-  } uncap;
-  const Tier host = num::simd::active_tier();
-  for (Tier tier : {Tier::Portable, Tier::Avx2, Tier::Avx512}) {
-    if (tier > host) break;
-    num::simd::limit_tier(tier);
-    SCOPED_TRACE(testing::Message() << "tier " << static_cast<int>(tier));
-    body();
-  }
-}
+using pto::test::for_each_tier;
 
 // FP32 encodings around the TEXP fast range and the IEEE special classes.
 const std::vector<std::uint32_t> kExpSpecials = {
