@@ -1,6 +1,7 @@
 // VEC/SFU kernels on 64 KiB tiles against a host memcpy measured in the
 // same benchmark: TADD, TMUL, TMAX (FP32, FP16, BF16), TEXP (FP32), TROWSUM,
-// TROWMAX, TCOLSUM, TCOLMAX (FP32) and TCVT FP32->BF16, each in the reference and ieee profiles.
+// TROWMAX, TCOLSUM, TCOLMAX (FP32), TCVT FP32->BF16, TCMP and TSEL (FP32,
+// FP16, BF16), each in the reference and ieee profiles.
 // Kernels run through their registered TileKernel::execute (steps 10-11 of
 // the commit path); bytes/s counts the destination bytes (TROWSUM: the 64 KiB
 // source).  Counter `memcpy_fraction` = kernel throughput / throughput of a
@@ -146,5 +147,33 @@ void BM_TCVT_FP32_BF16(benchmark::State& state) {
   b.run(state, isa::TileOp::TCVT, profile_of(state));
 }
 BENCHMARK(BM_TCVT_FP32_BF16)->Apply(fp32_only);
+
+// TCMP (LT) of the two 64 KiB sources into a packed predicate tile 2 (one
+// bit an element); bytes/s counts one 64 KiB source, as for the reductions.
+void BM_TCMP(benchmark::State& state) {
+  const DataType t = type_of(state);
+  const std::uint32_t rows = kTileBytes * 8 / (64 * element_bits(t));
+  Bench b(t, t, 64, rows);
+  b.tiles.configure_predicate(2, rows * 64, rows, 64, rows, 64, 0b1000);
+  b.operands.comparison = TileComparison::LT;
+  b.run(state, isa::TileOp::TCMP, profile_of(state), kTileBytes);
+}
+BENCHMARK(BM_TCMP)->Apply(float_types);
+
+// TSEL: tile 2 = predicate tile 3 ? source 0 : source 1, the predicate
+// bits random; bytes/s counts the 64 KiB destination, as for TADD.
+void BM_TSEL(benchmark::State& state) {
+  const DataType t = type_of(state);
+  const std::uint32_t rows = kTileBytes * 8 / (64 * element_bits(t));
+  Bench b(t, t, 64, rows);
+  b.tiles.configure_predicate(3, rows * 64, rows, 64, rows, 64, 0b1000);
+  Tile& mask = b.tiles.tile(3);
+  std::mt19937 g(3);
+  for (std::byte& byte : mask.payload()) byte = static_cast<std::byte>(g());
+  mask.mark_valid_region_defined();
+  b.operands.source = {3, 0, 1};
+  b.run(state, isa::TileOp::TSEL, profile_of(state));
+}
+BENCHMARK(BM_TSEL)->Apply(float_types);
 
 }  // namespace

@@ -51,6 +51,7 @@ void store_predicate_bit(Tile& t, std::uint32_t logical, bool value) noexcept {
 // the padding is Null.
 void pad_predicate(Tile& t, PadValue pad) noexcept {
   const TileDescriptor& d = t.descriptor();
+  if (d.valid_rows == d.rows && d.valid_columns == d.columns) return;  // no padding bit
   const bool one = pad == PadValue::Max;
   for (std::uint32_t r = 0; r < d.rows; ++r) {
     const std::uint32_t first = r < d.valid_rows ? d.valid_columns : 0;
@@ -119,12 +120,6 @@ constexpr std::size_t kSpanChunk = 4096;  // elements per vector call (64 bit wo
 // Writes `count` (<= 64) low bits of `value` at bit `bit` of a predicate
 // payload (bit i of byte i / 8), keeping every other bit.
 void deposit_bits(std::span<std::byte> payload, std::size_t bit, std::uint64_t value, std::size_t count) noexcept {
-  if constexpr (std::endian::native == std::endian::little) {
-    if (bit % 8 == 0 && count == 64) {
-      std::memcpy(payload.data() + bit / 8, &value, sizeof value);
-      return;
-    }
-  }
   for (std::size_t done = 0; done < count;) {
     const std::size_t at = bit + done, shift = at % 8, take = std::min<std::size_t>(8 - shift, count - done);
     const unsigned mask = ((1U << take) - 1U) << shift;
@@ -133,6 +128,19 @@ void deposit_bits(std::span<std::byte> payload, std::size_t bit, std::uint64_t v
                                   ((static_cast<unsigned>(value >> done) << shift) & mask));
     done += take;
   }
+}
+
+// Writes bits [0, count) of words (bit i of words[i / 64]) at bit `bit` of a
+// predicate payload: whole bytes copied when `bit` is byte-aligned.
+void deposit_words(std::span<std::byte> payload, std::size_t bit, const std::uint64_t* words, std::size_t count) noexcept {
+  std::size_t done = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    if (bit % 8 == 0) {
+      done = count / 64 * 64;
+      std::memcpy(payload.data() + bit / 8, words, done / 8);
+    }
+  }
+  for (; done < count; done += 64) deposit_bits(payload, bit + done, words[done / 64], std::min<std::size_t>(64, count - done));
 }
 
 // The `count` (<= 64) bits of a predicate payload from bit `bit`, bit 0 first.
@@ -177,21 +185,8 @@ CarrierOrder carrier_order(DataType t) noexcept {
   }
 }
 
-// TileCompareBoolean of 64 lanes at once.
-std::uint64_t compare_word(TileComparison comparison, std::uint64_t less, std::uint64_t equal) noexcept {
-  switch (comparison) {
-    case TileComparison::EQ: return equal;
-    case TileComparison::NE: return ~equal;
-    case TileComparison::LT: return less;
-    case TileComparison::LE: return less | equal;
-    case TileComparison::GT: return ~(less | equal);
-    case TileComparison::GE: return ~less;
-  }
-  return 0;
-}
-
 // One compare (TCMP/TCMPS) over runs of carriers T: the vector loop gives
-// the order relations of the non-NaN pairs; a pair holding a NaN (whose
+// the predicate bits of the non-NaN pairs; a pair holding a NaN (whose
 // predicate is NE and whose signalling operand raises NV) is decided by
 // compare_element, the exact path, so NaN rules and flags stay the ASL's.
 template <typename T>
@@ -210,24 +205,31 @@ struct CompareSpan {
 
   // Predicate bits [bit, bit + n) from a[0, n) against b[0, n) (or `scalar`).
   num::Flags run(const T* a, const T* b, T scalar, std::size_t n, std::size_t bit) const {
-    std::array<std::uint64_t, kSpanChunk / 64> less, equal;
+    // TileCompareBoolean(comparison, left_less, equal) for each outcome.
+    const num::simd::Outcomes holds{compare_boolean(comparison, true, false), compare_boolean(comparison, false, true),
+                                    compare_boolean(comparison, false, false)};
+    std::array<std::uint64_t, kSpanChunk / 64> words;
     num::Flags flags = 0;
     for (std::size_t i = 0; i < n; i += kSpanChunk) {
       const std::size_t m = std::min(kSpanChunk, n - i);
-      const bool nan = num::simd::compare_bits(order.order, static_cast<T>(order.nan_above), a + i,
-                                               b != nullptr ? b + i : nullptr, scalar, m, less.data(), equal.data());
-      for (std::size_t w = 0; w * 64 < m; ++w) {
-        const std::size_t base = i + w * 64, count = std::min<std::size_t>(64, m - w * 64);
-        std::uint64_t word = compare_word(comparison, less[w], equal[w]);
-        for (std::size_t j = 0; nan && j < count; ++j) {
-          const T x = a[base + j], y = b != nullptr ? b[base + j] : scalar;
-          if (!nan_pair(x, y)) continue;
-          const CompareOutcome o = compare_element(comparison, type, x, y, profile);
-          word = (word & ~(std::uint64_t{1} << j)) | (std::uint64_t{o.value} << j);
-          flags |= o.flags;
-        }
-        deposit_bits(predicate, bit + base, word, count);
-      }
+      if (num::simd::compare_bits(order.order, holds, static_cast<T>(order.nan_above), a + i,
+                                  b != nullptr ? b + i : nullptr, scalar, m, words.data()))
+        flags |= decide_nan_pairs(a + i, b != nullptr ? b + i : nullptr, scalar, m, words.data());
+      deposit_words(predicate, bit + i, words.data(), m);
+    }
+    return flags;
+  }
+
+  // The exact path for the pairs holding a NaN.
+  num::Flags decide_nan_pairs(const T* a, const T* b, T scalar, std::size_t n, std::uint64_t* words) const {
+    num::Flags flags = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const T x = a[j], y = b != nullptr ? b[j] : scalar;
+      if (!nan_pair(x, y)) continue;
+      const CompareOutcome o = compare_element(comparison, type, x, y, profile);
+      const std::uint64_t bit = std::uint64_t{1} << (j % 64);
+      words[j / 64] = o.value ? (words[j / 64] | bit) : (words[j / 64] & ~bit);
+      flags |= o.flags;
     }
     return flags;
   }

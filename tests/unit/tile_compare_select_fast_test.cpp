@@ -15,6 +15,9 @@
 
 #include <array>
 #include <random>
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
 #include <vector>
 
 #include "numerics/format.hpp"
@@ -42,7 +45,7 @@ struct Shape {
 // Full rows (one run, byte-aligned words), partial rows at odd bit offsets,
 // rows longer than a word, and a run longer than the 4096-element chunk.
 constexpr std::array kShapes = {Shape{40, 64, 40, 64}, Shape{9, 13, 7, 11}, Shape{3, 200, 3, 199},
-                                Shape{5, 3, 2, 1}, Shape{130, 64, 130, 64}};
+                                Shape{5, 3, 2, 1}, Shape{70, 64, 70, 64}};
 
 TileDescriptor numeric(DataType t, const Shape& s) {
   TileDescriptor d;
@@ -100,8 +103,7 @@ std::vector<std::uint64_t> specials(DataType t) {
 
 // A valid encoding of t: a special, the other operand, a neighbour of it,
 // or random bits (rejection-sampled to valid encodings).
-std::uint64_t draw(DataType t, std::mt19937_64& g, std::uint64_t other) {
-  const std::vector<std::uint64_t> s = specials(t);
+std::uint64_t draw(DataType t, const std::vector<std::uint64_t>& s, std::mt19937_64& g, std::uint64_t other) {
   const std::uint64_t mask = width_mask(t);
   const std::uint64_t ulp = std::uint64_t{1} << (num::is_float(t) ? num::format_info(t).low_zero_bits : 0);
   for (;;) {
@@ -123,12 +125,13 @@ std::uint64_t draw(DataType t, std::mt19937_64& g, std::uint64_t other) {
 void check_compare(DataType t, const Shape& shape, TileComparison cmp, NumericProfile profile, bool scalar_form,
                    PadValue pad, std::mt19937_64& g) {
   Tile left = make_tile(numeric(t, shape)), right = make_tile(numeric(t, shape));
-  const std::uint64_t scalar = draw(t, g, 0);
+  const std::vector<std::uint64_t> s = specials(t);
+  const std::uint64_t scalar = draw(t, s, g, 0);
   for (std::uint32_t r = 0; r < shape.valid_rows; ++r)
     for (std::uint32_t c = 0; c < shape.valid_columns; ++c) {
-      const std::uint64_t l = draw(t, g, scalar);
+      const std::uint64_t l = draw(t, s, g, scalar);
       left.write_element(r, c, l);
-      right.write_element(r, c, draw(t, g, l));
+      right.write_element(r, c, draw(t, s, g, l));
     }
   Tile predicate = make_tile(predicate_of(shape));
   for (std::byte& b : predicate.payload()) b = static_cast<std::byte>(g());
@@ -180,6 +183,29 @@ TEST(TileCompareFastPath, EveryTypeComparisonProfileAndShapeMatchesElementSemant
             }
   });
 }
+
+#if defined(__x86_64__)
+// With MXCSR.DAZ set the host's compares would see subnormals as zero: the
+// binary32/binary64 loops then compare integer keys instead.
+TEST(TileCompareFastPath, DenormalsAreZeroHostStillComparesSubnormals) {
+  struct RestoreCsr {
+    unsigned csr = _mm_getcsr();
+    ~RestoreCsr() { _mm_setcsr(csr); }
+  } restore;
+  _mm_setcsr(restore.csr | 0x0040U);  // DAZ
+  for_each_tier([] {
+    std::mt19937_64 g(40);
+    for (DataType t : {DataType::FP32, DataType::TF32, DataType::FP64})
+      for (TileComparison cmp : kComparisons)
+        for (bool scalar_form : {false, true}) {
+          SCOPED_TRACE(testing::Message() << num::name(t) << " cmp " << static_cast<int>(cmp) << " scalar " << scalar_form);
+          check_compare(t, kShapes[1], cmp, NumericProfile::Ieee, scalar_form, PadValue::Null, g);
+          check_compare(t, kShapes[0], cmp, NumericProfile::Reference, scalar_form, PadValue::Max, g);
+          if (testing::Test::HasFatalFailure()) return;
+        }
+  });
+}
+#endif
 
 // A NaN scalar makes every pair unordered; a signalling one raises NV once.
 TEST(TileCompareFastPath, NaNScalarAndNaNFreeTilesRaiseOnlyTheirFlags) {
