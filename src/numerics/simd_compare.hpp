@@ -45,7 +45,7 @@ bool compare_bits(Order order, Outcomes holds, std::uint64_t nan_above, const st
                   const std::uint64_t* b, std::uint64_t scalar, std::size_t n, std::uint64_t* out) noexcept;
 
 // For i < n: out[i] = bit i % 64 of take[i / 64] ? on_true[i] : on_false[i]
-// (on_false == nullptr: `scalar`).  out may be on_true or on_false (each
+// (on_false == nullptr: `scalar`); bits of take from n on are ignored.  out may be on_true or on_false (each
 // element is read before its result is written).
 void select_bits(const std::uint64_t* take, const std::uint8_t* on_true, const std::uint8_t* on_false,
                  std::uint8_t scalar, std::uint8_t* out, std::size_t n) noexcept;

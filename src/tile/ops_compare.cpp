@@ -146,12 +146,6 @@ void deposit_words(std::span<std::byte> payload, std::size_t bit, const std::uin
 // The `count` (<= 64) bits of a predicate payload from bit `bit`, bit 0 first.
 std::uint64_t extract_bits(std::span<const std::byte> payload, std::size_t bit, std::size_t count) noexcept {
   std::uint64_t value = 0;
-  if constexpr (std::endian::native == std::endian::little) {
-    if (bit % 8 == 0 && count == 64) {
-      std::memcpy(&value, payload.data() + bit / 8, sizeof value);
-      return value;
-    }
-  }
   for (std::size_t done = 0; done < count;) {
     const std::size_t at = bit + done, shift = at % 8, take = std::min<std::size_t>(8 - shift, count - done);
     const std::uint64_t bits = (static_cast<unsigned>(payload[at / 8]) >> shift) & ((1U << take) - 1U);
@@ -159,6 +153,20 @@ std::uint64_t extract_bits(std::span<const std::byte> payload, std::size_t bit, 
     done += take;
   }
   return value;
+}
+
+// Reads bits [bit, bit + count) of a predicate payload into words (bit i
+// of words[i / 64]; the bits of the last word from `count` on unspecified):
+// whole bytes copied when `bit` is byte-aligned.
+void extract_words(std::span<const std::byte> payload, std::size_t bit, std::uint64_t* words, std::size_t count) noexcept {
+  if constexpr (std::endian::native == std::endian::little) {
+    if (bit % 8 == 0) {
+      std::memcpy(words, payload.data() + bit / 8, (count + 7) / 8);
+      return;
+    }
+  }
+  for (std::size_t done = 0; done < count; done += 64)
+    words[done / 64] = extract_bits(payload, bit + done, std::min<std::size_t>(64, count - done));
 }
 
 // The order TileCompareElement gives the carriers of a compare type:
@@ -298,13 +306,12 @@ void tile_select(Tile& destination, const Tile& mask, const Tile& on_true, const
     const T* a = on_true.row_data<T>(0);
     const T* b = on_false != nullptr ? on_false->row_data<T>(0) : nullptr;
     T* out = destination.row_data<T>(0);  // may alias a or b: same index, read first
-    std::array<std::uint64_t, kSpanChunk / 64> take;
+    std::array<std::uint64_t, kSpanChunk / 64> take{};
     // Element r * Col + c of the RowMajor sources is predicate bit r * Col + c.
     for_each_valid_run(d, [&](std::size_t first, std::size_t n) {
       for (std::size_t i = 0; i < n; i += kSpanChunk) {
         const std::size_t m = std::min(kSpanChunk, n - i);
-        for (std::size_t w = 0; w * 64 < m; ++w)
-          take[w] = extract_bits(mask.payload(), first + i + w * 64, std::min<std::size_t>(64, m - w * 64));
+        extract_words(mask.payload(), first + i, take.data(), m);
         num::simd::select_bits(take.data(), a + first + i, b != nullptr ? b + first + i : nullptr, false_scalar,
                                out + first + i, m);
       }
