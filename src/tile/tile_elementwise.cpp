@@ -184,11 +184,11 @@ constexpr T common_min_field() noexcept {
 }
 
 template <Binary Op, typename F>
-PTO_NUM_CLONES bool host_exact(F x, F y, F r) noexcept {
+inline bool host_exact(F x, F y, F r) noexcept {
   if constexpr (Op == Binary::MUL) return std::fma(x, y, -r) == F{0};
   else {
     const F z = Op == Binary::SUB ? -y : y;
-    return r - x == z && r - z == x;
+    return (r - x == z) & (r - z == x);  // no short circuit: the loop vectorises
   }
 }
 
@@ -206,10 +206,10 @@ PTO_NUM_CLONES void host_float_flags_span(ElementContext& e, const T* a, const T
       const F x = std::bit_cast<F>(a[i + j]), y = std::bit_cast<F>(b[i + j]);
       const F r = host_op<Op>(x, y);
       const T field = std::bit_cast<T>(r) & exponent;
-      const bool common = field >= min_field && field != exponent;
+      const bool common = (field >= min_field) & (field != exponent);
       z[j] = std::bit_cast<T>(r);
       uncommon |= static_cast<T>(!common);
-      inexact |= static_cast<T>(common && !host_exact<Op>(x, y, r));
+      inexact |= static_cast<T>(common & !host_exact<Op>(x, y, r));
     }
     if (inexact) e.flags |= num::kNX;
     if (uncommon)
