@@ -131,7 +131,9 @@ void deposit_bits(std::span<std::byte> payload, std::size_t bit, std::uint64_t v
 }
 
 // Writes bits [0, count) of words (bit i of words[i / 64]) at bit `bit` of a
-// predicate payload: whole bytes copied when `bit` is byte-aligned.
+// predicate payload (PTO-TCMP-CONTRACT-001: logical comparison i in bit
+// i mod 8 of byte floor(i / 8)): whole bytes copied when `bit` is
+// byte-aligned.
 void deposit_words(std::span<std::byte> payload, std::size_t bit, const std::uint64_t* words, std::size_t count) noexcept {
   std::size_t done = 0;
   if constexpr (std::endian::native == std::endian::little) {
@@ -156,7 +158,8 @@ std::uint64_t extract_bits(std::span<const std::byte> payload, std::size_t bit, 
 }
 
 // Reads bits [bit, bit + count) of a predicate payload into words (bit i
-// of words[i / 64]; the bits of the last word from `count` on unspecified):
+// of words[i / 64]; the bits of the last word from `count` on unspecified;
+// PTO-TSEL-CONTRACT-001: one low-first packed bit per logical element):
 // whole bytes copied when `bit` is byte-aligned.
 void extract_words(std::span<const std::byte> payload, std::size_t bit, std::uint64_t* words, std::size_t count) noexcept {
   if constexpr (std::endian::native == std::endian::little) {
