@@ -1,6 +1,8 @@
 // VEC/SFU kernels on 64 KiB tiles against a host memcpy measured in the
-// same benchmark: TADD, TMUL, TMAX (FP32, FP16, BF16), TEXP (FP32), TROWSUM,
-// TROWMAX, TCOLSUM, TCOLMAX (FP32) and TCVT FP32->BF16, each in the reference and ieee profiles.
+// same benchmark: TADD, TMUL, TMAX (FP32, FP16, BF16, FP64), TADDS, TMULS
+// (FP32, FP64), TEXP (FP32), TROWSUM,
+// TROWMAX, TCOLSUM, TCOLMAX (FP32), TCVT FP32->BF16, TCMP and TSEL (FP32,
+// FP16, BF16, FP64), each in the reference and ieee profiles.
 // Kernels run through their registered TileKernel::execute (steps 10-11 of
 // the commit path); bytes/s counts the destination bytes (TROWSUM: the 64 KiB
 // source).  Counter `memcpy_fraction` = kernel throughput / throughput of a
@@ -54,8 +56,12 @@ struct Bench {
     for (TileIndex i = 0; i < 2; ++i)
       for (std::uint32_t r = 0; r < rows; ++r)
         for (std::uint32_t c = 0; c < columns; ++c) {
-          const std::uint32_t f = std::bit_cast<std::uint32_t>(value(g));
-          tiles.tile(i).write_element(r, c, element_bits(source) == 16 ? (source == DataType::BF16 ? f >> 16 : 0x3c00 | (f & 0x3ff)) : f);
+          const float v = value(g);
+          const std::uint32_t f = std::bit_cast<std::uint32_t>(v);
+          const std::uint64_t half = source == DataType::BF16 ? f >> 16 : 0x3c00 | (f & 0x3ff);
+          const std::uint64_t wide = std::bit_cast<std::uint64_t>(static_cast<double>(v) * (1.0 + 0x1p-30 * c));
+          const unsigned bits = element_bits(source);
+          tiles.tile(i).write_element(r, c, bits == 16 ? half : bits == 64 ? wide : f);
         }
     operands.destination[0] = 2;
     operands.source[0] = 0;
@@ -109,7 +115,7 @@ void BM_TMAX(benchmark::State& s) { elementwise(s, isa::TileOp::TMAX); }
 void BM_TEXP(benchmark::State& s) { elementwise(s, isa::TileOp::TEXP); }
 
 void float_types(benchmark::internal::Benchmark* b) {
-  for (DataType t : {DataType::FP32, DataType::FP16, DataType::BF16})
+  for (DataType t : {DataType::FP32, DataType::FP16, DataType::BF16, DataType::FP64})
     for (int ieee : {0, 1}) b->Args({static_cast<int>(t), ieee});
 }
 void fp32_only(benchmark::internal::Benchmark* b) {
@@ -119,6 +125,24 @@ BENCHMARK(BM_TADD)->Apply(float_types);
 BENCHMARK(BM_TMUL)->Apply(float_types);
 BENCHMARK(BM_TMAX)->Apply(float_types);
 BENCHMARK(BM_TEXP)->Apply(fp32_only);
+
+// Tile-scalar forms, which record flags: TADDS/TMULS by 0.3 (inexact
+// results, so the ieee profile raises NX), FP32 and FP64.
+void tile_scalar(benchmark::State& state, isa::TileOp op) {
+  const DataType t = type_of(state);
+  const std::uint32_t rows = kTileBytes * 8 / (64 * element_bits(t));
+  Bench b(t, t, 64, rows);
+  b.operands.scalar0 = t == DataType::FP64 ? std::bit_cast<std::uint64_t>(0.3) : std::bit_cast<std::uint32_t>(0.3f);
+  b.run(state, op, profile_of(state));
+}
+void BM_TADDS(benchmark::State& s) { tile_scalar(s, isa::TileOp::TADDS); }
+void BM_TMULS(benchmark::State& s) { tile_scalar(s, isa::TileOp::TMULS); }
+void binary_float_types(benchmark::internal::Benchmark* b) {
+  for (DataType t : {DataType::FP32, DataType::FP64})
+    for (int ieee : {0, 1}) b->Args({static_cast<int>(t), ieee});
+}
+BENCHMARK(BM_TADDS)->Apply(binary_float_types);
+BENCHMARK(BM_TMULS)->Apply(binary_float_types);
 
 // Row reductions: 256 x 64 FP32 source into a 256 x 1 destination; column
 // reductions: into a 1 x 64 destination.  bytes/s counts the 64 KiB source
@@ -146,5 +170,33 @@ void BM_TCVT_FP32_BF16(benchmark::State& state) {
   b.run(state, isa::TileOp::TCVT, profile_of(state));
 }
 BENCHMARK(BM_TCVT_FP32_BF16)->Apply(fp32_only);
+
+// TCMP (LT) of the two 64 KiB sources into a packed predicate tile 2 (one
+// bit an element); bytes/s counts one 64 KiB source, as for the reductions.
+void BM_TCMP(benchmark::State& state) {
+  const DataType t = type_of(state);
+  const std::uint32_t rows = kTileBytes * 8 / (64 * element_bits(t));
+  Bench b(t, t, 64, rows);
+  b.tiles.configure_predicate(2, rows * 64, rows, 64, rows, 64, 0b1000);
+  b.operands.comparison = TileComparison::LT;
+  b.run(state, isa::TileOp::TCMP, profile_of(state), kTileBytes);
+}
+BENCHMARK(BM_TCMP)->Apply(float_types);
+
+// TSEL: tile 2 = predicate tile 3 ? source 0 : source 1, the predicate
+// bits random; bytes/s counts the 64 KiB destination, as for TADD.
+void BM_TSEL(benchmark::State& state) {
+  const DataType t = type_of(state);
+  const std::uint32_t rows = kTileBytes * 8 / (64 * element_bits(t));
+  Bench b(t, t, 64, rows);
+  b.tiles.configure_predicate(3, rows * 64, rows, 64, rows, 64, 0b1000);
+  Tile& mask = b.tiles.tile(3);
+  std::mt19937 g(3);
+  for (std::byte& byte : mask.payload()) byte = static_cast<std::byte>(g());
+  mask.mark_valid_region_defined();
+  b.operands.source = {3, 0, 1};
+  b.run(state, isa::TileOp::TSEL, profile_of(state));
+}
+BENCHMARK(BM_TSEL)->Apply(float_types);
 
 }  // namespace

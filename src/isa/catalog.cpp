@@ -67,10 +67,25 @@ std::optional<FormIndex> form_by_id(std::string_view form_id) {
   return find(index, form_id);
 }
 
+namespace {
+
+// name == c without measuring c first: most field names differ from the
+// one looked up in their first character (the bundle headers look fields
+// up by name on every bundle).
+bool same_name(std::string_view name, const char* c) noexcept {
+  for (const char ch : name) {
+    if (*c == '\0' || *c != ch) return false;
+    ++c;
+  }
+  return *c == '\0';
+}
+
+}  // namespace
+
 int field_index(const FormDesc& f, std::string_view name) {
   const auto fs = fields_of(f);
   for (std::size_t i = 0; i < fs.size(); ++i) {
-    if (name == fs[i].name) return static_cast<int>(i);
+    if (same_name(name, fs[i].name)) return static_cast<int>(i);
   }
   return -1;
 }

@@ -5,8 +5,15 @@
 // (asl/tile/model/execution/comparison.asl).
 #include "tile/ops_compare.hpp"
 
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <span>
+
 #include "numerics/arith.hpp"
 #include "numerics/format.hpp"
+#include "numerics/simd_compare.hpp"
 #include "tile/ops_kernels.hpp"
 
 namespace pto::tile::ops {
@@ -44,6 +51,7 @@ void store_predicate_bit(Tile& t, std::uint32_t logical, bool value) noexcept {
 // the padding is Null.
 void pad_predicate(Tile& t, PadValue pad) noexcept {
   const TileDescriptor& d = t.descriptor();
+  if (d.valid_rows == d.rows && d.valid_columns == d.columns) return;  // no padding bit
   const bool one = pad == PadValue::Max;
   for (std::uint32_t r = 0; r < d.rows; ++r) {
     const std::uint32_t first = r < d.valid_rows ? d.valid_columns : 0;
@@ -94,6 +102,150 @@ std::int64_t signed_value(std::uint64_t raw, DataType t) noexcept {
   return static_cast<std::int64_t>(raw << shift) >> shift;
 }
 
+// ---- span fast paths (docs/numerics.md, compare and select) ----
+
+// The valid region of a RowMajor tile as contiguous element runs (first
+// linear index, length): one run when the valid columns fill every row.
+template <typename F>
+void for_each_valid_run(const TileDescriptor& d, F f) {
+  if (d.valid_columns == d.columns) {
+    f(std::size_t{0}, std::size_t{d.valid_rows} * d.columns);
+    return;
+  }
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r) f(std::size_t{r} * d.columns, std::size_t{d.valid_columns});
+}
+
+constexpr std::size_t kSpanChunk = 4096;  // elements per vector call (64 bit words)
+
+// Writes `count` (<= 64) low bits of `value` at bit `bit` of a predicate
+// payload (bit i of byte i / 8), keeping every other bit.
+void deposit_bits(std::span<std::byte> payload, std::size_t bit, std::uint64_t value, std::size_t count) noexcept {
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t at = bit + done, shift = at % 8, take = std::min<std::size_t>(8 - shift, count - done);
+    const unsigned mask = ((1U << take) - 1U) << shift;
+    std::byte& byte = payload[at / 8];
+    byte = static_cast<std::byte>((static_cast<unsigned>(byte) & ~mask) |
+                                  ((static_cast<unsigned>(value >> done) << shift) & mask));
+    done += take;
+  }
+}
+
+// Writes bits [0, count) of words (bit i of words[i / 64]) at bit `bit` of a
+// predicate payload (PTO-TCMP-CONTRACT-001: logical comparison i in bit
+// i mod 8 of byte floor(i / 8)): whole bytes copied when `bit` is
+// byte-aligned.
+void deposit_words(std::span<std::byte> payload, std::size_t bit, const std::uint64_t* words, std::size_t count) noexcept {
+  std::size_t done = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    if (bit % 8 == 0) {
+      done = count / 64 * 64;
+      std::memcpy(payload.data() + bit / 8, words, done / 8);
+    }
+  }
+  for (; done < count; done += 64) deposit_bits(payload, bit + done, words[done / 64], std::min<std::size_t>(64, count - done));
+}
+
+// The `count` (<= 64) bits of a predicate payload from bit `bit`, bit 0 first.
+std::uint64_t extract_bits(std::span<const std::byte> payload, std::size_t bit, std::size_t count) noexcept {
+  std::uint64_t value = 0;
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t at = bit + done, shift = at % 8, take = std::min<std::size_t>(8 - shift, count - done);
+    const std::uint64_t bits = (static_cast<unsigned>(payload[at / 8]) >> shift) & ((1U << take) - 1U);
+    value |= bits << done;
+    done += take;
+  }
+  return value;
+}
+
+// Reads bits [bit, bit + count) of a predicate payload into words (bit i
+// of words[i / 64]; the bits of the last word from `count` on unspecified;
+// PTO-TSEL-CONTRACT-001: one low-first packed bit per logical element):
+// whole bytes copied when `bit` is byte-aligned.
+void extract_words(std::span<const std::byte> payload, std::size_t bit, std::uint64_t* words, std::size_t count) noexcept {
+  if constexpr (std::endian::native == std::endian::little) {
+    if (bit % 8 == 0) {
+      std::memcpy(words, payload.data() + bit / 8, (count + 7) / 8);
+      return;
+    }
+  }
+  for (std::size_t done = 0; done < count; done += 64)
+    words[done / 64] = extract_bits(payload, bit + done, std::min<std::size_t>(64, count - done));
+}
+
+// The order TileCompareElement gives the carriers of a compare type:
+// TileIntegerOperandValue's signed or unsigned order, or for floating
+// types the value order of the non-NaN encodings (TileFloatingOrderKey
+// with -0 == +0; the ieee profile's quiet compare agrees on them), whose
+// NaNs are the magnitudes above `nan_above` (asl/arch/data-types/formats:
+// the +infinity encoding; E4M3 has none and 0x7F is its NaN).
+struct CarrierOrder {
+  num::simd::Order order;
+  std::uint64_t nan_above = 0;
+};
+
+CarrierOrder carrier_order(DataType t) noexcept {
+  using num::simd::Order;
+  switch (t) {
+    case DataType::FP64: return {Order::Floating, 0x7FF0000000000000ULL};
+    case DataType::FP32: case DataType::TF32: case DataType::HF32: return {Order::Floating, 0x7F800000U};
+    case DataType::FP16: return {Order::Floating, 0x7C00U};
+    case DataType::BF16: return {Order::Floating, 0x7F80U};
+    case DataType::E5M2: return {Order::Floating, 0x7CU};
+    case DataType::E4M3: return {Order::Floating, 0x7EU};
+    default: return {data_type_is_signed_integer(t) ? Order::Signed : Order::Unsigned};
+  }
+}
+
+// One compare (TCMP/TCMPS) over runs of carriers T: the vector loop gives
+// the predicate bits of the non-NaN pairs; a pair holding a NaN (whose
+// predicate is NE and whose signalling operand raises NV) is decided by
+// compare_element, the exact path, so NaN rules and flags stay the ASL's.
+template <typename T>
+struct CompareSpan {
+  TileComparison comparison;
+  DataType type;
+  NumericProfile profile;
+  CarrierOrder order;
+  std::span<std::byte> predicate;
+
+  bool nan_pair(T x, T y) const noexcept {
+    const auto magnitude = static_cast<T>(~(T{1} << (sizeof(T) * 8 - 1)));
+    return order.order == num::simd::Order::Floating &&
+           (static_cast<T>(x & magnitude) > order.nan_above || static_cast<T>(y & magnitude) > order.nan_above);
+  }
+
+  // Predicate bits [bit, bit + n) from a[0, n) against b[0, n) (or `scalar`).
+  num::Flags run(const T* a, const T* b, T scalar, std::size_t n, std::size_t bit) const {
+    // TileCompareBoolean(comparison, left_less, equal) for each outcome.
+    const num::simd::Outcomes holds{compare_boolean(comparison, true, false), compare_boolean(comparison, false, true),
+                                    compare_boolean(comparison, false, false)};
+    std::array<std::uint64_t, kSpanChunk / 64> words;
+    num::Flags flags = 0;
+    for (std::size_t i = 0; i < n; i += kSpanChunk) {
+      const std::size_t m = std::min(kSpanChunk, n - i);
+      if (num::simd::compare_bits(order.order, holds, static_cast<T>(order.nan_above), a + i,
+                                  b != nullptr ? b + i : nullptr, scalar, m, words.data()))
+        flags |= decide_nan_pairs(a + i, b != nullptr ? b + i : nullptr, scalar, m, words.data());
+      deposit_words(predicate, bit + i, words.data(), m);
+    }
+    return flags;
+  }
+
+  // The exact path for the pairs holding a NaN.
+  num::Flags decide_nan_pairs(const T* a, const T* b, T scalar, std::size_t n, std::uint64_t* words) const {
+    num::Flags flags = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const T x = a[j], y = b != nullptr ? b[j] : scalar;
+      if (!nan_pair(x, y)) continue;
+      const CompareOutcome o = compare_element(comparison, type, x, y, profile);
+      const std::uint64_t bit = std::uint64_t{1} << (j % 64);
+      words[j / 64] = o.value ? (words[j / 64] | bit) : (words[j / 64] & ~bit);
+      flags |= o.flags;
+    }
+    return flags;
+  }
+};
+
 }  // namespace
 
 bool predicate_bit(const Tile& t, std::uint32_t row, std::uint32_t column) noexcept {
@@ -133,18 +285,17 @@ num::Flags tile_compare(TileComparison comparison, Tile& predicate, const Tile& 
   // PredicateTileWithPadding requires.
   const TileDescriptor descriptor = predicate.descriptor();
   predicate.configure(descriptor);
-  const TileDescriptor& ld = left.descriptor();
-  const DataType t = ld.data_type;
+  const DataType t = left.data_type();
   const std::uint64_t normalized_scalar = raw_element_value(scalar, t);
   num::Flags flags = 0;
-  for (std::uint32_t r = 0; r < ld.valid_rows; ++r)
-    for (std::uint32_t c = 0; c < ld.valid_columns; ++c) {
-      const std::uint32_t element = left.linear_index(r, c);
-      const std::uint64_t rhs = right != nullptr ? right->read_raw(element) : normalized_scalar;
-      const CompareOutcome o = compare_element(comparison, t, left.read_raw(element), rhs, profile);
-      store_predicate_bit(predicate, predicate_logical_index(predicate, r, c), o.value);
-      flags |= o.flags;
-    }
+  visit_carrier(t, [&]<typename T>() {
+    const CompareSpan<T> span{comparison, t, profile, carrier_order(t), predicate.payload()};
+    const T* a = left.row_data<T>(0);
+    const T* b = right != nullptr ? right->row_data<T>(0) : nullptr;
+    for_each_valid_run(left.descriptor(), [&](std::size_t first, std::size_t n) {
+      flags |= span.run(a + first, b != nullptr ? b + first : nullptr, static_cast<T>(normalized_scalar), n, first);
+    });
+  });
   predicate.mark_valid_region_defined();  // RowMajor: element index == logical predicate index
   pad_predicate(predicate, pad);
   return flags;
@@ -155,13 +306,19 @@ void tile_select(Tile& destination, const Tile& mask, const Tile& on_true, const
   const TileDescriptor& d = on_true.descriptor();
   visit_carrier(d.data_type, [&]<typename T>() {
     const auto false_scalar = static_cast<T>(raw_element_value(scalar_false, d.data_type));
-    for (std::uint32_t r = 0; r < d.valid_rows; ++r) {
-      const T* a = on_true.row_data<T>(r);
-      const T* b = on_false != nullptr ? on_false->row_data<T>(r) : nullptr;
-      T* out = destination.row_data<T>(r);  // may alias a or b: same index, read first
-      for (std::uint32_t c = 0; c < d.valid_columns; ++c)
-        out[c] = predicate_bit(mask, r, c) ? a[c] : (b != nullptr ? b[c] : false_scalar);
-    }
+    const T* a = on_true.row_data<T>(0);
+    const T* b = on_false != nullptr ? on_false->row_data<T>(0) : nullptr;
+    T* out = destination.row_data<T>(0);  // may alias a or b: same index, read first
+    std::array<std::uint64_t, kSpanChunk / 64> take{};
+    // Element r * Col + c of the RowMajor sources is predicate bit r * Col + c.
+    for_each_valid_run(d, [&](std::size_t first, std::size_t n) {
+      for (std::size_t i = 0; i < n; i += kSpanChunk) {
+        const std::size_t m = std::min(kSpanChunk, n - i);
+        extract_words(mask.payload(), first + i, take.data(), m);
+        num::simd::select_bits(take.data(), a + first + i, b != nullptr ? b + first + i : nullptr, false_scalar,
+                               out + first + i, m);
+      }
+    });
   });
   publish(destination, pad);
 }

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cfenv>
+#include <cmath>
 #include <cstring>
 #include <span>
 #include <type_traits>
@@ -153,6 +154,69 @@ PTO_NUM_CLONES void host_float_span(ElementContext& e, const T* a, const T* b, T
     if (nan)
       for (std::size_t j = 0; j < m; ++j)
         if (is_nan_bits(z[j], inf)) z[j] = e.exact(a[i + j], b[i + j]);
+    sink.commit(i, m);
+  }
+}
+
+// ieee FP32/FP64 ADD/SUB/MUL with the operation's flags (TADDS/TSUBS/TMULS
+// record them): one host operation in the default environment, and for a
+// common result (see below) the only possible flag is NX, decided by an
+// exactness test of the host's own arithmetic.  Other elements (NaN,
+// infinite, zero or near-subnormal results: every operand NaN, infinity,
+// overflow, underflow and invalid case among them) are recomputed exactly.
+//  - Common: the result's exponent field is in [kMinField, all ones).  Then
+//    it is finite (no overflow: RNE overflows to infinity) and at least
+//    2^(emin + 1), so the result is not tiny under tininess after rounding
+//    and no operand was a NaN or infinity.
+//  - ADD/SUB (SUB as x + (-y), the same IEEE operation): s = RN(x + y) is
+//    exact iff s - x == y and s - y == x (both differences are computed
+//    exactly when s is exact; when it is not, the difference with the
+//    operand of larger magnitude is exact (Fast2Sum, gradual underflow
+//    included) and differs from the other operand).  kMinField = 2.
+//  - MUL: p = RN(x y) is exact iff fma(x, y, -p) == 0: for |p| >= 2^(emin +
+//    prec + 2) (kMinField = prec + 3) the error x y - p is a binary number
+//    (e_x + e_y >= emin + prec - 1, Boldo and Muller) that the FMA returns
+//    exactly, so it is zero only when the product was exact.
+template <Binary Op, typename T>
+constexpr T common_min_field() noexcept {
+  constexpr unsigned frac = sizeof(T) == 4 ? 23 : 52;
+  return static_cast<T>(T{Op == Binary::MUL ? frac + 1 + 3 : 2} << frac);
+}
+
+template <Binary Op, typename F>
+inline bool host_exact(F x, F y, F r) noexcept {
+  if constexpr (Op == Binary::MUL) return std::fma(x, y, -r) == F{0};
+  else {
+    const F z = Op == Binary::SUB ? -y : y;
+    return (r - x == z) & (r - z == x);  // no short circuit: the loop vectorises
+  }
+}
+
+template <Binary Op, typename T>
+PTO_NUM_CLONES void host_float_flags_span(ElementContext& e, const T* a, const T* b, T* out, std::size_t n) {
+  using F = std::conditional_t<sizeof(T) == 4, float, double>;
+  const T exponent = static_cast<T>(infinity_bits(e.type));
+  constexpr T min_field = common_min_field<Op, T>();
+  ChunkOutput<T> sink(out, a, b);
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t m = std::min(kChunk, n - i);
+    T* z = sink.at(i);
+    T uncommon = 0, inexact = 0;  // integer OR-reductions, so the loop vectorises
+    for (std::size_t j = 0; j < m; ++j) {
+      const F x = std::bit_cast<F>(a[i + j]), y = std::bit_cast<F>(b[i + j]);
+      const F r = host_op<Op>(x, y);
+      const T field = std::bit_cast<T>(r) & exponent;
+      const bool common = (field >= min_field) & (field != exponent);
+      z[j] = std::bit_cast<T>(r);
+      uncommon |= static_cast<T>(!common);
+      inexact |= static_cast<T>(common & !host_exact<Op>(x, y, r));
+    }
+    if (inexact) e.flags |= num::kNX;
+    if (uncommon)
+      for (std::size_t j = 0; j < m; ++j) {
+        const T field = z[j] & exponent;
+        if (field < min_field || field == exponent) z[j] = e.exact(a[i + j], b[i + j]);
+      }
     sink.commit(i, m);
   }
 }
@@ -365,7 +429,19 @@ bool span_binary_op(Tile& d, const Tile& l, const Tile* r, std::uint64_t scalar,
       }
     }
     // The host arithmetic below is IEEE 754 only in the default rounding mode.
-    if (r == nullptr || p != NumericProfile::Ieee || std::fegetround() != FE_TONEAREST) return false;
+    if (p != NumericProfile::Ieee || std::fegetround() != FE_TONEAREST) return false;
+    if (r == nullptr) {  // TADDS..: flags recorded
+      if constexpr (Op == Binary::DIV) {
+        return false;
+      } else {
+        const auto host = [&](const auto* a, const auto* b, auto* out, std::size_t n) {
+          host_float_flags_span<Op>(e, a, b, out, n);
+        };
+        if (t == DataType::FP32) return run.template operator()<std::uint32_t>(host);
+        if (t == DataType::FP64) return run.template operator()<std::uint64_t>(host);
+        return false;
+      }
+    }
     const auto host = [&](const auto* a, const auto* b, auto* out, std::size_t n) { host_float_span<Op>(e, a, b, out, n); };
     if (t == DataType::FP32) return run.template operator()<std::uint32_t>(host);
     if (t == DataType::FP64) return run.template operator()<std::uint64_t>(host);

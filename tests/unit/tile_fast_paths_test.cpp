@@ -35,6 +35,7 @@
 #include "numerics/f16c_span.hpp"
 #include "numerics/format.hpp"
 #include "numerics/simd_span.hpp"
+#include "simd_tiers.hpp"
 #include "tile/ops_convert.hpp"
 #include "tile/ops_elementwise.hpp"
 #include "tile/ops_reduce.hpp"
@@ -67,22 +68,7 @@ Tile make_tile(const TileDescriptor& d) {
 
 std::uint32_t f32(float f) { return std::bit_cast<std::uint32_t>(f); }
 
-// Runs `body` once per vector tier up to the host's widest, the tier capped
-// (and the cap lifted afterwards, also when an assertion returns early).
-template <typename F>
-void for_each_tier(F body) {
-  using num::simd::Tier;
-  struct Uncap {
-    ~Uncap() { num::simd::limit_tier(Tier::Avx512); }
-  } uncap;
-  const Tier host = num::simd::active_tier();
-  for (Tier tier : {Tier::Portable, Tier::Avx2, Tier::Avx512}) {
-    if (tier > host) break;
-    num::simd::limit_tier(tier);
-    SCOPED_TRACE(testing::Message() << "tier " << static_cast<int>(tier));
-    body();
-  }
-}
+using pto::test::for_each_tier;
 
 // FP32 encodings around the TEXP fast range and the IEEE special classes.
 const std::vector<std::uint32_t> kExpSpecials = {
@@ -484,6 +470,96 @@ TEST(TileFastPaths, ScalarSpansMatchElementSemantics) {
               ASSERT_EQ(d.read_raw(e), want.bits) << "operand 0x" << std::hex << s.read_raw(e) << " scalar 0x" << right;
             }
           EXPECT_EQ(flags, want_flags) << "scalar 0x" << std::hex << scalar;
+        }
+}
+
+// ieee FP32/FP64 TADDS/TSUBS/TMULS through the host with vectorised NX:
+// each operand of a list (every class, the common-result thresholds of
+// tile_elementwise.cpp, overflow and underflow neighbours, random values)
+// sits alone at some position among fillers whose result is exact (0 for
+// ADD/SUB, 1 for MUL), so a missing or extra flag of that one element
+// shows; bits of every element and the recorded flags vs binary_element.
+std::vector<std::uint64_t> host_flag_operands(DataType t, std::mt19937_64& g) {
+  const bool f64 = t == DataType::FP64;
+  const auto enc = [&](double v) { return f64 ? std::bit_cast<std::uint64_t>(v) : std::uint64_t{f32(static_cast<float>(v))}; };
+  const std::uint64_t sign = f64 ? 0x8000000000000000ULL : 0x80000000ULL;
+  const int frac = f64 ? 52 : 23;
+  std::vector<std::uint64_t> v;
+  const auto field = [&](std::uint64_t e, std::uint64_t m) { return (e << frac) | m; };
+  const std::uint64_t top = std::uint64_t{1} << (frac - 1);
+  for (int e : {0, 1, 2, 3, frac + 3, frac + 4, f64 ? 1023 : 127, f64 ? 2046 : 254, f64 ? 2047 : 255})
+    for (std::uint64_t m : {std::uint64_t{0}, std::uint64_t{1}, 2 * top - 1, top, top + 1})
+      for (std::uint64_t s : {std::uint64_t{0}, sign}) v.push_back(field(static_cast<std::uint64_t>(e), m) | s);
+  for (double x : {1.0, 3.0, 0.1, -0.75, 1e10, 1e-30, 65536.0}) v.push_back(enc(x));
+  // Products and sums near the smallest common result, 2^(emin + prec + 2) or 2^(emin + 1).
+  for (int k : {-1, 0, 1}) {
+    const int half = f64 ? (-1022 + 53 + 2) / 2 : (-126 + 24 + 2) / 2;
+    v.push_back(enc(std::ldexp(1.0 + k * (f64 ? 0x1p-52 : 0x1p-23), half)));
+    v.push_back(enc(std::ldexp(1.5, half + k)));
+  }
+  for (int i = 0; i < 24; ++i) {
+    const std::uint64_t r = g();
+    v.push_back(f64 ? r : (r & 0xffffffffU));
+  }
+  return v;
+}
+
+void check_host_flag_operand(Binary op, DataType t, std::uint64_t operand, std::uint64_t scalar, std::uint32_t at) {
+  Tile s = make_tile(descriptor(t, 64, 1, 64));
+  const std::uint64_t filler = op == Binary::MUL ? (t == DataType::FP64 ? 0x3FF0000000000000ULL : 0x3F800000U) : 0;
+  for (std::uint32_t c = 0; c < 64; ++c) s.write_element(0, c, c == at ? operand : filler);
+  Tile d = make_tile(s.descriptor());
+  const num::Flags flags = ops::tile_scalar(op, d, s, scalar, PadValue::Null, NumericProfile::Ieee);
+  num::Flags want_flags = 0;
+  for (std::uint32_t c = 0; c < 64; ++c) {
+    const num::Result want = ops::binary_element(op, t, s.read_raw(c), scalar, NumericProfile::Ieee);
+    want_flags |= want.flags;
+    ASSERT_EQ(d.read_raw(c), want.bits) << "column " << c;
+  }
+  ASSERT_EQ(flags, want_flags);
+}
+
+TEST(TileFastPaths, HostScalarArithmeticFlagsPerElement) {
+  std::mt19937_64 g(29);
+  for (DataType t : {DataType::FP32, DataType::FP64}) {
+    const std::vector<std::uint64_t> operands = host_flag_operands(t, g);
+    for (Binary op : {Binary::ADD, Binary::SUB, Binary::MUL})
+      for (std::size_t k = 0; k < operands.size(); k += 3)  // a third of the list as scalars
+        for (std::size_t i = 0; i < operands.size(); ++i) {
+          SCOPED_TRACE(testing::Message() << num::name(t) << " op " << static_cast<int>(op) << std::hex << " operand 0x"
+                                          << operands[i] << " scalar 0x" << operands[k]);
+          check_host_flag_operand(op, t, operands[i], operands[k], static_cast<std::uint32_t>((i * 7 + k) % 64));
+          if (HasFatalFailure()) return;
+        }
+  }
+}
+
+// Random tiles (exact and inexact elements mixed), spans past a chunk, and
+// the destination the source.
+TEST(TileFastPaths, HostScalarArithmeticRandomTiles) {
+  std::mt19937_64 g(31);
+  std::uniform_int_distribution<int> small(-64, 64);
+  for (DataType t : {DataType::FP32, DataType::FP64})
+    for (Binary op : {Binary::ADD, Binary::SUB, Binary::MUL})
+      for (bool integers : {false, true})
+        for (bool alias : {false, true}) {
+          const bool f64 = t == DataType::FP64;
+          const auto enc = [&](double v) { return f64 ? std::bit_cast<std::uint64_t>(v) : std::uint64_t{f32(static_cast<float>(v))}; };
+          Tile s = make_tile(descriptor(t, 128, 40, 125, 128 * 40 * 8));
+          fill(s, {}, [&] { return integers ? enc(small(g)) : enc(std::ldexp(static_cast<double>(g() % 1000000), small(g))); });
+          const std::uint64_t scalar = integers ? enc(3.0) : enc(0.3);
+          Tile copy = s, out = make_tile(s.descriptor());
+          Tile& d = alias ? copy : out;
+          const num::Flags flags = ops::tile_scalar(op, d, copy, scalar, PadValue::Null, NumericProfile::Ieee);
+          num::Flags want_flags = 0;
+          for (std::uint32_t r = 0; r < 40; ++r)
+            for (std::uint32_t c = 0; c < 125; ++c) {
+              const std::uint32_t e = s.linear_index(r, c);
+              const num::Result want = ops::binary_element(op, t, s.read_raw(e), scalar, NumericProfile::Ieee);
+              want_flags |= want.flags;
+              ASSERT_EQ(d.read_raw(e), want.bits) << "row " << r << " column " << c;
+            }
+          EXPECT_EQ(flags, want_flags) << num::name(t) << " op " << static_cast<int>(op) << " integers " << integers;
         }
 }
 

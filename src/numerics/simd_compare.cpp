@@ -1,0 +1,363 @@
+#include "numerics/simd_compare.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "numerics/convert_span.hpp"
+#include "numerics/simd_span.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define PTO_HAVE_AVX512_COMPARE 1
+#endif
+
+namespace pto::num::simd {
+
+namespace {
+
+constexpr std::size_t kWordBits = 64;
+
+template <typename T>
+constexpr T sign_bit() noexcept {
+  return static_cast<T>(T{1} << (sizeof(T) * 8 - 1));
+}
+
+template <typename T>
+constexpr T magnitude_bits() noexcept {
+  return static_cast<T>(~sign_bit<T>());
+}
+
+// A signed key whose signed order is `O`'s order of the carriers: the
+// carrier itself (Signed), the carrier with its sign bit flipped
+// (Unsigned), or TileFloatingOrderKey shifted into the signed range after
+// -0 is replaced by +0 (Floating: negative encodings flip their magnitude
+// bits, so the key of -m is -1 - m and of +m is m).
+template <Order O, typename T>
+constexpr std::make_signed_t<T> order_key(T v) noexcept {
+  using S = std::make_signed_t<T>;
+  if constexpr (O == Order::Signed) {
+    return static_cast<S>(v);
+  } else if constexpr (O == Order::Unsigned) {
+    return static_cast<S>(static_cast<T>(v ^ sign_bit<T>()));
+  } else {
+    const T x = (v & magnitude_bits<T>()) == 0 ? T{0} : v;
+    const T flip = (x & sign_bit<T>()) != 0 ? magnitude_bits<T>() : T{0};
+    return static_cast<S>(static_cast<T>(x ^ flip));
+  }
+}
+
+template <typename T>
+constexpr bool is_nan(T v, T nan_above) noexcept {
+  return static_cast<T>(v & magnitude_bits<T>()) > nan_above;
+}
+
+// The predicate word of 64 outcomes (less and equal exclusive), its bits
+// from `count` on cleared.
+std::uint64_t outcome_word(Outcomes holds, std::uint64_t less, std::uint64_t equal, std::size_t count) noexcept {
+  const auto all = [](bool b) { return b ? ~std::uint64_t{0} : 0; };
+  const std::uint64_t word = (less & all(holds.less)) | (equal & all(holds.equal)) | (~(less | equal) & all(holds.greater));
+  return count >= kWordBits ? word : word & ((std::uint64_t{1} << count) - 1);
+}
+
+template <Order O, typename T>
+PTO_NUM_CLONES bool compare_lanes(Outcomes holds, T nan_above, const T* a, const T* b, T scalar, std::size_t n,
+                                  std::uint64_t* out) noexcept {
+  bool nan = false;
+  for (std::size_t w = 0; w * kWordBits < n; ++w) {
+    const std::size_t first = w * kWordBits, m = std::min(kWordBits, n - first);
+    std::uint64_t l = 0, e = 0;
+    for (std::size_t j = 0; j < m; ++j) {
+      const T x = a[first + j], y = b != nullptr ? b[first + j] : scalar;
+      const auto kx = order_key<O>(x), ky = order_key<O>(y);
+      l |= std::uint64_t{kx < ky} << j;
+      e |= std::uint64_t{kx == ky} << j;
+      if constexpr (O == Order::Floating) nan |= is_nan(x, nan_above) || is_nan(y, nan_above);
+    }
+    out[w] = outcome_word(holds, l, e, m);
+  }
+  return nan;
+}
+
+template <typename T>
+PTO_NUM_CLONES void select_lanes(const std::uint64_t* take, const T* on_true, const T* on_false, T scalar, T* out,
+                                 std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) {
+    const T f = on_false != nullptr ? on_false[i] : scalar;
+    out[i] = ((take[i / kWordBits] >> (i % kWordBits)) & 1U) != 0 ? on_true[i] : f;
+  }
+}
+
+#ifdef PTO_HAVE_AVX512_COMPARE
+// GCC 12's unmasked AVX-512 intrinsics merge into an undefined vector,
+// which -Wmaybe-uninitialized (and -Wuninitialized) report at every use.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+#define PTO_AVX512_BW __attribute__((target("avx512f,avx512bw")))
+
+// The AVX-512 operations of one carrier width (64 / sizeof(T) lanes).
+template <typename T>
+struct Lanes;
+
+template <>
+struct Lanes<std::uint8_t> {
+  using Mask = __mmask64;
+  PTO_AVX512_BW static __m512i load(Mask k, const std::uint8_t* p) { return _mm512_maskz_loadu_epi8(k, p); }
+  PTO_AVX512_BW static void store(Mask k, std::uint8_t* p, __m512i v) { _mm512_mask_storeu_epi8(p, k, v); }
+  PTO_AVX512_BW static __m512i load(const std::uint8_t* p) { return _mm512_loadu_si512(p); }
+  PTO_AVX512_BW static __m512i maxu(__m512i x, __m512i y) { return _mm512_max_epu8(x, y); }
+  PTO_AVX512_BW static __m512i set1(std::uint8_t v) { return _mm512_set1_epi8(static_cast<char>(v)); }
+  PTO_AVX512_BW static Mask lt(__m512i x, __m512i y) { return _mm512_cmplt_epi8_mask(x, y); }
+  PTO_AVX512_BW static Mask ltu(__m512i x, __m512i y) { return _mm512_cmplt_epu8_mask(x, y); }
+  PTO_AVX512_BW static Mask eq(__m512i x, __m512i y) { return _mm512_cmpeq_epi8_mask(x, y); }
+  PTO_AVX512_BW static Mask test(__m512i x, __m512i y) { return _mm512_test_epi8_mask(x, y); }
+  PTO_AVX512_BW static __m512i maskz_mov(Mask k, __m512i x) { return _mm512_maskz_mov_epi8(k, x); }
+  PTO_AVX512_BW static __m512i blend(Mask k, __m512i x, __m512i y) { return _mm512_mask_blend_epi8(k, x, y); }
+};
+
+template <>
+struct Lanes<std::uint16_t> {
+  using Mask = __mmask32;
+  PTO_AVX512_BW static __m512i load(Mask k, const std::uint16_t* p) { return _mm512_maskz_loadu_epi16(k, p); }
+  PTO_AVX512_BW static void store(Mask k, std::uint16_t* p, __m512i v) { _mm512_mask_storeu_epi16(p, k, v); }
+  PTO_AVX512_BW static __m512i load(const std::uint16_t* p) { return _mm512_loadu_si512(p); }
+  PTO_AVX512_BW static __m512i maxu(__m512i x, __m512i y) { return _mm512_max_epu16(x, y); }
+  PTO_AVX512_BW static __m512i set1(std::uint16_t v) { return _mm512_set1_epi16(static_cast<short>(v)); }
+  PTO_AVX512_BW static Mask lt(__m512i x, __m512i y) { return _mm512_cmplt_epi16_mask(x, y); }
+  PTO_AVX512_BW static Mask ltu(__m512i x, __m512i y) { return _mm512_cmplt_epu16_mask(x, y); }
+  PTO_AVX512_BW static Mask eq(__m512i x, __m512i y) { return _mm512_cmpeq_epi16_mask(x, y); }
+  PTO_AVX512_BW static Mask test(__m512i x, __m512i y) { return _mm512_test_epi16_mask(x, y); }
+  PTO_AVX512_BW static __m512i maskz_mov(Mask k, __m512i x) { return _mm512_maskz_mov_epi16(k, x); }
+  PTO_AVX512_BW static __m512i blend(Mask k, __m512i x, __m512i y) { return _mm512_mask_blend_epi16(k, x, y); }
+};
+
+template <>
+struct Lanes<std::uint32_t> {
+  using Mask = __mmask16;
+  PTO_AVX512_BW static __m512i load(Mask k, const std::uint32_t* p) { return _mm512_maskz_loadu_epi32(k, p); }
+  PTO_AVX512_BW static void store(Mask k, std::uint32_t* p, __m512i v) { _mm512_mask_storeu_epi32(p, k, v); }
+  PTO_AVX512_BW static __m512i load(const std::uint32_t* p) { return _mm512_loadu_si512(p); }
+  PTO_AVX512_BW static __m512i maxu(__m512i x, __m512i y) { return _mm512_max_epu32(x, y); }
+  PTO_AVX512_BW static __m512i set1(std::uint32_t v) { return _mm512_set1_epi32(static_cast<int>(v)); }
+  PTO_AVX512_BW static Mask lt(__m512i x, __m512i y) { return _mm512_cmplt_epi32_mask(x, y); }
+  PTO_AVX512_BW static Mask ltu(__m512i x, __m512i y) { return _mm512_cmplt_epu32_mask(x, y); }
+  PTO_AVX512_BW static Mask eq(__m512i x, __m512i y) { return _mm512_cmpeq_epi32_mask(x, y); }
+  PTO_AVX512_BW static Mask test(__m512i x, __m512i y) { return _mm512_test_epi32_mask(x, y); }
+  PTO_AVX512_BW static __m512i maskz_mov(Mask k, __m512i x) { return _mm512_maskz_mov_epi32(k, x); }
+  PTO_AVX512_BW static __m512i blend(Mask k, __m512i x, __m512i y) { return _mm512_mask_blend_epi32(k, x, y); }
+};
+
+template <>
+struct Lanes<std::uint64_t> {
+  using Mask = __mmask8;
+  PTO_AVX512_BW static __m512i load(Mask k, const std::uint64_t* p) { return _mm512_maskz_loadu_epi64(k, p); }
+  PTO_AVX512_BW static void store(Mask k, std::uint64_t* p, __m512i v) { _mm512_mask_storeu_epi64(p, k, v); }
+  PTO_AVX512_BW static __m512i load(const std::uint64_t* p) { return _mm512_loadu_si512(p); }
+  PTO_AVX512_BW static __m512i maxu(__m512i x, __m512i y) { return _mm512_max_epu64(x, y); }
+  PTO_AVX512_BW static __m512i set1(std::uint64_t v) { return _mm512_set1_epi64(static_cast<long long>(v)); }
+  PTO_AVX512_BW static Mask lt(__m512i x, __m512i y) { return _mm512_cmplt_epi64_mask(x, y); }
+  PTO_AVX512_BW static Mask ltu(__m512i x, __m512i y) { return _mm512_cmplt_epu64_mask(x, y); }
+  PTO_AVX512_BW static Mask eq(__m512i x, __m512i y) { return _mm512_cmpeq_epi64_mask(x, y); }
+  PTO_AVX512_BW static Mask test(__m512i x, __m512i y) { return _mm512_test_epi64_mask(x, y); }
+  PTO_AVX512_BW static __m512i maskz_mov(Mask k, __m512i x) { return _mm512_maskz_mov_epi64(k, x); }
+  PTO_AVX512_BW static __m512i blend(Mask k, __m512i x, __m512i y) { return _mm512_mask_blend_epi64(k, x, y); }
+};
+
+template <typename T>
+constexpr std::size_t kLanes = 64 / sizeof(T);
+
+// x with its magnitude bits flipped in the negative lanes: x ^ (sign fill
+// & magnitude) in one ternary-logic step (no 8-bit arithmetic shift: there
+// the sign mask picks the flipped lanes).
+template <typename T>
+PTO_AVX512_BW __m512i flip_negative(__m512i x, __m512i magnitude) {
+  using L = Lanes<T>;
+  constexpr int kXorAnd = 0x78;  // A ^ (B & C)
+  if constexpr (sizeof(T) == 1) return L::blend(L::lt(x, _mm512_setzero_si512()), x, _mm512_xor_si512(x, magnitude));
+  else if constexpr (sizeof(T) == 2) return _mm512_ternarylogic_epi32(x, _mm512_srai_epi16(x, 15), magnitude, kXorAnd);
+  else if constexpr (sizeof(T) == 4) return _mm512_ternarylogic_epi32(x, _mm512_srai_epi32(x, 31), magnitude, kXorAnd);
+  else return _mm512_ternarylogic_epi64(x, _mm512_srai_epi64(x, 63), magnitude, kXorAnd);
+}
+
+// The load mask of the lanes from `first` below n.
+template <typename T>
+PTO_AVX512_BW typename Lanes<T>::Mask lanes_below(std::size_t first, std::size_t n) {
+  const std::size_t count = std::min(kLanes<T>, n - first);
+  return static_cast<typename Lanes<T>::Mask>(count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1);
+}
+
+// The loops of compare_avx512: integer orders, Floating through integer
+// keys, and Floating binary32/binary64 carriers through the host's quiet
+// compares (exact when MXCSR.DAZ is clear: then the compares see every
+// subnormal, order -0 == +0 and report NaN pairs unordered).
+enum class Kind : std::uint8_t { Signed, Unsigned, FloatingKeys, FloatingHost };
+
+template <typename T>
+struct Relations {
+  typename Lanes<T>::Mask less, equal, nan;
+};
+
+// Floating keys: the signed key of a carrier, x with its magnitude bits
+// flipped when negative (-m -> -1 - m); -0 (key -1) against +0 (key 0) is
+// the only pair of equal values with unequal keys, found by a zero test of
+// x | y.  NaNs: `widest` accumulates the largest magnitude, compared with
+// the NaN bound once per call.
+template <Kind K, typename T>
+PTO_AVX512_BW Relations<T> relate(__m512i x, __m512i y, __m512i& widest) {
+  using L = Lanes<T>;
+  if constexpr (K == Kind::Signed) {
+    return {L::lt(x, y), L::eq(x, y), 0};
+  } else if constexpr (K == Kind::Unsigned) {
+    return {L::ltu(x, y), L::eq(x, y), 0};
+  } else if constexpr (K == Kind::FloatingHost && sizeof(T) == 4) {
+    const __m512 fx = _mm512_castsi512_ps(x), fy = _mm512_castsi512_ps(y);
+    return {_mm512_cmp_ps_mask(fx, fy, _CMP_LT_OQ), _mm512_cmp_ps_mask(fx, fy, _CMP_EQ_OQ),
+            _mm512_cmp_ps_mask(fx, fy, _CMP_UNORD_Q)};
+  } else if constexpr (K == Kind::FloatingHost) {
+    const __m512d fx = _mm512_castsi512_pd(x), fy = _mm512_castsi512_pd(y);
+    return {_mm512_cmp_pd_mask(fx, fy, _CMP_LT_OQ), _mm512_cmp_pd_mask(fx, fy, _CMP_EQ_OQ),
+            _mm512_cmp_pd_mask(fx, fy, _CMP_UNORD_Q)};
+  } else {
+    const __m512i magnitude = L::set1(magnitude_bits<T>());
+    const __m512i kx = flip_negative<T>(x, magnitude), ky = flip_negative<T>(y, magnitude);
+    const auto nonzero = L::test(_mm512_or_si512(x, y), magnitude);
+    widest = L::maxu(widest, L::maxu(_mm512_and_si512(x, magnitude), _mm512_and_si512(y, magnitude)));
+    return {static_cast<typename L::Mask>(L::lt(kx, ky) & nonzero),
+            static_cast<typename L::Mask>(L::eq(kx, ky) | ~nonzero), 0};
+  }
+}
+
+// One 64-lane word from `first`: sizeof(T) vectors, lanes from n on masked
+// off (a full word: no lane masked).
+template <Kind K, typename T, bool Tail>
+PTO_AVX512_BW void relate_word(Outcomes holds, const T* a, const T* b, __m512i broadcast, std::size_t first,
+                               std::size_t n, std::uint64_t* out, std::uint64_t& nan, __m512i& widest) {
+  using L = Lanes<T>;
+  std::uint64_t l = 0, e = 0;
+  for (std::size_t v = 0; v < sizeof(T); ++v) {
+    const std::size_t at = first + v * kLanes<T>;
+    if (Tail && at >= n) break;
+    const auto k = Tail ? lanes_below<T>(at, n) : static_cast<typename L::Mask>(~std::uint64_t{0});
+    const __m512i x = Tail ? L::load(k, a + at) : L::load(a + at);
+    const __m512i y = b == nullptr ? broadcast : Tail ? L::load(k, b + at) : L::load(b + at);
+    const Relations<T> r = relate<K, T>(x, y, widest);
+    const unsigned shift = static_cast<unsigned>(v * kLanes<T>);
+    l |= static_cast<std::uint64_t>(static_cast<typename L::Mask>(r.less & k)) << shift;
+    e |= static_cast<std::uint64_t>(static_cast<typename L::Mask>(r.equal & k)) << shift;
+    nan |= static_cast<typename L::Mask>(r.nan & k);
+  }
+  out[first / kWordBits] = outcome_word(holds, l, e, Tail ? n - first : kWordBits);
+}
+
+template <Kind K, typename T>
+PTO_AVX512_BW bool compare_avx512(Outcomes holds, T nan_above, const T* a, const T* b, T scalar, std::size_t n,
+                                  std::uint64_t* out) noexcept {
+  using L = Lanes<T>;
+  const __m512i broadcast = L::set1(scalar);
+  __m512i widest = _mm512_setzero_si512();
+  std::uint64_t nan = 0;
+  std::size_t first = 0;
+  for (; first + kWordBits <= n; first += kWordBits)
+    relate_word<K, T, false>(holds, a, b, broadcast, first, n, out, nan, widest);
+  if (first < n) relate_word<K, T, true>(holds, a, b, broadcast, first, n, out, nan, widest);
+  return nan != 0 || L::ltu(L::set1(nan_above), widest) != 0;
+}
+
+template <typename T>
+PTO_AVX512_BW void select_avx512(const std::uint64_t* take, const T* on_true, const T* on_false, T scalar, T* out,
+                                 std::size_t n) noexcept {
+  using L = Lanes<T>;
+  const __m512i broadcast = L::set1(scalar);
+  for (std::size_t first = 0; first < n; first += kLanes<T>) {
+    const auto k = lanes_below<T>(first, n);
+    const auto pick = static_cast<typename L::Mask>(take[first / kWordBits] >> (first % kWordBits));
+    const __m512i f = on_false != nullptr ? L::load(k, on_false + first) : broadcast;
+    L::store(k, out + first, L::blend(pick, f, L::load(k, on_true + first)));
+  }
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif
+
+template <Order O, typename T>
+bool compare_order(Outcomes holds, T nan_above, const T* a, const T* b, T scalar, std::size_t n,
+                   std::uint64_t* out) noexcept {
+#ifdef PTO_HAVE_AVX512_COMPARE
+  if (active_tier() == Tier::Avx512) {
+    if constexpr (O == Order::Signed) return compare_avx512<Kind::Signed>(holds, nan_above, a, b, scalar, n, out);
+    if constexpr (O == Order::Unsigned) return compare_avx512<Kind::Unsigned>(holds, nan_above, a, b, scalar, n, out);
+    // 32- and 64-bit Floating carriers are binary32 (FP32, and TF32/HF32
+    // with zero low bits) and binary64 encodings.
+    constexpr std::uint32_t kDenormalsAreZero = 0x0040;
+    if constexpr (sizeof(T) >= 4)
+      if ((_mm_getcsr() & kDenormalsAreZero) == 0)
+        return compare_avx512<Kind::FloatingHost>(holds, nan_above, a, b, scalar, n, out);
+    return compare_avx512<Kind::FloatingKeys>(holds, nan_above, a, b, scalar, n, out);
+  }
+#endif
+  return compare_lanes<O>(holds, nan_above, a, b, scalar, n, out);
+}
+
+template <typename T>
+bool compare_of(Order order, Outcomes holds, T nan_above, const T* a, const T* b, T scalar, std::size_t n,
+                std::uint64_t* out) noexcept {
+  switch (order) {
+    case Order::Signed: return compare_order<Order::Signed>(holds, nan_above, a, b, scalar, n, out);
+    case Order::Unsigned: return compare_order<Order::Unsigned>(holds, nan_above, a, b, scalar, n, out);
+    default: return compare_order<Order::Floating>(holds, nan_above, a, b, scalar, n, out);
+  }
+}
+
+template <typename T>
+void select_of(const std::uint64_t* take, const T* on_true, const T* on_false, T scalar, T* out,
+               std::size_t n) noexcept {
+#ifdef PTO_HAVE_AVX512_COMPARE
+  if (active_tier() == Tier::Avx512) {
+    select_avx512(take, on_true, on_false, scalar, out, n);
+    return;
+  }
+#endif
+  select_lanes(take, on_true, on_false, scalar, out, n);
+}
+
+}  // namespace
+
+bool compare_bits(Order order, Outcomes holds, std::uint8_t nan_above, const std::uint8_t* a, const std::uint8_t* b,
+                  std::uint8_t scalar, std::size_t n, std::uint64_t* out) noexcept {
+  return compare_of(order, holds, nan_above, a, b, scalar, n, out);
+}
+bool compare_bits(Order order, Outcomes holds, std::uint16_t nan_above, const std::uint16_t* a, const std::uint16_t* b,
+                  std::uint16_t scalar, std::size_t n, std::uint64_t* out) noexcept {
+  return compare_of(order, holds, nan_above, a, b, scalar, n, out);
+}
+bool compare_bits(Order order, Outcomes holds, std::uint32_t nan_above, const std::uint32_t* a, const std::uint32_t* b,
+                  std::uint32_t scalar, std::size_t n, std::uint64_t* out) noexcept {
+  return compare_of(order, holds, nan_above, a, b, scalar, n, out);
+}
+bool compare_bits(Order order, Outcomes holds, std::uint64_t nan_above, const std::uint64_t* a, const std::uint64_t* b,
+                  std::uint64_t scalar, std::size_t n, std::uint64_t* out) noexcept {
+  return compare_of(order, holds, nan_above, a, b, scalar, n, out);
+}
+
+void select_bits(const std::uint64_t* take, const std::uint8_t* on_true, const std::uint8_t* on_false,
+                 std::uint8_t scalar, std::uint8_t* out, std::size_t n) noexcept {
+  select_of(take, on_true, on_false, scalar, out, n);
+}
+void select_bits(const std::uint64_t* take, const std::uint16_t* on_true, const std::uint16_t* on_false,
+                 std::uint16_t scalar, std::uint16_t* out, std::size_t n) noexcept {
+  select_of(take, on_true, on_false, scalar, out, n);
+}
+void select_bits(const std::uint64_t* take, const std::uint32_t* on_true, const std::uint32_t* on_false,
+                 std::uint32_t scalar, std::uint32_t* out, std::size_t n) noexcept {
+  select_of(take, on_true, on_false, scalar, out, n);
+}
+void select_bits(const std::uint64_t* take, const std::uint64_t* on_true, const std::uint64_t* on_false,
+                 std::uint64_t scalar, std::uint64_t* out, std::size_t n) noexcept {
+  select_of(take, on_true, on_false, scalar, out, n);
+}
+
+}  // namespace pto::num::simd
