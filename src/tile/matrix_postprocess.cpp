@@ -8,7 +8,13 @@
 #include <utility>
 
 #include "numerics/format.hpp"
+#include "tile/matrix_postprocess_isa.hpp"
 #include "tile/ops_matrix.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <xmmintrin.h>
+#define PTO_POSTPROCESS_X86 1
+#endif
 
 namespace pto::tile::postprocess {
 
@@ -585,6 +591,7 @@ num::Result encode_binary_fast(double value, const Encoder& e) noexcept {
 // The per-tile decode; false when the tile keeps the exact path.
 struct TilePlan {
   Encoder encoder{};
+  RoundingMode rounding = RoundingMode::RNE;  // the effective control's
   bool s32_source = false;
   unsigned width = 0;  // MatrixQuantizedAffine intermediate width (0: none)
   bool shift = false;
@@ -599,6 +606,7 @@ bool plan_tile(unsigned mode, DataType output, Control control, TilePlan& plan) 
   Encoder& e = plan.encoder;
   e.output = output;
   e.saturating = control.saturating;
+  plan.rounding = control.rounding;
   if (!signed_rounding(control.rounding, e.rounding)) return false;
   if (!plan.s32_source && source != DataType::FP32) return false;
   if (num::is_integer(output)) {
@@ -678,6 +686,34 @@ bool fast_element(std::uint64_t value, const TilePlan& p, const ColumnPlan& c, n
   return true;
 }
 
+// The AVX2 row kernel's plan for a tile (matrix_postprocess_isa.hpp): FP32
+// sources without pre-quantisation offset, FP32 / FP16 / BF16 destinations,
+// RNE / RTZ / RTP / RTM, finite multipliers, on a CPU with AVX2 and F16C
+// under the default MXCSR (round to nearest, no FTZ / DAZ).  False keeps
+// the scalar kernel.
+bool simd_plan(const TilePlan& p, const std::vector<ColumnPlan>& columns, SimdRowPlan& out) noexcept {
+#ifdef PTO_POSTPROCESS_X86
+  static const bool cpu = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  const RoundingMode mode = p.rounding;
+  if (!cpu || (_mm_getcsr() & ~0x3FU) != 0x1F80U || p.s32_source || p.shift || p.width != 0 || mode == RoundingMode::RNA ||
+      mode == RoundingMode::RHB)
+    return false;
+  for (const ColumnPlan& c : columns)
+    if (!c.fast) return false;
+  const DataType t = p.encoder.output;
+  if (t != DataType::FP32 && t != DataType::FP16 && t != DataType::BF16) return false;
+  out.destination = t == DataType::FP32 ? SimdDestination::FP32 : t == DataType::FP16 ? SimdDestination::FP16 : SimdDestination::BF16;
+  out.rounding = mode;
+  out.saturating = p.encoder.saturating;
+  return true;
+#else
+  static_cast<void>(p);
+  static_cast<void>(columns);
+  static_cast<void>(out);
+  return false;
+#endif
+}
+
 }  // namespace
 
 bool tile_kernel_applies(unsigned mode, DataType output, Control control) noexcept {
@@ -694,8 +730,24 @@ num::Flags post_process_tile(std::span<std::uint64_t> values, std::span<const Co
   const bool fast = plan_tile(mode, output, control, plan);
   std::vector<ColumnPlan> column_plans(n);
   for (std::size_t c = 0; c < n; ++c) column_plans[c] = plan_column(mode, relu_mode, plan.width, columns[c]);
-  for (std::size_t row = 0; row < values.size(); row += n)
+  // The AVX2 row kernel takes whole groups of four columns where it applies.
+  SimdRowPlan simd;
+  const std::size_t simd_columns = fast && simd_plan(plan, column_plans, simd) ? n / 4 * 4 : 0;
+  std::vector<double> positive(simd_columns), negative(simd_columns);
+  std::vector<std::uint8_t> declined(simd_columns);
+  for (std::size_t c = 0; c < simd_columns; ++c) {
+    positive[c] = column_plans[c].positive;
+    negative[c] = column_plans[c].negative;
+  }
+  simd.positive = positive.data();
+  simd.negative = negative.data();
+  for (std::size_t row = 0; row < values.size(); row += n) {
+    const std::size_t vector_columns = row + n <= values.size() ? simd_columns : 0;
+#ifdef PTO_POSTPROCESS_X86
+    if (vector_columns != 0) flags |= fp32_row_avx2(values.data() + row, vector_columns, simd, declined.data());
+#endif
     for (std::size_t c = 0; c < n && row + c < values.size(); ++c) {
+      if (c < vector_columns && declined[c] == 0) continue;
       std::uint64_t& value = values[row + c];
       num::Result r;
       if (!fast || !fast_element(value, plan, column_plans[c], r))
@@ -703,6 +755,7 @@ num::Flags post_process_tile(std::span<std::uint64_t> values, std::span<const Co
       value = r.bits;
       flags |= r.flags;
     }
+  }
   return flags;
 }
 
