@@ -7,6 +7,7 @@
 #include <vector>
 #include <utility>
 
+#include "numerics/f16c_span.hpp"
 #include "numerics/format.hpp"
 #include "tile/matrix_postprocess_isa.hpp"
 #include "tile/ops_matrix.hpp"
@@ -693,7 +694,7 @@ bool fast_element(std::uint64_t value, const TilePlan& p, const ColumnPlan& c, n
 // the scalar kernel.
 bool simd_plan(const TilePlan& p, const std::vector<ColumnPlan>& columns, SimdRowPlan& out) noexcept {
 #ifdef PTO_POSTPROCESS_X86
-  static const bool cpu = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  static const bool cpu = num::f16c::available();  // AVX2 and F16C
   const RoundingMode mode = p.rounding;
   if (!cpu || (_mm_getcsr() & ~0x3FU) != 0x1F80U || p.s32_source || p.shift || p.width != 0 || mode == RoundingMode::RNA ||
       mode == RoundingMode::RHB)
