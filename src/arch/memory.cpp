@@ -108,6 +108,17 @@ void Memory::write_bytes(Word address, std::span<const std::uint8_t> in) {
   if (touched_code && code_hook_) code_hook_(code_hook_context_, address, in.size());
 }
 
+std::uint8_t* Memory::in_place_range(Word address, Word size, bool write) {
+  const Word offset = address & kPageMask;
+  if (size == 0 || size > kPageBytes - offset) return nullptr;
+  if (write) {
+    Page& p = page_for_write(address >> kPageBits);
+    return p.has_code ? nullptr : p.bytes.data() + offset;
+  }
+  const auto it = pages_.find(address >> kPageBits);
+  return it == pages_.end() ? nullptr : it->second->bytes.data() + offset;
+}
+
 void Memory::fill(Word address, Word count, std::uint8_t value) {
   Word done = 0;
   bool touched_code = false;

@@ -120,6 +120,12 @@ class Memory {
   void read_bytes(Word address, std::span<std::uint8_t> out) const;
   void write_bytes(Word address, std::span<const std::uint8_t> in);
   void fill(Word address, Word count, std::uint8_t value);
+  // Bulk access in place (tile transport): the host bytes of [address,
+  // address + size) when the range lies in one page that is resident (read:
+  // an absent page reads zero and has no bytes) or holds no decoded code
+  // (write: allocated as write_bytes would); nullptr otherwise.  Reading or
+  // writing through the pointer is read_bytes / write_bytes of the range.
+  std::uint8_t* in_place_range(Word address, Word size, bool write);
 
   // Code tracking: the fetch unit marks pages it decodes from; a later write
   // into such a page calls the hook with the written range.

@@ -36,6 +36,12 @@ class MachineTilePort final : public tile::TileMemoryPort {
     m_.memory.write_bytes(address, {reinterpret_cast<const std::uint8_t*>(in.data()), in.size()});
     m_.clear_overlapping_reservation(address, in.size());  // StoreTileMemoryElement -> StoreTranslated
   }
+  std::byte* in_place(std::uint64_t address, std::uint64_t size, bool write) override {
+    return reinterpret_cast<std::byte*>(m_.memory.in_place_range(address, size, write));
+  }
+  void wrote_in_place(std::uint64_t address, std::uint64_t size) override {
+    m_.clear_overlapping_reservation(address, size);
+  }
   // TLSU element accesses: memory events of PE `agent` in CurrentBundleMemoryOrder.
   std::uint64_t load_element(unsigned agent, std::uint64_t address, unsigned size) override {
     const AgentScope scope(m_, agent);

@@ -43,6 +43,8 @@ struct Sse2Lanes {
   using Reg = __m128i;
   static Reg load(const std::byte* p, std::size_t) noexcept { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
   static void store(std::byte* p, std::size_t, Reg v) noexcept { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+  static Reg lo8(Reg a, Reg b) noexcept { return _mm_unpacklo_epi8(a, b); }
+  static Reg hi8(Reg a, Reg b) noexcept { return _mm_unpackhi_epi8(a, b); }
   static Reg lo16(Reg a, Reg b) noexcept { return _mm_unpacklo_epi16(a, b); }
   static Reg hi16(Reg a, Reg b) noexcept { return _mm_unpackhi_epi16(a, b); }
   static Reg lo32(Reg a, Reg b) noexcept { return _mm_unpacklo_epi32(a, b); }
@@ -149,11 +151,19 @@ void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Tile
 }
 
 // Two full N8 CELLs of adjacent column blocks (`lane` bytes apart in the
-// payload) with AVX2, else one CELL at a time.
+// payload): one 16 x 16 byte transpose for bytes, an AVX2 pair for 16-bit
+// units; else one CELL at a time.
 template <std::size_t U, bool ToPayload, typename Payload, typename Image>
 void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, bool pair) noexcept {
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
 #ifdef PTO_CUBE_COPY_SSE2
+  if constexpr (U == 1) {  // 16 rows x 8 bytes per CELL: the pair is one 16 x 16 byte block
+    if (pair) {
+      if constexpr (ToPayload) unpack_bytes<Sse2Lanes>(cell, CR, lane, 0, image, row_bytes, 8 * row_bytes, 0);
+      else unpack_bytes<Sse2Lanes>(image, row_bytes, 8 * row_bytes, 0, cell, CR, lane, 0);
+      return;
+    }
+  }
   if constexpr (U == 2) {  // one 8 x 8 block per CELL: the pair spans two CELLs
     if (pair && avx2()) {
       if constexpr (ToPayload) unpack_pair_avx2(U, cell, CR * U, lane, image, row_bytes, 8 * U);

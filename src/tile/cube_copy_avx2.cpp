@@ -18,6 +18,8 @@ struct Avx2Lanes {
   static void store(std::byte* p, std::size_t lane, Reg v) noexcept {
     _mm256_storeu2_m128i(reinterpret_cast<__m128i*>(p + lane), reinterpret_cast<__m128i*>(p), v);
   }
+  static Reg lo8(Reg a, Reg b) noexcept { return _mm256_unpacklo_epi8(a, b); }
+  static Reg hi8(Reg a, Reg b) noexcept { return _mm256_unpackhi_epi8(a, b); }
   static Reg lo16(Reg a, Reg b) noexcept { return _mm256_unpacklo_epi16(a, b); }
   static Reg hi16(Reg a, Reg b) noexcept { return _mm256_unpackhi_epi16(a, b); }
   static Reg lo32(Reg a, Reg b) noexcept { return _mm256_unpacklo_epi32(a, b); }

@@ -7,7 +7,8 @@
 // in one matrix, or two CELLs).  Internal to the including unit.
 //
 // V provides: Reg, load(p, in_lane), store(p, out_lane,
-// v), and the per-lane unpacks lo16 / hi16 / lo32 / hi32 / lo64 / hi64.
+// v), and the per-lane unpacks lo8 / hi8 / lo16 / hi16 / lo32 / hi32 / lo64 /
+// hi64.
 #pragma once
 
 #include <cstddef>
@@ -54,6 +55,36 @@ inline void unpack_block(std::byte* out, std::size_t os, std::size_t out_lane, c
       put(2 * i + 1, V::hi64(u[i], u[i + 4]));
     }
   }
+}
+
+// A 16 x 16 block of bytes per lane whose rows and columns come in two
+// halves of 8: row i at in + (i / 8) * in_half + (i % 8) * is, column c
+// written at out + (c / 8) * out_half + (c % 8) * os (two side-by-side N8
+// CELLs, or one image block when half = 8 * stride).  Rows are loaded in
+// bit-reversed order so that four rounds of pairing register k with k + 8
+// (unpacks of 8, 16, 32, 64 bits) leave column c in register c.
+template <class V>
+inline void unpack_bytes(std::byte* out, std::size_t os, std::size_t out_half, std::size_t out_lane, const std::byte* in,
+                         std::size_t is, std::size_t in_half, std::size_t in_lane) noexcept {
+  using Reg = typename V::Reg;
+  constexpr std::size_t kReversed[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
+  Reg r[16], n[16];
+  for (std::size_t i = 0; i < 16; ++i) {
+    const std::size_t row = kReversed[i];
+    r[i] = V::load(in + (row / 8) * in_half + (row % 8) * is, in_lane);
+  }
+  const auto round = [&](auto lo, auto hi) {
+    for (std::size_t k = 0; k < 8; ++k) {
+      n[2 * k] = lo(r[k], r[k + 8]);
+      n[2 * k + 1] = hi(r[k], r[k + 8]);
+    }
+    for (std::size_t k = 0; k < 16; ++k) r[k] = n[k];
+  };
+  round([](Reg a, Reg b) { return V::lo8(a, b); }, [](Reg a, Reg b) { return V::hi8(a, b); });
+  round([](Reg a, Reg b) { return V::lo16(a, b); }, [](Reg a, Reg b) { return V::hi16(a, b); });
+  round([](Reg a, Reg b) { return V::lo32(a, b); }, [](Reg a, Reg b) { return V::hi32(a, b); });
+  round([](Reg a, Reg b) { return V::lo64(a, b); }, [](Reg a, Reg b) { return V::hi64(a, b); });
+  for (std::size_t c = 0; c < 16; ++c) V::store(out + (c / 8) * out_half + (c % 8) * os, out_lane, r[c]);
 }
 
 }  // namespace

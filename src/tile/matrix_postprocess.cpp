@@ -2,11 +2,20 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <vector>
 #include <utility>
 
+#include "numerics/f16c_span.hpp"
 #include "numerics/format.hpp"
+#include "tile/matrix_postprocess_isa.hpp"
 #include "tile/ops_matrix.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <xmmintrin.h>
+#define PTO_POSTPROCESS_X86 1
+#endif
 
 namespace pto::tile::postprocess {
 
@@ -336,6 +345,18 @@ double selected_multiplier(bool source_negative, unsigned relu_mode, double scal
   return fp19_value(relu_param);
 }
 
+// The accumulator type MatrixPostQuantBaseWithFlags reads: the output type
+// without pre-quantisation, else S32 or FP32 as the mode's accumulator.
+DataType source_type(unsigned mode, DataType output) noexcept {
+  if (mode == 0) return output;
+  return fpatr::accumulator_type_legal(mode, DataType::S32) ? DataType::S32 : DataType::FP32;
+}
+
+double quant_scale(unsigned mode, std::uint64_t quant_param) noexcept {
+  const bool parameterised = fpatr::mode_uses_scalar_parameter(mode) || fpatr::mode_uses_vector_parameter(mode);
+  return parameterised ? fp19_value(quant_param >> 13) : 1.0;
+}
+
 // MatrixEncodeReal.
 num::Result encode_real(double value, DataType t, Control control) noexcept {
   return num::is_integer(t) ? integer_encoding(value, t, control) : floating_encoding(value, t, control);
@@ -412,15 +433,11 @@ num::Result post_process(std::uint64_t value, unsigned mode, unsigned relu_mode,
   control = effective_control(mode, control);
   if (fpatr::pre_quant_mode(mode).shift)
     return shift_s32_to_s16(static_cast<std::uint32_t>(value), static_cast<unsigned>((quant_param >> 32) & 0xFU) + 1);
-  const DataType source = mode == 0                                            ? output
-                          : fpatr::accumulator_type_legal(mode, DataType::S32) ? DataType::S32
-                                                                               : DataType::FP32;
+  const DataType source = source_type(mode, output);
   const auto low = static_cast<std::uint32_t>(value);
   const ValueClass source_class = source == DataType::FP32 ? num::classify(DataType::FP32, value) : ValueClass::PositiveNormal;
   const bool source_negative = source == DataType::S32 ? static_cast<std::int32_t>(low) < 0 : class_negative(source_class);
-  const bool parameterised = fpatr::mode_uses_scalar_parameter(mode) || fpatr::mode_uses_vector_parameter(mode);
-  const double scale = parameterised ? fp19_value(quant_param >> 13) : 1.0;
-  const double multiplier = selected_multiplier(source_negative, relu_mode, scale, relu_param);
+  const double multiplier = selected_multiplier(source_negative, relu_mode, quant_scale(mode, quant_param), relu_param);
   const Special special = special_value(value, source, output, control);
   // ReLU of -infinity is an ordinary zero, not the special result.
   if (special.hit && !(source_class == ValueClass::NegativeInfinity && multiplier == 0.0)) return special.result;
@@ -440,6 +457,307 @@ num::Result post_process(std::uint64_t value, unsigned mode, unsigned relu_mode,
     return {encoded.bits, static_cast<num::Flags>(intermediate.flags | encoded.flags)};
   }
   return encode_real(activated + offset, output, control);
+}
+
+
+// ---- the per-tile kernel (post_process_tile) ----
+//
+// Every quantity it rounds is the exact binary64 real of post_process (a
+// product of an S32 / FP32 source and an FP19 multiplier); scaling by a
+// power of two, truncation to an integer below 2^62 and the difference of
+// the two are exact, so each rounding below sees the same real and makes the
+// same decision as the ASL's FloatingToInteger / MatrixRoundMagnitude.
+
+namespace {
+
+// The rounding of a magnitude, after MatrixRoundMagnitude's sign handling.
+enum class MagnitudeRounding : std::uint8_t { NearestEven, NearestAway, NearestDown, Up, Down };
+
+struct SignedRounding {
+  MagnitudeRounding positive, negative;
+};
+
+// A signed value rounded in `mode` is its magnitude rounded by
+// SignedRounding[sign]: RTP / RTM swap for negatives, RHB (ties toward
+// +infinity) keeps the lower magnitude of a negative tie.  RTO (false) keeps
+// the exact path.
+bool signed_rounding(RoundingMode mode, SignedRounding& out) noexcept {
+  using M = MagnitudeRounding;
+  switch (mode) {
+    case RoundingMode::RNE: out = {M::NearestEven, M::NearestEven}; return true;
+    case RoundingMode::RNA: out = {M::NearestAway, M::NearestAway}; return true;
+    case RoundingMode::RHB: out = {M::NearestAway, M::NearestDown}; return true;
+    case RoundingMode::RTZ: out = {M::Down, M::Down}; return true;
+    case RoundingMode::RTP: out = {M::Up, M::Down}; return true;
+    case RoundingMode::RTM: out = {M::Down, M::Up}; return true;
+    case RoundingMode::RTO: return false;
+  }
+  return false;
+}
+
+struct Rounded {
+  std::uint64_t value;
+  bool inexact;
+};
+
+// 0 <= magnitude < 2^62.
+Rounded round_magnitude_fast(double magnitude, MagnitudeRounding r) noexcept {
+  const auto lower = static_cast<std::uint64_t>(magnitude);
+  const double fraction = magnitude - static_cast<double>(lower);
+  bool up = false;
+  switch (r) {
+    case MagnitudeRounding::NearestEven: up = fraction > 0.5 || (fraction == 0.5 && (lower & 1U) != 0); break;
+    case MagnitudeRounding::NearestAway: up = fraction >= 0.5; break;
+    case MagnitudeRounding::NearestDown: up = fraction > 0.5; break;
+    case MagnitudeRounding::Up: up = fraction != 0.0; break;
+    case MagnitudeRounding::Down: break;
+  }
+  return {lower + std::uint64_t{up}, fraction != 0.0};
+}
+
+constexpr double kFastLimit = 0x1p62;
+
+// 2^e for the exponents of normal binary64 values.
+double power_of_two(int e) noexcept {
+  return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
+}
+
+// floor(log2(magnitude)) of a normal binary64 magnitude.
+int normal_exponent(double magnitude) noexcept {
+  return static_cast<int>((std::bit_cast<std::uint64_t>(magnitude) >> 52) & 0x7FFU) - 1023;
+}
+
+struct SignedRounded {
+  std::int64_t value;
+  bool inexact;
+};
+
+SignedRounded round_signed(double value, const SignedRounding& r) noexcept {  // |value| < 2^62
+  const bool negative = value < 0.0;
+  const Rounded m = round_magnitude_fast(std::fabs(value), negative ? r.negative : r.positive);
+  const auto magnitude = static_cast<std::int64_t>(m.value);
+  return {negative ? -magnitude : magnitude, m.inexact};
+}
+
+struct IntegerRange {
+  std::int64_t minimum, maximum;
+};
+
+IntegerRange integer_range_of(unsigned bits, bool is_signed) noexcept {
+  if (is_signed) return {-(std::int64_t{1} << (bits - 1)), (std::int64_t{1} << (bits - 1)) - 1};
+  return {0, (std::int64_t{1} << bits) - 1};
+}
+
+// The destination side of a tile: its format and the effective control.
+struct Encoder {
+  DataType output;
+  SignedRounding rounding;
+  bool saturating;
+  IntegerRange range;  // integer destinations
+  // binary destinations (FP32, FP16, BF16)
+  int fraction_bits, bias, minimum_subnormal_exponent;
+  std::uint64_t sign, infinity, largest;
+};
+
+// ReferenceMatrixIntegerEncoding of an integer already rounded.
+num::Result encode_integer_fast(std::int64_t rounded, bool inexact, const Encoder& e) noexcept {
+  const bool overflow = rounded < e.range.minimum || rounded > e.range.maximum;
+  std::int64_t selected = rounded;
+  if (e.saturating && overflow) selected = rounded < e.range.minimum ? e.range.minimum : e.range.maximum;
+  const num::Flags flags = overflow ? kOverflow : inexact ? num::kNX : num::Flags{0};
+  return {normalize_integer(static_cast<std::uint64_t>(selected), e.output), flags};
+}
+
+// ReferenceFP32FiniteEncoding / ReferenceBinary16Encoding of a nonzero
+// normal binary64 value (with the FP32 Sat replacement of an overflow).
+num::Result encode_binary_fast(double value, const Encoder& e) noexcept {
+  const bool negative = value < 0.0;
+  const double magnitude = std::fabs(value);
+  const std::uint64_t sign = negative ? e.sign : 0;
+  const num::Result overflow{sign | (e.saturating ? e.largest : e.infinity), kOverflow};
+  const int exponent = normal_exponent(magnitude);
+  if (exponent > e.bias) return overflow;
+  const MagnitudeRounding mode = negative ? e.rounding.negative : e.rounding.positive;
+  if (exponent < 1 - e.bias) {  // subnormal: a carry to 2^F is the smallest normal encoding
+    const Rounded m = round_magnitude_fast(magnitude * power_of_two(-e.minimum_subnormal_exponent), mode);
+    return {sign + m.value, m.inexact ? kUnderflow : num::Flags{0}};
+  }
+  // m in [2^F, 2^(F+1)]: a carry to 2^(F+1) adds into the exponent field.
+  const Rounded m = round_magnitude_fast(magnitude * power_of_two(e.fraction_bits - exponent), mode);
+  const std::uint64_t encoded = (static_cast<std::uint64_t>(exponent + e.bias - 1) << e.fraction_bits) + m.value;
+  if (encoded >= e.infinity) return overflow;
+  return {sign + encoded, m.inexact ? num::kNX : num::Flags{0}};
+}
+
+// The per-tile decode; false when the tile keeps the exact path.
+struct TilePlan {
+  Encoder encoder{};
+  RoundingMode rounding = RoundingMode::RNE;  // the effective control's
+  bool s32_source = false;
+  unsigned width = 0;  // MatrixQuantizedAffine intermediate width (0: none)
+  bool shift = false;
+};
+
+bool plan_tile(unsigned mode, DataType output, Control control, TilePlan& plan) noexcept {
+  control = effective_control(mode, control);
+  plan.shift = fpatr::pre_quant_mode(mode).shift;
+  const DataType source = source_type(mode, output);
+  plan.s32_source = source == DataType::S32;
+  plan.width = mode_offset_width(mode);
+  Encoder& e = plan.encoder;
+  e.output = output;
+  e.saturating = control.saturating;
+  plan.rounding = control.rounding;
+  if (!signed_rounding(control.rounding, e.rounding)) return false;
+  if (!plan.s32_source && source != DataType::FP32) return false;
+  if (num::is_integer(output)) {
+    const unsigned bits = integer_bits(output);
+    if (bits > 32) return false;
+    e.range = integer_range_of(bits, num::is_signed(output));
+    return true;
+  }
+  if (output != DataType::FP32 && output != DataType::FP16 && output != DataType::BF16) return false;  // FP8
+  const num::FormatInfo& f = num::format_info(output);
+  e.fraction_bits = static_cast<int>(f.frac_bits);
+  e.bias = (1 << (f.exp_bits - 1)) - 1;
+  e.minimum_subnormal_exponent = 1 - e.bias - e.fraction_bits;
+  e.sign = std::uint64_t{1} << f.sign_bit;
+  e.infinity = floating_infinity(output, false);
+  e.largest = largest_finite(output, false);
+  return true;
+}
+
+// A column's multipliers: the scale on the positive path, the ReLU / LReLU /
+// PReLU choice on the negative one; the offset; the shift count of the
+// shift modes (MatrixShiftParameter + 1).  Columns whose multipliers are not
+// finite (outside the parameter-word legality) keep the exact path.
+struct ColumnPlan {
+  double positive, negative;
+  std::int32_t offset;
+  unsigned shift;
+  bool fast;
+};
+
+ColumnPlan plan_column(unsigned mode, unsigned relu_mode, unsigned width, const ColumnWords& w) noexcept {
+  const double scale = quant_scale(mode, w.quant), negative = selected_multiplier(true, relu_mode, scale, w.relu);
+  return {scale, negative, quant_offset(w.quant, width), static_cast<unsigned>((w.quant >> 32) & 0xFU) + 1,
+          std::isfinite(scale) && std::isfinite(negative)};
+}
+
+// The source real and sign; false for what keeps the exact path: FP32 NaN,
+// infinity and -0 (and carriers beyond 32 bits).
+bool source_real(std::uint64_t value, bool s32, double& real) noexcept {
+  const auto low = static_cast<std::uint32_t>(value);
+  if (s32) {
+    real = static_cast<double>(static_cast<std::int32_t>(low));
+    return true;
+  }
+  if ((value >> 32) != 0 || (low & 0x7f800000U) == 0x7f800000U || low == 0x80000000U) return false;
+  real = static_cast<double>(std::bit_cast<float>(low));
+  return true;
+}
+
+// One element on the fast path; false when it keeps the exact path.
+bool fast_element(std::uint64_t value, const TilePlan& p, const ColumnPlan& c, num::Result& out) noexcept {
+  if (!c.fast) return false;
+  if (p.shift) {
+    out = shift_s32_to_s16(static_cast<std::uint32_t>(value), c.shift);
+    return true;
+  }
+  double real = 0.0;
+  if (!source_real(value, p.s32_source, real)) return false;
+  const double activated = real * (real < 0.0 ? c.negative : c.positive);  // MatrixActivationWithFlags
+  if (!(std::fabs(activated) < kFastLimit) && (p.width != 0 || num::is_integer(p.encoder.output))) return false;
+  if (p.width != 0) {  // MatrixRoundAndSaturateSigned, then the offset and the integer encoding
+    const SignedRounded r = round_signed(activated, p.encoder.rounding);
+    const std::int64_t maximum = (std::int64_t{1} << (p.width - 1)) - 1, minimum = -maximum - 1;
+    const bool clamped = r.value < minimum || r.value > maximum;
+    const std::int64_t intermediate = std::clamp(r.value, minimum, maximum);
+    const num::Flags flags = clamped ? kOverflow : r.inexact ? num::kNX : num::Flags{0};
+    out = encode_integer_fast(intermediate + c.offset, false, p.encoder);
+    out.flags |= flags;
+    return true;
+  }
+  if (num::is_integer(p.encoder.output)) {
+    const SignedRounded r = round_signed(activated, p.encoder.rounding);
+    out = encode_integer_fast(r.value, r.inexact, p.encoder);
+    return true;
+  }
+  out = activated == 0.0 ? num::Result{0, 0} : encode_binary_fast(activated, p.encoder);
+  return true;
+}
+
+// The AVX2 row kernel's plan for a tile (matrix_postprocess_isa.hpp): FP32
+// sources without pre-quantisation offset, FP32 / FP16 / BF16 destinations,
+// RNE / RTZ / RTP / RTM, finite multipliers, on a CPU with AVX2 and F16C
+// under the default MXCSR (round to nearest, no FTZ / DAZ).  False keeps
+// the scalar kernel.
+bool simd_plan(const TilePlan& p, const std::vector<ColumnPlan>& columns, SimdRowPlan& out) noexcept {
+#ifdef PTO_POSTPROCESS_X86
+  static const bool cpu = num::f16c::available();  // AVX2 and F16C
+  const RoundingMode mode = p.rounding;
+  if (!cpu || (_mm_getcsr() & ~0x3FU) != 0x1F80U || p.s32_source || p.shift || p.width != 0 || mode == RoundingMode::RNA ||
+      mode == RoundingMode::RHB)
+    return false;
+  for (const ColumnPlan& c : columns)
+    if (!c.fast) return false;
+  const DataType t = p.encoder.output;
+  if (t != DataType::FP32 && t != DataType::FP16 && t != DataType::BF16) return false;
+  out.destination = t == DataType::FP32 ? SimdDestination::FP32 : t == DataType::FP16 ? SimdDestination::FP16 : SimdDestination::BF16;
+  out.rounding = mode;
+  out.saturating = p.encoder.saturating;
+  return true;
+#else
+  static_cast<void>(p);
+  static_cast<void>(columns);
+  static_cast<void>(out);
+  return false;
+#endif
+}
+
+}  // namespace
+
+bool tile_kernel_applies(unsigned mode, DataType output, Control control) noexcept {
+  TilePlan plan;
+  return plan_tile(mode, output, control, plan);
+}
+
+num::Flags post_process_tile(std::span<std::uint64_t> values, std::span<const ColumnWords> columns, unsigned mode,
+                             unsigned relu_mode, DataType output, Control control) noexcept {
+  num::Flags flags = 0;
+  const std::size_t n = columns.size();
+  if ((mode == 0 && relu_mode == 0) || n == 0) return flags;  // MatrixPostQuantBaseWithFlags: identity
+  TilePlan plan;
+  const bool fast = plan_tile(mode, output, control, plan);
+  std::vector<ColumnPlan> column_plans(n);
+  for (std::size_t c = 0; c < n; ++c) column_plans[c] = plan_column(mode, relu_mode, plan.width, columns[c]);
+  // The AVX2 row kernel takes whole groups of four columns where it applies.
+  SimdRowPlan simd;
+  const std::size_t simd_columns = fast && simd_plan(plan, column_plans, simd) ? n / 4 * 4 : 0;
+  std::vector<double> positive(simd_columns), negative(simd_columns);
+  std::vector<std::uint8_t> declined(simd_columns);
+  for (std::size_t c = 0; c < simd_columns; ++c) {
+    positive[c] = column_plans[c].positive;
+    negative[c] = column_plans[c].negative;
+  }
+  simd.positive = positive.data();
+  simd.negative = negative.data();
+  for (std::size_t row = 0; row < values.size(); row += n) {
+    const std::size_t vector_columns = row + n <= values.size() ? simd_columns : 0;
+#ifdef PTO_POSTPROCESS_X86
+    if (vector_columns != 0) flags |= fp32_row_avx2(values.data() + row, vector_columns, simd, declined.data());
+#endif
+    for (std::size_t c = 0; c < n && row + c < values.size(); ++c) {
+      if (c < vector_columns && declined[c] == 0) continue;
+      std::uint64_t& value = values[row + c];
+      num::Result r;
+      if (!fast || !fast_element(value, plan, column_plans[c], r))
+        r = post_process(value, mode, relu_mode, output, columns[c].quant, columns[c].relu, control);
+      value = r.bits;
+      flags |= r.flags;
+    }
+  }
+  return flags;
 }
 
 }  // namespace pto::tile::postprocess

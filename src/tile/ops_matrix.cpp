@@ -850,7 +850,7 @@ ScalarParameters scalar_parameters(const arch::BlockState& b, const std::array<s
 }
 
 // MatrixPostProcessResult: every D element through
-// TileProfileMatrixPostProcessWithFlags (tile/matrix_postprocess.hpp) with
+// TileProfileMatrixPostProcessWithFlags (postprocess::post_process_tile) with
 // the numeric control of ResolveTileNumericExecutionControl (B.DATR RMode,
 // NONE = RNE, and Sat).  Vector parameters are row 0, column c, of the Local
 // sources after the mathematical ones and RowMaxIn, quantisation first.
@@ -866,14 +866,12 @@ std::vector<std::uint64_t> post_processed(const arch::BlockState& b, const TileF
       fpatr::relu_uses_vector_parameter(relu) ? &f.tile(source_at(b, quant_ordinal + unsigned{vector_quant})) : nullptr;
   const std::uint64_t scalar_quant = fpatr::mode_uses_scalar_parameter(mode) ? scalars.quant : 1;
   const postprocess::Control control{datr_rounding(b), b.data_attributes.saturating};
-  for (std::size_t e = 0; e < values.size(); ++e) {
-    const auto column = static_cast<std::uint32_t>(e % n);
-    const std::uint64_t quant = quant_tile ? quant_tile->read_word(quant_tile->linear_index(0, column)) : scalar_quant;
-    const std::uint64_t lrelu = relu_tile ? relu_tile->read_word(relu_tile->linear_index(0, column)) : scalars.lrelu;
-    const num::Result r = postprocess::post_process(values[e], mode, relu, output, quant, lrelu, control);
-    values[e] = r.bits;
-    flags |= r.flags;
+  std::vector<postprocess::ColumnWords> columns(n);
+  for (std::uint32_t c = 0; c < n; ++c) {
+    columns[c].quant = quant_tile ? quant_tile->read_word(quant_tile->linear_index(0, c)) : scalar_quant;
+    columns[c].relu = relu_tile ? relu_tile->read_word(relu_tile->linear_index(0, c)) : scalars.lrelu;
   }
+  flags |= postprocess::post_process_tile(values, columns, mode, relu, output, control);
   return values;
 }
 

@@ -168,11 +168,29 @@ void move_elements_recorded(TileRef& t, TileMemoryPort& memory, std::uint64_t ba
   }
 }
 
+// The guest bytes of a band's rows, [its first row's address, its last
+// row's end), in place (TileMemoryPort::in_place), or nullptr: when the
+// span overflows or wraps, when the port has no view of it, and for stores
+// whose rows overlap (the copies below write them in row order).
+template <bool Store>
+std::byte* band_in_place(TileMemoryPort& memory, const TileDescriptor& d, std::uint64_t base, std::uint64_t stride,
+                         const Band& band, std::uint64_t row_bytes) {
+  if (Store && band.rows > 1 && stride < row_bytes) return nullptr;
+  std::uint64_t span = 0;
+  if (__builtin_mul_overflow(std::uint64_t{band.rows - 1}, stride, &span) || __builtin_add_overflow(span, row_bytes, &span) ||
+      span == 0)
+    return nullptr;
+  const std::uint64_t first = strided_byte_address(base, band.first, 0, stride, d.data_type);
+  if (first > std::numeric_limits<std::uint64_t>::max() - (span - 1)) return nullptr;
+  return memory.in_place(first, span, Store);
+}
+
 // CUBE layouts: the valid rows pass, a band at a time (cube_band_rows),
-// through a row-major image (one memory access per run of rows) placed
-// CELL by CELL (cube_copy.hpp).  Rows are written in row order, so
-// overlapping rows end as the element path leaves them.  False, with
-// nothing done, when a run wraps the address space.
+// between the payload and the band's guest bytes in place when the port
+// has a view of them, else a row-major image (one memory access per run of
+// rows), placed CELL by CELL (cube_copy.hpp).  Rows are written in row
+// order, so overlapping rows end as the element path leaves them.  False,
+// with nothing done, when a run wraps the address space.
 template <bool Store, typename TileRef>
 bool move_cube_image(TileRef& t, TileMemoryPort& memory, std::uint64_t base, std::uint64_t stride) {
   const TileDescriptor& d = t.descriptor();
@@ -193,7 +211,14 @@ bool move_cube_image(TileRef& t, TileMemoryPort& memory, std::uint64_t base, std
         access(run.base, std::span<std::byte>(buffer.data() + (r - first) * row_bytes, run.bytes));
       }
     };
-    if constexpr (Store) {
+    if (std::byte* view = band_in_place<Store>(memory, d, base, stride, band, row_bytes)) {
+      if constexpr (Store) {
+        cube_payload_to_image(t, view, stride, band);
+        for_each_run([&](std::uint64_t address, std::span<std::byte> rows) { memory.wrote_in_place(address, rows.size()); });
+      } else {
+        cube_image_to_payload(t, view, stride, band);
+      }
+    } else if constexpr (Store) {
       cube_payload_to_image(t, buffer.data(), row_bytes, band);
       for_each_run([&](std::uint64_t address, std::span<std::byte> rows) { memory.write(address, rows); });
     } else {
@@ -267,6 +292,10 @@ MemoryOutcome move_tile(TileRef& t, TileMemoryPort& memory, std::uint64_t base, 
 }
 
 }  // namespace
+
+std::byte* TileMemoryPort::in_place(std::uint64_t, std::uint64_t, bool) { return nullptr; }
+
+void TileMemoryPort::wrote_in_place(std::uint64_t, std::uint64_t) {}
 
 std::uint64_t TileMemoryPort::load_element(unsigned, std::uint64_t address, unsigned size) {
   std::array<std::byte, 8> buffer{};

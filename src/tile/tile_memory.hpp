@@ -26,6 +26,16 @@ class TileMemoryPort {
   virtual void read(std::uint64_t address, std::span<std::byte> out) = 0;
   virtual void write(std::uint64_t address, std::span<const std::byte> in) = 0;
 
+  // Bulk access in place: the host bytes of [address, address + size) when
+  // the port holds them contiguously and reading (writing) through the
+  // pointer is exactly read() (write()) of the range, for a range check()
+  // permitted; nullptr otherwise (the caller then copies through read() /
+  // write()).  After writing through the pointer, the caller reports each
+  // written range with wrote_in_place(), which does what write() does beyond
+  // the copy.  The defaults have no such view.
+  virtual std::byte* in_place(std::uint64_t address, std::uint64_t size, bool write);
+  virtual void wrote_in_place(std::uint64_t address, std::uint64_t size);
+
   // Element accesses of the indexed, prefetch and Shared TLSU paths, which
   // the ASL records as memory events of PE `agent` (RecordLoadEventForAgent,
   // RecordStoreEventForAgent, RecordAtomicEvent).  `size` is 1, 2, 4 or 8;
@@ -64,6 +74,9 @@ class FlatTileMemory final : public TileMemoryPort {
   }
   void write(std::uint64_t address, std::span<const std::byte> in) override {
     std::copy_n(in.data(), in.size(), storage_.data() + address);
+  }
+  std::byte* in_place(std::uint64_t address, std::uint64_t size, bool) override {
+    return check(address, size, false) == FaultCode::Fault_None ? storage_.data() + address : nullptr;
   }
 
  private:

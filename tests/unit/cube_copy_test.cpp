@@ -4,14 +4,20 @@
 // element, kept as the fallback): random legal shapes of every element
 // size, dense, padded and overlapping row strides; the destination payload
 // (padding included) and definedness after TLOAD, and every memory byte
-// after TSTORE, must agree bit for bit.
+// after TSTORE, must agree bit for bit.  Each block-copy case runs over the
+// three routes of the bands: in place in host memory (FlatTileMemory),
+// through the row image (a port without an in-place view), and the
+// machine's paged memory (arch::Memory: bands inside one resident page in
+// place, the others through the image).
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cstddef>
+#include <memory>
 #include <random>
 #include <vector>
 
+#include "arch/memory.hpp"
 #include "tile/cube_copy.hpp"
 #include "tile/cube_layout.hpp"
 #include "tile/tile_memory.hpp"
@@ -74,32 +80,92 @@ std::size_t footprint(const Case& c) {
   return c.base + (c.rows - 1) * c.stride + std::uint64_t{c.columns} * tile::memory_element_bytes(c.type) + 64;
 }
 
+enum class Route { InPlace, Image, Paged };
+constexpr Route kRoutes[] = {Route::InPlace, Route::Image, Route::Paged};
+
+// FlatTileMemory's bytes without its in-place view.
+class ImagePort final : public tile::TileMemoryPort {
+ public:
+  explicit ImagePort(std::span<std::byte> storage) : flat_(storage) {}
+  arch::FaultCode check(std::uint64_t address, std::uint64_t size, bool write) const override {
+    return flat_.check(address, size, write);
+  }
+  void read(std::uint64_t address, std::span<std::byte> out) override { flat_.read(address, out); }
+  void write(std::uint64_t address, std::span<const std::byte> in) override { flat_.write(address, in); }
+
+ private:
+  tile::FlatTileMemory flat_;
+};
+
+// The machine's memory as the bundle engine's port uses it: bulk copies and
+// Memory::in_place_range.  Holds `storage` at address 0 while it lives and
+// copies it back on destruction.
+class PagedPort final : public tile::TileMemoryPort {
+ public:
+  explicit PagedPort(std::span<std::byte> storage) : storage_(storage) {
+    memory_.write_bytes(0, {reinterpret_cast<const std::uint8_t*>(storage.data()), storage.size()});
+  }
+  ~PagedPort() override { memory_.read_bytes(0, {reinterpret_cast<std::uint8_t*>(storage_.data()), storage_.size()}); }
+  PagedPort(const PagedPort&) = delete;
+  PagedPort& operator=(const PagedPort&) = delete;
+  arch::FaultCode check(std::uint64_t address, std::uint64_t size, bool) const override {
+    return address <= storage_.size() && size <= storage_.size() - address ? arch::FaultCode::Fault_None
+                                                                           : arch::FaultCode::Fault_DataPage;
+  }
+  void read(std::uint64_t address, std::span<std::byte> out) override {
+    memory_.read_bytes(address, {reinterpret_cast<std::uint8_t*>(out.data()), out.size()});
+  }
+  void write(std::uint64_t address, std::span<const std::byte> in) override {
+    memory_.write_bytes(address, {reinterpret_cast<const std::uint8_t*>(in.data()), in.size()});
+  }
+  std::byte* in_place(std::uint64_t address, std::uint64_t size, bool write) override {
+    return reinterpret_cast<std::byte*>(memory_.in_place_range(address, size, write));
+  }
+
+ private:
+  arch::Memory memory_;
+  std::span<std::byte> storage_;
+};
+
+// TLOAD or TSTORE through the route's port over `memory`.
+template <typename F>
+void with_port(Route route, std::vector<std::byte>& memory, F f) {
+  if (route == Route::InPlace) {
+    tile::FlatTileMemory port(memory);
+    f(port);
+  } else if (route == Route::Image) {
+    ImagePort port(memory);
+    f(port);
+  } else {
+    PagedPort port(memory);
+    f(port);
+  }
+}
+
 struct Loaded {
   std::vector<std::byte> payload;
   std::uint64_t defined = 0;
 };
 
-Loaded load(const Case& c, std::vector<std::byte> memory, bool blocks) {
+Loaded load(const Case& c, std::vector<std::byte> memory, bool blocks, Route route = Route::InPlace) {
   tile::TileFile f;
   tile::Tile& t = configure(f, c);
   std::fill(t.payload().begin(), t.payload().end(), std::byte{0xA5});
-  tile::FlatTileMemory port(memory);
   tile::set_cube_block_copies_enabled(blocks);
-  EXPECT_TRUE(tile::tload(t, port, c.base, c.stride).ok());
+  with_port(route, memory, [&](tile::TileMemoryPort& port) { EXPECT_TRUE(tile::tload(t, port, c.base, c.stride).ok()); });
   tile::set_cube_block_copies_enabled(true);
   return {{t.payload().begin(), t.payload().end()}, t.defined_element_count()};
 }
 
 std::vector<std::byte> store(const Case& c, std::vector<std::byte> memory, std::mt19937_64::result_type seed,
-                             bool blocks) {
+                             bool blocks, Route route = Route::InPlace) {
   tile::TileFile f;
   tile::Tile& t = configure(f, c);
   std::mt19937_64 rng(seed);
   for (std::uint32_t r = 0; r < c.rows; ++r)
     for (std::uint32_t col = 0; col < c.columns; ++col) t.write_element(r, col, rng() & ((1ULL << tile::element_bits(c.type)) - 1));
-  tile::FlatTileMemory port(memory);
   tile::set_cube_block_copies_enabled(blocks);
-  EXPECT_TRUE(tile::tstore(t, port, c.base, c.stride).ok());
+  with_port(route, memory, [&](tile::TileMemoryPort& port) { EXPECT_TRUE(tile::tstore(t, port, c.base, c.stride).ok()); });
   tile::set_cube_block_copies_enabled(true);
   return memory;
 }
@@ -116,10 +182,13 @@ TEST(CubeCopy, LoadMatchesElementPath) {
     if (!random_case(rng, c)) continue;
     ++i;
     const std::vector<std::byte> memory = random_bytes(rng, footprint(c));
-    const Loaded fast = load(c, memory, true), exact = load(c, memory, false);
-    EXPECT_EQ(fast.defined, exact.defined) << describe(c);
-    EXPECT_EQ(fast.defined, std::uint64_t{c.rows} * c.columns) << describe(c);
-    EXPECT_TRUE(fast.payload == exact.payload) << describe(c);
+    const Loaded exact = load(c, memory, false);
+    for (const Route route : kRoutes) {
+      const Loaded fast = load(c, memory, true, route);
+      EXPECT_EQ(fast.defined, exact.defined) << describe(c);
+      EXPECT_EQ(fast.defined, std::uint64_t{c.rows} * c.columns) << describe(c);
+      EXPECT_TRUE(fast.payload == exact.payload) << describe(c) << " route " << static_cast<int>(route);
+    }
   }
 }
 
@@ -131,7 +200,9 @@ TEST(CubeCopy, StoreMatchesElementPath) {
     ++i;
     const std::vector<std::byte> memory = random_bytes(rng, footprint(c));
     const auto seed = rng();
-    EXPECT_TRUE(store(c, memory, seed, true) == store(c, memory, seed, false)) << describe(c);
+    const std::vector<std::byte> exact = store(c, memory, seed, false);
+    for (const Route route : kRoutes)
+      EXPECT_TRUE(store(c, memory, seed, true, route) == exact) << describe(c) << " route " << static_cast<int>(route);
   }
 }
 
@@ -154,6 +225,24 @@ TEST(CubeCopy, CellPlacementByHand) {
   };
   run(TileLayout::CubeN8, DataType::FP16, 8, 9, [](std::uint32_t r, std::uint32_t c) { return c < 8 ? c * 8 + r : 64 + r; });
   run(TileLayout::CubeM16, DataType::FP32, 3, 5, [](std::uint32_t r, std::uint32_t c) { return (c / 2) * 32 + r * 2 + c % 2; });
+}
+
+// Memory::in_place_range: one page only, resident for reads, no decoded
+// code for writes (a write allocates the page as write_bytes would).
+TEST(CubeCopy, MemoryInPlaceRangeIsOnePageWithoutCode) {
+  arch::Memory m;
+  constexpr arch::Word kPage = arch::Memory::kPageBytes;
+  EXPECT_EQ(m.in_place_range(kPage, 16, false), nullptr);  // absent: reads zero, no bytes
+  std::uint8_t* page = m.in_place_range(kPage, kPage, true);
+  ASSERT_NE(page, nullptr);
+  page[5] = 0x5A;
+  EXPECT_EQ(m.read(kPage + 5, 1), 0x5AU);
+  EXPECT_EQ(m.in_place_range(kPage + 5, 1, false), page + 5);
+  EXPECT_EQ(m.in_place_range(kPage + 1, kPage, false), nullptr);  // crosses into the next page
+  EXPECT_EQ(m.in_place_range(kPage, 0, false), nullptr);
+  m.mark_code_page(kPage);
+  EXPECT_EQ(m.in_place_range(kPage, 16, true), nullptr);  // stores into code take write_bytes (the hook)
+  EXPECT_EQ(m.in_place_range(kPage, 16, false), page);
 }
 
 }  // namespace

@@ -1,0 +1,183 @@
+// AVX2 + F16C row kernel of B.FPATR post-processing (this unit is compiled
+// with -mavx2 -mf16c; matrix_postprocess_isa.hpp).  Four elements per step,
+// each computed exactly as matrix_postprocess.cpp's encoders do:
+//
+// - d = source x multiplier in binary64 is exact (24 x 11 significant bits).
+// - FP32: the host's RNE conversion of d, stepped one encoding toward d's
+//   magnitude (RTP/RTM/RTZ) when it rounded the wrong way; inexact when the
+//   RNE result differs from d.
+// - FP16 / BF16: d rounded to odd at binary32 precision (the RNE conversion
+//   stepped toward zero when it rounded away, then its last bit ORed with
+//   inexactness), which keeps more than two extra bits, so rounding it once
+//   more (F16C VCVTPS2PH, or integer rounding of the top 16 bits for BF16)
+//   equals rounding d once.
+// - The reference encodings' overflow differs from IEEE's: |d| >= 2^(emax+1)
+//   (before rounding) or a rounded result at the infinity code gives
+//   sign | infinity (Sat: sign | largest finite) with OF|NX whatever the
+//   mode; tininess is before rounding (|d| < 2^emin), UF|NX when inexact;
+//   a zero d is +0 with no flags.
+#include "tile/matrix_postprocess_isa.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+namespace pto::tile::postprocess {
+namespace {
+
+struct Format {
+  int emax, emin;           // d beyond 2^(emax+1) overflows; below 2^emin it is tiny
+  std::uint32_t infinity;   // the infinity code (a magnitude at or above it overflows)
+  std::uint32_t largest;    // the largest finite code
+  std::uint32_t sign;       // the sign bit
+};
+
+constexpr Format format_of(SimdDestination d) noexcept {
+  switch (d) {
+    case SimdDestination::FP32: return {127, -126, 0x7f800000U, 0x7f7fffffU, 0x80000000U};
+    case SimdDestination::FP16: return {15, -14, 0x7c00U, 0x7bffU, 0x8000U};
+    case SimdDestination::BF16: return {127, -126, 0x7f80U, 0x7f7fU, 0x8000U};
+  }
+  return {};
+}
+
+// Lanes (32-bit masks) whose magnitude rounds away from zero / toward zero.
+struct Directions {
+  __m128i up, down;
+};
+
+Directions directions(num::RoundingMode mode, __m128i negative) noexcept {
+  const __m128i all = _mm_set1_epi32(-1), none = _mm_setzero_si128();
+  switch (mode) {
+    case num::RoundingMode::RTZ: return {none, all};
+    case num::RoundingMode::RTP: return {_mm_andnot_si128(negative, all), negative};
+    case num::RoundingMode::RTM: return {negative, _mm_andnot_si128(negative, all)};
+    default: return {none, none};  // RNE
+  }
+}
+
+// A 4 x 64-bit double comparison mask narrowed to 4 x 32 bits.
+__m128i narrow(__m256d mask) noexcept {
+  const __m256i m = _mm256_castpd_si256(mask);
+  const __m256i packed = _mm256_permutevar8x32_epi32(m, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+  return _mm256_castsi256_si128(packed);
+}
+
+__m256d absolute(__m256d v) noexcept { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), v); }
+
+// RNE conversion of d, its inexactness and the magnitude comparison of the
+// converted value with d (back > d, back < d in magnitude).
+struct Converted {
+  __m128 value;
+  __m128i inexact, above, below;
+};
+
+Converted convert(__m256d d) noexcept {
+  const __m128 f = _mm256_cvtpd_ps(d);
+  const __m256d back = _mm256_cvtps_pd(f), magnitude = absolute(d), back_magnitude = absolute(back);
+  return {f, narrow(_mm256_cmp_pd(back, d, _CMP_NEQ_UQ)), narrow(_mm256_cmp_pd(back_magnitude, magnitude, _CMP_GT_OQ)),
+          narrow(_mm256_cmp_pd(back_magnitude, magnitude, _CMP_LT_OQ))};
+}
+
+// Adds -1 / +1 to the lanes of `bits` selected by the masks (all-ones = -1).
+__m128i step(__m128i bits, __m128i toward_zero, __m128i away) noexcept {
+  return _mm_sub_epi32(_mm_add_epi32(bits, toward_zero), away);
+}
+
+template <int Mode>
+__m128i fp16_of(__m128 odd) noexcept {
+  return _mm_cvtepu16_epi32(_mm_cvtps_ph(odd, Mode | _MM_FROUND_NO_EXC));
+}
+
+__m128i fp16_rounded(__m128 odd, num::RoundingMode mode) noexcept {
+  switch (mode) {
+    case num::RoundingMode::RTZ: return fp16_of<_MM_FROUND_TO_ZERO>(odd);
+    case num::RoundingMode::RTP: return fp16_of<_MM_FROUND_TO_POS_INF>(odd);
+    case num::RoundingMode::RTM: return fp16_of<_MM_FROUND_TO_NEG_INF>(odd);
+    default: return fp16_of<_MM_FROUND_TO_NEAREST_INT>(odd);
+  }
+}
+
+struct Encoded {
+  __m128i bits, inexact;
+};
+
+// The encoding of four nonzero-or-zero reals d (zeros and overflow fixed by
+// the caller).
+Encoded encode(__m256d d, const SimdRowPlan& plan, __m128i negative) noexcept {
+  const Converted c = convert(d);
+  const Directions dir = directions(plan.rounding, negative);
+  const __m128i rne = _mm_castps_si128(c.value);
+  if (plan.destination == SimdDestination::FP32) {
+    // Sign-magnitude codes: +1 / -1 on the integer moves the magnitude.
+    const __m128i fixed = step(rne, _mm_and_si128(dir.down, c.above), _mm_and_si128(dir.up, c.below));
+    return {fixed, c.inexact};
+  }
+  // Round to odd: toward zero when the RNE result is above d, then the sticky bit.
+  const __m128i odd_bits = _mm_or_si128(_mm_add_epi32(rne, c.above), _mm_and_si128(c.inexact, _mm_set1_epi32(1)));
+  if (plan.destination == SimdDestination::FP16) {
+    const __m128 odd = _mm_castsi128_ps(odd_bits);
+    const __m128i h = fp16_rounded(odd, plan.rounding);
+    const __m256d back = _mm256_cvtps_pd(_mm_cvtph_ps(_mm_packus_epi32(h, h)));
+    return {h, narrow(_mm256_cmp_pd(back, d, _CMP_NEQ_UQ))};
+  }
+  // BF16: the top 16 bits of the odd binary32 code, rounded on its low 16.
+  const __m128i low = _mm_and_si128(odd_bits, _mm_set1_epi32(0xffff));
+  const __m128i inexact = _mm_xor_si128(_mm_cmpeq_epi32(low, _mm_setzero_si128()), _mm_set1_epi32(-1));
+  __m128i add = _mm_and_si128(dir.up, _mm_set1_epi32(0xffff));
+  if (plan.rounding == num::RoundingMode::RNE)
+    add = _mm_add_epi32(_mm_set1_epi32(0x7fff), _mm_and_si128(_mm_srli_epi32(odd_bits, 16), _mm_set1_epi32(1)));
+  return {_mm_srli_epi32(_mm_add_epi32(odd_bits, add), 16), inexact};
+}
+
+}  // namespace
+
+num::Flags fp32_row_avx2(std::uint64_t* row, std::size_t columns, const SimdRowPlan& plan, std::uint8_t* declined) noexcept {
+  const Format f = format_of(plan.destination);
+  const __m128i infinity = _mm_set1_epi32(static_cast<int>(f.infinity));
+  const __m128i overflow_magnitude = _mm_set1_epi32(static_cast<int>(plan.saturating ? f.largest : f.infinity));
+  const __m128i sign_bit = _mm_set1_epi32(static_cast<int>(f.sign));
+  const __m256d overflow_at = _mm256_set1_pd(__builtin_ldexp(1.0, f.emax + 1)), tiny_below = _mm256_set1_pd(__builtin_ldexp(1.0, f.emin));
+  __m128i any_inexact = _mm_setzero_si128(), any_tiny = _mm_setzero_si128(), any_overflow = _mm_setzero_si128();
+  for (std::size_t c = 0; c < columns; c += 4) {
+    const __m256i carriers = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + c));
+    const __m256i halves = _mm256_permutevar8x32_epi32(carriers, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+    const __m128i source = _mm256_castsi256_si128(halves), high = _mm256_extracti128_si256(halves, 1);
+    // NaN / infinity (exponent all ones), -0, carriers beyond 32 bits.
+    const __m128i exponent = _mm_and_si128(source, _mm_set1_epi32(0x7f800000));
+    const __m128i skip = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi32(exponent, _mm_set1_epi32(0x7f800000)),
+                                                   _mm_cmpeq_epi32(source, _mm_set1_epi32(static_cast<int>(0x80000000U)))),
+                                      _mm_xor_si128(_mm_cmpeq_epi32(high, _mm_setzero_si128()), _mm_set1_epi32(-1)));
+    const __m256d real = _mm256_cvtps_pd(_mm_castsi128_ps(source));
+    const __m256d multiplier = _mm256_blendv_pd(_mm256_loadu_pd(plan.positive + c), _mm256_loadu_pd(plan.negative + c), real);
+    const __m256d d = _mm256_mul_pd(real, multiplier);
+    const __m256d magnitude = absolute(d);
+    const __m128i negative = _mm_srai_epi32(_mm_castps_si128(_mm256_cvtpd_ps(d)), 31);
+    const __m128i zero = narrow(_mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_EQ_OQ));
+    const Encoded e = encode(d, plan, negative);
+    const __m128i code_magnitude = _mm_andnot_si128(sign_bit, e.bits);
+    const __m128i overflow = _mm_or_si128(narrow(_mm256_cmp_pd(magnitude, overflow_at, _CMP_GE_OQ)),
+                                          _mm_cmpgt_epi32(code_magnitude, _mm_sub_epi32(infinity, _mm_set1_epi32(1))));
+    const __m128i sign = _mm_and_si128(negative, sign_bit);
+    __m128i bits = _mm_blendv_epi8(_mm_or_si128(sign, code_magnitude), _mm_or_si128(sign, overflow_magnitude), overflow);
+    bits = _mm_andnot_si128(zero, bits);
+    const __m128i counted = _mm_andnot_si128(_mm_or_si128(skip, zero), _mm_set1_epi32(-1));
+    const __m128i tiny = _mm_and_si128(narrow(_mm256_cmp_pd(magnitude, tiny_below, _CMP_LT_OQ)), _mm_andnot_si128(overflow, e.inexact));
+    any_inexact = _mm_or_si128(any_inexact, _mm_and_si128(counted, _mm_or_si128(e.inexact, overflow)));
+    any_tiny = _mm_or_si128(any_tiny, _mm_and_si128(counted, tiny));
+    any_overflow = _mm_or_si128(any_overflow, _mm_and_si128(counted, overflow));
+    const __m256i kept = _mm256_cvtepi32_epi64(skip);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(row + c), _mm256_blendv_epi8(_mm256_cvtepu32_epi64(bits), carriers, kept));
+    const int skipped = _mm_movemask_ps(_mm_castsi128_ps(skip));
+    for (int i = 0; i < 4; ++i) declined[c + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>((skipped >> i) & 1);
+  }
+  const auto any = [](__m128i m) { return _mm_movemask_epi8(m) != 0; };
+  num::Flags flags = 0;
+  if (any(any_inexact)) flags |= num::kNX;
+  if (any(any_tiny)) flags |= num::kUF;
+  if (any(any_overflow)) flags |= num::kOF;
+  return flags;
+}
+
+}  // namespace pto::tile::postprocess
+
+#endif

@@ -1,0 +1,181 @@
+// B.FPATR post-processing of a whole tile (postprocess::post_process_tile):
+// differential against the exact element path (postprocess::post_process,
+// itself checked against the ASL test points in matrix_postprocess_test.cpp),
+// bit for bit and flag for flag, over every legal PreQuantMode, every ReLU
+// mode, every rounding mode, Sat on and off, and sources that reach NaN,
+// infinity, signed zeros, subnormals, exact ties, overflow and products
+// beyond the kernel's integer range.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "numerics/format.hpp"
+#include "tile/matrix_postprocess.hpp"
+#include "tile/ops_matrix.hpp"
+
+namespace pto::test {
+namespace {
+
+namespace pp = tile::postprocess;
+namespace fpatr = tile::fpatr;
+using num::DataType;
+using num::RoundingMode;
+
+// FP19: sign 18, exponent 17..10 (bias 127 + 10 fraction bits), fraction 9..0.
+std::uint32_t fp19(std::uint32_t exponent, std::uint32_t fraction) { return (exponent << 10) | (fraction & 0x3FFU); }
+
+class Sources {
+ public:
+  explicit Sources(std::uint32_t seed) : rng_(seed) {}
+
+  std::uint32_t bits() { return static_cast<std::uint32_t>(rng_()); }
+  std::uint32_t below(std::uint32_t n) { return bits() % n; }
+
+  // FP32 carriers: every class, ties at the FP16 / BF16 / integer rounding
+  // points, values near each destination's overflow and subnormal range.
+  std::uint64_t fp32() {
+    const std::uint32_t sign = below(2) << 31;
+    switch (below(10)) {
+      case 0: return bits();
+      case 1: return sign | (0x7f800000U + below(3) * (0x400000U + below(0x400000U)));  // inf, qNaN, sNaN-ish
+      case 2: return sign | below(0x800000U);                                          // zero or subnormal
+      case 3: return sign | ((below(254) + 1) << 23) | (bits() & 0x7FE000U) | 0x1000U;  // FP16 tie
+      case 4: return sign | ((below(254) + 1) << 23) | (bits() & 0x7F0000U) | 0x8000U;  // BF16 tie
+      case 5: return sign | ((127 + 14 + below(4)) << 23) | (bits() & 0x7FFFFFU);        // around FP16's maximum
+      case 6: return sign | ((127 - 27 + below(14)) << 23) | (bits() & 0x7FFFFFU);       // FP16 subnormal range
+      case 7: return sign | ((127 + below(24)) << 23) | (bits() & 0x7FC000U);           // integer or half-integer
+      case 8: return sign | ((127 + 60 + below(70)) << 23) | (bits() & 0x7FFFFFU);       // beyond 2^62
+      default: return std::bit_cast<std::uint32_t>(static_cast<float>(static_cast<int>(below(512)) - 256) * 0.5F);
+    }
+  }
+
+  // S32 carriers (the low 32 bits; the upper ones are not read).
+  std::uint64_t s32() {
+    switch (below(5)) {
+      case 0: return bits();
+      case 1: return static_cast<std::uint32_t>(static_cast<int>(below(1024)) - 512);
+      case 2: return static_cast<std::uint32_t>(static_cast<int>(below(200000)) - 100000);
+      case 3: return below(2) != 0 ? 0x80000000U : 0x7fffffffU;
+      default: return static_cast<std::uint32_t>(static_cast<int>(below(80)) - 40);
+    }
+  }
+
+  // A positive normal FP19 scale: often an exact power of two (ties), often
+  // near 1, sometimes at either end of the range.
+  std::uint32_t scale() {
+    switch (below(4)) {
+      case 0: return fp19(137 - below(12), 0);
+      case 1: return fp19(130 + below(14), bits());
+      case 2: return fp19(below(2) != 0 ? 1 + below(8) : 254 - below(8), bits());
+      default: return fp19(1 + below(254), bits());
+    }
+  }
+
+  std::uint64_t quant_word(unsigned mode) {
+    if (fpatr::pre_quant_mode(mode).shift) return pp::shift_parameter(below(16));
+    const unsigned width = pp::mode_offset_width(mode);
+    return pp::quant_parameter(scale(), bits(), width);
+  }
+
+  std::uint64_t relu_word() { return below(4) == 0 ? 0 : scale(); }
+
+ private:
+  std::mt19937 rng_;
+};
+
+std::vector<DataType> outputs_of(unsigned mode) {
+  if (mode == 0) return {DataType::FP32, DataType::S32, DataType::U32};
+  return {fpatr::output_type(mode)};
+}
+
+// DataType of the accumulator the mode reads (the output without pre-quantisation).
+bool s32_source(unsigned mode, DataType output) {
+  return mode == 0 ? output != DataType::FP32 : fpatr::accumulator_type_legal(mode, DataType::S32);
+}
+
+struct Tile {
+  std::vector<std::uint64_t> values;
+  std::vector<pp::ColumnWords> columns;
+};
+
+Tile random_tile(Sources& s, unsigned mode, unsigned relu, bool s32, std::uint32_t rows, std::uint32_t columns) {
+  Tile t;
+  // Scalar parameters repeat; vector ones differ per column.
+  const bool vector_quant = fpatr::mode_uses_vector_parameter(mode), vector_relu = fpatr::relu_uses_vector_parameter(relu);
+  const bool quantised = vector_quant || fpatr::mode_uses_scalar_parameter(mode);
+  const std::uint64_t scalar_quant = quantised ? s.quant_word(mode) : 1, scalar_relu = relu == 2 ? s.relu_word() : 0;
+  for (std::uint32_t c = 0; c < columns; ++c)
+    t.columns.push_back({vector_quant ? s.quant_word(mode) : scalar_quant, vector_relu ? s.relu_word() : scalar_relu});
+  for (std::uint32_t e = 0; e < rows * columns; ++e) t.values.push_back(s32 ? s.s32() : s.fp32());
+  return t;
+}
+
+std::string describe(unsigned mode, unsigned relu, DataType output, pp::Control control) {
+  return "mode " + std::to_string(mode) + " relu " + std::to_string(relu) + " " + std::string(num::name(output)) +
+         " " + std::string(num::rounding_mode_name(control.rounding)) + (control.saturating ? " sat" : "");
+}
+
+// Every element and the flags of the tile kernel equal the exact element path's.
+void expect_tile_matches_exact(const Tile& t, unsigned mode, unsigned relu, DataType output, pp::Control control) {
+  const std::size_t n = t.columns.size();
+  std::vector<std::uint64_t> fast = t.values;
+  const num::Flags flags = pp::post_process_tile(fast, t.columns, mode, relu, output, control);
+  num::Flags exact_flags = 0;
+  for (std::size_t e = 0; e < t.values.size(); ++e) {
+    const pp::ColumnWords& w = t.columns[e % n];
+    const num::Result r = pp::post_process(t.values[e], mode, relu, output, w.quant, w.relu, control);
+    exact_flags |= r.flags;
+    ASSERT_EQ(fast[e], r.bits) << describe(mode, relu, output, control) << " element " << e << " source 0x" << std::hex
+                               << t.values[e] << " quant 0x" << w.quant << " relu 0x" << w.relu;
+  }
+  EXPECT_EQ(flags, exact_flags) << describe(mode, relu, output, control);
+}
+
+TEST(MatrixPostprocessTile, EveryModeReluRoundingAndSatMatchesTheExactPath) {
+  Sources s(20261202);
+  unsigned tiles = 0, fast_tiles = 0;
+  for (unsigned mode = 0; mode < 64; ++mode) {
+    if (!fpatr::pre_quant_mode(mode).legal) continue;
+    for (const DataType output : outputs_of(mode))
+      for (unsigned relu = 0; relu < 4; ++relu)
+        for (const RoundingMode rounding : num::kAllRoundingModes)
+          for (const bool saturating : {false, true}) {
+            const pp::Control control{rounding, saturating};
+            const Tile t = random_tile(s, mode, relu, s32_source(mode, output), 1 + s.below(8), 1 + s.below(16));
+            expect_tile_matches_exact(t, mode, relu, output, control);
+            ++tiles;
+            fast_tiles += unsigned{pp::tile_kernel_applies(mode, output, control)};
+          }
+  }
+  EXPECT_EQ(tiles, (26 + 3) * 4 * 7 * 2U);  // 26 nonzero legal modes, mode 0 with three accumulators
+  EXPECT_GT(fast_tiles, tiles / 2);
+}
+
+TEST(MatrixPostprocessTile, LargestTilesMatchTheExactPath) {
+  Sources s(17);
+  for (const unsigned mode : {1U, 2U, 4U, 13U, 16U, 19U, 24U, 33U, 38U})
+    for (const RoundingMode rounding : {RoundingMode::RNE, RoundingMode::RTZ, RoundingMode::RHB}) {
+      const DataType output = outputs_of(mode).front();
+      const Tile t = random_tile(s, mode, mode % 4, s32_source(mode, output), 64, 128);
+      expect_tile_matches_exact(t, mode, mode % 4, output, {rounding, mode % 2 == 0});
+    }
+}
+
+// The kernel declines exactly what the header names: RTO, FP8 destinations
+// and accumulators other than S32 / FP32.
+TEST(MatrixPostprocessTile, KernelAppliesWhereDocumented) {
+  EXPECT_TRUE(pp::tile_kernel_applies(1, DataType::FP16, {}));
+  EXPECT_TRUE(pp::tile_kernel_applies(16, DataType::BF16, {RoundingMode::RTO, false}));  // fixed RNE
+  EXPECT_TRUE(pp::tile_kernel_applies(24, DataType::S8, {RoundingMode::RHB, true}));
+  EXPECT_TRUE(pp::tile_kernel_applies(13, DataType::S16, {}));
+  EXPECT_TRUE(pp::tile_kernel_applies(0, DataType::S32, {RoundingMode::RTM, false}));
+  EXPECT_FALSE(pp::tile_kernel_applies(24, DataType::S8, {RoundingMode::RTO, false}));
+  EXPECT_FALSE(pp::tile_kernel_applies(26, DataType::E4M3, {}));
+  EXPECT_FALSE(pp::tile_kernel_applies(25, DataType::HiF8, {}));
+  EXPECT_FALSE(pp::tile_kernel_applies(0, DataType::U32, {}));
+}
+
+}  // namespace
+}  // namespace pto::test
