@@ -328,7 +328,11 @@ ExecOutcome BSTART(Machine& m, const DecodedInsn& d) {
 // and return targets are constants of the record (field slots past
 // field_count), kind and transfer are template constants.  An active block
 // retiring here takes the generic path: its commit may fault or run a tile
-// operation.  Bound transfers read no state (not Return/Indirect/IndirectCall).
+// operation.  A Return reads its target from _ReturnAddress and faults on an
+// odd one before any effect (ExecuteDecodedBundleStartWithAcceptedApplicabilityRules,
+// asl/block/model/dispatch/start.asl); the other bound transfers read no
+// state (Indirect/IndirectCall, which read the retiring block's BPCN, are
+// never bound).
 constexpr unsigned kBoundTargetSlot = scalar::kMaxDecodedFields - 2;
 constexpr unsigned kBoundReturnSlot = scalar::kMaxDecodedFields - 1;
 
@@ -336,9 +340,17 @@ template <BundleKind Kind, BundleTransfer Transfer>
 ExecOutcome BSTART_bound(Machine& m, const DecodedInsn& d) {
   State& s = m.state;
   if (s.block.bundle_active) [[unlikely]] return BSTART<true>(m, d);
+  Word target = d.u(kBoundTargetSlot);
+  if constexpr (Transfer == BundleTransfer::Return) {
+    target = s.return_address;
+    if (target & 1) {
+      m.set_fault(FaultCode::Fault_InstructionPC, target);
+      return ExecOutcome::Fault;
+    }
+  }
   clear_header(s.block);
   const Word pc = s.pc;
-  begin_bundle(s, pc, Kind, Transfer, d.u(kBoundTargetSlot), pc + d.length_bytes, d.u(kBoundReturnSlot),
+  begin_bundle(s, pc, Kind, Transfer, target, pc + d.length_bytes, d.u(kBoundReturnSlot),
                Transfer != BundleTransfer::Conditional);
   arch::BundleOperationDescriptor desc;  // as BSTART<true> installs it
   desc.valid = true;
@@ -350,7 +362,8 @@ ExecOutcome BSTART_bound(Machine& m, const DecodedInsn& d) {
 // The scalar start kinds (start_form_of) and the transfers bound variants take.
 constexpr std::array kBoundKinds = {BundleKind::Standard, BundleKind::Floating, BundleKind::System};
 constexpr std::array kBoundTransfers = {BundleTransfer::Fallthrough, BundleTransfer::Direct,
-                                        BundleTransfer::Conditional, BundleTransfer::Call};
+                                        BundleTransfer::Conditional, BundleTransfer::Call,
+                                        BundleTransfer::Return};
 
 template <std::size_t K, std::size_t... T>
 constexpr std::array<scalar::Handler, sizeof...(T)> bound_start_row(std::index_sequence<T...>) {
@@ -538,6 +551,7 @@ void bind_to_pc(DecodedInsn& d, Word pc) {
   if (kind < 0 || transfer < 0) return;
   // The targets BSTART<true> computes at `pc`.  A record with a handler
   // sits at an even PC (odd PCs decode to fetch faults), so they are even.
+  // (A Return's slot holds its fallthrough, unused: it reads _ReturnAddress.)
   d.field[kBoundTargetSlot] = static_cast<std::int64_t>(relative_target(sf, sf.transfer, d, pc));
   d.field[kBoundReturnSlot] = static_cast<std::int64_t>(start_return_target(sf, d, pc));
   d.handler = kBoundStarts[static_cast<std::size_t>(kind)][static_cast<std::size_t>(transfer)];

@@ -720,12 +720,11 @@ TEST(RunnerRunLoopExactness, CallBlocksCallingEachOther) {
 // c (kCode + 12): BSTART.STD COND a ; a4 += a2 ; setc.ne a0, a1 ; BSTOP
 // exit (kCode + 28)
 // f (kCode + 32): BSTART.STD RET ; a2 = a0 * 3 (a0 + a0 << 1) ; BSTOP
-// A call and a return per iteration (the loop of BM_CallReturnLoop): a's
-// passes are fused (chained from c's, translated but the first), f's RET
-// start runs through its handler (not fused), c's first pass after it is
-// fused through its handlers.
-TEST(RunnerRunLoopExactness, CallAndReturnLoop) {
-  constexpr Word kIterations = 40;
+// A call and a return per iteration (the loop of BM_CallReturnLoop).
+// Attempt k (0-based) of a round of 10 is at kCallReturnPc[k].
+constexpr std::array<Word, 10> kCallReturnPc = {kCode,      kCode + 4,  kCode + 8,  kCode + 32, kCode + 36,
+                                                kCode + 40, kCode + 12, kCode + 16, kCode + 20, kCode + 24};
+Program call_return_loop(Word iterations) {
   Program p;
   p.code = {bstart_call(32, (12 - 2) / 2),
             enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
@@ -738,18 +737,147 @@ TEST(RunnerRunLoopExactness, CallAndReturnLoop) {
             enc_variant("BSTART.STD", "RET", {}),
             enc("ADD", {{"RegDst", a2}, {"SrcL", a0}, {"SrcR", a0}, {"SrcRType", 3}, {"shamt", 1}}),
             enc("BSTOP", {})};
-  p.setup = [](Machine& m) { m.state.write_gpr(a1, kIterations); };
+  static Word n;
+  n = iterations;
+  p.setup = [](Machine& m) { m.state.write_gpr(a1, n); };
   p.limits.stop_pc = kCode + 28;
-  const Outcome o = run_both(p);
+  return p;
+}
+
+// Every pass is fused: a's chained from c's, f's RET from a's (its target,
+// _ReturnAddress = c, read at each start), c's from f's; the translation
+// tier runs all but the very first, chaining through the RET's run-time link.
+TEST(RunnerRunLoopExactness, CallAndReturnLoop) {
+  constexpr Word kIterations = 40;
+  const Outcome o = run_both(call_return_loop(kIterations));
   ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
   EXPECT_EQ(o.result.steps, kIterations * 10);
   EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(3 * kIterations * (kIterations + 1) / 2));
   EXPECT_EQ(o.state["gpr"][0][10], pto::runner::hex_word(kCode + 12));
   EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kCode + 12));
-  EXPECT_EQ(o.fused_passes, 2 * kIterations);
+  EXPECT_EQ(o.fused_passes, 3 * kIterations);
   if (pto::runner::translation_supported()) {
-    EXPECT_EQ(o.translated_passes, kIterations - 1);
+    EXPECT_EQ(o.translated_passes, 3 * kIterations - 1);
   }
+}
+
+// The budget ends the call/return loop at every attempt of rounds 20 and
+// 21: the stop PC, the registers and time follow attempt by attempt, and
+// every whole pass (only those) is fused.
+TEST(RunnerRunLoopExactness, StepBudgetEndingInACallReturnLoop) {
+  for (Word budget = 10 * 20; budget < 10 * 22; ++budget) {
+    Program p = call_return_loop(100);
+    p.limits.max_steps = budget;
+    const Outcome o = run_both(p);
+    const Word rounds = budget / 10, attempt = budget % 10;
+    EXPECT_EQ(o.result.reason, StopReason::MaxSteps) << budget;
+    EXPECT_EQ(o.result.steps, budget);
+    EXPECT_EQ(o.result.pc, kCallReturnPc[attempt]) << budget;
+    const Word a0_now = rounds + (attempt >= 2);
+    EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(a0_now)) << budget;
+    EXPECT_EQ(o.state["gpr"][0][a2], pto::runner::hex_word(3 * (rounds + (attempt >= 5)))) << budget;
+    const Word added = rounds + (attempt >= 8);  // c's ADD: a4 = 3 (1 + ... + added)
+    EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(3 * added * (added + 1) / 2)) << budget;
+    EXPECT_EQ(o.state["system_registers"]["CYCLE"], pto::runner::hex_word(budget)) << budget;
+    const Word fused = 3 * rounds + (attempt >= 3) + (attempt >= 6);
+    EXPECT_EQ(o.fused_passes, fused) << budget;
+    if (pto::runner::translation_supported()) {
+      EXPECT_EQ(o.translated_passes, fused - 1) << budget;
+    }
+  }
+}
+
+// A stop PC at the return target (c) is never linked to: the fifth arrival
+// there, by the RET's commit, stops the run before c's fifth pass.
+TEST(RunnerRunLoopExactness, StopPcAtTheReturnTarget) {
+  Program p = call_return_loop(100);
+  p.limits.stop_pc = kCode + 12;
+  p.limits.stop_after_hits = 5;
+  const Outcome o = run_both(p);
+  ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
+  EXPECT_EQ(o.result.steps, 5u * 6 + 4u * 4);
+  EXPECT_EQ(o.result.pc, kCode + 12);
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(3 * (1 + 2 + 3 + 4)));
+  EXPECT_EQ(o.state["gpr"][0][a2], pto::runner::hex_word(3 * 5));
+}
+
+// A RET start whose _ReturnAddress is odd raises Fault_InstructionPC with
+// the target as fault address at the BSTART attempt, before any effect
+// (asl/block/model/dispatch/start.asl): the trap context holds the idle
+// block at the BSTART's PC.  Entered first (`chained` false) and after a
+// whole fused pass of a DIRECT block (chained into the RET block).
+// a (kCode):      BSTART.STD DIRECT f ; a0 += 1 ; BSTOP
+// f (kCode + 12): BSTART.STD RET ; a2 += 1 ; BSTOP
+TEST(RunnerRunLoopExactness, ReturnToAnOddTargetFaultsAtItsStart) {
+  constexpr Word kOdd = kCode + 0x41;
+  for (const bool chained : {false, true}) {
+    for (Word budget = 1; budget <= 7; ++budget) {
+      Program p;
+      p.code = {bstart("DIRECT", 12), enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}), enc("BSTOP", {}),
+                enc_variant("BSTART.STD", "RET", {}), enc("ADDI", {{"RegDst", a2}, {"SrcL", a2}, {"uimm12", 1}}),
+                enc("BSTOP", {})};
+      p.code_base = chained ? kCode : kCode + 12;
+      if (!chained) p.code.erase(p.code.begin(), p.code.begin() + 3);
+      p.vector_code.assign(16, enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}));
+      p.setup = [](Machine& m) { m.state.return_address = kOdd; };
+      p.limits.max_steps = budget;
+      const Outcome o = run_both(p);
+      const Word fault_attempt = chained ? 4 : 1;
+      EXPECT_EQ(o.result.steps, budget);
+      EXPECT_EQ(o.state["gpr"][0][a2], pto::runner::hex_word(0)) << budget;
+      EXPECT_EQ(o.state["system_registers"]["CYCLE"], pto::runner::hex_word(budget)) << budget;
+      if (budget < fault_attempt) continue;
+      EXPECT_EQ(o.result.pc, kVector + 4 * (budget - fault_attempt)) << budget;
+      EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(budget - fault_attempt)) << budget;
+      EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(chained ? 1 : 0)) << budget;
+      EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kOdd)) << budget;
+      const auto& context = o.state["rings"][0]["trap_context"];
+      EXPECT_EQ(context["tpc"], pto::runner::hex_word(kCode + 12)) << budget;
+      EXPECT_EQ(context["block"]["active"], false) << budget;
+      EXPECT_EQ(o.fused_passes, chained ? 1u : 0u) << budget;
+      if (budget == fault_attempt) {
+        EXPECT_EQ(o.state["fault"]["last_fault"], "Fault_InstructionPC");
+        EXPECT_EQ(o.state["fault"]["fault_address"], pto::runner::hex_word(kOdd));
+      }
+    }
+  }
+}
+
+// The block a RET returns to, rewritten by a store: the RET's link to it
+// (keyed by its run-time target) must die, and later rounds run the new body.
+// a (kCode):      BSTART.CALL f, ->ra = c ; a0 += 1 ; a5 = (a0 & 4) << 13 ;
+//                 a6 = a3 + a5 ; SW a2 -> [a6] ; BSTOP   (round 4 rewrites c)
+// c (kCode + 28): BSTART.STD DIRECT a ; a1 += 1 (rewritten to a1 += 100) ; BSTOP
+// f (kCode + 40): BSTART.STD RET ; a4 += 1 ; BSTOP
+TEST(RunnerRunLoopExactness, ReturnTargetRewrittenByAStore) {
+  constexpr Word kC = kCode + 28;
+  Program p;
+  p.code = {bstart_call(40, (28 - 2) / 2),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 4}}),
+            enc("SLLI", {{"RegDst", a5}, {"SrcL", a5}, {"shamt", 13}}),
+            enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("SWI", {{"SrcL", a2}, {"SrcR", a6}, {"simm12", 0}}),
+            enc("BSTOP", {}),
+            bstart("DIRECT", -28),
+            enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
+            enc("BSTOP", {}),
+            enc_variant("BSTART.STD", "RET", {}),
+            enc("ADDI", {{"RegDst", a4}, {"SrcL", a4}, {"uimm12", 1}}),
+            enc("BSTOP", {})};
+  static Word rewritten;
+  rewritten = enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 100}});
+  p.setup = [](Machine& m) {
+    m.state.write_gpr(a2, rewritten);
+    m.state.write_gpr(a3, kC + 4 - (Word{4} << 13));  // a0 & 4 == 0 stores below the code
+  };
+  p.limits.max_steps = 10 * 13;  // ten rounds of 7 + 3 + 3 attempts
+  const Outcome o = run_both(p);
+  EXPECT_EQ(o.result.reason, StopReason::MaxSteps);
+  EXPECT_EQ(o.result.pc, kCode);
+  EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(10));
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(10));
+  EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(3 + 7 * 100));
 }
 
 // ---- generated loop blocks: fused passes against the observed loop ----
