@@ -761,6 +761,51 @@ TEST(RunnerRunLoopExactness, CallAndReturnLoop) {
   }
 }
 
+// One function called from two sites whose return targets share a slot
+// of the RET block's link cache ((target >> 1) & 3 = 2 for both): each
+// pass must go on in the block it returns to, never in the other one.
+// a  (kCode):      BSTART.CALL f, ->ra = c1 ; a0 += 1 ; BSTOP
+// c1 (kCode + 12): BSTART.STD DIRECT b ; a4 += 1 ; BSTOP
+// b  (kCode + 24): BSTART.CALL f, ->ra = c2 ; a0 += 1 ; BSTOP
+// c2 (kCode + 36): BSTART.STD COND a ; a5 += 1 ; setc.ne a0, a1 ; BSTOP
+// exit (kCode + 52)
+// f  (kCode + 56): BSTART.STD RET ; a2 += a0 ; BSTOP
+TEST(RunnerRunLoopExactness, ReturnBlockCalledFromTwoSites) {
+  constexpr Word kRounds = 30;
+  Program p;
+  p.code = {bstart_call(56, 5),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("BSTOP", {}),
+            bstart("DIRECT", 12),
+            enc("ADDI", {{"RegDst", a4}, {"SrcL", a4}, {"uimm12", 1}}),
+            enc("BSTOP", {}),
+            bstart_call(32, 5),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("BSTOP", {}),
+            bstart("COND", -36),
+            enc("ADDI", {{"RegDst", a5}, {"SrcL", a5}, {"uimm12", 1}}),
+            enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
+            enc("BSTOP", {}),
+            enc("BSTOP", {}),
+            enc_variant("BSTART.STD", "RET", {}),
+            enc("ADD", {{"RegDst", a2}, {"SrcL", a2}, {"SrcR", a0}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("BSTOP", {})};
+  p.setup = [](Machine& m) { m.state.write_gpr(a1, 2 * kRounds); };
+  p.limits.stop_pc = kCode + 52;
+  p.limits.max_steps = 19 * kRounds + 100;  // a wrong chain stops on the budget, not never
+  const Outcome o = run_both(p);
+  ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
+  EXPECT_EQ(o.result.steps, 19 * kRounds);
+  EXPECT_EQ(o.state["gpr"][0][a2], pto::runner::hex_word(kRounds * (2 * kRounds + 1)));
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(kRounds));
+  EXPECT_EQ(o.state["gpr"][0][a5], pto::runner::hex_word(kRounds));
+  EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kCode + 36));
+  EXPECT_EQ(o.fused_passes, 6 * kRounds);
+  if (pto::runner::translation_supported()) {
+    EXPECT_EQ(o.translated_passes, 6 * kRounds - 1);
+  }
+}
+
 // The budget ends the call/return loop at every attempt of rounds 20 and
 // 21: the stop PC, the registers and time follow attempt by attempt, and
 // every whole pass (only those) is fused.
@@ -938,8 +983,10 @@ class LoopGenerator {
   std::mt19937_64 rng_;
 };
 
-// Seeds' register values for the set-up hook (a plain function pointer).
+// Seeds' register values and _ReturnAddress for the set-up hook (a plain
+// function pointer).
 std::array<Word, 11> g_initial_registers;
+Word g_return_address = 0;
 
 // A random block body: 1 to 10 words of kBodyForms, in a COND block mostly
 // one SETC (twice faults the second), in half of them an ADD of ra.
@@ -968,8 +1015,11 @@ std::vector<Word> generated_body(LoopGenerator& g, bool conditional) {
 }
 
 // The vector of a generated program (a loop block counting a1 up to a2,
-// entered with the fault record of the trap still set) and its registers.
-void generated_machine(LoopGenerator& g, Program& p) {
+// entered with the fault record of the trap still set), its registers and
+// _ReturnAddress (`return_address`, or now and then an odd one, which a
+// RET start faults on).
+void generated_machine(LoopGenerator& g, Program& p, Word return_address) {
+  g_return_address = g.uniform(0, 9) == 0 ? return_address + 1 : return_address;
   p.vector_code = {bstart("COND", 0), enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
                    enc("SETC.NE", {{"SrcL", a1}, {"SrcR", a2}, {"SrcRType", 0}}), enc("BSTOP", {})};
   for (std::size_t r = 0; r < 9; ++r) g_initial_registers[r] = static_cast<Word>(g.uniform(0, 64));
@@ -978,8 +1028,12 @@ void generated_machine(LoopGenerator& g, Program& p) {
     m.state.write_gpr(11, kData);
     m.state.write_gpr(12, kData + 0x803);
     m.state.write_gpr(13, kCode + 0x400);
+    m.state.return_address = g_return_address;
   };
 }
+
+// BSTART.STD RET: commits to _ReturnAddress as the start reads it.
+Word bstart_ret() { return enc_variant("BSTART.STD", "RET", {}); }
 
 // A CALL block's start to `byte_offset`, with a random return target
 // (the body may read ra, and writes it: RegDst reaches 10).
@@ -994,25 +1048,41 @@ void read_then_write_ra(LoopGenerator& g, std::vector<Word>& words) {
   words.insert(words.begin() + at, enc("ADDI", {{"RegDst", 10}, {"SrcL", g.uniform(2, 9)}, {"uimm12", g.uniform(0, 40)}}));
 }
 
+// A loop block: DIRECT, CALL, COND or RET onto itself (a RET's
+// _ReturnAddress its start, odd now and then, or the vector).
 Program generated_loop(LoopGenerator& g) {
   Program p;
-  const std::int64_t transfer = g.uniform(0, 9);  // 0: DIRECT, 1 to 3: CALL, else COND
-  const bool conditional = transfer >= 4;
-  p.code.push_back(conditional ? bstart("COND", 0) : transfer == 0 ? bstart("DIRECT", 0) : generated_call(g, 0));
+  const std::int64_t transfer = g.uniform(0, 11);  // 0: DIRECT, 1 to 3: CALL, 4 to 9: COND, else RET
+  const bool conditional = transfer >= 4 && transfer <= 9;
+  p.code.push_back(conditional     ? bstart("COND", 0)
+                   : transfer == 0 ? bstart("DIRECT", 0)
+                   : transfer <= 3 ? generated_call(g, 0)
+                                   : bstart_ret());
   std::vector<Word> words = generated_body(g, conditional);
   if (transfer >= 1 && transfer <= 3 && g.uniform(0, 1) == 0) read_then_write_ra(g, words);
   p.code.insert(p.code.end(), words.begin(), words.end());
   p.code.push_back(enc("BSTOP", {}));
-  generated_machine(g, p);
+  generated_machine(g, p, g.uniform(0, 7) == 0 ? kVector : kCode);
   p.limits.max_steps = static_cast<std::uint64_t>(g.uniform(1, 700));
   return p;
+}
+
+// A chain's CALL block at `pc` to `byte_offset`: half the time returning to
+// `next` (the block after it) when the return offset reaches it
+// (P + 2 + 2 * uimm5), else to a random return target.
+Word call_in_chain(LoopGenerator& g, std::int64_t byte_offset, Word pc, Word next) {
+  const Word reach = pc + 2 + 2 * 31;
+  if (next <= reach && g.uniform(0, 1) == 0) return bstart_call(byte_offset, static_cast<std::int64_t>(next - pc - 2) / 2);
+  return generated_call(g, byte_offset);
 }
 
 // Two to four generated blocks laid out one after the other, then an empty
 // DIRECT block back to the first.  Each block commits to another (or
 // itself): a COND block to a random block when its condition holds, else
-// to the next; the others DIRECT or CALL to a random block or FALL to the
-// next.
+// to the next; the others DIRECT or CALL to a random block, FALL to the
+// next, or RET to _ReturnAddress (a CALL's return target is the next
+// block's start when the encoding reaches it, half the time; the initial
+// one a random block's start, odd now and then).
 // So whole passes chain from block to block in every pattern.
 Program generated_chain(LoopGenerator& g) {
   Program p;
@@ -1033,17 +1103,18 @@ Program generated_chain(LoopGenerator& g) {
     if (conditional[k]) {
       p.code.push_back(bstart("COND", offset));
     } else {
-      const std::int64_t transfer = g.uniform(0, 2);
+      const std::int64_t transfer = g.uniform(0, 3);
       p.code.push_back(transfer == 0   ? bstart("DIRECT", offset)
-                       : transfer == 1 ? generated_call(g, offset)
-                                       : enc_variant("BSTART.STD", "FALL", {}));
+                       : transfer == 1 ? call_in_chain(g, offset, starts[k], k + 1 < count ? starts[k + 1] : at)
+                       : transfer == 2 ? enc_variant("BSTART.STD", "FALL", {})
+                                       : bstart_ret());
     }
     p.code.insert(p.code.end(), bodies[k].begin(), bodies[k].end());
     p.code.push_back(enc("BSTOP", {}));
   }
   p.code.push_back(bstart("DIRECT", static_cast<std::int64_t>(kCode - at)));
   p.code.push_back(enc("BSTOP", {}));
-  generated_machine(g, p);
+  generated_machine(g, p, starts[static_cast<std::size_t>(g.uniform(0, static_cast<std::int64_t>(count) - 1))]);
   p.limits.max_steps = static_cast<std::uint64_t>(g.uniform(1, 2000));
   return p;
 }
