@@ -806,6 +806,53 @@ TEST(RunnerRunLoopExactness, ReturnBlockCalledFromTwoSites) {
   }
 }
 
+// Compressed STD starts select their transfer by BrType (C.BSTART.STD
+// {FALL, IND, RET}: 1 FALL, 7 RET; 0 is C.BSTOP): bound to their PC and
+// fused like the 32-bit ones, their descriptor recording the branch type.
+// a (kCode):      BSTART.CALL f, ->ra = c ; a0 += 1 ; BSTOP
+// c (kCode + 12): BSTART.STD COND a ; a4 += a0 ; setc.ne a0, a1 ; BSTOP
+// exit (kCode + 28)
+// f (kCode + 32): C.BSTART.STD FALL ; C.BSTOP
+// g (kCode + 36): C.BSTART.STD RET ; C.BSTOP
+// 11 attempts a round; the budget ends at every attempt of rounds 10 and 11.
+TEST(RunnerRunLoopExactness, CompressedFallAndReturnBlocks) {
+  constexpr Word kCFall = 1u << 11, kCRet = 7u << 11, kCBstop = 0;
+  constexpr std::array<Word, 11> kPc = {kCode,      kCode + 4,  kCode + 8,  kCode + 32, kCode + 34, kCode + 36,
+                                        kCode + 38, kCode + 12, kCode + 16, kCode + 20, kCode + 24};
+  for (Word budget = 11 * 10; budget < 11 * 12; ++budget) {
+    Program p;
+    p.code = {bstart_call(32, (12 - 2) / 2),
+              enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+              enc("BSTOP", {}),
+              bstart("COND", -12),
+              enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", a0}, {"SrcRType", 3}, {"shamt", 0}}),
+              enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
+              enc("BSTOP", {}),
+              enc("BSTOP", {}),
+              kCFall | kCBstop << 16,
+              kCRet | kCBstop << 16};
+    p.setup = [](Machine& m) { m.state.write_gpr(a1, 100); };
+    p.limits.max_steps = budget;
+    const Outcome o = run_both(p);
+    const Word rounds = budget / 11, attempt = budget % 11;
+    EXPECT_EQ(o.result.reason, StopReason::MaxSteps) << budget;
+    EXPECT_EQ(o.result.pc, kPc[attempt]) << budget;
+    const Word added = rounds + (attempt >= 9);
+    EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(added * (added + 1) / 2)) << budget;
+    // Inside f or g the block's descriptor holds the BrType.
+    const auto& block = o.state["block"];
+    if (attempt == 4 || attempt == 6) {
+      EXPECT_EQ(block["operation"]["branch_type"], attempt == 4 ? 1 : 7) << budget;
+      EXPECT_EQ(block["barg"]["bpcn"], pto::runner::hex_word(attempt == 4 ? kCode + 34 : kCode + 12)) << budget;
+    }
+    const Word fused = 4 * rounds + (attempt >= 3) + (attempt >= 5) + (attempt >= 7);
+    EXPECT_EQ(o.fused_passes, fused) << budget;
+    if (pto::runner::translation_supported()) {
+      EXPECT_EQ(o.translated_passes, fused - 1) << budget;
+    }
+  }
+}
+
 // The budget ends the call/return loop at every attempt of rounds 20 and
 // 21: the stop PC, the registers and time follow attempt by attempt, and
 // every whole pass (only those) is fused.
