@@ -972,6 +972,71 @@ TEST(RunnerRunLoopExactness, ReturnTargetRewrittenByAStore) {
   EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(3 + 7 * 100));
 }
 
+// Indirect starts (not fused: they read the retiring block's BPCN) with a
+// target that alternates between two fused blocks, which commit back:
+// a  (kCode):      BSTART.STD FALL ; a0 += 1 ; a5 = (a0 & 1) << 4 ;
+//                  a6 = a3 + a5 ; SETC.TGT a6 ; (no BSTOP)
+// i  (kCode + 24): BSTART.STD IND, or BSTART.ICALL ->ra = kCode + 36 ;
+//                  a2 += 1 ; BSTOP      (commits to a's BPCN: b1 or b2)
+// b1 (kCode + 36): BSTART.STD DIRECT a ; a1 += 1 ; a1 += 0 ; BSTOP
+// b2 (kCode + 52): BSTART.STD DIRECT a ; a4 += 1 ; a4 += 0 ; BSTOP
+// 13 attempts a round; the budget ends at every attempt of rounds 6 and 7.
+// With a3 odd the indirect start faults at its attempt (the 7th), before
+// retiring a (asl/block/model/dispatch/start.asl).
+TEST(RunnerRunLoopExactness, IndirectStartsWithVaryingTargets) {
+  constexpr Word kB1 = kCode + 36;
+  for (const bool call : {false, true}) {
+    for (const bool odd : {false, true}) {
+      for (Word budget = 13 * 6; budget < 13 * 8; ++budget) {
+        Program p;
+        p.code = {enc_variant("BSTART.STD", "FALL", {}),
+                  enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+                  enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 1}}),
+                  enc("SLLI", {{"RegDst", a5}, {"SrcL", a5}, {"shamt", 4}}),
+                  enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 0}}),
+                  enc("SETC.TGT", {{"SrcL", a6}}),
+                  call ? enc_variant("BSTART.ICALL", "", {{"uimm5", 5}}) : enc_variant("BSTART.STD", "IND", {}),
+                  enc("ADDI", {{"RegDst", a2}, {"SrcL", a2}, {"uimm12", 1}}),
+                  enc("BSTOP", {}),
+                  bstart("DIRECT", -36),
+                  enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
+                  enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 0}}),
+                  enc("BSTOP", {}),
+                  bstart("DIRECT", -52),
+                  enc("ADDI", {{"RegDst", a4}, {"SrcL", a4}, {"uimm12", 1}}),
+                  enc("ADDI", {{"RegDst", a4}, {"SrcL", a4}, {"uimm12", 0}}),
+                  enc("BSTOP", {})};
+        p.vector_code.assign(100, enc("ADDI", {{"RegDst", 9}, {"SrcL", 9}, {"uimm12", 1}}));
+        p.setup = odd ? +[](Machine& m) { m.state.write_gpr(a3, kB1 + 1); }
+                      : +[](Machine& m) { m.state.write_gpr(a3, kB1); };
+        p.limits.max_steps = budget;
+        const Outcome o = run_both(p);
+        EXPECT_EQ(o.result.steps, budget);
+        if (odd) {
+          EXPECT_EQ(o.result.pc, kVector + 4 * (budget - 7)) << budget;
+          const auto& context = o.state["rings"][0]["trap_context"];
+          EXPECT_EQ(context["tpc"], pto::runner::hex_word(kCode + 24)) << budget;
+          EXPECT_EQ(context["block"]["active"], true) << budget;  // a, not retired
+          EXPECT_EQ(context["block"]["barg"]["bpcn"], pto::runner::hex_word(kB1 + 1 + 16)) << budget;
+          continue;
+        }
+        const Word rounds = budget / 13, attempt = budget % 13;
+        const Word a0_now = rounds + (attempt >= 2);
+        EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(a0_now)) << budget;
+        // Rounds with a0 even went to b1, odd to b2.
+        const Word b_passes = rounds + (attempt >= 11);
+        EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(b_passes / 2)) << budget;
+        EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word((b_passes + 1) / 2)) << budget;
+        if (call && a0_now > 0 && (rounds > 0 || attempt >= 7)) {
+          EXPECT_EQ(o.state["gpr"][0][10], pto::runner::hex_word(kB1)) << budget;
+          EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kB1)) << budget;
+        }
+        EXPECT_EQ(o.fused_passes, rounds) << budget;  // b1 or b2, entered after the indirect block
+      }
+    }
+  }
+}
+
 // ---- generated loop blocks: fused passes against the observed loop ----
 
 // Forms a generated loop body draws from: fusable ones (register-only ALU,
