@@ -48,10 +48,9 @@ std::vector<Word> chained_kernel() {
 }
 
 // The loop as a call and a return (12 attempts per iteration): a calls f,
-// f returns through _ReturnAddress to c, c loops to a.  The CALL block
-// runs fused and chains into f; the RET start reads state, so f's passes
-// run through its handlers and the chain resumes at c
-// (docs/architecture.md "Not fused yet: returns").
+// f returns through _ReturnAddress to c, c loops to a.  All three blocks
+// run fused and chain into one another; f's link to c is keyed by the
+// target its start reads (docs/architecture.md "Returns").
 // a (kCode):      BSTART.CALL f, ->ra = c ; addi a0, 1 -> a0 ; BSTOP
 // c (kCode + 12): BSTART.STD COND a ; add a4, a2 -> a4 ; setc.ne a0, a1 ; BSTOP
 // exit (kCode + 28), never executed

@@ -5,8 +5,10 @@
 // SETC, BSTOP; and, from the bytes left, a second block after it that
 // commits back to the first (COND: when its condition holds, else on to
 // the exit; CALL: always, writing the return address to ra, which the
-// bodies may read and overwrite), so passes chain between the two
-// ("Chaining fused blocks", "Calls").
+// bodies may read and overwrite) or RETs to _ReturnAddress (set from the
+// recipe: the first block, itself, the exit, or an odd address, which
+// its start faults on), so passes chain between the two ("Chaining fused
+// blocks", "Calls", "Returns").
 // The blocks run in the fast loop with fused passes translated and
 // interpreted; stops and state digests (what the state dump shows, hashed)
 // must agree.
@@ -79,19 +81,24 @@ struct Outcome {
   pto::runner::StateDigest state;
 };
 
-enum class SecondStart { Direct, Cond, Call };
+enum class SecondStart { Direct, Cond, Call, Ret };
+constexpr unsigned kSecondStarts = 4;
 
 // The second block's start: BSTART.STD DIRECT or COND, or BSTART.CALL
 // (return target P + 2 + 2 * uimm5, which the body may overwrite in ra),
-// each with a byte offset back to the first block.
+// each with a byte offset back to the first block; or BSTART.STD RET.
 Word second_start(SecondStart kind, std::int64_t byte_offset, std::uint8_t uimm5) {
   const bool call = kind == SecondStart::Call;
-  const std::string_view variant = call ? "" : kind == SecondStart::Cond ? "COND" : "DIRECT";
+  const std::string_view variant = call                       ? ""
+                                   : kind == SecondStart::Cond ? "COND"
+                                   : kind == SecondStart::Ret  ? "RET"
+                                                               : "DIRECT";
   const auto mnemonic = call ? pto::isa::Mnemonic::BSTART_CALL : pto::isa::Mnemonic::BSTART_STD;
   for (const auto i : pto::isa::forms_of_mnemonic(mnemonic)) {
     const auto& f = pto::isa::form(i);
     if (std::string_view(f.asm_template).find(variant) == std::string_view::npos) continue;
     std::vector<std::int64_t> values(pto::isa::fields_of(f).size(), 0);
+    if (kind == SecondStart::Ret) return std::get<std::uint64_t>(pto::isa::encode(f, values));
     values.at(static_cast<std::size_t>(pto::isa::field_index(f, call ? "simm12" : "simm17"))) = byte_offset / 2;
     if (call) values.at(static_cast<std::size_t>(pto::isa::field_index(f, "uimm5"))) = uimm5 % 32;
     return std::get<std::uint64_t>(pto::isa::encode(f, values));
@@ -115,7 +122,7 @@ void append_body(Recipe& r, unsigned body, unsigned setc_at, std::vector<Word>& 
 // the values of registers 2..10; the SETC's place; then per body word a
 // form byte and a byte per field (zeros once the input is used up).  Bytes
 // left: the second block (kind and body length byte, CALL return-offset
-// byte, SETC place, words).
+// or RET target byte, SETC place, words).
 Outcome run(std::span<const std::uint8_t> bytes, bool translated) {
   Recipe r(bytes);
   const std::uint8_t shape = r.next();
@@ -132,13 +139,20 @@ Outcome run(std::span<const std::uint8_t> bytes, bool translated) {
   code.push_back(kBstop);
   if (!r.done()) {
     const std::uint8_t second = r.next();
-    const auto second_kind = static_cast<SecondStart>(second % 3);
+    const auto second_kind = static_cast<SecondStart>(second % kSecondStarts);
     const bool second_conditional = second_kind == SecondStart::Cond;
-    const unsigned second_body = 1 + (second / 3) % 12;
+    const unsigned second_body = 1 + (second / kSecondStarts) % 12;
+    const Word second_pc = kCode + 4 * code.size();
     const auto back = -4 * static_cast<std::int64_t>(code.size());
-    code.push_back(second_start(second_kind, back, r.next()));
+    const std::uint8_t detail = r.next();
+    code.push_back(second_start(second_kind, back, detail));
     append_body(r, second_body, second_conditional ? r.next() % (second_body + 1) : second_body + 1, code);
     code.push_back(kBstop);
+    if (second_kind == SecondStart::Ret) {
+      const Word exit = kCode + 4 * code.size();
+      const std::array<Word, 4> targets = {kCode, second_pc, exit, kCode + 1};
+      m.state.return_address = targets[detail % targets.size()];
+    }
   }
   Word pc = kCode;
   for (Word w : code) {

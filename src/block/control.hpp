@@ -136,14 +136,17 @@ std::optional<CommitTest> commit_test_of(const scalar::DecodedInsn& d);
 
 // A scalar BSTART bound to its PC (bind_to_pc) whose block the run loop may
 // fuse: a STD or FP block with a fallthrough, direct, conditional or call
-// transfer, whose targets are constants.  `target` is its BPCN; a call's
-// start also writes `return_target` to _ReturnAddress and GPR ra
-// (BeginBundleAt, asl/block/model/lifecycle/begin.asl), the others no GPR.
+// transfer, whose targets are constants, or a return.  `target` is its BPCN
+// (a return's is _ReturnAddress when it starts, checked even there:
+// asl/block/model/dispatch/start.asl); a call's start also writes
+// `return_target` to _ReturnAddress and GPR ra (BeginBundleAt,
+// asl/block/model/lifecycle/begin.asl), the others no GPR.
 struct BoundStart {
   arch::BundleTransfer transfer = arch::BundleTransfer::Fallthrough;
   arch::Word target = 0;
   arch::Word return_target = 0;
   bool writes_return_address() const { return transfer == arch::BundleTransfer::Call; }
+  bool reads_return_address() const { return transfer == arch::BundleTransfer::Return; }
 };
 std::optional<BoundStart> fusable_bound_start(const scalar::DecodedInsn& d);
 // The record is a BSTOP / C.BSTOP / L.BSTOP (ExecuteBundleStop).

@@ -328,21 +328,43 @@ ExecOutcome BSTART(Machine& m, const DecodedInsn& d) {
 // and return targets are constants of the record (field slots past
 // field_count), kind and transfer are template constants.  An active block
 // retiring here takes the generic path: its commit may fault or run a tile
-// operation.  Bound transfers read no state (not Return/Indirect/IndirectCall).
+// operation.  A Return reads its target from _ReturnAddress and faults on an
+// odd one before any effect (ExecuteDecodedBundleStartWithAcceptedApplicabilityRules,
+// asl/block/model/dispatch/start.asl); the other bound transfers read no
+// state (Indirect/IndirectCall, which read the retiring block's BPCN, are
+// never bound).
 constexpr unsigned kBoundTargetSlot = scalar::kMaxDecodedFields - 2;
 constexpr unsigned kBoundReturnSlot = scalar::kMaxDecodedFields - 1;
 
-template <BundleKind Kind, BundleTransfer Transfer>
+// The BrType code of a transfer (transfer_of_branch_type's inverse).
+constexpr std::uint8_t branch_type_of(BundleTransfer t) { return t == BundleTransfer::Return ? 7 : 1; }
+
+// `Typed`: a compressed STD/FP start whose BrType field selects the
+// transfer (FALL or RET): its descriptor records the branch type, and an
+// active block retiring here takes BSTART<false>, which decodes it.
+template <BundleKind Kind, BundleTransfer Transfer, bool Typed>
 ExecOutcome BSTART_bound(Machine& m, const DecodedInsn& d) {
   State& s = m.state;
-  if (s.block.bundle_active) [[unlikely]] return BSTART<true>(m, d);
+  if (s.block.bundle_active) [[unlikely]] return BSTART<!Typed>(m, d);
+  Word target = d.u(kBoundTargetSlot);
+  if constexpr (Transfer == BundleTransfer::Return) {
+    target = s.return_address;
+    if (target & 1) {
+      m.set_fault(FaultCode::Fault_InstructionPC, target);
+      return ExecOutcome::Fault;
+    }
+  }
   clear_header(s.block);
   const Word pc = s.pc;
-  begin_bundle(s, pc, Kind, Transfer, d.u(kBoundTargetSlot), pc + d.length_bytes, d.u(kBoundReturnSlot),
+  begin_bundle(s, pc, Kind, Transfer, target, pc + d.length_bytes, d.u(kBoundReturnSlot),
                Transfer != BundleTransfer::Conditional);
-  arch::BundleOperationDescriptor desc;  // as BSTART<true> installs it
+  arch::BundleOperationDescriptor desc;  // as BSTART<!Typed> installs it
   desc.valid = true;
   desc.form_identity = static_cast<std::uint8_t>((d.form - isa::kScalarFormCount) & 0x7F);
+  if constexpr (Typed) {
+    desc.branch_type_valid = true;
+    desc.branch_type = branch_type_of(Transfer);
+  }
   s.block.operation = desc;
   return ExecOutcome::PcWritten;
 }
@@ -350,18 +372,20 @@ ExecOutcome BSTART_bound(Machine& m, const DecodedInsn& d) {
 // The scalar start kinds (start_form_of) and the transfers bound variants take.
 constexpr std::array kBoundKinds = {BundleKind::Standard, BundleKind::Floating, BundleKind::System};
 constexpr std::array kBoundTransfers = {BundleTransfer::Fallthrough, BundleTransfer::Direct,
-                                        BundleTransfer::Conditional, BundleTransfer::Call};
+                                        BundleTransfer::Conditional, BundleTransfer::Call,
+                                        BundleTransfer::Return};
 
-template <std::size_t K, std::size_t... T>
+template <bool Typed, std::size_t K, std::size_t... T>
 constexpr std::array<scalar::Handler, sizeof...(T)> bound_start_row(std::index_sequence<T...>) {
-  return {BSTART_bound<kBoundKinds[K], kBoundTransfers[T]>...};
+  return {BSTART_bound<kBoundKinds[K], kBoundTransfers[T], Typed>...};
 }
-template <std::size_t... K>
+template <bool Typed, std::size_t... K>
 constexpr auto bound_start_table(std::index_sequence<K...>) {
-  return std::array{bound_start_row<K>(std::make_index_sequence<kBoundTransfers.size()>{})...};
+  return std::array{bound_start_row<Typed, K>(std::make_index_sequence<kBoundTransfers.size()>{})...};
 }
-// [kind][transfer]: indices into kBoundKinds and kBoundTransfers.
-constexpr auto kBoundStarts = bound_start_table(std::make_index_sequence<kBoundKinds.size()>{});
+// [typed][kind][transfer]: indices into kBoundKinds and kBoundTransfers.
+constexpr std::array kBoundStarts = {bound_start_table<false>(std::make_index_sequence<kBoundKinds.size()>{}),
+                                     bound_start_table<true>(std::make_index_sequence<kBoundKinds.size()>{})};
 
 template <typename E, std::size_t N>
 int index_in(const std::array<E, N>& list, E value) {
@@ -510,6 +534,21 @@ bool scalar_start(const StartForm& sf) {
   return sf.operation_class == BundleOperationClass::Control && !sf.tile_start && sf.branch_type_field < 0;
 }
 
+// A compressed STD/FP start: a scalar start but for its BrType field.
+bool scalar_start_but_typed(const StartForm& sf) {
+  return sf.operation_class == BundleOperationClass::Control && !sf.tile_start && sf.branch_type_field >= 0;
+}
+
+// The transfer a scalar start record selects when its BrType (if any) is
+// legal: the form's, or its BrType's for a compressed STD/FP start.
+std::optional<BundleTransfer> scalar_start_transfer(const DecodedInsn& d, const StartForm& sf) {
+  if (d.handler == &BSTART<true>) return sf.transfer;
+  if (d.handler != &BSTART<false> || !scalar_start_but_typed(sf)) return std::nullopt;
+  const arch::BundleOperationDescriptor desc = descriptor_of(d, sf);
+  if (!descriptor_legal(desc, d.bits)) return std::nullopt;
+  return transfer_of_branch_type(desc.branch_type);
+}
+
 bool every_form_scalar_start(isa::Mnemonic m) {
   for (const isa::FormIndex i : isa::forms_of_mnemonic(m)) {
     if (!scalar_start(start_form(i))) return false;
@@ -531,24 +570,30 @@ void register_start_stop_handlers(scalar::HandlerTable& t) {
 }
 
 void bind_to_pc(DecodedInsn& d, Word pc) {
-  if (d.handler != &BSTART<true> || d.field_count > kBoundTargetSlot) return;
+  if (d.field_count > kBoundTargetSlot || (d.handler != &BSTART<true> && d.handler != &BSTART<false>)) return;
   const StartForm& sf = start_form(d.form);
+  const std::optional<BundleTransfer> selected = scalar_start_transfer(d, sf);
+  if (!selected) return;
+  const bool typed = sf.branch_type_field >= 0;
   const int kind = index_in(kBoundKinds, sf.kind);
-  const int transfer = index_in(kBoundTransfers, sf.transfer);
+  const int transfer = index_in(kBoundTransfers, *selected);
   if (kind < 0 || transfer < 0) return;
   // The targets BSTART<true> computes at `pc`.  A record with a handler
   // sits at an even PC (odd PCs decode to fetch faults), so they are even.
-  d.field[kBoundTargetSlot] = static_cast<std::int64_t>(relative_target(sf, sf.transfer, d, pc));
+  // (A Return's slot holds its fallthrough, unused: it reads _ReturnAddress.)
+  d.field[kBoundTargetSlot] = static_cast<std::int64_t>(relative_target(sf, *selected, d, pc));
   d.field[kBoundReturnSlot] = static_cast<std::int64_t>(start_return_target(sf, d, pc));
-  d.handler = kBoundStarts[static_cast<std::size_t>(kind)][static_cast<std::size_t>(transfer)];
+  d.handler = kBoundStarts[typed][static_cast<std::size_t>(kind)][static_cast<std::size_t>(transfer)];
 }
 
 std::optional<BoundStart> fusable_bound_start(const DecodedInsn& d) {
-  for (std::size_t kind = 0; kind < kBoundKinds.size(); ++kind) {
-    if (kBoundKinds[kind] == BundleKind::System) continue;
-    for (std::size_t transfer = 0; transfer < kBoundTransfers.size(); ++transfer) {
-      if (kBoundStarts[kind][transfer] != d.handler) continue;
-      return BoundStart{kBoundTransfers[transfer], d.u(kBoundTargetSlot), d.u(kBoundReturnSlot)};
+  for (const auto& table : kBoundStarts) {
+    for (std::size_t kind = 0; kind < kBoundKinds.size(); ++kind) {
+      if (kBoundKinds[kind] == BundleKind::System) continue;
+      for (std::size_t transfer = 0; transfer < kBoundTransfers.size(); ++transfer) {
+        if (table[kind][transfer] != d.handler) continue;
+        return BoundStart{kBoundTransfers[transfer], d.u(kBoundTargetSlot), d.u(kBoundReturnSlot)};
+      }
     }
   }
   return std::nullopt;

@@ -290,6 +290,7 @@ std::uint32_t Executor::fuse_run(const Run& run) {
   }
   if (f.condition == nullptr) f.split = run.count - 2;
   if (start->writes_return_address()) f.return_target = start->return_target;
+  f.returns = start->reads_return_address();
   fusions_.push_back(std::move(f));
   return static_cast<std::uint32_t>(fusions_.size() - 1);
 }
@@ -305,6 +306,7 @@ const TranslatedBlock* Executor::translation_of(const Run& run) {
     shape.condition_insn = f.condition_insn;
     if (f.condition_insn != nullptr) shape.test = block::commit_test_of(*f.condition_insn);
     shape.return_target = f.return_target;
+    shape.returns = f.returns;
     shape.start = run.start;
     shape.commit_taken = f.commit_taken;
     shape.commit_not_taken = f.commit_not_taken;
@@ -340,7 +342,11 @@ PassExit Executor::interpret_fused_passes(const Run& run, std::uint64_t& steps, 
   const bool call = f.return_target.has_value();
   const Word return_target = f.return_target.value_or(0);
   for (;;) {
-    // The BSTART: a CALL's BeginBundleAt writes _ReturnAddress and ra
+    // The BSTART: a RET's target is _ReturnAddress, an odd one faulting
+    // before any effect (asl/block/model/dispatch/start.asl), so that pass
+    // runs step by step from its start.
+    if (f.returns && (s.return_address & 1) != 0) [[unlikely]] return {PassExit::kBeforeStart, false};
+    // A CALL's BeginBundleAt writes _ReturnAddress and ra
     // (asl/block/model/lifecycle/begin.asl) before any body op runs.
     if (call) {
       s.return_address = return_target;
@@ -360,7 +366,8 @@ PassExit Executor::interpret_fused_passes(const Run& run, std::uint64_t& steps, 
     s.sysregs.cycle += run.count;
     steps += run.count;
     ++fused_passes_;
-    s.pc = holds ? f.commit_taken : f.commit_not_taken;
+    // No body op writes _ReturnAddress: a RET commits to what its start read.
+    s.pc = f.returns ? s.return_address : holds ? f.commit_taken : f.commit_not_taken;
     if (s.pc != run.start || max_steps - steps < run.count) return {};
   }
 }
@@ -397,6 +404,9 @@ std::uint32_t Executor::run_fused(Run*& run, std::uint64_t& steps, std::uint64_t
     exit = interpret_fused_passes(*run, steps, max_steps);
     if (exit.op == PassExit::kCompleted) return run->count;
   }
+  // A RET block's start would fault: its pass runs step by step from the
+  // BSTART, which takes the fault with the idle state a whole pass left.
+  if (exit.op == PassExit::kBeforeStart) return 0;
   // Body op i left the fast path.  Step by step from there: the block as its
   // BSTART began it (from the idle state a whole pass leaves), the body
   // entered, the condition as set so far, time advanced by the attempts done.
@@ -429,6 +439,8 @@ std::uint32_t Executor::first_fused_pass(const Run& run, const RunStep* begin, s
   const std::uint32_t body_count = run.count - 2;
   const std::uint32_t split = f.split;
   Word* gpr = s.gpr[s.current_pe].data();
+  // A RET start with an odd target faults: step by step from the start.
+  if (f.returns && (s.return_address & 1) != 0) return 0;
   // BeginArchitecturalInstructionAttempt of the run's first step clears the
   // fault record (a SYS terminal pending changes nothing for a block start).
   s.last_fault = FaultCode::Fault_None;

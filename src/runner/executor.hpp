@@ -212,6 +212,10 @@ class Executor {
     // A CALL block's return target: each pass writes it to _ReturnAddress
     // and GPR ra before the body, as its BSTART does (BeginBundleAt).
     std::optional<arch::Word> return_target;
+    // A RET block: each pass commits to _ReturnAddress as its start read
+    // it (no body op writes it); an odd one faults at the start, so such a
+    // pass does not begin fused (PassExit::kBeforeStart).
+    bool returns = false;
     // Host code for its passes (translation tier), made when run_fused
     // first enters the block; null when declined or not yet tried.
     std::unique_ptr<TranslatedBlock> translated;
@@ -222,9 +226,9 @@ class Executor {
   const TranslatedBlock* translation_of(const Run& run);
   // Passes through a fused run at its start while they return to it and
   // the budget holds a whole pass.  Returns the index of the step the
-  // step-by-step loop resumes at: run.count after the last whole pass, or a
+  // step-by-step loop resumes at: run.count after the last whole pass, a
   // body load that left the fast path, with the state put where step-by-step
-  // execution would have it.
+  // execution would have it, or 0 when a RET block's start would fault.
   // Translated passes may chain into other fused runs (linked from
   // `link_from`, the translated block whose whole pass committed to this
   // run's start, when not null): `run` is then the run the last pass was in.
@@ -239,7 +243,8 @@ class Executor {
   // active, clean header), whose other block state may differ from the one
   // a whole pass leaves: its BSTART and BSTOP run through their handlers and
   // its SETC sets the block's condition, so the pass leaves that state; the
-  // body runs fused.  Returns as run_fused (one pass at most).
+  // body runs fused.  Returns as run_fused (one pass at most; 0, nothing
+  // done, when the start faults).
   std::uint32_t first_fused_pass(const Run& run, const RunStep* begin, std::uint64_t& steps);
   // A fused run's BSTART attempt on an idle block (time advanced, the bound
   // start's handler), then the body entry of its first body step.

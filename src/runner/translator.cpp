@@ -73,25 +73,35 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
   void link(const TranslatedBlock& to, std::uint64_t epoch) const override {
     // The only TranslatedBlock there is.
     const auto& target = static_cast<const PassCode&>(to);
-    for (std::size_t k = 0; k < links_.size(); ++k) {
-      if (successor(k) == target.b_.start && successor(k) != b_.start) {
-        links_[k] = Link{epoch, target.entry_, target.b_.count};
-      }
+    const Link made{epoch, target.entry_, target.b_.count, target.b_.start};
+    if (target.b_.start == b_.start) return;  // a pass committing to its own start loops
+    if (b_.returns) {
+      links_[return_slot(target.b_.start)] = made;
+      return;
+    }
+    for (std::size_t k = 0; k < successor_count(); ++k) {
+      if (successor(k) == target.b_.start) links_[k] = made;
     }
   }
 
  private:
   static std::size_t code_bytes(const FusedBlockShape& b) {
-    return 640 + (b.return_target ? 32 : 0) + 192 * b.body.size();
+    return 640 + (b.return_target ? 32 : 0) + (b.returns ? 128 : 0) + 192 * b.body.size();
   }
 
-  // Where a pass may chain: [0] the commit PC with BARG.taken clear, [1]
-  // with it set (a COND block's SETC).
+  // Where a pass may chain.  A block with constant commit PCs: [0] the
+  // commit PC with BARG.taken clear, [1] with it set (a COND block's SETC).
+  // A RET block: a direct-mapped cache of its run-time targets
+  // (return_slot), each link valid for its own `target` only.
   struct Link {
     std::uint64_t epoch = ~std::uint64_t{0};  // no link (the executor's epoch never gets there)
     const std::uint8_t* entry = nullptr;      // the target's pass loop, after its prologue
     std::uint64_t count = 0;                  // the target's attempts per pass
+    Word target = 0;                          // the target's start
   };
+  static constexpr std::size_t kLinkSlots = 4;  // a power of two
+  static_assert(sizeof(Link) == 32, "emit_return_chain scales the slot index by 32");
+  static std::size_t return_slot(Word target) { return (target >> 1) & (kLinkSlots - 1); }
   Word successor(std::size_t k) const { return k == 0 ? b_.commit_not_taken : b_.commit_taken; }
   std::size_t successor_count() const { return b_.split < b_.body.size() ? 2 : 1; }
 
@@ -113,9 +123,10 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
     mov(r12, rdi);
     mov(rbx, context(offsetof(PassContext, gpr)));
 
-    Xbyak::Label pass, completed, epilogue;
+    Xbyak::Label pass, completed, before_start, epilogue;
     std::vector<Xbyak::Label> leave(b_.body.size());
     L(pass);
+    if (b_.returns) emit_return_check(before_start);
     if (b_.return_target) emit_return_address(*b_.return_target);
     xor_(r13d, r13d);  // BARG.taken: clear unless a COND block's SETC sets it
     const auto body_count = static_cast<std::uint32_t>(b_.body.size());
@@ -131,6 +142,11 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
     L(completed);
     mov(eax, PassExit::kCompleted);
     jmp(epilogue, T_NEAR);
+    if (b_.returns) {
+      L(before_start);
+      mov(eax, PassExit::kBeforeStart);
+      jmp(epilogue, T_NEAR);
+    }
     for (std::uint32_t i = 0; i < body_count; ++i) {
       if (i == b_.split) continue;
       L(leave[i]);
@@ -154,6 +170,10 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
   // epilogue returns for this one); else leave.
   void emit_chain(Xbyak::Label& completed) {
     if (b_.link_epoch == nullptr) return;
+    if (b_.returns) {
+      emit_return_chain(completed);
+      return;
+    }
     for (std::size_t k = 0; k < successor_count(); ++k) {
       if (successor(k) == b_.start) continue;
       Xbyak::Label other;
@@ -161,17 +181,46 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
       cmp(rax, rcx);
       jne(other, T_NEAR);
       mov(rdx, address(&links_[k]));
-      mov(rcx, address(b_.link_epoch));
-      mov(rcx, qword[rcx]);
-      cmp(rcx, qword[rdx + offsetof(Link, epoch)]);
-      jne(completed, T_NEAR);
-      mov(rcx, context(offsetof(PassContext, max_steps)));
-      sub(rcx, context(offsetof(PassContext, steps)));
-      cmp(rcx, qword[rdx + offsetof(Link, count)]);
-      jb(completed, T_NEAR);
-      jmp(qword[rdx + offsetof(Link, entry)]);
+      emit_follow_link(completed);
       L(other);
     }
+  }
+
+  // rax = a RET block's commit PC (not its start): the link in its slot,
+  // when made for that very target.
+  void emit_return_chain(Xbyak::Label& completed) {
+    mov(rdx, rax);
+    shr(rdx, 1);
+    and_(edx, static_cast<std::uint32_t>(kLinkSlots - 1));
+    shl(rdx, 5);
+    mov(rcx, address(links_.data()));
+    add(rdx, rcx);
+    cmp(rax, qword[rdx + offsetof(Link, target)]);
+    jne(completed, T_NEAR);
+    emit_follow_link(completed);
+  }
+
+  // rdx = a Link for the commit PC: jump through it while its epoch holds
+  // and the budget holds a whole pass of its target; else leave.
+  void emit_follow_link(Xbyak::Label& completed) {
+    mov(rcx, address(b_.link_epoch));
+    mov(rcx, qword[rcx]);
+    cmp(rcx, qword[rdx + offsetof(Link, epoch)]);
+    jne(completed, T_NEAR);
+    mov(rcx, context(offsetof(PassContext, max_steps)));
+    sub(rcx, context(offsetof(PassContext, steps)));
+    cmp(rcx, qword[rdx + offsetof(Link, count)]);
+    jb(completed, T_NEAR);
+    jmp(qword[rdx + offsetof(Link, entry)]);
+  }
+
+  // A RET's start reads _ReturnAddress and faults when it is odd, before
+  // any effect (asl/block/model/dispatch/start.asl): that pass does not
+  // begin here.
+  void emit_return_check(Xbyak::Label& before_start) {
+    mov(rcx, address(&m_.state.return_address));
+    test(byte[rcx], 1);
+    jnz(before_start, T_NEAR);
   }
 
   // A CALL's start (BeginBundleAt): _ReturnAddress and ra = the return target.
@@ -233,7 +282,13 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
     add(qword[rcx], b_.count);
     add(context(offsetof(PassContext, steps)), b_.count);
     add(context(offsetof(PassContext, passes)), 1);
-    mov(rax, b_.commit_not_taken);
+    if (b_.returns) {
+      // No body op writes _ReturnAddress: the target the start read.
+      mov(rcx, address(&m_.state.return_address));
+      mov(rax, qword[rcx]);
+    } else {
+      mov(rax, b_.commit_not_taken);
+    }
     if (b_.split < b_.body.size()) {
       mov(rcx, b_.commit_taken);
       test(r13, r13);
@@ -376,7 +431,7 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
   FusedBlockShape b_;
   std::uint64_t (*fn_)(PassContext*) = nullptr;
   const std::uint8_t* entry_ = nullptr;  // the pass loop (label `pass`)
-  mutable std::array<Link, 2> links_{};
+  mutable std::array<Link, kLinkSlots> links_{};
 };
 
 }  // namespace

@@ -32,6 +32,11 @@ struct FusedBlockShape {
   // A CALL block's return target, written to _ReturnAddress and GPR ra at
   // the start of each pass (BeginBundleAt); absent for the other transfers.
   std::optional<arch::Word> return_target;
+  // A RET block: each pass reads _ReturnAddress at its start, leaves before
+  // the start (PassExit::kBeforeStart) when it is odd, and commits to it
+  // (commit_taken / commit_not_taken unused); its links are keyed by that
+  // run-time target.
+  bool returns = false;
   arch::Word commit_taken = 0, commit_not_taken = 0;
   std::uint32_t count = 0;  // attempts per pass: BSTART, body (SETC included), BSTOP
   // The executor's link epoch (Executor::link_epoch_): a link made by
@@ -56,9 +61,12 @@ struct PassContext {
 // How a translated run of passes ended.
 struct PassExit {
   static constexpr std::uint32_t kCompleted = ~std::uint32_t{0};
+  static constexpr std::uint32_t kBeforeStart = kCompleted - 1;
   // kCompleted: the last whole pass committed elsewhere than the start, or
-  // the budget holds no further pass.  Otherwise the body op (an index into
-  // FusedBlockShape::body) that left the fast path, with no effect.
+  // the budget holds no further pass.  kBeforeStart: a RET block's pass did
+  // not begin, its start would fault (odd _ReturnAddress); nothing done.
+  // Otherwise the body op (an index into FusedBlockShape::body) that left
+  // the fast path, with no effect.
   std::uint32_t op = kCompleted;
   bool holds = false;  // the SETC's result in the pass that left
 };
@@ -75,7 +83,8 @@ class TranslatedBlock {
   virtual arch::Word start() const = 0;
   // After a whole pass that commits to `to`'s start (a commit PC other than
   // this block's start), continue in `to`'s code while `*link_epoch` equals
-  // `epoch` and the budget holds a whole pass of `to`.  The caller
+  // `epoch` and the budget holds a whole pass of `to` (a RET block: when its
+  // run-time commit PC is `to`'s start; it keeps a few such links).  The caller
   // guarantees the link is exact for as long as the epoch holds.  Links are
   // a cache of the executor's directory, hence const.
   virtual void link(const TranslatedBlock& to, std::uint64_t epoch) const = 0;

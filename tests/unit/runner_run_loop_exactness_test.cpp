@@ -720,12 +720,11 @@ TEST(RunnerRunLoopExactness, CallBlocksCallingEachOther) {
 // c (kCode + 12): BSTART.STD COND a ; a4 += a2 ; setc.ne a0, a1 ; BSTOP
 // exit (kCode + 28)
 // f (kCode + 32): BSTART.STD RET ; a2 = a0 * 3 (a0 + a0 << 1) ; BSTOP
-// A call and a return per iteration (the loop of BM_CallReturnLoop): a's
-// passes are fused (chained from c's, translated but the first), f's RET
-// start runs through its handler (not fused), c's first pass after it is
-// fused through its handlers.
-TEST(RunnerRunLoopExactness, CallAndReturnLoop) {
-  constexpr Word kIterations = 40;
+// A call and a return per iteration (the loop of BM_CallReturnLoop).
+// Attempt k (0-based) of a round of 10 is at kCallReturnPc[k].
+constexpr std::array<Word, 10> kCallReturnPc = {kCode,      kCode + 4,  kCode + 8,  kCode + 32, kCode + 36,
+                                                kCode + 40, kCode + 12, kCode + 16, kCode + 20, kCode + 24};
+Program call_return_loop(Word iterations) {
   Program p;
   p.code = {bstart_call(32, (12 - 2) / 2),
             enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
@@ -738,17 +737,303 @@ TEST(RunnerRunLoopExactness, CallAndReturnLoop) {
             enc_variant("BSTART.STD", "RET", {}),
             enc("ADD", {{"RegDst", a2}, {"SrcL", a0}, {"SrcR", a0}, {"SrcRType", 3}, {"shamt", 1}}),
             enc("BSTOP", {})};
-  p.setup = [](Machine& m) { m.state.write_gpr(a1, kIterations); };
+  static Word n;
+  n = iterations;
+  p.setup = [](Machine& m) { m.state.write_gpr(a1, n); };
   p.limits.stop_pc = kCode + 28;
-  const Outcome o = run_both(p);
+  return p;
+}
+
+// Every pass is fused: a's chained from c's, f's RET from a's (its target,
+// _ReturnAddress = c, read at each start), c's from f's; the translation
+// tier runs all but the very first, chaining through the RET's run-time link.
+TEST(RunnerRunLoopExactness, CallAndReturnLoop) {
+  constexpr Word kIterations = 40;
+  const Outcome o = run_both(call_return_loop(kIterations));
   ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
   EXPECT_EQ(o.result.steps, kIterations * 10);
   EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(3 * kIterations * (kIterations + 1) / 2));
   EXPECT_EQ(o.state["gpr"][0][10], pto::runner::hex_word(kCode + 12));
   EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kCode + 12));
-  EXPECT_EQ(o.fused_passes, 2 * kIterations);
+  EXPECT_EQ(o.fused_passes, 3 * kIterations);
   if (pto::runner::translation_supported()) {
-    EXPECT_EQ(o.translated_passes, kIterations - 1);
+    EXPECT_EQ(o.translated_passes, 3 * kIterations - 1);
+  }
+}
+
+// One function called from two sites whose return targets share a slot
+// of the RET block's link cache ((target >> 1) & 3 = 2 for both): each
+// pass must go on in the block it returns to, never in the other one.
+// a  (kCode):      BSTART.CALL f, ->ra = c1 ; a0 += 1 ; BSTOP
+// c1 (kCode + 12): BSTART.STD DIRECT b ; a4 += 1 ; BSTOP
+// b  (kCode + 24): BSTART.CALL f, ->ra = c2 ; a0 += 1 ; BSTOP
+// c2 (kCode + 36): BSTART.STD COND a ; a5 += 1 ; setc.ne a0, a1 ; BSTOP
+// exit (kCode + 52)
+// f  (kCode + 56): BSTART.STD RET ; a2 += a0 ; BSTOP
+TEST(RunnerRunLoopExactness, ReturnBlockCalledFromTwoSites) {
+  constexpr Word kRounds = 30;
+  Program p;
+  p.code = {bstart_call(56, 5),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("BSTOP", {}),
+            bstart("DIRECT", 12),
+            enc("ADDI", {{"RegDst", a4}, {"SrcL", a4}, {"uimm12", 1}}),
+            enc("BSTOP", {}),
+            bstart_call(32, 5),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("BSTOP", {}),
+            bstart("COND", -36),
+            enc("ADDI", {{"RegDst", a5}, {"SrcL", a5}, {"uimm12", 1}}),
+            enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
+            enc("BSTOP", {}),
+            enc("BSTOP", {}),
+            enc_variant("BSTART.STD", "RET", {}),
+            enc("ADD", {{"RegDst", a2}, {"SrcL", a2}, {"SrcR", a0}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("BSTOP", {})};
+  p.setup = [](Machine& m) { m.state.write_gpr(a1, 2 * kRounds); };
+  p.limits.stop_pc = kCode + 52;
+  p.limits.max_steps = 19 * kRounds + 100;  // a wrong chain stops on the budget, not never
+  const Outcome o = run_both(p);
+  ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
+  EXPECT_EQ(o.result.steps, 19 * kRounds);
+  EXPECT_EQ(o.state["gpr"][0][a2], pto::runner::hex_word(kRounds * (2 * kRounds + 1)));
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(kRounds));
+  EXPECT_EQ(o.state["gpr"][0][a5], pto::runner::hex_word(kRounds));
+  EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kCode + 36));
+  EXPECT_EQ(o.fused_passes, 6 * kRounds);
+  if (pto::runner::translation_supported()) {
+    EXPECT_EQ(o.translated_passes, 6 * kRounds - 1);
+  }
+}
+
+// Compressed STD starts select their transfer by BrType (C.BSTART.STD
+// {FALL, IND, RET}: 1 FALL, 7 RET; 0 is C.BSTOP): bound to their PC and
+// fused like the 32-bit ones, their descriptor recording the branch type.
+// a (kCode):      BSTART.CALL f, ->ra = c ; a0 += 1 ; BSTOP
+// c (kCode + 12): BSTART.STD COND a ; a4 += a0 ; setc.ne a0, a1 ; BSTOP
+// exit (kCode + 28)
+// f (kCode + 32): C.BSTART.STD FALL ; C.BSTOP
+// g (kCode + 36): C.BSTART.STD RET ; C.BSTOP
+// 11 attempts a round; the budget ends at every attempt of rounds 10 and 11.
+TEST(RunnerRunLoopExactness, CompressedFallAndReturnBlocks) {
+  constexpr Word kCFall = 1u << 11, kCRet = 7u << 11, kCBstop = 0;
+  constexpr std::array<Word, 11> kPc = {kCode,      kCode + 4,  kCode + 8,  kCode + 32, kCode + 34, kCode + 36,
+                                        kCode + 38, kCode + 12, kCode + 16, kCode + 20, kCode + 24};
+  for (Word budget = 11 * 10; budget < 11 * 12; ++budget) {
+    Program p;
+    p.code = {bstart_call(32, (12 - 2) / 2),
+              enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+              enc("BSTOP", {}),
+              bstart("COND", -12),
+              enc("ADD", {{"RegDst", a4}, {"SrcL", a4}, {"SrcR", a0}, {"SrcRType", 3}, {"shamt", 0}}),
+              enc("SETC.NE", {{"SrcL", a0}, {"SrcR", a1}, {"SrcRType", 0}}),
+              enc("BSTOP", {}),
+              enc("BSTOP", {}),
+              kCFall | kCBstop << 16,
+              kCRet | kCBstop << 16};
+    p.setup = [](Machine& m) { m.state.write_gpr(a1, 100); };
+    p.limits.max_steps = budget;
+    const Outcome o = run_both(p);
+    const Word rounds = budget / 11, attempt = budget % 11;
+    EXPECT_EQ(o.result.reason, StopReason::MaxSteps) << budget;
+    EXPECT_EQ(o.result.pc, kPc[attempt]) << budget;
+    const Word added = rounds + (attempt >= 9);
+    EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(added * (added + 1) / 2)) << budget;
+    // Inside f or g the block's descriptor holds the BrType.
+    const auto& block = o.state["block"];
+    if (attempt == 4 || attempt == 6) {
+      EXPECT_EQ(block["operation"]["branch_type"], attempt == 4 ? 1 : 7) << budget;
+      EXPECT_EQ(block["barg"]["bpcn"], pto::runner::hex_word(attempt == 4 ? kCode + 34 : kCode + 12)) << budget;
+    }
+    const Word fused = 4 * rounds + (attempt >= 3) + (attempt >= 5) + (attempt >= 7);
+    EXPECT_EQ(o.fused_passes, fused) << budget;
+    if (pto::runner::translation_supported()) {
+      EXPECT_EQ(o.translated_passes, fused - 1) << budget;
+    }
+  }
+}
+
+// The budget ends the call/return loop at every attempt of rounds 20 and
+// 21: the stop PC, the registers and time follow attempt by attempt, and
+// every whole pass (only those) is fused.
+TEST(RunnerRunLoopExactness, StepBudgetEndingInACallReturnLoop) {
+  for (Word budget = 10 * 20; budget < 10 * 22; ++budget) {
+    Program p = call_return_loop(100);
+    p.limits.max_steps = budget;
+    const Outcome o = run_both(p);
+    const Word rounds = budget / 10, attempt = budget % 10;
+    EXPECT_EQ(o.result.reason, StopReason::MaxSteps) << budget;
+    EXPECT_EQ(o.result.steps, budget);
+    EXPECT_EQ(o.result.pc, kCallReturnPc[attempt]) << budget;
+    const Word a0_now = rounds + (attempt >= 2);
+    EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(a0_now)) << budget;
+    EXPECT_EQ(o.state["gpr"][0][a2], pto::runner::hex_word(3 * (rounds + (attempt >= 5)))) << budget;
+    const Word added = rounds + (attempt >= 8);  // c's ADD: a4 = 3 (1 + ... + added)
+    EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(3 * added * (added + 1) / 2)) << budget;
+    EXPECT_EQ(o.state["system_registers"]["CYCLE"], pto::runner::hex_word(budget)) << budget;
+    const Word fused = 3 * rounds + (attempt >= 3) + (attempt >= 6);
+    EXPECT_EQ(o.fused_passes, fused) << budget;
+    if (pto::runner::translation_supported()) {
+      EXPECT_EQ(o.translated_passes, fused - 1) << budget;
+    }
+  }
+}
+
+// A stop PC at the return target (c) is never linked to: the fifth arrival
+// there, by the RET's commit, stops the run before c's fifth pass.
+TEST(RunnerRunLoopExactness, StopPcAtTheReturnTarget) {
+  Program p = call_return_loop(100);
+  p.limits.stop_pc = kCode + 12;
+  p.limits.stop_after_hits = 5;
+  const Outcome o = run_both(p);
+  ASSERT_EQ(o.result.reason, StopReason::StopPc) << o.result.detail;
+  EXPECT_EQ(o.result.steps, 5u * 6 + 4u * 4);
+  EXPECT_EQ(o.result.pc, kCode + 12);
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(3 * (1 + 2 + 3 + 4)));
+  EXPECT_EQ(o.state["gpr"][0][a2], pto::runner::hex_word(3 * 5));
+}
+
+// A RET start whose _ReturnAddress is odd raises Fault_InstructionPC with
+// the target as fault address at the BSTART attempt, before any effect
+// (asl/block/model/dispatch/start.asl): the trap context holds the idle
+// block at the BSTART's PC.  Entered first (`chained` false) and after a
+// whole fused pass of a DIRECT block (chained into the RET block).
+// a (kCode):      BSTART.STD DIRECT f ; a0 += 1 ; BSTOP
+// f (kCode + 12): BSTART.STD RET ; a2 += 1 ; BSTOP
+TEST(RunnerRunLoopExactness, ReturnToAnOddTargetFaultsAtItsStart) {
+  constexpr Word kOdd = kCode + 0x41;
+  for (const bool chained : {false, true}) {
+    for (Word budget = 1; budget <= 7; ++budget) {
+      Program p;
+      p.code = {bstart("DIRECT", 12), enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}), enc("BSTOP", {}),
+                enc_variant("BSTART.STD", "RET", {}), enc("ADDI", {{"RegDst", a2}, {"SrcL", a2}, {"uimm12", 1}}),
+                enc("BSTOP", {})};
+      p.code_base = chained ? kCode : kCode + 12;
+      if (!chained) p.code.erase(p.code.begin(), p.code.begin() + 3);
+      p.vector_code.assign(16, enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}));
+      p.setup = [](Machine& m) { m.state.return_address = kOdd; };
+      p.limits.max_steps = budget;
+      const Outcome o = run_both(p);
+      const Word fault_attempt = chained ? 4 : 1;
+      EXPECT_EQ(o.result.steps, budget);
+      EXPECT_EQ(o.state["gpr"][0][a2], pto::runner::hex_word(0)) << budget;
+      EXPECT_EQ(o.state["system_registers"]["CYCLE"], pto::runner::hex_word(budget)) << budget;
+      if (budget < fault_attempt) continue;
+      EXPECT_EQ(o.result.pc, kVector + 4 * (budget - fault_attempt)) << budget;
+      EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(budget - fault_attempt)) << budget;
+      EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(chained ? 1 : 0)) << budget;
+      EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kOdd)) << budget;
+      const auto& context = o.state["rings"][0]["trap_context"];
+      EXPECT_EQ(context["tpc"], pto::runner::hex_word(kCode + 12)) << budget;
+      EXPECT_EQ(context["block"]["active"], false) << budget;
+      EXPECT_EQ(o.fused_passes, chained ? 1u : 0u) << budget;
+      if (budget == fault_attempt) {
+        EXPECT_EQ(o.state["fault"]["last_fault"], "Fault_InstructionPC");
+        EXPECT_EQ(o.state["fault"]["fault_address"], pto::runner::hex_word(kOdd));
+      }
+    }
+  }
+}
+
+// The block a RET returns to, rewritten by a store: the RET's link to it
+// (keyed by its run-time target) must die, and later rounds run the new body.
+// a (kCode):      BSTART.CALL f, ->ra = c ; a0 += 1 ; a5 = (a0 & 4) << 13 ;
+//                 a6 = a3 + a5 ; SW a2 -> [a6] ; BSTOP   (round 4 rewrites c)
+// c (kCode + 28): BSTART.STD DIRECT a ; a1 += 1 (rewritten to a1 += 100) ; BSTOP
+// f (kCode + 40): BSTART.STD RET ; a4 += 1 ; BSTOP
+TEST(RunnerRunLoopExactness, ReturnTargetRewrittenByAStore) {
+  constexpr Word kC = kCode + 28;
+  Program p;
+  p.code = {bstart_call(40, (28 - 2) / 2),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 4}}),
+            enc("SLLI", {{"RegDst", a5}, {"SrcL", a5}, {"shamt", 13}}),
+            enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 0}}),
+            enc("SWI", {{"SrcL", a2}, {"SrcR", a6}, {"simm12", 0}}),
+            enc("BSTOP", {}),
+            bstart("DIRECT", -28),
+            enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
+            enc("BSTOP", {}),
+            enc_variant("BSTART.STD", "RET", {}),
+            enc("ADDI", {{"RegDst", a4}, {"SrcL", a4}, {"uimm12", 1}}),
+            enc("BSTOP", {})};
+  static Word rewritten;
+  rewritten = enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 100}});
+  p.setup = [](Machine& m) {
+    m.state.write_gpr(a2, rewritten);
+    m.state.write_gpr(a3, kC + 4 - (Word{4} << 13));  // a0 & 4 == 0 stores below the code
+  };
+  p.limits.max_steps = 10 * 13;  // ten rounds of 7 + 3 + 3 attempts
+  const Outcome o = run_both(p);
+  EXPECT_EQ(o.result.reason, StopReason::MaxSteps);
+  EXPECT_EQ(o.result.pc, kCode);
+  EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(10));
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(10));
+  EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(3 + 7 * 100));
+}
+
+// Indirect starts (not fused: they read the retiring block's BPCN) with a
+// target that alternates between two fused blocks, which commit back:
+// a  (kCode):      BSTART.STD FALL ; a0 += 1 ; a5 = (a0 & 1) << 4 ;
+//                  a6 = a3 + a5 ; SETC.TGT a6 ; (no BSTOP)
+// i  (kCode + 24): BSTART.STD IND, or BSTART.ICALL ->ra = kCode + 36 ;
+//                  a2 += 1 ; BSTOP      (commits to a's BPCN: b1 or b2)
+// b1 (kCode + 36): BSTART.STD DIRECT a ; a1 += 1 ; a1 += 0 ; BSTOP
+// b2 (kCode + 52): BSTART.STD DIRECT a ; a4 += 1 ; a4 += 0 ; BSTOP
+// 13 attempts a round; the budget ends at every attempt of rounds 6 and 7.
+// With a3 odd the indirect start faults at its attempt (the 7th), before
+// retiring a (asl/block/model/dispatch/start.asl).
+TEST(RunnerRunLoopExactness, IndirectStartsWithVaryingTargets) {
+  constexpr Word kB1 = kCode + 36;
+  for (const bool call : {false, true}) {
+    for (const bool odd : {false, true}) {
+      for (Word budget = 13 * 6; budget < 13 * 8; ++budget) {
+        Program p;
+        p.code = {enc_variant("BSTART.STD", "FALL", {}),
+                  enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+                  enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 1}}),
+                  enc("SLLI", {{"RegDst", a5}, {"SrcL", a5}, {"shamt", 4}}),
+                  enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 0}}),
+                  enc("SETC.TGT", {{"SrcL", a6}}),
+                  call ? enc_variant("BSTART.ICALL", "", {{"uimm5", 5}}) : enc_variant("BSTART.STD", "IND", {}),
+                  enc("ADDI", {{"RegDst", a2}, {"SrcL", a2}, {"uimm12", 1}}),
+                  enc("BSTOP", {}),
+                  bstart("DIRECT", -36),
+                  enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
+                  enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 0}}),
+                  enc("BSTOP", {}),
+                  bstart("DIRECT", -52),
+                  enc("ADDI", {{"RegDst", a4}, {"SrcL", a4}, {"uimm12", 1}}),
+                  enc("ADDI", {{"RegDst", a4}, {"SrcL", a4}, {"uimm12", 0}}),
+                  enc("BSTOP", {})};
+        p.vector_code.assign(100, enc("ADDI", {{"RegDst", 9}, {"SrcL", 9}, {"uimm12", 1}}));
+        p.setup = odd ? +[](Machine& m) { m.state.write_gpr(a3, kB1 + 1); }
+                      : +[](Machine& m) { m.state.write_gpr(a3, kB1); };
+        p.limits.max_steps = budget;
+        const Outcome o = run_both(p);
+        EXPECT_EQ(o.result.steps, budget);
+        if (odd) {
+          EXPECT_EQ(o.result.pc, kVector + 4 * (budget - 7)) << budget;
+          const auto& context = o.state["rings"][0]["trap_context"];
+          EXPECT_EQ(context["tpc"], pto::runner::hex_word(kCode + 24)) << budget;
+          EXPECT_EQ(context["block"]["active"], true) << budget;  // a, not retired
+          EXPECT_EQ(context["block"]["barg"]["bpcn"], pto::runner::hex_word(kB1 + 1 + 16)) << budget;
+          continue;
+        }
+        const Word rounds = budget / 13, attempt = budget % 13;
+        const Word a0_now = rounds + (attempt >= 2);
+        EXPECT_EQ(o.state["gpr"][0][a0], pto::runner::hex_word(a0_now)) << budget;
+        // Rounds with a0 even went to b1, odd to b2.
+        const Word b_passes = rounds + (attempt >= 11);
+        EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(b_passes / 2)) << budget;
+        EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word((b_passes + 1) / 2)) << budget;
+        if (call && a0_now > 0 && (rounds > 0 || attempt >= 7)) {
+          EXPECT_EQ(o.state["gpr"][0][10], pto::runner::hex_word(kB1)) << budget;
+          EXPECT_EQ(o.state["return_address"], pto::runner::hex_word(kB1)) << budget;
+        }
+        EXPECT_EQ(o.fused_passes, rounds) << budget;  // b1 or b2, entered after the indirect block
+      }
+    }
   }
 }
 
@@ -810,8 +1095,10 @@ class LoopGenerator {
   std::mt19937_64 rng_;
 };
 
-// Seeds' register values for the set-up hook (a plain function pointer).
+// Seeds' register values and _ReturnAddress for the set-up hook (a plain
+// function pointer).
 std::array<Word, 11> g_initial_registers;
+Word g_return_address = 0;
 
 // A random block body: 1 to 10 words of kBodyForms, in a COND block mostly
 // one SETC (twice faults the second), in half of them an ADD of ra.
@@ -840,8 +1127,11 @@ std::vector<Word> generated_body(LoopGenerator& g, bool conditional) {
 }
 
 // The vector of a generated program (a loop block counting a1 up to a2,
-// entered with the fault record of the trap still set) and its registers.
-void generated_machine(LoopGenerator& g, Program& p) {
+// entered with the fault record of the trap still set), its registers and
+// _ReturnAddress (`return_address`, or now and then an odd one, which a
+// RET start faults on).
+void generated_machine(LoopGenerator& g, Program& p, Word return_address) {
+  g_return_address = g.uniform(0, 9) == 0 ? return_address + 1 : return_address;
   p.vector_code = {bstart("COND", 0), enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
                    enc("SETC.NE", {{"SrcL", a1}, {"SrcR", a2}, {"SrcRType", 0}}), enc("BSTOP", {})};
   for (std::size_t r = 0; r < 9; ++r) g_initial_registers[r] = static_cast<Word>(g.uniform(0, 64));
@@ -850,8 +1140,12 @@ void generated_machine(LoopGenerator& g, Program& p) {
     m.state.write_gpr(11, kData);
     m.state.write_gpr(12, kData + 0x803);
     m.state.write_gpr(13, kCode + 0x400);
+    m.state.return_address = g_return_address;
   };
 }
+
+// BSTART.STD RET: commits to _ReturnAddress as the start reads it.
+Word bstart_ret() { return enc_variant("BSTART.STD", "RET", {}); }
 
 // A CALL block's start to `byte_offset`, with a random return target
 // (the body may read ra, and writes it: RegDst reaches 10).
@@ -866,25 +1160,41 @@ void read_then_write_ra(LoopGenerator& g, std::vector<Word>& words) {
   words.insert(words.begin() + at, enc("ADDI", {{"RegDst", 10}, {"SrcL", g.uniform(2, 9)}, {"uimm12", g.uniform(0, 40)}}));
 }
 
+// A loop block: DIRECT, CALL, COND or RET onto itself (a RET's
+// _ReturnAddress its start, odd now and then, or the vector).
 Program generated_loop(LoopGenerator& g) {
   Program p;
-  const std::int64_t transfer = g.uniform(0, 9);  // 0: DIRECT, 1 to 3: CALL, else COND
-  const bool conditional = transfer >= 4;
-  p.code.push_back(conditional ? bstart("COND", 0) : transfer == 0 ? bstart("DIRECT", 0) : generated_call(g, 0));
+  const std::int64_t transfer = g.uniform(0, 11);  // 0: DIRECT, 1 to 3: CALL, 4 to 9: COND, else RET
+  const bool conditional = transfer >= 4 && transfer <= 9;
+  p.code.push_back(conditional     ? bstart("COND", 0)
+                   : transfer == 0 ? bstart("DIRECT", 0)
+                   : transfer <= 3 ? generated_call(g, 0)
+                                   : bstart_ret());
   std::vector<Word> words = generated_body(g, conditional);
   if (transfer >= 1 && transfer <= 3 && g.uniform(0, 1) == 0) read_then_write_ra(g, words);
   p.code.insert(p.code.end(), words.begin(), words.end());
   p.code.push_back(enc("BSTOP", {}));
-  generated_machine(g, p);
+  generated_machine(g, p, g.uniform(0, 7) == 0 ? kVector : kCode);
   p.limits.max_steps = static_cast<std::uint64_t>(g.uniform(1, 700));
   return p;
+}
+
+// A chain's CALL block at `pc` to `byte_offset`: half the time returning to
+// `next` (the block after it) when the return offset reaches it
+// (P + 2 + 2 * uimm5), else to a random return target.
+Word call_in_chain(LoopGenerator& g, std::int64_t byte_offset, Word pc, Word next) {
+  const Word reach = pc + 2 + 2 * 31;
+  if (next <= reach && g.uniform(0, 1) == 0) return bstart_call(byte_offset, static_cast<std::int64_t>(next - pc - 2) / 2);
+  return generated_call(g, byte_offset);
 }
 
 // Two to four generated blocks laid out one after the other, then an empty
 // DIRECT block back to the first.  Each block commits to another (or
 // itself): a COND block to a random block when its condition holds, else
-// to the next; the others DIRECT or CALL to a random block or FALL to the
-// next.
+// to the next; the others DIRECT or CALL to a random block, FALL to the
+// next, or RET to _ReturnAddress (a CALL's return target is the next
+// block's start when the encoding reaches it, half the time; the initial
+// one a random block's start, odd now and then).
 // So whole passes chain from block to block in every pattern.
 Program generated_chain(LoopGenerator& g) {
   Program p;
@@ -905,17 +1215,18 @@ Program generated_chain(LoopGenerator& g) {
     if (conditional[k]) {
       p.code.push_back(bstart("COND", offset));
     } else {
-      const std::int64_t transfer = g.uniform(0, 2);
+      const std::int64_t transfer = g.uniform(0, 3);
       p.code.push_back(transfer == 0   ? bstart("DIRECT", offset)
-                       : transfer == 1 ? generated_call(g, offset)
-                                       : enc_variant("BSTART.STD", "FALL", {}));
+                       : transfer == 1 ? call_in_chain(g, offset, starts[k], k + 1 < count ? starts[k + 1] : at)
+                       : transfer == 2 ? enc_variant("BSTART.STD", "FALL", {})
+                                       : bstart_ret());
     }
     p.code.insert(p.code.end(), bodies[k].begin(), bodies[k].end());
     p.code.push_back(enc("BSTOP", {}));
   }
   p.code.push_back(bstart("DIRECT", static_cast<std::int64_t>(kCode - at)));
   p.code.push_back(enc("BSTOP", {}));
-  generated_machine(g, p);
+  generated_machine(g, p, starts[static_cast<std::size_t>(g.uniform(0, static_cast<std::int64_t>(count) - 1))]);
   p.limits.max_steps = static_cast<std::uint64_t>(g.uniform(1, 2000));
   return p;
 }

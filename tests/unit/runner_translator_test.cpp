@@ -218,6 +218,125 @@ TEST_F(TranslatorTest, PassesRunWhileTheyReturnAndTheBudgetHolds) {
   EXPECT_EQ(m.state.pc, kElsewhere);
 }
 
+// A RET block (asl/block/model/dispatch/start.asl): each pass commits to
+// _ReturnAddress as its start reads it; an odd one leaves before the start
+// with nothing done (the start's fault is taken step by step).
+TEST_F(TranslatorTest, ReturnBlockCommitsToTheReturnAddress) {
+  RegisterOp inc = binary(BinaryOp::ADD, false, true, 1);
+  inc.dst = 2;
+  const std::vector<RegisterOp> ops = {inc};
+  FusedBlockShape shape;
+  shape.body = ops;
+  shape.split = 1;
+  shape.start = kStart;
+  shape.returns = true;
+  shape.commit_taken = shape.commit_not_taken = kStart;  // unused by a RET block
+  shape.count = 3;
+  gpr(2) = 0;
+  m.state.return_address = kElsewhere;
+  EXPECT_EQ(run_shape(shape).op, PassExit::kCompleted);
+  EXPECT_EQ(ctx.passes, 1u);
+  EXPECT_EQ(m.state.pc, kElsewhere);
+  m.state.return_address = kStart;  // returning to its own start: a loop
+  EXPECT_EQ(run_shape(shape, 4 * 3 + 2).op, PassExit::kCompleted);
+  EXPECT_EQ(ctx.passes, 4u);
+  EXPECT_EQ(m.state.pc, kStart);
+  EXPECT_EQ(gpr(2), 5u);
+  const Word cycle = m.state.sysregs.cycle;
+  m.state.return_address = kElsewhere + 1;
+  m.state.pc = kStart;
+  EXPECT_EQ(run_shape(shape).op, PassExit::kBeforeStart);
+  EXPECT_EQ(ctx.passes, 0u);
+  EXPECT_EQ(ctx.steps, 0u);
+  EXPECT_EQ(gpr(2), 5u);
+  EXPECT_EQ(m.state.sysregs.cycle, cycle);
+  EXPECT_EQ(m.state.pc, kStart);
+}
+
+// A RET block's links are keyed by its run-time target: a pass goes on in
+// the block linked for the target it read (two slots: kY1 and kY2), never
+// in another block sharing the slot (kY3), and only while the epoch and
+// the budget hold.  A block chaining into a RET block whose target is odd
+// exits from the RET block's code before its start.
+class TranslatorLinkTest : public TranslatorTest {
+ protected:
+  static constexpr Word kY1 = 0x3000, kY2 = 0x3002, kY3 = 0x3008;  // slots 0, 1, 0
+  // A DIRECT block at `start` to `commit` adding 1 to `reg` (3 attempts).
+  std::unique_ptr<pto::runner::TranslatedBlock> block(Word start, Word commit, unsigned reg, bool returns = false) {
+    RegisterOp inc = binary(BinaryOp::ADD, false, true, 1);
+    inc.dst = inc.left = static_cast<std::uint8_t>(reg);
+    ops_.push_back(std::make_unique<std::vector<RegisterOp>>(1, inc));
+    FusedBlockShape shape;
+    shape.body = *ops_.back();
+    shape.split = 1;
+    shape.start = start;
+    shape.returns = returns;
+    shape.commit_taken = shape.commit_not_taken = commit;
+    shape.count = 3;
+    shape.link_epoch = &epoch;
+    return pto::runner::translate_fused_block(m, shape);
+  }
+  PassExit enter(const pto::runner::TranslatedBlock& b, std::uint64_t max_steps = 1000) {
+    ctx = PassContext{m.state.gpr[0].data(), 0, max_steps, 0};
+    return b.run(ctx);
+  }
+  std::uint64_t epoch = 7;
+  std::vector<std::unique_ptr<std::vector<RegisterOp>>> ops_;
+};
+
+TEST_F(TranslatorLinkTest, ReturnBlockLinksByItsRunTimeTarget) {
+  const auto r = block(kStart, 0, 2, true);
+  const auto y1 = block(kY1, kElsewhere, 5);
+  const auto y2 = block(kY2, kElsewhere, 6);
+  const auto y3 = block(kY3, kElsewhere, 7);
+  ASSERT_TRUE(r && y1 && y2 && y3);
+  r->link(*y1, epoch);
+  r->link(*y2, epoch);
+  struct Case {
+    Word target;
+    const pto::runner::TranslatedBlock* exits;
+    unsigned reg;  // the register the chained block adds to, 0 if none ran
+  };
+  for (const Case& c : {Case{kY1, y1.get(), 5}, Case{kY2, y2.get(), 6}, Case{kY3, r.get(), 0}}) {
+    gpr(2) = gpr(5) = gpr(6) = gpr(7) = 0;
+    m.state.return_address = c.target;
+    EXPECT_EQ(enter(*r).op, PassExit::kCompleted);
+    EXPECT_EQ(ctx.block, c.exits) << c.target;
+    EXPECT_EQ(ctx.passes, c.reg != 0 ? 2u : 1u) << c.target;
+    EXPECT_EQ(m.state.pc, c.reg != 0 ? kElsewhere : c.target) << c.target;
+    EXPECT_EQ(gpr(2), 1u);
+    for (unsigned reg : {5u, 6u, 7u}) EXPECT_EQ(gpr(reg), reg == c.reg ? 1u : 0u) << c.target;
+  }
+  // The budget must hold the linked block's whole pass.
+  m.state.return_address = kY1;
+  enter(*r, 5);
+  EXPECT_EQ(ctx.block, r.get());
+  EXPECT_EQ(m.state.pc, kY1);
+  enter(*r, 6);
+  EXPECT_EQ(ctx.block, y1.get());
+  // A new epoch kills every link.
+  ++epoch;
+  enter(*r);
+  EXPECT_EQ(ctx.block, r.get());
+  EXPECT_EQ(m.state.pc, kY1);
+}
+
+TEST_F(TranslatorLinkTest, ChainingIntoAReturnBlockWithAnOddTarget) {
+  const auto x = block(kY1, kStart, 5);
+  const auto r = block(kStart, 0, 2, true);
+  ASSERT_TRUE(x && r);
+  x->link(*r, epoch);
+  gpr(2) = gpr(5) = 0;
+  m.state.return_address = kElsewhere + 1;
+  EXPECT_EQ(enter(*x).op, PassExit::kBeforeStart);
+  EXPECT_EQ(ctx.block, r.get());
+  EXPECT_EQ(ctx.passes, 1u);
+  EXPECT_EQ(ctx.steps, 3u);
+  EXPECT_EQ(m.state.pc, kStart);
+  EXPECT_EQ(gpr(5), 1u);
+  EXPECT_EQ(gpr(2), 0u);
+}
+
 // A COND block: the condition's result is COMMIT_ARGUMENT and selects the
 // commit PC; a load leaving after the SETC reports it.
 TEST_F(TranslatorTest, CondBlockCommitsByItsCondition) {
