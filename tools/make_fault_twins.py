@@ -1696,6 +1696,72 @@ def gmov_readiness_twin(v: dict) -> dict:
                               "source allocation mask 0111 -> 1111")
 
 
+def cube_tload_size_twin(v: dict, commands: Catalog) -> dict:
+    """TLOAD-CUBE-TSIZE: a CUBE TLOAD of LB1 x LB0 = 13 x 19 FP16 elements in
+    the N8 cell layout needs 768 bytes per PE; the B.IOT's SizeCode gives 512
+    (TileSizeCodeBytes(3)), so the allocation faults (TSize is only a per-PE
+    capacity limit, asl/tile/model/shape/cube-cell.asl).  Twin: the smallest
+    SizeCode that holds the point's 768 bytes, 4 (1024 bytes).  Expected
+    (BSTART.TLOAD, as TLOAD-CUBE-002 asserts for its bundle): the
+    destination allocated by the bundle with LB1 valid rows and LB0 valid
+    columns, and every valid element defined with the memory's value, zero
+    after the reset (the point writes no memory)."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    dims = bundle_dimensions(steps, commands)
+    needed = 768  # the point's pass condition: a 768-byte FP16 N8 descriptor
+    code = next(k for k in range(1, 13) if 64 << k >= needed)
+    if any(s["op"] in ("store", "write_mem") for s in steps[:e1]):
+        raise ValueError(f"{v['avs_id']}: memory written, the twin expects zeros")
+    prefix = []
+    for s in steps[:e1]:
+        t = dict(s)
+        if s["op"] == "exec":
+            bits = int(s["bits"], 16)
+            form = commands.form_of(bits, 32)
+            if form["mnemonic"] == "B.IOT":
+                if 64 << Catalog.field(form, bits, "SizeCode") >= needed:
+                    raise ValueError(f"{v['avs_id']}: SizeCode already holds the destination")
+                t["bits"] = f"{with_field(form, bits, 'SizeCode', code):#010x}"
+        prefix.append(t)
+    rows, columns = dims[1], dims[0]
+    post = [{"op": "expect_tile_binding", "index": 0, "field": "destination_allocated_by_bundle", "value": True},
+            {"op": "expect_tile", "binding": 0, "field": "valid_rows", "value": rows},
+            {"op": "expect_tile", "binding": 0, "field": "valid_columns", "value": columns}]
+    for r, c in ((0, 0), (rows - 1, columns - 1)):
+        post += [{"op": "expect_tile_payload", "binding": 0, "row": r, "column": c, "value": hex64(0)},
+                 {"op": "expect_tile_element_defined", "binding": 0, "row": r, "column": c, "value": True}]
+    return bundle_twin_record(v, prefix, steps[e1], post, "tile capacity",
+                              "CUBE TLOAD: the per-PE cell bytes <= TileSizeCodeBytes(SizeCode)",
+                              f"B.IOT SizeCode -> {code} ({64 << code} bytes)")
+
+
+def own_retry_twin(v: dict) -> dict:
+    """SHARED-TSTORE-MASK-LEGALITY: a TSTORE of a Shared source whose BSTART
+    PE mask differs from the Shared tile's installed mask faults with
+    Fault_TileLegality; the point then retries the same bundle with one
+    BSTART word changed (the mask that matches) and it executes.  Twin: that
+    retry run alone from the point's setup (no faulting attempt first);
+    expected: what the point asserts after its retry (the stored byte)."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    first = next(i for i, s in enumerate(steps) if s["op"] == "exec")
+    clear = next(i for i, s in enumerate(steps) if i > e1 and s["op"] == "clear_fault")
+    attempt = steps[first:e1 + 1]
+    e2 = next(i for i, s in enumerate(steps) if i > clear and s["op"] == "exec"
+              and s["bits"] == steps[e1]["bits"])
+    retry = steps[clear + 1:e2 + 1]
+    changed = [(a["bits"], b["bits"]) for a, b in zip(attempt, retry) if a["bits"] != b["bits"]]
+    if len(attempt) != len(retry) or len(changed) != 1:
+        raise ValueError(f"{v['avs_id']}: the retry is not the attempt with one word changed")
+    prefix = [dict(s) for s in steps[:first]] + [dict(s) for s in retry[:-1]]
+    post = [dict(s) for s in steps[e2 + 1:] if s["op"] != "expect_fault"]
+    old, new = changed[0]
+    return bundle_twin_record(v, prefix, steps[e1], post, "Shared mask",
+                              "the BSTART PE mask covers the Shared tile's installed mask",
+                              f"BSTART {old} -> {new}, the point's own retry word")
+
+
 # id -> (register, legal value, rule, expected steps after the exec)
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
@@ -1791,6 +1857,10 @@ def main(argv=None) -> int:
                      if v["avs_id"] == "PTO-AVS-TILE-TCMP-CAPACITY-001"]
     bundle_twins += [gmov_readiness_twin(v) for v in json.loads(BUNDLE.read_text())
                      if v["avs_id"] == "PTO-AVS-BLOCK-GMOV-READINESS-001"]
+    bundle_twins += [cube_tload_size_twin(v, commands) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] == "PTO-AVS-BLOCK-TLOAD-CUBE-TSIZE-006"]
+    bundle_twins += [own_retry_twin(v) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] == "PTO-AVS-BLOCK-SHARED-TSTORE-MASK-LEGALITY-001"]
     # a bundle vector whose twin asserts BARG: run by the block step runner
     twins += [tepl_twin(v, commands) for v in json.loads(BUNDLE.read_text())
               if v["avs_id"] == "PTO-AVS-BLOCK-BSTART-TEPL-RESERVED-001"]

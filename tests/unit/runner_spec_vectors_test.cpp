@@ -12,6 +12,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -634,8 +635,15 @@ json legalised_prefix(const json& v, TwinFamily family, std::size_t exec) {
     case TwinFamily::Address:
       for (std::size_t i = exec; i < steps.size(); ++i) {
         if (steps[i]["op"] != "expect_fault_address") continue;
+        const Word fault_address = num(steps[i]["value"]);
+        // An SC point reserves its fault address (StoreConditional probes only
+        // on a reservation hit): the reservation moves with the address.
         for (json& s : prefix) {
-          if (s["op"] == "set_gpr" && num(s["value"]) == num(steps[i]["value"])) {
+          if (s["op"] == "set_reservation" && s["field"] == "address" && num(s["value"]) == fault_address)
+            s["value"] = fmt::format("{:#x}", kLegalDataAddress);
+        }
+        for (json& s : prefix) {
+          if (s["op"] == "set_gpr" && num(s["value"]) == fault_address) {
             s["value"] = fmt::format("{:#x}", kLegalDataAddress);
             return prefix;
           }
@@ -657,6 +665,155 @@ Word pc_before(const json& steps) {
   return pc;
 }
 
+// ---- The AMO effect of an Address twin ----
+// The AMO contracts of asl/scalar/amo/<MN>.asl (InstructionContract{Compare,
+// Atomic,Load,Store}SizeBytes, AtomicOperation, PublishesOldValue and the
+// handler) and the handlers of asl/scalar/model/amo/semantics.asl
+// (CompareAndSwap, AtomicReadModifyWrite/AtomicValueSized, LoadReserved,
+// StoreConditional), evaluated on the twin's registers and a seeded
+// doubleword at kLegalDataAddress.
+enum class AmoKind { CompareAndSwap, ReadModifyWrite, LoadReserved, StoreConditional };
+enum class AmoOp { Swap, Add, And, Or, Xor, Smin, Smax, Umin, Umax };
+struct AmoContract {
+  AmoKind kind;
+  unsigned size;
+  AmoOp op;
+  bool publishes;  // PublishesOldValue (false for the SD.* / SW.* forms)
+};
+
+unsigned amo_size(char letter) {
+  switch (letter) {
+    case 'B': return 1;
+    case 'H': return 2;
+    case 'W': return 4;
+    case 'D': return 8;
+  }
+  throw std::runtime_error("no AMO size letter");
+}
+
+AmoOp amo_op(std::string_view name) {
+  constexpr std::pair<std::string_view, AmoOp> kOps[] = {{"ADD", AmoOp::Add},   {"AND", AmoOp::And},
+                                                         {"OR", AmoOp::Or},     {"XOR", AmoOp::Xor},
+                                                         {"SMIN", AmoOp::Smin}, {"SMAX", AmoOp::Smax},
+                                                         {"UMIN", AmoOp::Umin}, {"UMAX", AmoOp::Umax}};
+  for (const auto& [n, op] : kOps) {
+    if (n == name) return op;
+  }
+  throw std::runtime_error("no atomic operation");
+}
+
+// CAS{B,H,W,D}, HL.CAS*, SWAP*, LR.*, SC.*, {LD,LW,SD,SW}.<op>; nullopt for
+// the other Address twins (TLB.IV, TLB.IAV).
+std::optional<AmoContract> amo_contract(std::string_view mn) {
+  if (mn.starts_with("HL.")) mn.remove_prefix(3);
+  if (mn.starts_with("CAS")) return AmoContract{AmoKind::CompareAndSwap, amo_size(mn.back()), AmoOp::Swap, true};
+  if (mn.starts_with("SWAP")) return AmoContract{AmoKind::ReadModifyWrite, amo_size(mn.back()), AmoOp::Swap, true};
+  if (mn.starts_with("LR.")) return AmoContract{AmoKind::LoadReserved, amo_size(mn.back()), AmoOp::Swap, true};
+  if (mn.starts_with("SC.")) return AmoContract{AmoKind::StoreConditional, amo_size(mn.back()), AmoOp::Swap, true};
+  if (mn.size() > 3 && mn[2] == '.' && (mn[0] == 'L' || mn[0] == 'S') && (mn[1] == 'D' || mn[1] == 'W'))
+    return AmoContract{AmoKind::ReadModifyWrite, amo_size(mn[1]), amo_op(mn.substr(3)), mn[0] == 'L'};
+  return std::nullopt;
+}
+
+Word width_mask(unsigned size) { return size == 8 ? ~Word{0} : (Word{1} << (8 * size)) - 1; }
+std::int64_t signed_value(Word v, unsigned size) {
+  const unsigned shift = 64 - 8 * size;
+  return static_cast<std::int64_t>(v << shift) >> shift;
+}
+// NormalizeAtomicReturn: a word is sign-extended, bytes and halfwords
+// zero-extended (each contract's {Zero,Sign}ExtendsOldValue agrees).
+Word atomic_return(Word v, unsigned size) {
+  return size == 4 ? static_cast<Word>(signed_value(v, 4)) : v & width_mask(size);
+}
+// AtomicValueSized.
+Word atomic_value(AmoOp op, Word old, Word operand, unsigned size) {
+  const Word o = old & width_mask(size);
+  const Word x = operand & width_mask(size);
+  switch (op) {
+    case AmoOp::Swap: return x;
+    case AmoOp::Add: return (o + x) & width_mask(size);
+    case AmoOp::And: return o & x;
+    case AmoOp::Or: return o | x;
+    case AmoOp::Xor: return o ^ x;
+    case AmoOp::Smin: return signed_value(o, size) < signed_value(x, size) ? o : x;
+    case AmoOp::Smax: return signed_value(o, size) > signed_value(x, size) ? o : x;
+    case AmoOp::Umin: return o < x ? o : x;
+    case AmoOp::Umax: return o > x ? o : x;
+  }
+  return x;
+}
+
+// Negative in every width, so sign extension and signed order show.
+constexpr Word kAmoSeed = 0xF0E1D2C3B4A59687;
+
+// A Reg5 source: code 0 reads zero, 1..23 the GPR the steps set.
+Word reg5_source(const json& steps, std::int64_t code) {
+  if (code == 0) return 0;
+  for (std::size_t i = steps.size(); i-- > 0;) {
+    if (steps[i]["op"] == "set_gpr" && steps[i]["reg"] == code) return num(steps[i]["value"]);
+  }
+  throw std::runtime_error(fmt::format("AMO source x{} not set by the steps", code));
+}
+
+struct AmoTwinEffect {
+  json before;  // seeds the location
+  json after;   // memory, destination, events, reservation
+};
+
+std::optional<AmoTwinEffect> amo_effect(const json& prefix, const json& step) {
+  const auto d = pto::isa::decode(num(step["bits"]), static_cast<unsigned>(num(step["length_bits"])));
+  const auto contract = amo_contract(d.desc().mnemonic);
+  if (!contract) return std::nullopt;
+  const pto::isa::FormDesc& f = d.desc();
+  const Word bits = num(step["bits"]);
+  const auto field = [&](const char* name) { return pto::isa::field_value(f, name, bits); };
+  const unsigned size = contract->size;
+  const Word mask = width_mask(size);
+  Word seed = kAmoSeed;
+  Word memory = seed;
+  Word result = 0;
+  const auto store_low = [&](Word value) { memory = (memory & ~mask) | (value & mask); };
+  json after(json::array());
+  switch (contract->kind) {
+    case AmoKind::CompareAndSwap: {
+      // The location holds the expected value, so the compare succeeds.
+      const Word expected = reg5_source(prefix, field("SrcR"));
+      seed = (kAmoSeed & ~mask) | (expected & mask);
+      memory = seed;
+      result = atomic_return(expected, size);
+      store_low(reg5_source(prefix, field("SrcD")));
+      break;
+    }
+    case AmoKind::ReadModifyWrite:
+      result = atomic_return(seed, size);
+      store_low(atomic_value(contract->op, seed, reg5_source(prefix, field("SrcR")), size));
+      break;
+    case AmoKind::LoadReserved:
+      result = atomic_return(seed, size);
+      after.push_back({{"op", "expect_reservation"}, {"field", "valid"}, {"value", true}});
+      after.push_back({{"op", "expect_reservation"}, {"field", "address"}, {"value", fmt::format("{:#x}", kLegalDataAddress)}});
+      break;
+    case AmoKind::StoreConditional:
+      // The reservation covers the line (moved with the address): success
+      // status 0, the store done, the monitor cleared.
+      result = 0;
+      store_low(reg5_source(prefix, field("SrcL")));
+      after.push_back({{"op", "expect_reservation"}, {"field", "valid"}, {"value", false}});
+      break;
+  }
+  const json before = {{"op", "write_mem"}, {"addr", fmt::format("{:#x}", kLegalDataAddress)}, {"size", 8},
+                       {"value", fmt::format("{:#x}", seed)}};
+  after.push_back({{"op", "expect_mem"}, {"addr", fmt::format("{:#x}", kLegalDataAddress)}, {"size", 8},
+                   {"value", fmt::format("{:#x}", memory)}});
+  after.push_back({{"op", "expect_mem_event_count"}, {"count", 1}});
+  if (contract->publishes) {
+    const std::int64_t rd = field("RegDst");
+    if (rd >= 24) throw std::runtime_error("AMO destination is a queue");
+    if (rd != 0) after.push_back({{"op", "expect_gpr"}, {"reg", rd}, {"value", fmt::format("{:#x}", result)}});
+  }
+  return AmoTwinEffect{before, after};
+}
+
 json twin_of(const ScalarTwin& t) {
   const json& v = (*t.set)[t.vector];
   const std::size_t exec = faulting_exec(v["steps"]);
@@ -675,12 +832,18 @@ json twin_of(const ScalarTwin& t) {
     own_trap = true;
   }
   const Word pc = pc_before(twin["steps"]);
+  const std::optional<AmoTwinEffect> amo =
+      t.family == TwinFamily::Address ? amo_effect(twin["steps"], step) : std::nullopt;
+  if (amo) twin["steps"].push_back(amo->before);
   twin["steps"].push_back(step);
   if (!own_trap) {
     // Every scalar contract: "Successful execution advances TPC by" the
     // instruction's length; no fault is recorded.
     twin["steps"].push_back({{"op", "expect_fault"}, {"fault", "Fault_None"}});
     twin["steps"].push_back({{"op", "expect_tpc"}, {"value", fmt::format("{:#x}", pc + step["length_bits"].get<Word>() / 8)}});
+  }
+  if (amo) {
+    for (const json& s : amo->after) twin["steps"].push_back(s);
   }
   return twin;
 }
