@@ -1703,8 +1703,7 @@ def cube_tload_size_twin(v: dict, commands: Catalog) -> dict:
     capacity limit, asl/tile/model/shape/cube-cell.asl).  Twin: the smallest
     SizeCode that holds the point's 768 bytes, 4 (1024 bytes).  Expected
     (BSTART.TLOAD, as TLOAD-CUBE-002 asserts for its bundle): the
-    destination allocated by the bundle with LB1 valid rows and LB0 valid
-    columns, and every valid element defined with the memory's value, zero
+    destination with LB1 valid rows and LB0 valid columns, and every valid element defined with the memory's value, zero
     after the reset (the point writes no memory)."""
     steps = v["steps"]
     e1 = faulting_exec(steps)
@@ -1725,8 +1724,7 @@ def cube_tload_size_twin(v: dict, commands: Catalog) -> dict:
                 t["bits"] = f"{with_field(form, bits, 'SizeCode', code):#010x}"
         prefix.append(t)
     rows, columns = dims[1], dims[0]
-    post = [{"op": "expect_tile_binding", "index": 0, "field": "destination_allocated_by_bundle", "value": True},
-            {"op": "expect_tile", "binding": 0, "field": "valid_rows", "value": rows},
+    post = [{"op": "expect_tile", "binding": 0, "field": "valid_rows", "value": rows},
             {"op": "expect_tile", "binding": 0, "field": "valid_columns", "value": columns}]
     for r, c in ((0, 0), (rows - 1, columns - 1)):
         post += [{"op": "expect_tile_payload", "binding": 0, "row": r, "column": c, "value": hex64(0)},

@@ -9,8 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <cstdint>
 #include <fstream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -755,26 +757,22 @@ Word reg5_source(const json& steps, std::int64_t code) {
   throw std::runtime_error(fmt::format("AMO source x{} not set by the steps", code));
 }
 
-struct AmoTwinEffect {
-  json before;  // seeds the location
-  json after;   // memory, destination, events, reservation
+struct TwinEffect {
+  json before;  // steps before the exec (seeds)
+  json after;   // expectations after it
 };
 
-std::optional<AmoTwinEffect> amo_effect(const json& prefix, const json& step) {
-  const auto d = pto::isa::decode(num(step["bits"]), static_cast<unsigned>(num(step["length_bits"])));
-  const auto contract = amo_contract(d.desc().mnemonic);
-  if (!contract) return std::nullopt;
-  const pto::isa::FormDesc& f = d.desc();
+TwinEffect amo_effect(const json& prefix, const json& step, const pto::isa::FormDesc& f, const AmoContract& contract) {
   const Word bits = num(step["bits"]);
   const auto field = [&](const char* name) { return pto::isa::field_value(f, name, bits); };
-  const unsigned size = contract->size;
+  const unsigned size = contract.size;
   const Word mask = width_mask(size);
   Word seed = kAmoSeed;
   Word memory = seed;
   Word result = 0;
   const auto store_low = [&](Word value) { memory = (memory & ~mask) | (value & mask); };
   json after(json::array());
-  switch (contract->kind) {
+  switch (contract.kind) {
     case AmoKind::CompareAndSwap: {
       // The location holds the expected value, so the compare succeeds.
       const Word expected = reg5_source(prefix, field("SrcR"));
@@ -786,7 +784,7 @@ std::optional<AmoTwinEffect> amo_effect(const json& prefix, const json& step) {
     }
     case AmoKind::ReadModifyWrite:
       result = atomic_return(seed, size);
-      store_low(atomic_value(contract->op, seed, reg5_source(prefix, field("SrcR")), size));
+      store_low(atomic_value(contract.op, seed, reg5_source(prefix, field("SrcR")), size));
       break;
     case AmoKind::LoadReserved:
       result = atomic_return(seed, size);
@@ -801,17 +799,44 @@ std::optional<AmoTwinEffect> amo_effect(const json& prefix, const json& step) {
       after.push_back({{"op", "expect_reservation"}, {"field", "valid"}, {"value", false}});
       break;
   }
-  const json before = {{"op", "write_mem"}, {"addr", fmt::format("{:#x}", kLegalDataAddress)}, {"size", 8},
-                       {"value", fmt::format("{:#x}", seed)}};
+  const json before = json::array({{{"op", "write_mem"}, {"addr", fmt::format("{:#x}", kLegalDataAddress)}, {"size", 8},
+                                    {"value", fmt::format("{:#x}", seed)}}});
   after.push_back({{"op", "expect_mem"}, {"addr", fmt::format("{:#x}", kLegalDataAddress)}, {"size", 8},
                    {"value", fmt::format("{:#x}", memory)}});
   after.push_back({{"op", "expect_mem_event_count"}, {"count", 1}});
-  if (contract->publishes) {
+  if (contract.publishes) {
     const std::int64_t rd = field("RegDst");
     if (rd >= 24) throw std::runtime_error("AMO destination is a queue");
     if (rd != 0) after.push_back({{"op", "expect_gpr"}, {"reg", rd}, {"value", fmt::format("{:#x}", result)}});
   }
-  return AmoTwinEffect{before, after};
+  return TwinEffect{before, after};
+}
+
+// TLB.IV / TLB.IAV (ExecuteMaintenance; the contracts' "success records
+// Maintenance_<MN> and its exact operand token" and "advances exactly one
+// ... TLB epoch").
+TwinEffect maintenance_effect(const json& prefix, std::string_view mnemonic) {
+  std::optional<Word> epoch;
+  for (const json& s : prefix) {
+    if (s["op"] == "set_bookkeeping" && s["field"] == "tlb_epoch") epoch = num(s["value"]);
+  }
+  if (!epoch) throw std::runtime_error("the TLB epoch is not set before the exec");
+  std::string operation = "Maintenance_" + std::string(mnemonic);
+  for (char& c : operation) c = c == '.' ? '_' : c;
+  return TwinEffect{json::array(),
+                    json::array({{{"op", "expect_bookkeeping"}, {"field", "tlb_epoch"}, {"value", *epoch + 1}},
+                                 {{"op", "expect_bookkeeping"}, {"field", "last_maintenance_operation"}, {"value", operation}},
+                                 {{"op", "expect_bookkeeping"}, {"field", "last_maintenance_operand"},
+                                  {"value", fmt::format("{:#x}", kLegalDataAddress)}}})};
+}
+
+// The effect an Address twin asserts besides no fault and TPC.
+TwinEffect address_effect(const json& prefix, const json& step) {
+  const auto d = pto::isa::decode(num(step["bits"]), static_cast<unsigned>(num(step["length_bits"])));
+  const pto::isa::FormDesc& f = d.desc();
+  if (const auto contract = amo_contract(f.mnemonic)) return amo_effect(prefix, step, f, *contract);
+  if (std::string_view(f.mnemonic).starts_with("TLB.")) return maintenance_effect(prefix, f.mnemonic);
+  throw std::runtime_error(fmt::format("no effect for the address twin of {}", f.mnemonic));
 }
 
 json twin_of(const ScalarTwin& t) {
@@ -832,9 +857,11 @@ json twin_of(const ScalarTwin& t) {
     own_trap = true;
   }
   const Word pc = pc_before(twin["steps"]);
-  const std::optional<AmoTwinEffect> amo =
-      t.family == TwinFamily::Address ? amo_effect(twin["steps"], step) : std::nullopt;
-  if (amo) twin["steps"].push_back(amo->before);
+  const std::optional<TwinEffect> effect =
+      t.family == TwinFamily::Address ? std::optional(address_effect(twin["steps"], step)) : std::nullopt;
+  if (effect) {
+    for (const json& s : effect->before) twin["steps"].push_back(s);
+  }
   twin["steps"].push_back(step);
   if (!own_trap) {
     // Every scalar contract: "Successful execution advances TPC by" the
@@ -842,8 +869,8 @@ json twin_of(const ScalarTwin& t) {
     twin["steps"].push_back({{"op", "expect_fault"}, {"fault", "Fault_None"}});
     twin["steps"].push_back({{"op", "expect_tpc"}, {"value", fmt::format("{:#x}", pc + step["length_bits"].get<Word>() / 8)}});
   }
-  if (amo) {
-    for (const json& s : amo->after) twin["steps"].push_back(s);
+  if (effect) {
+    for (const json& s : effect->after) twin["steps"].push_back(s);
   }
   return twin;
 }
