@@ -113,6 +113,52 @@ inline void word_columns(const Panels<Operand, std::uint64_t>& p) {
   else word_rows<16>(p);
 }
 
+// Narrow Word sums (PairPanels): V provides Reg, kWidth (32-bit lanes),
+// load (kWidth pairs of 16-bit values), broadcast (one pair to every lane),
+// madd (per lane lo * lo + hi * hi in 32 bits), add, zero and store (kWidth
+// 32-bit lanes).  Columns c0 .. c0 + NB - 1 (past the last: the last one's
+// operands, not stored): NB x RV registers of 32-bit sums per block of
+// kPairBlock pairs, then each lane sign-extended into its Word.
+template <class V, int RV, int NB>
+inline void pair_block(const PairPanels& p, std::uint32_t c0) {
+  const std::int16_t* right[NB];
+  for (int j = 0; j < NB; ++j) right[j] = p.right + std::size_t{c0 + j < p.columns ? c0 + j : p.columns - 1} * p.pairs * 2;
+  const std::uint32_t stored = p.columns - c0 < NB ? p.columns - c0 : NB;
+  std::uint64_t* result = p.result + std::size_t{c0} * p.rows;
+  if (!p.accumulate)
+    for (std::size_t e = 0; e < std::size_t{stored} * p.rows; ++e) result[e] = 0;
+  for (std::uint32_t i0 = 0; i0 < p.pairs; i0 += kPairBlock) {
+    const std::uint32_t end = p.pairs - i0 < kPairBlock ? p.pairs : i0 + kPairBlock;
+    typename V::Reg sum[NB][RV];
+    for (int j = 0; j < NB; ++j)
+      for (int v = 0; v < RV; ++v) sum[j][v] = V::zero();
+    const std::int16_t* left = p.left + std::size_t{i0} * p.rows * 2;
+    for (std::uint32_t i = i0; i < end; ++i, left += p.rows * 2) {
+      typename V::Reg a[RV];
+      for (int v = 0; v < RV; ++v) a[v] = V::load(left + v * V::kWidth * 2);
+      for (int j = 0; j < NB; ++j) {
+        const typename V::Reg b = V::broadcast(right[j] + std::size_t{i} * 2);
+        for (int v = 0; v < RV; ++v) sum[j][v] = V::add(sum[j][v], V::madd(a[v], b));
+      }
+    }
+    for (std::uint32_t j = 0; j < stored; ++j)
+      for (int v = 0; v < RV; ++v) {
+        std::int32_t lanes[V::kWidth];
+        V::store(lanes, sum[j][v]);
+        for (int l = 0; l < V::kWidth; ++l)
+          result[std::size_t{j} * p.rows + v * V::kWidth + l] += static_cast<std::uint64_t>(std::int64_t{lanes[l]});
+      }
+  }
+}
+
+template <class V, int NB16, int NB32>
+inline void pair_columns(const PairPanels& p) {
+  if (p.rows == 32)
+    for (std::uint32_t c0 = 0; c0 < p.columns; c0 += NB32) pair_block<V, 32 / V::kWidth, NB32>(p, c0);
+  else
+    for (std::uint32_t c0 = 0; c0 < p.columns; c0 += NB16) pair_block<V, 16 / V::kWidth, NB16>(p, c0);
+}
+
 // FP16 -> binary32 in whole vectors of W lanes: the tail goes through a
 // zero-padded copy (no library inline function is called from an ISA unit,
 // where it could be emitted with that unit's instructions).

@@ -32,6 +32,25 @@ struct Portable {
   static Reg fma(Reg a, Reg b, Reg c) noexcept { return std::fma(a, b, c); }
 };
 
+// One 32-bit lane holding a pair of 16-bit values, or a 32-bit sum.
+struct PortablePairs {
+  using Reg = std::int32_t;
+  static constexpr int kWidth = 1;
+  static Reg load(const std::int16_t* p) noexcept {
+    return static_cast<Reg>(static_cast<std::uint32_t>(static_cast<std::uint16_t>(p[0])) |
+                            static_cast<std::uint32_t>(static_cast<std::uint16_t>(p[1])) << 16);
+  }
+  static Reg broadcast(const std::int16_t* p) noexcept { return load(p); }
+  static Reg madd(Reg a, Reg b) noexcept { return low(a) * low(b) + high(a) * high(b); }
+  static Reg add(Reg a, Reg b) noexcept { return a + b; }
+  static Reg zero() noexcept { return 0; }
+  static void store(std::int32_t* p, Reg v) noexcept { *p = v; }
+
+ private:
+  static Reg low(Reg v) noexcept { return static_cast<std::int16_t>(static_cast<std::uint32_t>(v) & 0xFFFFU); }
+  static Reg high(Reg v) noexcept { return static_cast<std::int16_t>(static_cast<std::uint32_t>(v) >> 16); }
+};
+
 // Ordered by capability: an AVX-512F CPU has AVX2, FMA and F16C.
 enum class Isa : std::uint8_t { Portable, Avx2, Avx512 };
 
@@ -107,6 +126,13 @@ void widen_fp16(const std::uint16_t* in, float* out, std::size_t n) noexcept {
   if (isa() == Isa::Avx2) return widen_fp16_avx2(in, out, n);
 #endif
   for (std::size_t i = 0; i < n; ++i) out[i] = std::bit_cast<float>(num::lane::fp16_bits_to_fp32(in[i]));
+}
+
+void pair_product(const PairPanels& p) noexcept {
+#ifdef PTO_MATRIX_X86
+  if (isa() != Isa::Portable) return pair_product_avx2(p);
+#endif
+  pair_columns<PortablePairs, 1, 1>(p);
 }
 
 void word_product(const Panels<std::int32_t, std::uint64_t>& p) noexcept { word_dispatch(p); }

@@ -62,6 +62,27 @@ void fused_gemv(const GemvPanels& p) noexcept;
 void word_product(const Panels<std::int32_t, std::uint64_t>& p) noexcept;
 void word_product(const Panels<std::uint32_t, std::uint64_t>& p) noexcept;
 
+// Word sums of narrow operands (every value fits in 16 signed bits, so a
+// product of two fits in 31): left is k-pair-major with `rows` (16 or 32)
+// lanes, left[(i * rows + r) * 2 + h] = A(r, 2i + h); right is column-major
+// in pairs, right[(c * pairs + i) * 2 + h] = B(2i + h, c); an odd k pads the
+// last pair with zeros.  result[c * rows + r] holds the initial Words on
+// entry when `accumulate` (else they are zero) and those plus every product
+// on return, modulo 2^64.  The products are summed in 32-bit lanes over
+// blocks of kPairBlock pairs (no 32-bit overflow: 2 * 2^15 * 2^15 *
+// kPairBlock < 2^31 needs |values| <= 255, which callers guarantee), each
+// block then added into the Word.  Addition modulo 2^64 is associative and
+// commutative, so these are the Words of the k-ordered MultiplyWord loop.
+struct PairPanels {
+  std::uint32_t rows = 0, columns = 0, pairs = 0;
+  const std::int16_t* left = nullptr;
+  const std::int16_t* right = nullptr;
+  std::uint64_t* result = nullptr;
+  bool accumulate = false;
+};
+inline constexpr std::uint32_t kPairBlock = 8192;
+void pair_product(const PairPanels& p) noexcept;
+
 // FP16 -> binary32, exact (VCVTPH2PS, or the portable lane converter):
 // num::convert's value for every non-NaN code, some NaN for a NaN code.
 void widen_fp16(const std::uint16_t* in, float* out, std::size_t n) noexcept;

@@ -24,8 +24,26 @@ struct Avx2 {
   static Reg fma(Reg a, Reg b, Reg c) noexcept { return _mm256_fmadd_ps(a, b, c); }
 };
 
+// Narrow Word sums: VPMADDWD multiplies eight pairs of 16-bit values and
+// adds each pair's products in 32 bits.
+struct Avx2Pairs {
+  using Reg = __m256i;
+  static constexpr int kWidth = 8;
+  static Reg load(const std::int16_t* p) noexcept { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  static Reg broadcast(const std::int16_t* p) noexcept {
+    std::int32_t pair = 0;
+    __builtin_memcpy(&pair, p, sizeof pair);
+    return _mm256_set1_epi32(pair);
+  }
+  static Reg madd(Reg a, Reg b) noexcept { return _mm256_madd_epi16(a, b); }
+  static Reg add(Reg a, Reg b) noexcept { return _mm256_add_epi32(a, b); }
+  static Reg zero() noexcept { return _mm256_setzero_si256(); }
+  static void store(std::int32_t* p, Reg v) noexcept { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+};
+
 }  // namespace
 
+void pair_product_avx2(const PairPanels& p) noexcept { pair_columns<Avx2Pairs, 4, 2>(p); }
 void fused_product_avx2(const Panels<float, float>& p) noexcept { fused_rows<Avx2, 4, 2>(p); }
 void fused_gemv_avx2(const GemvPanels& p) noexcept { gemv_columns<Avx2, 8>(p); }
 void word_product_avx2(const Panels<std::int32_t, std::uint64_t>& p) noexcept { word_columns(p); }

@@ -265,6 +265,34 @@ void gemv_kernel(const ProductTiles& t, std::span<float> sums) {
   kernels::fused_gemv({k, stride, left.data(), right.data(), sums.data(), t.accumulate});
 }
 
+// Unscaled operands of at most 8 bits (S8, U8, the 4-bit integers, and in
+// the reference profile the codes of FP8 / FP4 formats): every Word is the
+// extension of a value in [-128, 255], so the products fit the pair
+// kernel's 32-bit lanes (kernels::PairPanels).
+bool narrow_words(const ProductTiles& t) noexcept {
+  return !t.left_scaled && !t.right_scaled && element_bits(t.left->data_type()) <= 8 &&
+         element_bits(t.right->data_type()) <= 8;
+}
+
+// The Word panels re-packed in pairs along k (zero past k) for
+// kernels::pair_product.
+template <typename Operand>
+void pair_kernel(const ProductTiles& t, std::uint32_t rows, std::span<const Operand> left, std::span<const Operand> right,
+                 const Tile::Offsets& ro, std::span<std::uint64_t> sums) {
+  const std::uint32_t k = t.left->descriptor().valid_columns, n = t.right->descriptor().valid_columns;
+  const std::uint32_t pairs = (k + 1) / 2;
+  const std::span<std::int16_t> left_pairs = scratch<std::int16_t>(0, std::size_t{pairs} * rows * 2);
+  const std::span<std::int16_t> right_pairs = scratch<std::int16_t>(1, std::size_t{pairs} * n * 2);
+  const auto narrow = [](Operand v) { return static_cast<std::int16_t>(static_cast<std::int32_t>(v)); };
+  for (std::uint32_t i = 0; i < 2 * pairs; ++i)
+    for (std::uint32_t r = 0; r < rows; ++r)
+      left_pairs[(std::size_t{i / 2} * rows + r) * 2 + i % 2] = i < k ? narrow(left[std::size_t{i} * rows + r]) : 0;
+  for (std::uint32_t c = 0; c < n; ++c)
+    for (std::uint32_t i = 0; i < 2 * pairs; ++i)
+      right_pairs[std::size_t{c} * pairs * 2 + i] = i < k ? narrow(right[ro(i, c)]) : 0;
+  kernels::pair_product({rows, n, pairs, left_pairs.data(), right_pairs.data(), sums.data(), t.accumulate});
+}
+
 // The kernel call of MatrixProductResultFromTiles (or the MX form) on
 // `sums`, which hold the accumulator when `accumulate`.
 template <class A>
@@ -274,6 +302,8 @@ void kernel_sums(const ProductTiles& t, std::uint32_t rows, std::span<typename A
   const std::span<const typename A::Operand> left = left_panel<A>(t, rows);
   const Tile::Offsets ro = t.right->valid_offsets();
   const std::span<const typename A::Operand> right = right_elements<A>(t, ro);
+  if constexpr (!std::is_same_v<A, Fp32Arithmetic>)
+    if (narrow_words(t)) return pair_kernel(t, rows, left, right, ro, sums);
   A::product({rows, t.right->descriptor().valid_columns, t.left->descriptor().valid_columns, left.data(), right.data(),
               ro.row.data(), ro.column.data(), sums.data(), t.accumulate});
 }

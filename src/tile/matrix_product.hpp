@@ -8,7 +8,8 @@
 //    host environment is not the default one (HostRounding);
 //  * nothing else: every input type widens exactly (the exact path's own
 //    conversions), and the Word arithmetic of integer classes and of the
-//    reference profile fits the 32-bit operand kernels.
+//    reference profile fits the 32-bit operand kernels (operands of at
+//    most 8 bits take the 16-bit pair kernel, kernels::PairPanels).
 // The product raises no status flags in either profile
 // (TileProfileMatrixAccumulate returns a Word only), so neither path has
 // flags to report.

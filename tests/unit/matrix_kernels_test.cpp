@@ -208,6 +208,94 @@ TEST(MatrixKernels, FusedStepByHand) {
   tile::kernels::select_kernel_isa(widest);
 }
 
+// Narrow integer inputs at their extremes (-128, 127, 255 and neighbours)
+// and 32-bit accumulators and biases at theirs, so the Words wrap past 32
+// bits; the sums of kernels::pair_product must match the exact
+// MultiplyWord loop.
+class ExtremeDraw {
+ public:
+  explicit ExtremeDraw(std::mt19937_64& rng) : rng_(rng) {}
+  std::uint64_t element(DataType t) {
+    static constexpr std::uint64_t kNarrow[] = {0x80, 0x7F, 0xFF, 0x81, 0x00, 0x01, 0xFE};
+    static constexpr std::uint64_t kWide[] = {0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x00000000};
+    const std::uint64_t narrow = rng_() % 4 ? kNarrow[rng_() % 3] : kNarrow[rng_() % 7];
+    if (tile::element_bits(t) <= 8) return narrow & ((1ULL << tile::element_bits(t)) - 1);
+    return rng_() % 2 ? kWide[rng_() % 4] : rng_() & 0xFFFFFFFF;
+  }
+  std::uint64_t scale() { return 127; }
+
+ private:
+  std::mt19937_64& rng_;
+};
+
+// S8 / U8 (and the 4-bit integers) on the pair kernel, both profiles,
+// ordinary, BIAS and ACC forms (TMATMUL and TGEMV): random shapes up to the
+// largest tiles, and the largest S8 shape.
+TEST(MatrixKernels, NarrowWordsAtExtremes) {
+  std::mt19937_64 rng(8128);
+  for (const Form& form : {kForms[0], kForms[1], kForms[2], kForms[6], kForms[7], kForms[8]})
+    for (const DataType type : {DataType::S8, DataType::U8, DataType::S4X2, DataType::U4X2})
+      for (const NumericProfile profile : {NumericProfile::Ieee, NumericProfile::Reference}) {
+        const bool gemv = tile::matrix_function(form.function).gemv;
+        const bool largest = type == DataType::S8 && !gemv;  // then the 32 x 64 x 512 shape too
+        for (int i = 0; i < (largest ? 4 : 3); ++i) {
+          CubeHarness h(form, type, type, profile, 1);
+          if (i == 3) {
+            ASSERT_TRUE(h.shape(32, 64, 512, TileLayout::CubeM32));
+          } else {
+            ASSERT_TRUE(random_shape(h, gemv, rng));
+          }
+          ExtremeDraw draw(rng);
+          ASSERT_TRUE(h.fill(draw));
+          expect_same(h, describe(form, type, type, profile, 1, h));
+        }
+      }
+}
+
+// More pairs than one 32-bit block holds, by hand: 3 x kPairBlock pairs of
+// 255 x 255 + 255 x 255 are 3196108800 > 2^31 (a single 32-bit lane would
+// wrap), onto the initial Word 2^64 - 1.
+TEST(MatrixKernels, PairBlocksByHand) {
+  constexpr std::uint32_t kRows = 16, kPairs = 3 * tile::kernels::kPairBlock;
+  const std::vector<std::int16_t> left(std::size_t{kPairs} * kRows * 2, 255), right(std::size_t{kPairs} * 2, 255);
+  const std::string_view widest = tile::kernels::kernel_isa();
+  for (const std::string_view isa : kernel_variants()) {
+    tile::kernels::select_kernel_isa(isa);
+    std::vector<std::uint64_t> sums(kRows, ~0ULL);
+    tile::kernels::pair_product({kRows, 1, kPairs, left.data(), right.data(), sums.data(), true});
+    for (const std::uint64_t s : sums) EXPECT_EQ(s, 3196108799ULL) << isa;
+    tile::kernels::pair_product({kRows, 1, kPairs, left.data(), right.data(), sums.data(), false});
+    for (const std::uint64_t s : sums) EXPECT_EQ(s, 3196108800ULL) << isa;
+  }
+  tile::kernels::select_kernel_isa(widest);
+}
+
+// A wrap by hand: 64 steps of -128 x 127 onto the S32 accumulator
+// 0x80000000 are the Word -2^31 - 64 x 16256 = -2148524032, whose low 32
+// bits D stores are 2146443264 = 0x7FF02000.
+TEST(MatrixKernels, NarrowWordWrapByHand) {
+  CubeHarness h(kForms[2], DataType::S8, DataType::S8, NumericProfile::Ieee, 1);  // TMATMUL_ACC
+  ASSERT_TRUE(h.shape(1, 64, 1, TileLayout::CubeM16));
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    h.tile(kA).write_element(0, i, 0x80);
+    h.tile(kB).write_element(i, 0, 0x7F);
+  }
+  h.tile(kC).write_element(0, 0, 0x80000000U);
+  const std::string_view widest = tile::kernels::kernel_isa();
+  for (const std::string_view isa : kernel_variants()) {
+    tile::kernels::select_kernel_isa(isa);
+    const auto p = tile::fast_product(h.product_tiles(), NumericProfile::Ieee, num::RoundingMode::RNE);
+    ASSERT_TRUE(p.has_value());
+    EXPECT_EQ(p->word(0, 0), static_cast<std::uint64_t>(std::int64_t{-2148524032LL})) << isa;
+    const CubeHarness::Outcome out = h.run(true);
+    ASSERT_TRUE(out.executed);
+    std::uint32_t stored = 0;
+    std::memcpy(&stored, out.payload.data(), sizeof stored);  // D(0, 0) is payload element 0
+    EXPECT_EQ(stored, 0x7FF02000U) << isa;
+  }
+  tile::kernels::select_kernel_isa(widest);
+}
+
 // TileLinearIndex splits into a row part and a column part for every layout
 // the product reads (Tile::valid_offsets).
 TEST(MatrixKernels, OffsetsAreSeparable) {
