@@ -104,17 +104,6 @@ std::int64_t signed_value(std::uint64_t raw, DataType t) noexcept {
 
 // ---- span fast paths (docs/numerics.md, compare and select) ----
 
-// The valid region of a RowMajor tile as contiguous element runs (first
-// linear index, length): one run when the valid columns fill every row.
-template <typename F>
-void for_each_valid_run(const TileDescriptor& d, F f) {
-  if (d.valid_columns == d.columns) {
-    f(std::size_t{0}, std::size_t{d.valid_rows} * d.columns);
-    return;
-  }
-  for (std::uint32_t r = 0; r < d.valid_rows; ++r) f(std::size_t{r} * d.columns, std::size_t{d.valid_columns});
-}
-
 constexpr std::size_t kSpanChunk = 4096;  // elements per vector call (64 bit words)
 
 // Writes `count` (<= 64) low bits of `value` at bit `bit` of a predicate

@@ -20,17 +20,6 @@ namespace {
 
 using ops::Binary;
 
-// The valid region of a RowMajor tile as contiguous element runs: one run
-// when the valid columns fill every row, else one per valid row.
-template <typename F>
-void for_each_valid_run(const TileDescriptor& d, F f) {
-  if (d.valid_columns == d.columns) {
-    f(std::size_t{0}, std::size_t{d.valid_rows} * d.columns);
-    return;
-  }
-  for (std::uint32_t r = 0; r < d.valid_rows; ++r) f(std::size_t{r} * d.columns, std::size_t{d.valid_columns});
-}
-
 // Calls f(a, b, out, n) for each run of the (equally shaped) operands.
 template <typename T, typename F>
 void for_each_span(Tile& destination, const Tile& left, const Tile& right, F f) {

@@ -40,6 +40,18 @@ struct TileDescriptor {
   TileLocation location = TileLocation::Any;
 };
 
+// The valid region of a RowMajor tile as contiguous element runs, f(first
+// linear index, length): one run when the valid columns fill every row, else
+// one per valid row.  The span fast paths walk tiles this way.
+template <typename F>
+void for_each_valid_run(const TileDescriptor& d, F f) {
+  if (d.valid_columns == d.columns) {
+    f(std::size_t{0}, std::size_t{d.valid_rows} * d.columns);
+    return;
+  }
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r) f(std::size_t{r} * d.columns, std::size_t{d.valid_columns});
+}
+
 // IsNonzeroPowerOfTwo over 16-bit dimensions.
 constexpr bool is_nonzero_power_of_two(std::uint32_t v) noexcept { return v != 0 && v <= 65535 && (v & (v - 1)) == 0; }
 // DerivedTileRows: physical rows from capacity, columns and type; 0 = no legal row count.
