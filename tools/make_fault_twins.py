@@ -1427,6 +1427,18 @@ def memory_after(steps: list) -> dict:
     return memory
 
 
+def shift_base(prefix: list, base: dict) -> int:
+    """Moves the base register step `base` and every seeding store of `prefix`
+    BASE_SHIFT lower, so the accesses land where the point's seeds land;
+    returns the twin's base."""
+    legal_base = int(base["value"], 16) + BASE_SHIFT
+    base["value"] = hex64(legal_base)
+    for s in prefix:
+        if s["op"] == "store":
+            s["addr"] = hex64(int(s["addr"], 16) + BASE_SHIFT)
+    return legal_base
+
+
 def indexed_memory_twin(v: dict) -> dict:
     """MGATHER / MSCATTER ``[-MASK]-FAULT-001``: base x2 (PE 0) = 0xFFE and U32
     byte displacements put an enabled lane at 0x1000, past the bounded memory
@@ -1445,12 +1457,7 @@ def indexed_memory_twin(v: dict) -> dict:
     steps = v["steps"]
     e1 = faulting_exec(steps)
     prefix = [dict(s) for s in steps[:e1]]
-    base = next(s for s in prefix if s["op"] == "set_pe_gpr" and s["pe"] == 0 and s["reg"] == 2)
-    legal_base = int(base["value"], 16) + BASE_SHIFT
-    base["value"] = hex64(legal_base)
-    for s in prefix:
-        if s["op"] == "store":
-            s["addr"] = hex64(int(s["addr"], 16) + BASE_SHIFT)
+    legal_base = shift_base(prefix, next(s for s in prefix if s["op"] == "set_pe_gpr" and s["pe"] == 0 and s["reg"] == 2))
     lanes = [(r, c, legal_base + x) for r, c, x in enabled_lanes(steps, index_tile, predicate_tile)]
     post = [{"op": "expect_mem_event_count", "count": len(lanes)}]
     if gather:
@@ -1488,12 +1495,7 @@ def cas_twin(v: dict) -> dict:
     steps = v["steps"]
     e1 = faulting_exec(steps)
     prefix = [dict(s) for s in steps[:e1]]
-    base = next(s for s in prefix if s["op"] == "set_pe_gpr" and s["pe"] == 0 and s["reg"] == 2)
-    legal_base = int(base["value"], 16) + BASE_SHIFT
-    base["value"] = hex64(legal_base)
-    for s in prefix:
-        if s["op"] == "store":
-            s["addr"] = hex64(int(s["addr"], 16) + BASE_SHIFT)
+    legal_base = shift_base(prefix, next(s for s in prefix if s["op"] == "set_pe_gpr" and s["pe"] == 0 and s["reg"] == 2))
     lanes = [(r, c, legal_base + x) for r, c, x in enabled_lanes(steps, 0, None)]
     prefix.insert(1, {"op": "store", "addr": hex64(lanes[1][2]), "size": 2, "value": hex64(CAS_MISMATCH_SEED)})
     memory = memory_after(prefix)
@@ -1589,12 +1591,7 @@ def tload_preflight_twin(v: dict, commands: Catalog) -> dict:
     steps = v["steps"]
     e1 = faulting_exec(steps)
     prefix = [dict(s) for s in steps[:e1]]
-    base = prefix[last_set(prefix, 2)]
-    legal_base = int(base["value"], 16) + BASE_SHIFT
-    base["value"] = hex64(legal_base)
-    for s in prefix:
-        if s["op"] == "store":
-            s["addr"] = hex64(int(s["addr"], 16) + BASE_SHIFT)
+    legal_base = shift_base(prefix, prefix[last_set(prefix, 2)])
     prefix.insert(1, {"op": "store", "addr": hex64(legal_base + 4), "size": 4, "value": hex64(TLOAD_SEED)})
     dims = bundle_dimensions(steps, commands)
     if dims.get(1, 1) != 1:
