@@ -31,6 +31,7 @@ bool store_fast(arch::Machine* m, Word address, unsigned size, Word value) {
 
 // The W forms have no MIN/MAX (ScalarBinaryW, scalar/alu_semantics.hpp).
 bool translatable(const RegisterOp& op) {
+  if (op.kind == Kind::Fsu) return true;
   if (op.kind == Kind::Load || op.kind == Kind::Store) return op.size == 1 || op.size == 2 || op.size == 4 || op.size == 8;
   switch (op.op) {
     case BinaryOp::MIN:
@@ -312,6 +313,81 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
       case Kind::BinaryImmediate: emit_binary(op); break;
       case Kind::Load: emit_load(op, leave); break;
       case Kind::Store: emit_store(op, leave); break;
+      case Kind::Fsu: emit_fsu(op); break;
+    }
+  }
+
+  // An FSU record: what its handler computes inline when the op names it
+  // for this machine's numeric profile (RegisterOp::FloatOp) and the
+  // destination is a GPR other than R0; otherwise a call of the handler
+  // itself, which reads and writes the GPRs in memory as the code does and
+  // cannot fault or throw (src/scalar/fsu.cpp).
+  void emit_fsu(const RegisterOp& op) {
+    using FloatOp = RegisterOp::FloatOp;
+    const bool reference = m_.config().numeric_profile == arch::NumericProfileKind::Reference;
+    const bool inline_op = op.float_op != FloatOp::Handler && (reference || scalar::profile_free(op.float_op)) &&
+                           op.dst != 0 && op.dst < arch::kAbsoluteGprCount;
+    if (!inline_op) {
+      mov(rdi, address(&m_));
+      mov(rsi, address(op.insn));
+      call_helper(reinterpret_cast<std::uint64_t>(op.insn->handler));
+      return;
+    }
+    fsu_source(rax, op.left, op);
+    switch (op.float_op) {
+      case FloatOp::Abs: mov(rcx, op.imm), and_(rax, rcx); break;
+      case FloatOp::Add: fsu_source(rcx, op.right, op), add(rax, rcx); break;
+      case FloatOp::Sub: fsu_source(rcx, op.right, op), sub(rax, rcx); break;
+      case FloatOp::Mul: fsu_source(rcx, op.right, op), imul(rax, rcx); break;
+      case FloatOp::MAdd:
+      case FloatOp::MSub:
+      case FloatOp::NMAdd:
+      case FloatOp::NMSub: emit_fused_product(op); break;
+      case FloatOp::Increment: add(rax, 1); break;
+      case FloatOp::Identity:
+      case FloatOp::Handler: break;
+    }
+    fsu_result(op);
+    mov(gpr(op.dst), rax);
+  }
+
+  // rax = left * right + or - the addend (index), negated for the N forms:
+  // the reference profile's wrapping fused forms.
+  void emit_fused_product(const RegisterOp& op) {
+    using FloatOp = RegisterOp::FloatOp;
+    fsu_source(rcx, op.right, op);
+    imul(rax, rcx);
+    fsu_source(rcx, op.index, op);
+    if (op.float_op == FloatOp::MAdd || op.float_op == FloatOp::NMAdd) add(rax, rcx);
+    else sub(rax, rcx);
+    if (op.float_op == FloatOp::NMAdd || op.float_op == FloatOp::NMSub) neg(rax);
+  }
+
+  // r = gpr[n] normalised as the handler's source (its low in_bits, sign-
+  // or zero-extended).
+  void fsu_source(const Xbyak::Reg64& r, unsigned n, const RegisterOp& op) {
+    mov(r, gpr(n));
+    if (op.in_bits == 64) return;
+    const Xbyak::Reg32 low(r.getIdx());
+    if (op.in_signed) movsxd(r, low);
+    else mov(low, low);
+  }
+
+  // rax normalised as the handler's result: its low out_bits, sign- or
+  // zero-extended.
+  void fsu_result(const RegisterOp& op) {
+    const unsigned bits = op.out_bits;
+    if (bits >= 64) return;
+    if (op.out_signed) {
+      shl(rax, 64 - bits);
+      sar(rax, 64 - bits);
+    } else if (bits == 32) {
+      mov(eax, eax);
+    } else if (bits < 32) {
+      and_(eax, static_cast<std::uint32_t>((Word{1} << bits) - 1));
+    } else {
+      mov(rcx, (Word{1} << bits) - 1);
+      and_(rax, rcx);
     }
   }
 

@@ -8,6 +8,7 @@
 #include "numerics/profile.hpp"
 #include "scalar/alu_semantics.hpp"
 #include "scalar/handler_support.hpp"
+#include "scalar/register_op.hpp"
 
 namespace pto::scalar {
 namespace {
@@ -45,10 +46,11 @@ DataType fp_data_type(std::uint8_t code) { return code == 1 ? DataType::FP32 : D
 Word normalize_fp_source(Word value, std::uint8_t type) { return type == 1 ? zero_extend(value, 32) : value; }
 
 // NormalizeScalarFPResult: the carrier width of each FP type code 0..14.
-Word normalize_fp_result(Word value, std::uint8_t type) {
+std::uint8_t fp_result_width(std::uint8_t type) {
   constexpr std::uint8_t kWidth[15] = {64, 32, 19, 32, 16, 16, 8, 8, 8, 6, 6, 4, 4, 8, 9};
-  return zero_extend(value, kWidth[type % 15]);
+  return kWidth[type % 15];
 }
+Word normalize_fp_result(Word value, std::uint8_t type) { return zero_extend(value, fp_result_width(type)); }
 
 // NormalizeScalarIntegerResult: integer type codes 0..14 (0..7 unsigned, 8..14 signed).
 Word normalize_integer_result(Word value, std::uint8_t type) {
@@ -227,8 +229,101 @@ constexpr HandlerEntry kFsuHandlers[] = {
     {M::UCVTF, &execute_fp_convert<M::UCVTF, Conversion::UnsignedToFloat>},
 };
 
+// ---- FSU records as RegisterOps (scalar/register_op.hpp) ----
+
+using FloatOp = RegisterOp::FloatOp;
+
+// How a form's handler normalises its sources and its result.
+enum class Carriers : std::uint8_t {
+  Fp,            // NormalizeScalarFPSource / NormalizeScalarFPResult of SrcType
+  FpToFp,        // FCVT: SrcType in, DstType's FP carrier out
+  FpToInteger,   // FCVTA..FCVTZ: SrcType in, NormalizeScalarIntegerResult of DstType
+  SignedToFp,    // SCVTF: S64/S32 in (NormalizeScalarIntegerSource), DstType's FP carrier out
+  UnsignedToFp,  // UCVTF: U64/U32 in
+};
+
+struct FsuRecipe {
+  M mnemonic;
+  FloatOp op;
+  Carriers carriers;
+};
+
+// What each handler computes (register_op.hpp FloatOp): ABS in the model,
+// the rest through the reference profile's hooks (src/numerics/profile.cpp,
+// asl/arch/profile/reference-profile.asl), whose results for these forms
+// carry no flags.  FRECIP and FDIV (DZ), FMIN/FMAX and the compares are
+// Handler: nothing simpler is claimed.
+constexpr FsuRecipe kFsuRecipes[] = {
+    {M::FABS, FloatOp::Abs, Carriers::Fp},           {M::FEXP, FloatOp::Increment, Carriers::Fp},
+    {M::FSQRT, FloatOp::Identity, Carriers::Fp},     {M::FADD, FloatOp::Add, Carriers::Fp},
+    {M::FSUB, FloatOp::Sub, Carriers::Fp},           {M::FMUL, FloatOp::Mul, Carriers::Fp},
+    {M::FMADD, FloatOp::MAdd, Carriers::Fp},         {M::FMSUB, FloatOp::MSub, Carriers::Fp},
+    {M::FNMADD, FloatOp::NMAdd, Carriers::Fp},       {M::FNMSUB, FloatOp::NMSub, Carriers::Fp},
+    {M::FCVT, FloatOp::Identity, Carriers::FpToFp},  {M::FCVTA, FloatOp::Identity, Carriers::FpToInteger},
+    {M::FCVTM, FloatOp::Identity, Carriers::FpToInteger}, {M::FCVTN, FloatOp::Identity, Carriers::FpToInteger},
+    {M::FCVTP, FloatOp::Identity, Carriers::FpToInteger}, {M::FCVTZ, FloatOp::Identity, Carriers::FpToInteger},
+    {M::SCVTF, FloatOp::Identity, Carriers::SignedToFp},  {M::UCVTF, FloatOp::Identity, Carriers::UnsignedToFp},
+};
+
+FsuRecipe recipe_of(M mnemonic) {
+  for (const FsuRecipe& r : kFsuRecipes) {
+    if (r.mnemonic == mnemonic) return r;
+  }
+  return {mnemonic, FloatOp::Handler, Carriers::Fp};
+}
+
+bool has_fsu_handler(const DecodedInsn& d) {
+  for (const HandlerEntry& e : kFsuHandlers) {
+    if (e.mnemonic == d.mnemonic) return e.handler == d.handler;
+  }
+  return false;
+}
+
+std::uint8_t field_register(const DecodedInsn& d, int slot) {
+  return slot < 0 ? std::uint8_t{0} : static_cast<std::uint8_t>(d.reg(static_cast<unsigned>(slot)));
+}
+
+// The widths the handler's normalisations use for this record.
+void set_carriers(RegisterOp& op, Carriers carriers, std::uint8_t selector, std::uint8_t destination) {
+  op.in_bits = selector == 1 ? 32 : 64;  // FP32 (selector 1), U32 (code 1) and S32 (code 9) are 32-bit
+  op.in_signed = carriers == Carriers::SignedToFp;
+  switch (carriers) {
+    case Carriers::Fp: op.out_bits = fp_result_width(selector); break;
+    case Carriers::FpToFp:
+    case Carriers::SignedToFp:
+    case Carriers::UnsignedToFp: op.out_bits = fp_result_width(destination); break;
+    case Carriers::FpToInteger: {
+      const num::ScalarIntegerType t = num::scalar_integer_type(destination);
+      op.out_bits = static_cast<std::uint8_t>(t.width);
+      op.out_signed = t.is_signed;
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 std::span<const HandlerEntry> fsu_handlers() { return kFsuHandlers; }
+
+std::optional<RegisterOp> fsu_register_op(const DecodedInsn& d) {
+  // No pre-check: every Reg5 source is a GPR, nothing to admit.
+  if (d.prechecks != 0 || !has_fsu_handler(d)) return std::nullopt;
+  const ScalarFormSlots s = slots_of(d.mnemonic);
+  const FsuRecipe recipe = recipe_of(d.mnemonic);
+  RegisterOp op;
+  op.kind = RegisterOp::Kind::Fsu;
+  op.insn = &d;
+  op.float_op = recipe.op;
+  op.dst = field_register(d, s.reg_dst);
+  op.left = field_register(d, s.src_l);
+  op.right = field_register(d, s.src_r);
+  op.index = field_register(d, s.src_a);
+  const auto selector = static_cast<std::uint8_t>(d.u(static_cast<unsigned>(s.src_type)) & 1);
+  const auto destination =
+      s.dst_type < 0 ? std::uint8_t{0} : static_cast<std::uint8_t>(d.u(static_cast<unsigned>(s.dst_type)) & 31);
+  set_carriers(op, recipe.carriers, selector, destination);
+  if (recipe.op == FloatOp::Abs) op.imm = selector == 1 ? Word{0x7FFFFFFF} : Word{0x7FFFFFFFFFFFFFFF};
+  return op;
+}
 
 }  // namespace pto::scalar

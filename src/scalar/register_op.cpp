@@ -37,6 +37,13 @@ bool execute_store(arch::Machine& m, Word* gpr, const RegisterOp& op) {
   return m.store_fast(address_of<Indexed>(gpr, op), Size, gpr[op.right]);
 }
 
+// An FSU record's handler: it reads and writes the current PE's registers
+// and CORE_STATE's flags, and cannot fault once admitted (src/scalar/fsu.cpp).
+bool execute_fsu(arch::Machine& m, Word*, const RegisterOp& op) {
+  op.insn->handler(m, *op.insn);
+  return true;
+}
+
 constexpr BinaryOp kBinaryOps[] = {BinaryOp::ADD, BinaryOp::SUB, BinaryOp::AND, BinaryOp::OR,
                                    BinaryOp::XOR, BinaryOp::SLL, BinaryOp::SRL, BinaryOp::SRA,
                                    BinaryOp::MIN, BinaryOp::MINU, BinaryOp::MAX, BinaryOp::MAXU};
@@ -81,6 +88,7 @@ RegisterOpFn execute_function(const RegisterOp& op) {
   const auto log2_size = static_cast<std::size_t>(std::countr_zero(op.size)) & 3;
   if (op.kind == Kind::Load) return kLoads[op.indexed][log2_size][op.sign];
   if (op.kind == Kind::Store) return kStores[op.indexed][log2_size];
+  if (op.kind == Kind::Fsu) return execute_fsu;
   return kBinary[op.word][op.kind == Kind::BinaryImmediate][static_cast<std::size_t>(op.op)];
 }
 
@@ -89,6 +97,7 @@ RegisterOpFn execute_function(const RegisterOp& op) {
 std::optional<RegisterOp> register_op_of(const DecodedInsn& d) {
   std::optional<RegisterOp> op = alu_register_op(d);
   if (!op) op = agu_register_op(d);
+  if (!op) op = fsu_register_op(d);
   if (op) op->execute = execute_function(*op);
   return op;
 }

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <string_view>
 #include <vector>
@@ -68,11 +69,15 @@ struct Program {
     return l;
   }();
   bool reference = false;  // the reference configuration (4096 bytes, no data table)
+  // The numeric profile of the FSU hooks, when not the configuration's.
+  std::optional<pto::arch::NumericProfileKind> numeric;
   Word code_base = kCode;
 };
 
 Machine make_machine(const Program& p) {
-  return p.reference ? Machine(pto::arch::MachineConfig::reference()) : Machine();
+  pto::arch::MachineConfig config = p.reference ? pto::arch::MachineConfig::reference() : pto::arch::MachineConfig::real();
+  if (p.numeric) config.numeric_profile = *p.numeric;
+  return Machine(config);
 }
 
 void load(Machine& m, const Program& p) {
@@ -1062,6 +1067,7 @@ class LoopGenerator {
   std::int64_t uniform(std::int64_t lo, std::int64_t hi) {
     return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng_);
   }
+  Word bits() { return rng_(); }
 
   // One word of `mnemonic` with random operands in the ranges above.
   Word word(std::string_view mnemonic) {
@@ -1084,6 +1090,10 @@ class LoopGenerator {
     const std::string_view name(field.name);
     if (name == "RegDst") return uniform(2, 10);
     if (name == base) return kBaseRegisters[static_cast<std::size_t>(uniform(0, 2))];
+    // FSU carriers: FP64 or FP32 (2 and 3 break the catalog constraint now
+    // and then), destination type codes 0..14 (above, rarely).
+    if (name == "SrcType") return uniform(0, 15) == 0 ? uniform(2, 3) : uniform(0, 1);
+    if (name == "DstType") return uniform(0, 30) == 0 ? uniform(15, 31) : uniform(0, 14);
     if (name.starts_with("Src") && name != "SrcRType") return uniform(0, 40) == 0 ? 24 : uniform(0, 10);  // t#1 rarely
     const std::int64_t top = (std::int64_t{1} << std::min<unsigned>(field.width, 12)) - 1;
     if (name == "SrcRType") return uniform(0, 3);
@@ -1100,14 +1110,26 @@ class LoopGenerator {
 std::array<Word, 11> g_initial_registers;
 Word g_return_address = 0;
 
-// A random block body: 1 to 10 words of kBodyForms, in a COND block mostly
-// one SETC (twice faults the second), in half of them an ADD of ra.
-std::vector<Word> generated_body(LoopGenerator& g, bool conditional) {
+// The FSU forms (every scalar floating-point mnemonic): with GPR operands
+// fused (docs/architecture.md "FSU forms"), with a queue source not.
+constexpr std::string_view kFsuForms[] = {
+    "FABS", "FEXP", "FRECIP", "FSQRT", "FADD",  "FSUB",   "FMUL",   "FDIV",  "FMIN",  "FMAX",
+    "FEQ",  "FEQS", "FNE",    "FNES",  "FLT",   "FLTS",   "FGE",    "FGES",  "FMADD", "FMSUB",
+    "FNMADD", "FNMSUB", "FCVT", "FCVTA", "FCVTM", "FCVTN", "FCVTP", "FCVTZ", "SCVTF", "UCVTF"};
+
+// A random block body: 1 to 10 words of kBodyForms (with `fsu`, half of
+// them kFsuForms), in a COND block mostly one SETC (twice faults the
+// second), in half of them an ADD of ra.
+std::vector<Word> generated_body(LoopGenerator& g, bool conditional, bool fsu = false) {
   const auto body = static_cast<std::size_t>(g.uniform(1, 10));
   // COND blocks mostly set their condition once; twice faults the second.
   const std::int64_t setcs = conditional ? (g.uniform(0, 19) == 0 ? 2 : g.uniform(0, 9) != 0) : 0;
   std::vector<Word> words;
   for (std::size_t i = 0; i < body; ++i) {
+    if (fsu && g.uniform(0, 1) == 0) {
+      words.push_back(g.word(kFsuForms[static_cast<std::size_t>(g.uniform(0, std::size(kFsuForms) - 1))]));
+      continue;
+    }
     words.push_back(g.word(kBodyForms[static_cast<std::size_t>(g.uniform(0, std::size(kBodyForms) - 1))]));
   }
   for (std::int64_t i = 0; i < setcs; ++i) {
@@ -1126,15 +1148,28 @@ std::vector<Word> generated_body(LoopGenerator& g, bool conditional) {
   return words;
 }
 
+// Carriers FSU bodies meet besides small integers: FP64 and FP32 ones,
+// zeros of both signs, infinities, quiet and signalling NaNs.
+constexpr Word kFpValues[] = {0x3FF0000000000000, 0xC008000000000000, 0x8000000000000000, 0x7FF0000000000000,
+                              0x7FF8000000000000, 0x7FF0000000000001, 0x3F800000,         0xBFC00000,
+                              0x80000000,         0x7F800000,         0x7FC00000,         0x7F800001,
+                              0xFFFFFFFF80000000, 0x000FFFFFFFFFFFFF};
+
 // The vector of a generated program (a loop block counting a1 up to a2,
-// entered with the fault record of the trap still set), its registers and
+// entered with the fault record of the trap still set), its registers
+// (with `fsu`, a third of them FP carriers and a third random words) and
 // _ReturnAddress (`return_address`, or now and then an odd one, which a
 // RET start faults on).
-void generated_machine(LoopGenerator& g, Program& p, Word return_address) {
+void generated_machine(LoopGenerator& g, Program& p, Word return_address, bool fsu = false) {
   g_return_address = g.uniform(0, 9) == 0 ? return_address + 1 : return_address;
   p.vector_code = {bstart("COND", 0), enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
                    enc("SETC.NE", {{"SrcL", a1}, {"SrcR", a2}, {"SrcRType", 0}}), enc("BSTOP", {})};
-  for (std::size_t r = 0; r < 9; ++r) g_initial_registers[r] = static_cast<Word>(g.uniform(0, 64));
+  for (std::size_t r = 0; r < 9; ++r) {
+    const std::int64_t kind = fsu ? g.uniform(0, 2) : 0;
+    g_initial_registers[r] = kind == 0   ? static_cast<Word>(g.uniform(0, 64))
+                             : kind == 1 ? kFpValues[static_cast<std::size_t>(g.uniform(0, std::size(kFpValues) - 1))]
+                                         : g.bits();
+  }
   p.setup = [](Machine& m) {
     for (unsigned r = 2; r <= 10; ++r) m.state.write_gpr(r, g_initial_registers[r - 2]);
     m.state.write_gpr(11, kData);
@@ -1162,7 +1197,7 @@ void read_then_write_ra(LoopGenerator& g, std::vector<Word>& words) {
 
 // A loop block: DIRECT, CALL, COND or RET onto itself (a RET's
 // _ReturnAddress its start, odd now and then, or the vector).
-Program generated_loop(LoopGenerator& g) {
+Program generated_loop(LoopGenerator& g, bool fsu = false) {
   Program p;
   const std::int64_t transfer = g.uniform(0, 11);  // 0: DIRECT, 1 to 3: CALL, 4 to 9: COND, else RET
   const bool conditional = transfer >= 4 && transfer <= 9;
@@ -1170,11 +1205,11 @@ Program generated_loop(LoopGenerator& g) {
                    : transfer == 0 ? bstart("DIRECT", 0)
                    : transfer <= 3 ? generated_call(g, 0)
                                    : bstart_ret());
-  std::vector<Word> words = generated_body(g, conditional);
+  std::vector<Word> words = generated_body(g, conditional, fsu);
   if (transfer >= 1 && transfer <= 3 && g.uniform(0, 1) == 0) read_then_write_ra(g, words);
   p.code.insert(p.code.end(), words.begin(), words.end());
   p.code.push_back(enc("BSTOP", {}));
-  generated_machine(g, p, g.uniform(0, 7) == 0 ? kVector : kCode);
+  generated_machine(g, p, g.uniform(0, 7) == 0 ? kVector : kCode, fsu);
   p.limits.max_steps = static_cast<std::uint64_t>(g.uniform(1, 700));
   return p;
 }
@@ -1196,7 +1231,7 @@ Word call_in_chain(LoopGenerator& g, std::int64_t byte_offset, Word pc, Word nex
 // block's start when the encoding reaches it, half the time; the initial
 // one a random block's start, odd now and then).
 // So whole passes chain from block to block in every pattern.
-Program generated_chain(LoopGenerator& g) {
+Program generated_chain(LoopGenerator& g, bool fsu = false) {
   Program p;
   const auto count = static_cast<std::size_t>(g.uniform(2, 4));
   std::vector<bool> conditional(count);
@@ -1205,7 +1240,7 @@ Program generated_chain(LoopGenerator& g) {
   Word at = kCode;
   for (std::size_t k = 0; k < count; ++k) {
     conditional[k] = g.uniform(0, 2) != 0;
-    bodies[k] = generated_body(g, conditional[k]);
+    bodies[k] = generated_body(g, conditional[k], fsu);
     starts[k] = at;
     at += 4 * (bodies[k].size() + 2);
   }
@@ -1226,7 +1261,7 @@ Program generated_chain(LoopGenerator& g) {
   }
   p.code.push_back(bstart("DIRECT", static_cast<std::int64_t>(kCode - at)));
   p.code.push_back(enc("BSTOP", {}));
-  generated_machine(g, p, starts[static_cast<std::size_t>(g.uniform(0, static_cast<std::int64_t>(count) - 1))]);
+  generated_machine(g, p, starts[static_cast<std::size_t>(g.uniform(0, static_cast<std::int64_t>(count) - 1))], fsu);
   p.limits.max_steps = static_cast<std::uint64_t>(g.uniform(1, 2000));
   return p;
 }
@@ -1266,6 +1301,180 @@ TEST(RunnerRunLoopExactness, GeneratedBlockChainsMatchTheObservedLoop) {
   EXPECT_GT(fused, 5000u);  // sanity floors, not results
   if (pto::runner::translation_supported()) {
     EXPECT_GT(translated, 5000u);
+  }
+}
+
+// ---- FSU forms in fused blocks (docs/architecture.md "FSU forms") ----
+
+using pto::arch::NumericProfileKind;
+
+// FSU words with GPR operands.  SrcType 0 is FP64, 1 FP32; DstType is a
+// destination carrier code (asl/scalar/model/fsu/profile.asl).
+Word fsu_binary(std::string_view mnemonic, unsigned dst, unsigned left, unsigned right, unsigned type) {
+  return enc(mnemonic, {{"RegDst", dst}, {"SrcL", left}, {"SrcR", right}, {"SrcType", type}});
+}
+Word fsu_unary(std::string_view mnemonic, unsigned dst, unsigned src, unsigned type) {
+  return enc(mnemonic, {{"RegDst", dst}, {"SrcL", src}, {"SrcType", type}});
+}
+Word fsu_convert(std::string_view mnemonic, unsigned dst, unsigned src, unsigned type, unsigned dst_type) {
+  return enc(mnemonic, {{"RegDst", dst}, {"SrcL", src}, {"SrcType", type}, {"DstType", dst_type}});
+}
+
+// A COND loop block counting a1 up to a2 around `body`.
+Program fsu_loop(std::vector<Word> body, Word iterations, NumericProfileKind profile) {
+  Program p;
+  p.code.push_back(bstart("COND", 0));
+  p.code.insert(p.code.end(), body.begin(), body.end());
+  p.code.push_back(enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}));
+  p.code.push_back(enc("SETC.NE", {{"SrcL", a1}, {"SrcR", a2}, {"SrcRType", 0}}));
+  p.code.push_back(enc("BSTOP", {}));
+  p.numeric = profile;
+  static Word n;
+  n = iterations;
+  p.setup = [](Machine& m) {
+    m.state.write_gpr(a2, n);
+    m.state.write_gpr(a0, 0x0123456789ABCDEF);
+    m.state.write_gpr(a4, 0xFEDCBA9876543211);
+    m.state.write_gpr(a5, 0x1111111180000003);
+    m.state.write_gpr(a6, 0x22222222FFFFFFFD);
+    m.state.write_gpr(14, 0x00000000FFFF8001);
+    m.state.write_gpr(17, 0xAAAAAAAAFFFFFFFE);
+    m.state.write_gpr(19, 0xBBBBBBBB12345678);
+    m.state.write_gpr(20, 7);
+    m.state.write_gpr(21, 0x8000000000000000);  // FP64 -0: ScalarFPCarrierIsZero
+  };
+  p.limits.stop_pc = kCode + 4 * p.code.size();
+  return p;
+}
+
+// The reference profile's FSU arithmetic (asl/arch/profile/reference-profile.asl,
+// asl/scalar/model/dispatch/fsu.asl) on raw carriers, in a loop block whose
+// passes run fused and translated: each register below derived by hand per
+// pass (FP32 sources and results are the low word; FDIV by a zero carrier
+// gives all ones and DZ).
+TEST(RunnerRunLoopExactness, FsuLoopBlockInTheReferenceProfile) {
+  constexpr Word kIterations = 300;
+  const Program p = fsu_loop(
+      {
+          fsu_binary("FADD", a0, a0, a4, 0),                                         // FP64: a0 + a4
+          fsu_binary("FMUL", a5, a5, a6, 1),                                         // FP32: low words' product
+          enc("FNMSUB", {{"RegDst", 14}, {"SrcA", a0}, {"SrcL", 14}, {"SrcR", a4}, {"SrcType", 0}}),  // -(r14*a4 - a0)
+          fsu_convert("FCVTZ", 15, a0, 0, 10),                                       // to S16: sign-extend a0[15:0]
+          fsu_convert("SCVTF", 16, 14, 1, 1),                                        // S32 -> FP32: r14's low word
+          fsu_unary("FEXP", 17, 17, 1),                                              // FP32: low word + 1
+          fsu_unary("FABS", 18, 14, 0),                                              // FP64: sign bit clear
+          fsu_unary("FSQRT", 19, 19, 1),                                             // FP32: the low word
+          fsu_binary("FDIV", 22, 20, 21, 0),                                         // by -0: all ones, DZ
+          fsu_convert("FCVT", 23, a4, 0, 4),                                         // FP64 -> FP16: a4[15:0]
+      },
+      kIterations, NumericProfileKind::Reference);
+  const Outcome o = run_both(p);
+  EXPECT_EQ(o.result.reason, StopReason::StopPc);
+  EXPECT_EQ(o.result.steps, kIterations * 14);
+  Word x = 0x0123456789ABCDEF, y = 0x1111111180000003, z = 0xFFFF8001, e = 0xAAAAAAAAFFFFFFFE;
+  Word r15 = 0, r16 = 0, r18 = 0;
+  for (Word i = 0; i < kIterations; ++i) {
+    x += 0xFEDCBA9876543211;
+    y = (y & 0xFFFFFFFF) * 0xFFFFFFFD & 0xFFFFFFFF;
+    z = x - z * 0xFEDCBA9876543211;
+    r15 = static_cast<Word>(static_cast<std::int16_t>(x & 0xFFFF));
+    r16 = z & 0xFFFFFFFF;
+    e = ((e & 0xFFFFFFFF) + 1) & 0xFFFFFFFF;
+    r18 = z & 0x7FFFFFFFFFFFFFFF;
+  }
+  const auto& gpr = o.state["gpr"][0];
+  EXPECT_EQ(gpr[a0], pto::runner::hex_word(x));
+  EXPECT_EQ(gpr[a5], pto::runner::hex_word(y));
+  EXPECT_EQ(gpr[14], pto::runner::hex_word(z));
+  EXPECT_EQ(gpr[15], pto::runner::hex_word(r15));
+  EXPECT_EQ(gpr[16], pto::runner::hex_word(r16));
+  EXPECT_EQ(gpr[17], pto::runner::hex_word(e));
+  EXPECT_EQ(gpr[18], pto::runner::hex_word(r18));
+  EXPECT_EQ(gpr[19], pto::runner::hex_word(0x12345678));
+  EXPECT_EQ(gpr[22], pto::runner::hex_word(~Word{0}));
+  EXPECT_EQ(gpr[23], pto::runner::hex_word(0x3211));
+  // DZ (CORE_STATE[33]) from FDIV; nothing else raises a flag here.
+  EXPECT_EQ(o.state["system_registers"]["CORE_STATE"], pto::runner::hex_word(Word{1} << 33));
+  EXPECT_EQ(o.fused_passes, kIterations);
+  if (pto::runner::translation_supported()) {
+    EXPECT_EQ(o.translated_passes, kIterations - 1);
+  }
+}
+
+// In the ieee profile the FSU forms run their handlers inside fused passes
+// (translated code calls them): 1.0 added 200 times is 200.0 exactly, FP32
+// 0.5 * 3.0 = 1.5, and FMAX of an FP32 sNaN and 2.0 is 2.0 with NV
+// (ADR 0050; CORE_STATE[32]).
+TEST(RunnerRunLoopExactness, FsuLoopBlockInTheIeeeProfile) {
+  constexpr Word kIterations = 200;
+  Program p = fsu_loop({fsu_binary("FADD", 15, 15, 16, 0), fsu_binary("FMUL", 17, 18, 19, 1),
+                        fsu_binary("FMAX", 20, 21, 22, 1)},
+                       kIterations, NumericProfileKind::Ieee);
+  p.setup = [](Machine& m) {
+    m.state.write_gpr(a2, kIterations);
+    m.state.write_gpr(16, 0x3FF0000000000000);  // 1.0
+    m.state.write_gpr(18, 0x3F000000);          // 0.5f
+    m.state.write_gpr(19, 0x40400000);          // 3.0f
+    m.state.write_gpr(21, 0x7F800001);          // sNaN (FP32)
+    m.state.write_gpr(22, 0x40000000);          // 2.0f
+  };
+  const Outcome o = run_both(p);
+  EXPECT_EQ(o.result.reason, StopReason::StopPc);
+  const auto& gpr = o.state["gpr"][0];
+  EXPECT_EQ(gpr[15], pto::runner::hex_word(0x4069000000000000));  // 200.0
+  EXPECT_EQ(gpr[17], pto::runner::hex_word(0x3FC00000));          // 1.5f
+  EXPECT_EQ(gpr[20], pto::runner::hex_word(0x40000000));
+  EXPECT_EQ(o.state["system_registers"]["CORE_STATE"], pto::runner::hex_word(Word{1} << 32));
+  EXPECT_EQ(o.fused_passes, kIterations);
+  if (pto::runner::translation_supported()) {
+    EXPECT_EQ(o.translated_passes, kIterations - 1);
+  }
+}
+
+// An FSU form reading a queue (t#1) has an admission pre-check: its block
+// is not fused, and runs step by step (the pop faults on an empty queue).
+TEST(RunnerRunLoopExactness, FsuFormReadingAQueueIsNotFused) {
+  const Program p = fsu_loop({fsu_binary("FADD", 15, 15, 24, 0)}, 10, NumericProfileKind::Reference);
+  const Outcome o = run_both(p);
+  EXPECT_EQ(o.fused_passes, 0u);
+}
+
+// Generated loop blocks and chains whose bodies mix FSU forms (random
+// types, carriers, queue sources) with the other body forms, in both
+// numeric profiles, in both tiers against the observed loop.
+TEST(RunnerRunLoopExactness, GeneratedFsuLoopBlocksMatchTheObservedLoop) {
+  std::uint64_t fused = 0, translated = 0;
+  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
+    SCOPED_TRACE(::testing::Message() << "seed " << seed);
+    LoopGenerator g(seed ^ 0xF5F5'0000'0000ull);
+    Program p = generated_loop(g, true);
+    p.numeric = seed % 2 == 0 ? NumericProfileKind::Reference : NumericProfileKind::Ieee;
+    const Outcome o = run_both(p);
+    fused += o.fused_passes;
+    translated += o.translated_passes;
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_GT(fused, 1000u);  // sanity floors, not results
+  if (pto::runner::translation_supported()) {
+    EXPECT_GT(translated, 1000u);
+  }
+}
+
+TEST(RunnerRunLoopExactness, GeneratedFsuBlockChainsMatchTheObservedLoop) {
+  std::uint64_t fused = 0, translated = 0;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    SCOPED_TRACE(::testing::Message() << "seed " << seed);
+    LoopGenerator g(seed ^ 0xF5C4'0000'0000ull);
+    Program p = generated_chain(g, true);
+    p.numeric = seed % 2 == 0 ? NumericProfileKind::Reference : NumericProfileKind::Ieee;
+    const Outcome o = run_both(p);
+    fused += o.fused_passes;
+    translated += o.translated_passes;
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_GT(fused, 2000u);  // sanity floors, not results
+  if (pto::runner::translation_supported()) {
+    EXPECT_GT(translated, 2000u);
   }
 }
 
