@@ -8,7 +8,8 @@
 // bodies may read and overwrite) or RETs to _ReturnAddress (set from the
 // recipe: the first block, itself, the exit, or an odd address, which
 // its start faults on), so passes chain between the two ("Chaining fused
-// blocks", "Calls", "Returns").
+// blocks", "Calls", "Returns").  Bodies include the FSU forms ("FSU
+// forms"), in the reference or the ieee numeric profile.
 // The blocks run in the fast loop with fused passes translated and
 // interpreted; stops and state digests (what the state dump shows, hashed)
 // must agree.
@@ -38,7 +39,15 @@ constexpr std::string_view kBodyForms[] = {
     "ADD",  "SUB",   "AND",   "OR",   "XOR",   "ADDW",  "SUBW", "ANDW", "ORW", "XORW", "ADDI", "SUBI", "ANDI",
     "ORI",  "XORI",  "ADDIW", "SUBIW", "SLLI", "SRLI",  "SRAI", "SLLIW", "SRLIW", "SRAIW", "HL.ADDI", "MUL", "SLL",
     "LBI",  "LBUI",  "LHI",   "LHUI", "LWI",   "LWUI",  "LDI",  "LB",   "LBU", "LH",   "LHU",  "LW",   "LWU",
-    "LD",   "SBI",   "SHI",   "SWI",  "SDI",   "SB",    "SH",   "SW",   "SD"};
+    "LD",   "SBI",   "SHI",   "SWI",  "SDI",   "SB",    "SH",   "SW",   "SD",
+    "FABS", "FEXP",  "FRECIP", "FSQRT", "FADD", "FSUB",  "FMUL", "FDIV", "FMIN", "FMAX", "FEQ",  "FLTS", "FGE",
+    "FMADD", "FMSUB", "FNMADD", "FNMSUB", "FCVT", "FCVTA", "FCVTZ", "SCVTF", "UCVTF"};
+
+// Register values besides the small ones: FP64 and FP32 carriers (ones,
+// zeros of both signs, infinities, quiet and signalling NaNs) and wide words.
+constexpr Word kCarriers[] = {0x3FF0000000000000, 0x8000000000000000, 0x7FF0000000000000, 0x7FF8000000000000,
+                              0x7FF0000000000001, 0x3F800000,         0x80000000,         0x7F800001,
+                              0xFFFFFFFF80000000, 0x123456789ABCDEF0, ~Word{0}};
 constexpr std::string_view kSetcForms[] = {"SETC.EQ", "SETC.NE", "SETC.LT", "SETC.GEU", "SETC.NEI", "SETC.LTI"};
 
 class Recipe {
@@ -66,6 +75,8 @@ class Recipe {
     const std::uint8_t b = next();
     if (name == "RegDst") return 2 + b % 9;
     if (name == "SrcRType") return b % 4;
+    if (name == "SrcType") return b % 4;  // FP64, FP32; 2 and 3 break the catalog constraint
+    if (name == "DstType") return b % 16;
     if (name.starts_with("Src")) return b == 255 ? 24 : b % 14;
     if (name == "shamt") return b % 8;
     if (field.signedness == pto::isa::Signedness::Signed) return static_cast<std::int8_t>(b);
@@ -118,8 +129,9 @@ void append_body(Recipe& r, unsigned body, unsigned setc_at, std::vector<Word>& 
   }
 }
 
-// bytes[0]: COND or DIRECT, body length; bytes[1]: the step budget; then
-// the values of registers 2..10; the SETC's place; then per body word a
+// bytes[0]: COND or DIRECT, body length, the numeric profile (bit 7:
+// reference); bytes[1]: the step budget; then the values of registers
+// 2..10 (a byte from 192 up picks a carrier from kCarriers); the SETC's place; then per body word a
 // form byte and a byte per field (zeros once the input is used up).  Bytes
 // left: the second block (kind and body length byte, CALL return-offset
 // or RET target byte, SETC place, words).
@@ -129,8 +141,13 @@ Outcome run(std::span<const std::uint8_t> bytes, bool translated) {
   const bool conditional = (shape & 1) != 0;
   const unsigned body = 1 + (shape >> 1) % 12;
   const std::uint64_t budget = 1 + std::uint64_t{r.next()} * 37;
-  pto::arch::Machine m;
-  for (unsigned reg = 2; reg <= 10; ++reg) m.state.write_gpr(reg, r.next());
+  pto::arch::MachineConfig config = pto::arch::MachineConfig::real();
+  if ((shape & 0x80) != 0) config.numeric_profile = pto::arch::NumericProfileKind::Reference;
+  pto::arch::Machine m(config);
+  for (unsigned reg = 2; reg <= 10; ++reg) {
+    const std::uint8_t b = r.next();
+    m.state.write_gpr(reg, b < 192 ? Word{b} : kCarriers[b % std::size(kCarriers)]);
+  }
   m.state.write_gpr(11, kData);
   m.state.write_gpr(12, kData + 0x803);  // misaligned into the table
   m.state.write_gpr(13, kCode);          // the code page: stores there leave the fast path

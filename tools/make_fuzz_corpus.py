@@ -225,11 +225,12 @@ def loader_choice_seeds(count: int):
 
 def translate_recipe_seeds(count: int):
     """fuzz_translate inputs (fuzz/fuzz_translate.cpp's loop-block recipe):
-    COND and DIRECT blocks of every body length, random operands."""
+    COND and DIRECT blocks of every body length, random operands; the
+    second half in the reference numeric profile (shape bit 7)."""
     seeds = []
     for k in range(count):
         rng = random.Random(2000 + k)
-        shape = (k % 2) | ((k // 2) % 12) << 1
+        shape = (k % 2) | ((k // 2) % 12) << 1 | (0x80 if k >= 24 else 0)
         seeds.append(bytes([shape]) + bytes(rng.randrange(256) for _ in range(95)))
     return seeds
 
@@ -356,7 +357,7 @@ def write_all(pto: str, fuzz: Path, quiet: bool = False) -> None:
         "fuzz_dis_roundtrip": write_corpus(fuzz, "fuzz_dis_roundtrip", binaries + [e[64:] for e in elfs[:8]]),
         "fuzz_decode": write_corpus(fuzz, "fuzz_decode", decode_seeds()),
         "fuzz_run": write_corpus(fuzz, "fuzz_run", run_choice_seeds(32)),
-        "fuzz_translate": write_corpus(fuzz, "fuzz_translate", translate_recipe_seeds(24)),
+        "fuzz_translate": write_corpus(fuzz, "fuzz_translate", translate_recipe_seeds(48)),
         "fuzz_tile_kernels": write_corpus(fuzz, "fuzz_tile_kernels", tile_kernel_seeds()),
         "fuzz_cube_kernels": write_corpus(fuzz, "fuzz_cube_kernels", cube_kernel_seeds()),
         "fuzz_linker_script": write_corpus(fuzz, "fuzz_linker_script", scripts),
