@@ -274,6 +274,20 @@ std::uint32_t Executor::fuse_run(const Run& run) {
       fused_ops_.push_back(*op);
       continue;
     }
+    // One SETC.TGT reading a GPR: its only pre-check, applicability
+    // (BundleCommitTargetWritable: an active STD/FP block), holds in every
+    // pass.  C.SETC.TGT (once per block, a flag) is not fused.
+    // A FALL block commits to its continuation whatever BPCN holds: its
+    // SETC.TGT is not fused.
+    if (d.mnemonic == isa::Mnemonic::SETC_TGT && d.prechecks == scalar::kCheckApplicability &&
+        d.reg(0) < arch::kAbsoluteGprCount && start->transfer != arch::BundleTransfer::Fallthrough &&
+        !f.sets_target()) {
+      f.target_index = i - 1;
+      f.target_taken = true;
+      f.target_not_taken = start->transfer != arch::BundleTransfer::Conditional;
+      fused_ops_.push_back(scalar::commit_target_op(static_cast<std::uint8_t>(d.reg(0))));
+      continue;
+    }
     // The one SETC of a COND block body is applicable (the condition is not
     // yet set); a second one would fault.
     const block::CommitCondition condition = block::commit_condition_of(d);
@@ -289,6 +303,7 @@ std::uint32_t Executor::fuse_run(const Run& run) {
     return kNoFusion;
   }
   if (f.condition == nullptr) f.split = run.count - 2;
+  if (!f.sets_target()) f.target_index = run.count - 2;
   if (start->writes_return_address()) f.return_target = start->return_target;
   f.returns = start->reads_return_address();
   fusions_.push_back(std::move(f));
@@ -307,6 +322,8 @@ const TranslatedBlock* Executor::translation_of(const Run& run) {
     if (f.condition_insn != nullptr) shape.test = block::commit_test_of(*f.condition_insn);
     shape.return_target = f.return_target;
     shape.returns = f.returns;
+    shape.target_taken = f.target_taken;
+    shape.target_not_taken = f.target_not_taken;
     shape.start = run.start;
     shape.commit_taken = f.commit_taken;
     shape.commit_not_taken = f.commit_not_taken;
@@ -363,11 +380,19 @@ PassExit Executor::interpret_fused_passes(const Run& run, std::uint64_t& steps, 
       i = run_register_ops(m, gpr, body, split + 1, body_count);
       if (i < body_count) [[unlikely]] return {i, holds};
     }
+    // BARGCommitPC: no body op writes _ReturnAddress, so a RET commits to
+    // what its start read; a SETC.TGT's BPCN when the transfer selects it.
+    Word commit = f.returns ? s.return_address : holds ? f.commit_taken : f.commit_not_taken;
+    if (f.sets_target()) [[unlikely]] {
+      if (holds ? f.target_taken : f.target_not_taken) commit = s.block.barg.bpcn;
+      // An odd one faults at the BSTOP (asl/block/model/commit/validation.asl).
+      if ((commit & 1) != 0) return {body_count, holds};
+      s.block.barg.bpcn = 0;  // StopBundleAt clears BARG
+    }
     s.sysregs.cycle += run.count;
     steps += run.count;
     ++fused_passes_;
-    // No body op writes _ReturnAddress: a RET commits to what its start read.
-    s.pc = f.returns ? s.return_address : holds ? f.commit_taken : f.commit_not_taken;
+    s.pc = commit;
     if (s.pc != run.start || max_steps - steps < run.count) return {};
   }
 }
@@ -407,18 +432,24 @@ std::uint32_t Executor::run_fused(Run*& run, std::uint64_t& steps, std::uint64_t
   // A RET block's start would fault: its pass runs step by step from the
   // BSTART, which takes the fault with the idle state a whole pass left.
   if (exit.op == PassExit::kBeforeStart) return 0;
-  // Body op i left the fast path.  Step by step from there: the block as its
-  // BSTART began it (from the idle state a whole pass leaves), the body
-  // entered, the condition as set so far, time advanced by the attempts done.
-  // A CALL's handler writes _ReturnAddress and ra again: the pass wrote the
-  // same return target to both at its start, and body ops before i may
-  // have written ra since, so ra keeps the value they left.
+  // Body op i left the fast path (i = the body's length: an odd SETC.TGT
+  // commit, which the BSTOP faults on).  Step by step from there: the block
+  // as its BSTART began it (from the idle state a whole pass leaves), the
+  // body entered, the condition as set so far, time advanced by the
+  // attempts done.  A CALL's handler writes _ReturnAddress and ra again:
+  // the pass wrote the same return target to both at its start, and body
+  // ops before i may have written ra since, so ra keeps the value they
+  // left.  Likewise the handler sets BARG.bpcn to the start's target: a
+  // SETC.TGT before i wrote it since.
   arch::State& s = m_.state;
+  const Fusion& f = fusions_[run->fusion];
   const std::uint32_t i = exit.op;
   const Word ra = s.gpr[s.current_pe][arch::kRegRa];
+  const Word bpcn = s.block.barg.bpcn;
   begin_fused_block(&run_pool_[run->first], run->count - 2);
   s.gpr[s.current_pe][arch::kRegRa] = ra;
-  if (fusions_[run->fusion].split < i) block::set_commit_condition(s, exit.holds);
+  if (f.target_index < i) s.block.barg.bpcn = bpcn;
+  if (f.split < i) block::set_commit_condition(s, exit.holds);
   s.sysregs.cycle += i;
   return i + 1;
 }
@@ -453,10 +484,12 @@ std::uint32_t Executor::first_fused_pass(const Run& run, const RunStep* begin, s
   }
   s.sysregs.cycle += i;
   if (i < body_count) return i + 1;  // body op i left the fast path: step by step from it
+  const RunStep& stop = begin[run.count - 1];
+  // An odd commit PC (a SETC.TGT's) faults at the BSTOP: step by step from it.
+  if (f.sets_target() && (block::commit_pc(s.block.barg, stop.next_pc) & 1) != 0) return run.count - 1;
   // The BSTOP attempt: on this block (bound start, clean header, Control
   // class, even commit PC) it takes BSTOP's short commit, which cannot fault.
   ++s.sysregs.cycle;  // AdvanceArchitecturalTime
-  const RunStep& stop = begin[run.count - 1];
   s.pc = stop.pc;
   stop.insn.handler(m, stop.insn);
   steps += run.count;

@@ -216,6 +216,14 @@ class Executor {
     // it (no body op writes it); an odd one faults at the start, so such a
     // pass does not begin fused (PassExit::kBeforeStart).
     bool returns = false;
+    // A SETC.TGT in the body (at most one): its op writes BARG.bpcn, which
+    // the commit takes instead of the constant when the transfer selects
+    // BPCN — with BARG.taken set (target_taken) or clear
+    // (target_not_taken) — and an odd commit PC faults at the BSTOP, so
+    // such a pass leaves before it (PassExit op = the body's length).
+    std::uint32_t target_index = 0;  // its body index; the body's length if none
+    bool target_taken = false, target_not_taken = false;
+    bool sets_target() const { return target_taken || target_not_taken; }
     // Host code for its passes (translation tier), made when run_fused
     // first enters the block; null when declined or not yet tried.
     std::unique_ptr<TranslatedBlock> translated;

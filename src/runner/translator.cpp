@@ -31,7 +31,7 @@ bool store_fast(arch::Machine* m, Word address, unsigned size, Word value) {
 
 // The W forms have no MIN/MAX (ScalarBinaryW, scalar/alu_semantics.hpp).
 bool translatable(const RegisterOp& op) {
-  if (op.kind == Kind::Fsu) return true;
+  if (op.kind == Kind::Fsu || op.kind == Kind::CommitTarget) return true;
   if (op.kind == Kind::Load || op.kind == Kind::Store) return op.size == 1 || op.size == 2 || op.size == 4 || op.size == 8;
   switch (op.op) {
     case BinaryOp::MIN:
@@ -76,7 +76,7 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
     const auto& target = static_cast<const PassCode&>(to);
     const Link made{epoch, target.entry_, target.b_.count, target.b_.start};
     if (target.b_.start == b_.start) return;  // a pass committing to its own start loops
-    if (b_.returns) {
+    if (keyed_links()) {
       links_[return_slot(target.b_.start)] = made;
       return;
     }
@@ -87,8 +87,12 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
 
  private:
   static std::size_t code_bytes(const FusedBlockShape& b) {
-    return 640 + (b.return_target ? 32 : 0) + (b.returns ? 128 : 0) + 192 * b.body.size();
+    return 640 + (b.return_target ? 32 : 0) + (b.returns ? 128 : 0) + (sets_target(b) ? 192 : 0) +
+           192 * b.body.size();
   }
+  static bool sets_target(const FusedBlockShape& b) { return b.target_taken || b.target_not_taken; }
+  // Links keyed by the run-time commit PC: a RET's, or a SETC.TGT's.
+  bool keyed_links() const { return b_.returns || sets_target(b_); }
 
   // Where a pass may chain.  A block with constant commit PCs: [0] the
   // commit PC with BARG.taken clear, [1] with it set (a COND block's SETC).
@@ -125,7 +129,7 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
     mov(rbx, context(offsetof(PassContext, gpr)));
 
     Xbyak::Label pass, completed, before_start, epilogue;
-    std::vector<Xbyak::Label> leave(b_.body.size());
+    std::vector<Xbyak::Label> leave(b_.body.size() + 1);  // [body.size()]: before the BSTOP
     L(pass);
     if (b_.returns) emit_return_check(before_start);
     if (b_.return_target) emit_return_address(*b_.return_target);
@@ -136,7 +140,7 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
       else emit_op(b_.body[i], leave[i]);
     }
     Xbyak::Label chain;
-    emit_pass_end(pass, chain, completed);
+    emit_pass_end(pass, chain, completed, leave[body_count]);
     L(chain);
     emit_chain(completed);
 
@@ -148,8 +152,8 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
       mov(eax, PassExit::kBeforeStart);
       jmp(epilogue, T_NEAR);
     }
-    for (std::uint32_t i = 0; i < body_count; ++i) {
-      if (i == b_.split) continue;
+    for (std::uint32_t i = 0; i <= body_count; ++i) {
+      if (i == b_.split || (i == body_count && !sets_target(b_))) continue;
       L(leave[i]);
       mov(eax, i);
       mov(rdx, r13);
@@ -171,7 +175,7 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
   // epilogue returns for this one); else leave.
   void emit_chain(Xbyak::Label& completed) {
     if (b_.link_epoch == nullptr) return;
-    if (b_.returns) {
+    if (keyed_links()) {
       emit_return_chain(completed);
       return;
     }
@@ -187,8 +191,8 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
     }
   }
 
-  // rax = a RET block's commit PC (not its start): the link in its slot,
-  // when made for that very target.
+  // rax = a run-time commit PC (a RET's or a SETC.TGT's; not the start):
+  // the link in its slot, when made for that very target.
   void emit_return_chain(Xbyak::Label& completed) {
     mov(rdx, rax);
     shr(rdx, 1);
@@ -278,11 +282,7 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
   // Time, steps and passes advanced by a whole pass; the commit; the next
   // pass while it returns to the start and the budget holds it; a commit
   // elsewhere goes to `chain`.
-  void emit_pass_end(Xbyak::Label& pass, Xbyak::Label& chain, Xbyak::Label& completed) {
-    mov(rcx, address(&m_.state.sysregs.cycle));
-    add(qword[rcx], b_.count);
-    add(context(offsetof(PassContext, steps)), b_.count);
-    add(context(offsetof(PassContext, passes)), 1);
+  void emit_pass_end(Xbyak::Label& pass, Xbyak::Label& chain, Xbyak::Label& completed, Xbyak::Label& before_stop) {
     if (b_.returns) {
       // No body op writes _ReturnAddress: the target the start read.
       mov(rcx, address(&m_.state.return_address));
@@ -295,6 +295,11 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
       test(r13, r13);
       cmovnz(rax, rcx);
     }
+    if (sets_target(b_)) emit_commit_target(before_stop);
+    mov(rcx, address(&m_.state.sysregs.cycle));
+    add(qword[rcx], b_.count);
+    add(context(offsetof(PassContext, steps)), b_.count);
+    add(context(offsetof(PassContext, passes)), 1);
     mov(rcx, address(&m_.state.pc));
     mov(qword[rcx], rax);
     mov(rcx, b_.start);
@@ -307,6 +312,24 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
     jmp(pass, T_NEAR);
   }
 
+  // rax = the constant commit PC: BARG.bpcn as the SETC.TGT wrote it when
+  // the transfer selects BPCN (BARGCommitPC, asl/block/model/state/barg.asl);
+  // an odd one leaves before the BSTOP (commit/validation.asl), else BARG
+  // is cleared as StopBundleAt clears it.
+  void emit_commit_target(Xbyak::Label& before_stop) {
+    mov(rcx, address(&m_.state.block.barg.bpcn));
+    mov(rdx, qword[rcx]);
+    if (b_.target_not_taken) {
+      mov(rax, rdx);
+    } else {
+      test(r13, r13);
+      cmovnz(rax, rdx);
+    }
+    test(al, 1);
+    jnz(before_stop, T_NEAR);
+    mov(qword[rcx], 0);
+  }
+
   void emit_op(const RegisterOp& op, Xbyak::Label& leave) {
     switch (op.kind) {
       case Kind::Binary:
@@ -314,6 +337,11 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
       case Kind::Load: emit_load(op, leave); break;
       case Kind::Store: emit_store(op, leave); break;
       case Kind::Fsu: emit_fsu(op); break;
+      case Kind::CommitTarget:  // SetCommitTarget: BARG.bpcn = the register
+        mov(rax, gpr(op.left));
+        mov(rcx, address(&m_.state.block.barg.bpcn));
+        mov(qword[rcx], rax);
+        break;
     }
   }
 

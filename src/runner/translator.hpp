@@ -37,6 +37,12 @@ struct FusedBlockShape {
   // (commit_taken / commit_not_taken unused); its links are keyed by that
   // run-time target.
   bool returns = false;
+  // A SETC.TGT in the body (RegisterOp::Kind::CommitTarget) writes
+  // BARG.bpcn, which the commit takes when BARG.taken is set
+  // (target_taken) / clear (target_not_taken); an odd commit PC leaves
+  // before the BSTOP, which faults on it (PassExit op = body.size()), and
+  // the links are keyed by the run-time target as a RET block's.
+  bool target_taken = false, target_not_taken = false;
   arch::Word commit_taken = 0, commit_not_taken = 0;
   std::uint32_t count = 0;  // attempts per pass: BSTART, body (SETC included), BSTOP
   // The executor's link epoch (Executor::link_epoch_): a link made by
@@ -66,7 +72,8 @@ struct PassExit {
   // the budget holds no further pass.  kBeforeStart: a RET block's pass did
   // not begin, its start would fault (odd _ReturnAddress); nothing done.
   // Otherwise the body op (an index into FusedBlockShape::body) that left
-  // the fast path, with no effect.
+  // the fast path, with no effect; body.size(): the pass's commit PC (a
+  // SETC.TGT's) is odd, and the BSTOP would fault on it.
   std::uint32_t op = kCompleted;
   bool holds = false;  // the SETC's result in the pass that left
 };

@@ -44,6 +44,12 @@ bool execute_fsu(arch::Machine& m, Word*, const RegisterOp& op) {
   return true;
 }
 
+// SetCommitTarget: the block's BARG.bpcn (src/block/branch.cpp SETC_TGT).
+bool execute_commit_target(arch::Machine& m, Word* gpr, const RegisterOp& op) {
+  m.state.block.barg.bpcn = gpr[op.left];
+  return true;
+}
+
 constexpr BinaryOp kBinaryOps[] = {BinaryOp::ADD, BinaryOp::SUB, BinaryOp::AND, BinaryOp::OR,
                                    BinaryOp::XOR, BinaryOp::SLL, BinaryOp::SRL, BinaryOp::SRA,
                                    BinaryOp::MIN, BinaryOp::MINU, BinaryOp::MAX, BinaryOp::MAXU};
@@ -89,6 +95,7 @@ RegisterOpFn execute_function(const RegisterOp& op) {
   if (op.kind == Kind::Load) return kLoads[op.indexed][log2_size][op.sign];
   if (op.kind == Kind::Store) return kStores[op.indexed][log2_size];
   if (op.kind == Kind::Fsu) return execute_fsu;
+  if (op.kind == Kind::CommitTarget) return execute_commit_target;
   return kBinary[op.word][op.kind == Kind::BinaryImmediate][static_cast<std::size_t>(op.op)];
 }
 
@@ -99,6 +106,14 @@ std::optional<RegisterOp> register_op_of(const DecodedInsn& d) {
   if (!op) op = agu_register_op(d);
   if (!op) op = fsu_register_op(d);
   if (op) op->execute = execute_function(*op);
+  return op;
+}
+
+RegisterOp commit_target_op(std::uint8_t source) {
+  RegisterOp op;
+  op.kind = Kind::CommitTarget;
+  op.left = source;
+  op.execute = execute_function(op);
   return op;
 }
 

@@ -34,6 +34,7 @@ struct RegisterOp {
     Load,             // dst = NormalizeScalarLoadResult(mem[address])
     Store,            // mem[address] = right (size bytes)
     Fsu,              // the FSU record `insn`: its handler (float_op: what it computes)
+    CommitTarget,     // SETC.TGT: BARG.bpcn = left (SetCommitTarget)
   };
   // What an FSU record's handler computes (asl/scalar/model/dispatch/fsu.asl).
   // Handler: nothing simpler is claimed (profile arithmetic with flags,
@@ -82,5 +83,9 @@ std::optional<RegisterOp> register_op_of(const DecodedInsn& d);
 std::optional<RegisterOp> alu_register_op(const DecodedInsn& d);
 std::optional<RegisterOp> agu_register_op(const DecodedInsn& d);
 std::optional<RegisterOp> fsu_register_op(const DecodedInsn& d);
+// SETC.TGT reading GPR `source` inside a fused STD/FP block, where its
+// applicability (BundleCommitTargetWritable) holds by construction
+// (asl/scalar/model/sys/semantics.asl SetCommitTarget).
+RegisterOp commit_target_op(std::uint8_t source);
 
 }  // namespace pto::scalar

@@ -1109,6 +1109,15 @@ class LoopGenerator {
 // function pointer).
 std::array<Word, 11> g_initial_registers;
 Word g_return_address = 0;
+Word g_commit_target = 0;  // r14, which generated SETC.TGTs mostly read
+
+// What generated bodies draw from besides kBodyForms and the SETCs: FSU
+// forms (half the words), and a SETC.TGT now and then (three bodies in
+// four; in one in fifteen of those a second one).
+struct Mix {
+  bool fsu = false;
+  bool commit_target = false;
+};
 
 // The FSU forms (every scalar floating-point mnemonic): with GPR operands
 // fused (docs/architecture.md "FSU forms"), with a queue source not.
@@ -1120,13 +1129,13 @@ constexpr std::string_view kFsuForms[] = {
 // A random block body: 1 to 10 words of kBodyForms (with `fsu`, half of
 // them kFsuForms), in a COND block mostly one SETC (twice faults the
 // second), in half of them an ADD of ra.
-std::vector<Word> generated_body(LoopGenerator& g, bool conditional, bool fsu = false) {
+std::vector<Word> generated_body(LoopGenerator& g, bool conditional, Mix mix = {}) {
   const auto body = static_cast<std::size_t>(g.uniform(1, 10));
   // COND blocks mostly set their condition once; twice faults the second.
   const std::int64_t setcs = conditional ? (g.uniform(0, 19) == 0 ? 2 : g.uniform(0, 9) != 0) : 0;
   std::vector<Word> words;
   for (std::size_t i = 0; i < body; ++i) {
-    if (fsu && g.uniform(0, 1) == 0) {
+    if (mix.fsu && g.uniform(0, 1) == 0) {
       words.push_back(g.word(kFsuForms[static_cast<std::size_t>(g.uniform(0, std::size(kFsuForms) - 1))]));
       continue;
     }
@@ -1136,6 +1145,14 @@ std::vector<Word> generated_body(LoopGenerator& g, bool conditional, bool fsu = 
     const auto at = static_cast<std::ptrdiff_t>(g.uniform(0, static_cast<std::int64_t>(words.size())));
     words.insert(words.begin() + at,
                  g.word(kSetcForms[static_cast<std::size_t>(g.uniform(0, std::size(kSetcForms) - 1))]));
+  }
+  // SETC.TGT of r14 (the commit target the set-up chose), or of a data
+  // register now and then.
+  const std::int64_t targets = mix.commit_target && g.uniform(0, 3) != 0 ? 1 + (g.uniform(0, 14) == 0) : 0;
+  for (std::int64_t i = 0; i < targets; ++i) {
+    const std::int64_t source = g.uniform(0, 7) == 0 ? g.uniform(2, 10) : 14;
+    const auto at = static_cast<std::ptrdiff_t>(g.uniform(0, static_cast<std::int64_t>(words.size())));
+    words.insert(words.begin() + at, enc("SETC.TGT", {{"SrcL", source}}));
   }
   // Half the bodies add ra to a register somewhere, so the ra each pass of
   // a CALL block sees (its start's return target, or what the body wrote
@@ -1160,12 +1177,15 @@ constexpr Word kFpValues[] = {0x3FF0000000000000, 0xC008000000000000, 0x80000000
 // (with `fsu`, a third of them FP carriers and a third random words) and
 // _ReturnAddress (`return_address`, or now and then an odd one, which a
 // RET start faults on).
-void generated_machine(LoopGenerator& g, Program& p, Word return_address, bool fsu = false) {
+// With mix.commit_target, r14 = `commit_target`, or now and then that plus 1
+// (odd: the BSTOP after a SETC.TGT of it faults).
+void generated_machine(LoopGenerator& g, Program& p, Word return_address, Mix mix = {}, Word commit_target = 0) {
   g_return_address = g.uniform(0, 9) == 0 ? return_address + 1 : return_address;
+  g_commit_target = mix.commit_target && g.uniform(0, 7) == 0 ? commit_target + 1 : commit_target;
   p.vector_code = {bstart("COND", 0), enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
                    enc("SETC.NE", {{"SrcL", a1}, {"SrcR", a2}, {"SrcRType", 0}}), enc("BSTOP", {})};
   for (std::size_t r = 0; r < 9; ++r) {
-    const std::int64_t kind = fsu ? g.uniform(0, 2) : 0;
+    const std::int64_t kind = mix.fsu ? g.uniform(0, 2) : 0;
     g_initial_registers[r] = kind == 0   ? static_cast<Word>(g.uniform(0, 64))
                              : kind == 1 ? kFpValues[static_cast<std::size_t>(g.uniform(0, std::size(kFpValues) - 1))]
                                          : g.bits();
@@ -1176,6 +1196,7 @@ void generated_machine(LoopGenerator& g, Program& p, Word return_address, bool f
     m.state.write_gpr(12, kData + 0x803);
     m.state.write_gpr(13, kCode + 0x400);
     m.state.return_address = g_return_address;
+    m.state.write_gpr(14, g_commit_target);
   };
 }
 
@@ -1197,7 +1218,7 @@ void read_then_write_ra(LoopGenerator& g, std::vector<Word>& words) {
 
 // A loop block: DIRECT, CALL, COND or RET onto itself (a RET's
 // _ReturnAddress its start, odd now and then, or the vector).
-Program generated_loop(LoopGenerator& g, bool fsu = false) {
+Program generated_loop(LoopGenerator& g, Mix mix = {}) {
   Program p;
   const std::int64_t transfer = g.uniform(0, 11);  // 0: DIRECT, 1 to 3: CALL, 4 to 9: COND, else RET
   const bool conditional = transfer >= 4 && transfer <= 9;
@@ -1205,11 +1226,12 @@ Program generated_loop(LoopGenerator& g, bool fsu = false) {
                    : transfer == 0 ? bstart("DIRECT", 0)
                    : transfer <= 3 ? generated_call(g, 0)
                                    : bstart_ret());
-  std::vector<Word> words = generated_body(g, conditional, fsu);
+  std::vector<Word> words = generated_body(g, conditional, mix);
   if (transfer >= 1 && transfer <= 3 && g.uniform(0, 1) == 0) read_then_write_ra(g, words);
   p.code.insert(p.code.end(), words.begin(), words.end());
   p.code.push_back(enc("BSTOP", {}));
-  generated_machine(g, p, g.uniform(0, 7) == 0 ? kVector : kCode, fsu);
+  const Word return_address = g.uniform(0, 7) == 0 ? kVector : kCode;
+  generated_machine(g, p, return_address, mix, mix.commit_target && g.uniform(0, 5) == 0 ? kVector : kCode);
   p.limits.max_steps = static_cast<std::uint64_t>(g.uniform(1, 700));
   return p;
 }
@@ -1231,7 +1253,7 @@ Word call_in_chain(LoopGenerator& g, std::int64_t byte_offset, Word pc, Word nex
 // block's start when the encoding reaches it, half the time; the initial
 // one a random block's start, odd now and then).
 // So whole passes chain from block to block in every pattern.
-Program generated_chain(LoopGenerator& g, bool fsu = false) {
+Program generated_chain(LoopGenerator& g, Mix mix = {}) {
   Program p;
   const auto count = static_cast<std::size_t>(g.uniform(2, 4));
   std::vector<bool> conditional(count);
@@ -1240,7 +1262,7 @@ Program generated_chain(LoopGenerator& g, bool fsu = false) {
   Word at = kCode;
   for (std::size_t k = 0; k < count; ++k) {
     conditional[k] = g.uniform(0, 2) != 0;
-    bodies[k] = generated_body(g, conditional[k], fsu);
+    bodies[k] = generated_body(g, conditional[k], mix);
     starts[k] = at;
     at += 4 * (bodies[k].size() + 2);
   }
@@ -1261,7 +1283,9 @@ Program generated_chain(LoopGenerator& g, bool fsu = false) {
   }
   p.code.push_back(bstart("DIRECT", static_cast<std::int64_t>(kCode - at)));
   p.code.push_back(enc("BSTOP", {}));
-  generated_machine(g, p, starts[static_cast<std::size_t>(g.uniform(0, static_cast<std::int64_t>(count) - 1))], fsu);
+  const auto random_start = [&] { return starts[static_cast<std::size_t>(g.uniform(0, static_cast<std::int64_t>(count) - 1))]; };
+  const Word return_address = random_start();
+  generated_machine(g, p, return_address, mix, mix.commit_target ? random_start() : 0);
   p.limits.max_steps = static_cast<std::uint64_t>(g.uniform(1, 2000));
   return p;
 }
@@ -1447,7 +1471,7 @@ TEST(RunnerRunLoopExactness, GeneratedFsuLoopBlocksMatchTheObservedLoop) {
   for (std::uint64_t seed = 1; seed <= 400; ++seed) {
     SCOPED_TRACE(::testing::Message() << "seed " << seed);
     LoopGenerator g(seed ^ 0xF5F5'0000'0000ull);
-    Program p = generated_loop(g, true);
+    Program p = generated_loop(g, {.fsu = true});
     p.numeric = seed % 2 == 0 ? NumericProfileKind::Reference : NumericProfileKind::Ieee;
     const Outcome o = run_both(p);
     fused += o.fused_passes;
@@ -1465,8 +1489,137 @@ TEST(RunnerRunLoopExactness, GeneratedFsuBlockChainsMatchTheObservedLoop) {
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     SCOPED_TRACE(::testing::Message() << "seed " << seed);
     LoopGenerator g(seed ^ 0xF5C4'0000'0000ull);
-    Program p = generated_chain(g, true);
+    Program p = generated_chain(g, {.fsu = true});
     p.numeric = seed % 2 == 0 ? NumericProfileKind::Reference : NumericProfileKind::Ieee;
+    const Outcome o = run_both(p);
+    fused += o.fused_passes;
+    translated += o.translated_passes;
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_GT(fused, 2000u);  // sanity floors, not results
+  if (pto::runner::translation_supported()) {
+    EXPECT_GT(translated, 2000u);
+  }
+}
+
+// ---- SETC.TGT in fused blocks (docs/architecture.md "Commit targets") ----
+
+// a (kCode): BSTART.STD DIRECT a ; addi a0, 1 ; andi a0, 1 -> a5 ;
+//            slli a5, 4 ; add a3, a5 -> a6 ; setc.tgt a6 ; BSTOP
+// b1 (a + 28): BSTART.STD DIRECT a ; addi a1, 1 ; addi a1, 0 ; BSTOP
+// b2 (a + 44): BSTART.STD DIRECT a ; addi a4, 1 ; addi a4, 0 ; BSTOP
+// SetCommitTarget replaces a's BPCN (its own start) with a6: b1 when a0 is
+// even after the increment, b2 (16 bytes on) when odd; each b commits back
+// to a.  With a3 odd, a's BSTOP faults (Fault_InstructionPC, the odd
+// commit PC as fault address, a still active in the trap context:
+// asl/block/model/commit/validation.asl) and the vector runs ADDIs of r9.
+constexpr Word kTargetB1 = kCode + 28;
+Program commit_target_program(bool odd, bool conditional) {
+  Program p;
+  p.code = {conditional ? bstart("COND", 0) : bstart("DIRECT", 0),
+            enc("ADDI", {{"RegDst", a0}, {"SrcL", a0}, {"uimm12", 1}}),
+            enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 1}}),
+            enc("SLLI", {{"RegDst", a5}, {"SrcL", a5}, {"shamt", 4}}),
+            enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 0}}),
+            conditional ? enc("SETC.NEI", {{"SrcL", a0}, {"simm12", 0}}) : enc("SETC.TGT", {{"SrcL", a6}}),
+            conditional ? enc("SETC.TGT", {{"SrcL", a6}}) : enc("BSTOP", {})};
+  if (conditional) p.code.push_back(enc("BSTOP", {}));
+  const Word b1 = kCode + 4 * p.code.size();
+  p.code.insert(p.code.end(), {bstart("DIRECT", -static_cast<std::int64_t>(b1 - kCode)),
+                               enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 1}}),
+                               enc("ADDI", {{"RegDst", a1}, {"SrcL", a1}, {"uimm12", 0}}), enc("BSTOP", {}),
+                               bstart("DIRECT", -static_cast<std::int64_t>(b1 + 16 - kCode)),
+                               enc("ADDI", {{"RegDst", a4}, {"SrcL", a4}, {"uimm12", 1}}),
+                               enc("ADDI", {{"RegDst", a4}, {"SrcL", a4}, {"uimm12", 0}}), enc("BSTOP", {})});
+  p.vector_code.assign(100, enc("ADDI", {{"RegDst", 9}, {"SrcL", 9}, {"uimm12", 1}}));
+  static Word a3_value;
+  a3_value = b1 + (odd ? 1 : 0);
+  p.setup = [](Machine& m) { m.state.write_gpr(a3, a3_value); };
+  return p;
+}
+
+// Every budget of two rounds (11 attempts each), then a long run: the
+// counts by hand, and all but the first pass through each block fused and
+// translated; with an odd target every budget up to the fault and past it.
+TEST(RunnerRunLoopExactness, CommitTargetSelectsTheNextBlock) {
+  for (const bool odd : {false, true}) {
+    for (Word budget = 1; budget <= 2 * 11 + 3; ++budget) {
+      Program p = commit_target_program(odd, false);
+      p.limits.max_steps = budget;
+      const Outcome o = run_both(p);
+      ASSERT_EQ(o.result.steps, budget);
+      const auto& gpr = o.state["gpr"][0];
+      if (odd) {
+        // a's BSTOP (the 7th attempt) faults; the vector runs from the 8th.
+        EXPECT_EQ(gpr[9], pto::runner::hex_word(budget > 7 ? budget - 7 : 0)) << budget;
+        if (budget == 7) {  // the vector's first attempt clears the fault record
+          EXPECT_EQ(o.state["fault"]["last_fault"], "Fault_InstructionPC");
+          EXPECT_EQ(o.state["fault"]["fault_address"], pto::runner::hex_word(kTargetB1 + 16 + 1));
+        }
+        if (budget >= 7) {
+          const auto& context = o.state["rings"][0]["trap_context"];
+          EXPECT_EQ(context["tpc"], pto::runner::hex_word(kCode + 24)) << budget;
+          EXPECT_EQ(context["block"]["active"], true) << budget;
+          EXPECT_EQ(context["block"]["barg"]["bpcn"], pto::runner::hex_word(kTargetB1 + 16 + 1)) << budget;
+        }
+        continue;
+      }
+      const Word rounds = budget / 11, attempt = budget % 11;
+      const Word a0_now = rounds + (attempt >= 2);
+      EXPECT_EQ(gpr[a0], pto::runner::hex_word(a0_now)) << budget;
+      // Rounds with a0 even after the increment went to b1, odd to b2.
+      const Word b_passes = rounds + (attempt >= 9);
+      EXPECT_EQ(gpr[a1], pto::runner::hex_word(b_passes / 2)) << budget;
+      EXPECT_EQ(gpr[a4], pto::runner::hex_word((b_passes + 1) / 2)) << budget;
+    }
+  }
+  Program p = commit_target_program(false, false);
+  p.limits.max_steps = 11 * 1000;
+  const Outcome o = run_both(p);
+  EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(500));
+  EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(500));
+  EXPECT_EQ(o.fused_passes, 2000u);
+  if (pto::runner::translation_supported()) {
+    EXPECT_GE(o.translated_passes, 1990u);  // all but the first passes through a, b1, b2
+  }
+}
+
+// A COND block with SETC.TGT commits to the target only when its condition
+// holds (BARGCommitPC): here a0 != 0 always, so every pass takes the
+// target; the odd target faults at the BSTOP as in the DIRECT block.
+TEST(RunnerRunLoopExactness, CommitTargetOfAConditionalBlock) {
+  for (const bool odd : {false, true}) {
+    for (Word budget = 1; budget <= 2 * 12 + 3; ++budget) {
+      Program p = commit_target_program(odd, true);
+      p.limits.max_steps = budget;
+      const Outcome o = run_both(p);
+      ASSERT_EQ(o.result.steps, budget);
+      if (odd) {
+        EXPECT_EQ(o.state["gpr"][0][9], pto::runner::hex_word(budget > 8 ? budget - 8 : 0)) << budget;
+        continue;
+      }
+      const Word rounds = budget / 12, attempt = budget % 12;
+      const Word b_passes = rounds + (attempt >= 10);  // b's ADDI is the 10th attempt of a round
+      EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(b_passes / 2)) << budget;
+    }
+  }
+  Program p = commit_target_program(false, true);
+  p.limits.max_steps = 12 * 1000;
+  const Outcome o = run_both(p);
+  EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(500));
+  EXPECT_EQ(o.fused_passes, 2000u);
+}
+
+// Generated loops and chains with SETC.TGT in their bodies (of r14: the
+// block itself, another block, the vector, odd now and then; or of a data
+// register), in both tiers against the observed loop.
+TEST(RunnerRunLoopExactness, GeneratedCommitTargetBlocksMatchTheObservedLoop) {
+  std::uint64_t fused = 0, translated = 0;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    SCOPED_TRACE(::testing::Message() << "seed " << seed);
+    LoopGenerator g(seed ^ 0x7A67'0000'0000ull);
+    const Program p = seed % 2 == 0 ? generated_loop(g, {.commit_target = true})
+                                    : generated_chain(g, {.commit_target = true});
     const Outcome o = run_both(p);
     fused += o.fused_passes;
     translated += o.translated_passes;
