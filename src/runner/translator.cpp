@@ -153,7 +153,8 @@ class PassCode final : public TranslatedBlock, private Xbyak::CodeGenerator {
       jmp(epilogue, T_NEAR);
     }
     for (std::uint32_t i = 0; i <= body_count; ++i) {
-      if (i == b_.split || (i == body_count && !sets_target(b_))) continue;
+      // The SETC's slot never leaves; body_count is the exit before the BSTOP.
+      if (i == body_count ? !sets_target(b_) : i == b_.split) continue;
       L(leave[i]);
       mov(eax, i);
       mov(rdx, r13);
