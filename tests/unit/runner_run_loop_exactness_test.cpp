@@ -1518,7 +1518,10 @@ TEST(RunnerRunLoopExactness, GeneratedFsuBlockChainsMatchTheObservedLoop) {
 // the second round — a fused pass, entered from b2 — faults
 // (Fault_InstructionPC, the odd commit PC as fault address, a still
 // active in the trap context: asl/block/model/commit/validation.asl); the
-// vector runs ADDIs of r9.
+// vector runs ADDIs of r9.  `conditional`: a is a COND block whose
+// condition (a5 == 0) holds on even rounds, and a3 starts at b2: even
+// rounds take the target (a3 + 0 = b2), odd rounds commit to the
+// continuation, b1 (the target, a3 + 16, is past b2).
 constexpr Word kTargetB1 = kCode + 28;
 Program commit_target_program(bool odd, bool conditional) {
   Program p;
@@ -1527,7 +1530,7 @@ Program commit_target_program(bool odd, bool conditional) {
             enc("ANDI", {{"RegDst", a5}, {"SrcL", a0}, {"simm12", 1}}),
             enc("SLLI", {{"RegDst", a5}, {"SrcL", a5}, {"shamt", 4}}),
             enc("ADD", {{"RegDst", a6}, {"SrcL", a3}, {"SrcR", a5}, {"SrcRType", 3}, {"shamt", 0}}),
-            conditional ? enc("SETC.NEI", {{"SrcL", a0}, {"simm12", 0}}) : enc("SETC.TGT", {{"SrcL", a6}}),
+            conditional ? enc("SETC.EQI", {{"SrcL", a5}, {"simm12", 0}}) : enc("SETC.TGT", {{"SrcL", a6}}),
             conditional ? enc("SETC.TGT", {{"SrcL", a6}}) : enc("BSTOP", {})};
   if (conditional) p.code.push_back(enc("BSTOP", {}));
   const Word b1 = kCode + 4 * p.code.size();
@@ -1541,7 +1544,7 @@ Program commit_target_program(bool odd, bool conditional) {
                                enc("BSTOP", {})});
   p.vector_code.assign(100, enc("ADDI", {{"RegDst", 9}, {"SrcL", 9}, {"uimm12", 1}}));
   static Word a3_value;
-  a3_value = b1;
+  a3_value = conditional ? b1 + 16 : b1;
   p.setup = [](Machine& m) { m.state.write_gpr(a3, a3_value); };
   return p;
 }
@@ -1595,22 +1598,27 @@ TEST(RunnerRunLoopExactness, CommitTargetSelectsTheNextBlock) {
 }
 
 // A COND block with SETC.TGT commits to the target only when its condition
-// holds (BARGCommitPC): here a0 != 0 always, so every pass takes the
-// target; the odd target faults at the BSTOP as in the DIRECT block.
+// holds (BARGCommitPC): odd rounds go on to b1, even ones to the target
+// b2; with `odd`, b2 (in round 2) makes the target odd and a's BSTOP in
+// round 4 faults, the 44th attempt.
 TEST(RunnerRunLoopExactness, CommitTargetOfAConditionalBlock) {
   for (const bool odd : {false, true}) {
-    for (Word budget = 1; budget <= 2 * 12 + 3; ++budget) {
+    for (Word budget = 1; budget <= 4 * 12 + 3; ++budget) {
       Program p = commit_target_program(odd, true);
       p.limits.max_steps = budget;
       const Outcome o = run_both(p);
       ASSERT_EQ(o.result.steps, budget);
-      if (odd) {  // a's BSTOP in the second round: the 20th attempt
-        EXPECT_EQ(o.state["gpr"][0][9], pto::runner::hex_word(budget > 20 ? budget - 20 : 0)) << budget;
+      if (odd) {
+        EXPECT_EQ(o.state["gpr"][0][9], pto::runner::hex_word(budget > 44 ? budget - 44 : 0)) << budget;
+        if (budget == 44) {  // b2 + 1 (b1 is 4 bytes later than in the DIRECT program)
+          EXPECT_EQ(o.state["fault"]["fault_address"], pto::runner::hex_word(kTargetB1 + 4 + 16 + 1));
+        }
         continue;
       }
       const Word rounds = budget / 12, attempt = budget % 12;
       const Word b_passes = rounds + (attempt >= 10);  // b's ADDI is the 10th attempt of a round
-      EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word(b_passes / 2)) << budget;
+      EXPECT_EQ(o.state["gpr"][0][a1], pto::runner::hex_word((b_passes + 1) / 2)) << budget;
+      EXPECT_EQ(o.state["gpr"][0][a4], pto::runner::hex_word(b_passes / 2)) << budget;
     }
   }
   Program p = commit_target_program(false, true);
