@@ -9,7 +9,8 @@
 // recipe: the first block, itself, the exit, or an odd address, which
 // its start faults on), so passes chain between the two ("Chaining fused
 // blocks", "Calls", "Returns").  Bodies include the FSU forms ("FSU
-// forms"), in the reference or the ieee numeric profile.
+// forms"), in the reference or the ieee numeric profile, and SETC.TGT
+// ("Commit targets": of r13, the first block, or of a data register).
 // The blocks run in the fast loop with fused passes translated and
 // interpreted; stops and state digests (what the state dump shows, hashed)
 // must agree.
@@ -41,7 +42,7 @@ constexpr std::string_view kBodyForms[] = {
     "LBI",  "LBUI",  "LHI",   "LHUI", "LWI",   "LWUI",  "LDI",  "LB",   "LBU", "LH",   "LHU",  "LW",   "LWU",
     "LD",   "SBI",   "SHI",   "SWI",  "SDI",   "SB",    "SH",   "SW",   "SD",
     "FABS", "FEXP",  "FRECIP", "FSQRT", "FADD", "FSUB",  "FMUL", "FDIV", "FMIN", "FMAX", "FEQ",  "FLTS", "FGE",
-    "FMADD", "FMSUB", "FNMADD", "FNMSUB", "FCVT", "FCVTA", "FCVTZ", "SCVTF", "UCVTF"};
+    "FMADD", "FMSUB", "FNMADD", "FNMSUB", "FCVT", "FCVTA", "FCVTZ", "SCVTF", "UCVTF", "SETC.TGT"};
 
 // Register values besides the small ones: FP64 and FP32 carriers (ones,
 // zeros of both signs, infinities, quiet and signalling NaNs) and wide words.
