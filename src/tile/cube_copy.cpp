@@ -102,7 +102,7 @@ template <std::size_t U>
 void transpose(const Transpose& t, std::uint32_t rows, std::uint32_t columns) noexcept {
 #ifdef PTO_CUBE_COPY_SSE2
   constexpr std::uint32_t B = kBlock<U>;
-  const bool pairs = U == 2 && avx2();
+  const bool pairs = U != 1 && avx2();
   const std::uint32_t block_rows = rows / B * B, block_columns = columns / B * B;
   for (std::uint32_t r = 0; r < block_rows; r += B)
     for (std::uint32_t c = 0; c < block_columns;) {
@@ -150,29 +150,39 @@ void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Tile
   }
 }
 
-// Two full N8 CELLs of adjacent column blocks (`lane` bytes apart in the
-// payload): one 16 x 16 byte transpose for bytes, an AVX2 pair for 16-bit
-// units; else one CELL at a time.
+// Full N8 CELLs of `count` (1, 2 or 4) adjacent column blocks (`lane`
+// bytes apart in the payload): for bytes, each two one 16 x 16 byte
+// transpose (four: two of them on AVX2 lanes); for 16-bit units two CELLs
+// as an AVX2 pair; else one CELL at a time.
 template <std::size_t U, bool ToPayload, typename Payload, typename Image>
-void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, bool pair) noexcept {
+void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, std::uint32_t count) noexcept {
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
 #ifdef PTO_CUBE_COPY_SSE2
-  if constexpr (U == 1) {  // 16 rows x 8 bytes per CELL: the pair is one 16 x 16 byte block
-    if (pair) {
-      if constexpr (ToPayload) unpack_bytes<Sse2Lanes>(cell, CR, lane, 0, image, row_bytes, 8 * row_bytes, 0);
-      else unpack_bytes<Sse2Lanes>(image, row_bytes, 8 * row_bytes, 0, cell, CR, lane, 0);
+  if constexpr (U == 1) {  // 16 rows x 8 bytes per CELL: a pair is one 16 x 16 byte block
+    if (count == 4 && avx2()) {
+      if constexpr (ToPayload) unpack_bytes_pair_avx2(cell, CR, lane, 2 * lane, image, row_bytes, 8 * row_bytes, 16);
+      else unpack_bytes_pair_avx2(image, row_bytes, 8 * row_bytes, 16, cell, CR, lane, 2 * lane);
+      return;
+    }
+    if (count >= 2) {
+      for (std::uint32_t i = 0; i < count; i += 2) {
+        if constexpr (ToPayload) unpack_bytes<Sse2Lanes>(cell + i * lane, CR, lane, 0, image + i * 8, row_bytes, 8 * row_bytes, 0);
+        else unpack_bytes<Sse2Lanes>(image + i * 8, row_bytes, 8 * row_bytes, 0, cell + i * lane, CR, lane, 0);
+      }
       return;
     }
   }
-  if constexpr (U == 2) {  // one 8 x 8 block per CELL: the pair spans two CELLs
-    if (pair && avx2()) {
-      if constexpr (ToPayload) unpack_pair_avx2(U, cell, CR * U, lane, image, row_bytes, 8 * U);
-      else unpack_pair_avx2(U, image, row_bytes, 8 * U, cell, CR * U, lane);
+  if constexpr (U == 2) {  // one 8 x 8 block per CELL: a pair spans two CELLs
+    if (count >= 2 && avx2()) {
+      for (std::uint32_t i = 0; i < count; i += 2) {
+        if constexpr (ToPayload) unpack_pair_avx2(U, cell + i * lane, CR * U, lane, image + i * 8 * U, row_bytes, 8 * U);
+        else unpack_pair_avx2(U, image + i * 8 * U, row_bytes, 8 * U, cell + i * lane, CR * U, lane);
+      }
       return;
     }
   }
 #endif
-  for (std::size_t i = 0; i < (pair ? 2U : 1U); ++i)
+  for (std::uint32_t i = 0; i < count; ++i)
     move_block<U, ToPayload>(cell + i * lane, CR * U, image + i * 8 * U, row_bytes, CR, 8);
 }
 
@@ -184,17 +194,18 @@ void n8_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Til
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
   const std::size_t lane = std::size_t{k_repeat} * kTileCellBytes;  // CELL (nb + 1, kb) - CELL (nb, kb)
   for (std::uint32_t nb = 0; nb * 8 < d.valid_columns;) {
-    const bool pair = nb * 8 + 16 <= d.valid_columns;
+    // Column blocks taken together: four (bytes) or two when they are all full.
+    const std::uint32_t count = U == 1 && nb * 8 + 32 <= d.valid_columns ? 4 : nb * 8 + 16 <= d.valid_columns ? 2 : 1;
     for (std::uint32_t kb = band.first / CR; kb * CR < band.first + band.rows; ++kb) {
       const std::size_t cell = (std::size_t{nb} * k_repeat + kb) * kTileCellBytes;
       const std::uint32_t rows = std::min(CR, d.valid_rows - kb * CR), columns = std::min(8U, d.valid_columns - nb * 8);
       auto* at = image + (kb * CR - band.first) * row_bytes + nb * 8 * U;
-      if (rows == CR && columns == 8) full_cells<U, ToPayload>(payload + cell, lane, at, row_bytes, pair);
+      if (rows == CR && columns == 8) full_cells<U, ToPayload>(payload + cell, lane, at, row_bytes, count);
       else
-        for (std::uint32_t i = 0; i < (pair ? 2U : 1U); ++i)
-          move_block<U, ToPayload>(payload + cell + i * lane, CR * U, at + i * 8 * U, row_bytes, rows, pair ? 8U : columns);
+        for (std::uint32_t i = 0; i < count; ++i)
+          move_block<U, ToPayload>(payload + cell + i * lane, CR * U, at + i * 8 * U, row_bytes, rows, count > 1 ? 8U : columns);
     }
-    nb += pair ? 2 : 1;
+    nb += count;
   }
 }
 
