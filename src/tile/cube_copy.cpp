@@ -97,12 +97,13 @@ void transpose_block(const Transpose& t, std::uint32_t r0, std::uint32_t c0, boo
 #endif
 
 // Whole blocks with the unpacks where the host has them (pairs of blocks
-// with AVX2), the edges (and everything elsewhere) unit by unit.
+// with AVX2 for 2-byte units), the edges (and everything elsewhere) unit by
+// unit.
 template <std::size_t U>
-void transpose(const Transpose& t, std::uint32_t rows, std::uint32_t columns) noexcept {
+void transpose_blocks(const Transpose& t, std::uint32_t rows, std::uint32_t columns) noexcept {
 #ifdef PTO_CUBE_COPY_SSE2
   constexpr std::uint32_t B = kBlock<U>;
-  const bool pairs = U != 1 && avx2();
+  const bool pairs = U == 2 && avx2();
   const std::uint32_t block_rows = rows / B * B, block_columns = columns / B * B;
   for (std::uint32_t r = 0; r < block_rows; r += B)
     for (std::uint32_t c = 0; c < block_columns;) {
@@ -115,6 +116,35 @@ void transpose(const Transpose& t, std::uint32_t rows, std::uint32_t columns) no
 #else
   transpose_units<U>(t, 0, rows, 0, columns);
 #endif
+}
+
+// The part of a transpose from unit (r0, c0) on.
+template <std::size_t U>
+Transpose from(const Transpose& t, std::uint32_t r0, std::uint32_t c0) noexcept {
+  return {t.out + c0 * t.out_stride + r0 * U, t.out_stride, t.in + r0 * t.in_stride + c0 * U, t.in_stride};
+}
+
+// 4- and 8-byte units on AVX2: W x W blocks of whole 32-byte rows and
+// columns (W = 32 / U), the edges as above.
+template <std::size_t U>
+void transpose(const Transpose& t, std::uint32_t rows, std::uint32_t columns) noexcept {
+#ifdef PTO_CUBE_COPY_SSE2
+  if constexpr (U == 4 || U == 8) {
+    if (avx2()) {
+      constexpr std::uint32_t W = 32 / U;
+      const std::uint32_t wide_rows = rows / W * W, wide_columns = columns / W * W;
+      for (std::uint32_t r = 0; r < wide_rows; r += W)
+        for (std::uint32_t c = 0; c < wide_columns; c += W) {
+          const Transpose b = from<U>(t, r, c);
+          transpose_wide_avx2(U, b.out, b.out_stride, b.in, b.in_stride);
+        }
+      transpose_blocks<U>(from<U>(t, 0, wide_columns), wide_rows, columns - wide_columns);
+      transpose_blocks<U>(from<U>(t, wide_rows, 0), rows - wide_rows, columns);
+      return;
+    }
+  }
+#endif
+  transpose_blocks<U>(t, rows, columns);
 }
 
 // Image block (rows x columns units of U at `image`, rows `row_bytes`
@@ -153,7 +183,8 @@ void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Tile
 // Full N8 CELLs of `count` (1, 2 or 4) adjacent column blocks (`lane`
 // bytes apart in the payload): for bytes, each two one 16 x 16 byte
 // transpose (four: two of them on AVX2 lanes); for 16-bit units two CELLs
-// as an AVX2 pair; else one CELL at a time.
+// as an AVX2 pair; for 32-bit units each CELL's halves as an AVX2 pair;
+// else one CELL at a time.
 template <std::size_t U, bool ToPayload, typename Payload, typename Image>
 void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, std::uint32_t count) noexcept {
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
@@ -177,6 +208,15 @@ void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row
       for (std::uint32_t i = 0; i < count; i += 2) {
         if constexpr (ToPayload) unpack_pair_avx2(U, cell + i * lane, CR * U, lane, image + i * 8 * U, row_bytes, 8 * U);
         else unpack_pair_avx2(U, image + i * 8 * U, row_bytes, 8 * U, cell + i * lane, CR * U, lane);
+      }
+      return;
+    }
+  }
+  if constexpr (U == 4) {  // 4 rows x 8 columns per CELL: its two 4 x 4 halves as an AVX2 pair
+    if (avx2()) {
+      for (std::uint32_t i = 0; i < count; ++i) {
+        if constexpr (ToPayload) unpack_pair_avx2(U, cell + i * lane, CR * U, 4 * CR * U, image + i * 8 * U, row_bytes, 4 * U);
+        else unpack_pair_avx2(U, image + i * 8 * U, row_bytes, 4 * U, cell + i * lane, CR * U, 4 * CR * U);
       }
       return;
     }
@@ -231,9 +271,10 @@ bool cube_block_copy_applies(const TileDescriptor& d) noexcept {
 
 std::uint32_t cube_band_rows(const TileDescriptor& d) noexcept {
   const std::uint32_t unit = memory_element_bytes(d.data_type);
-  // N8: whole CELL rows; M: whole unpack blocks of CELL-row units.
+  // N8: whole CELL rows; M: whole AVX2 blocks of CELL-row units (W = 32 /
+  // the unit of 128 / R bytes: 8 rows of CUBE_M32, 4 of CUBE_M16).
   const std::uint32_t rows = d.layout == TileLayout::CubeN8 ? kTileCellBytes / (8 * unit)
-                             : d.layout == TileLayout::CubeM32 ? 4 : 2;
+                             : d.layout == TileLayout::CubeM32 ? 8 : 4;
   const std::uint64_t band_bytes = std::uint64_t{rows} * d.valid_columns * unit;
   return rows * static_cast<std::uint32_t>(std::max<std::uint64_t>(1, 4096 / band_bytes));
 }
