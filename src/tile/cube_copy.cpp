@@ -155,12 +155,16 @@ Transpose transposition(Payload* payload, std::size_t column_bytes, Image* image
   else return {image, row_bytes, payload, column_bytes};
 }
 
-template <std::size_t U, bool ToPayload, typename Payload, typename Image>
+// Wide: the AVX2 32-byte blocks where they fit (M layouts' CELL rows);
+// else the unpack blocks (an N8 CELL's 4 x 8 or 8 x 8 units never holds a
+// 32-byte block on both sides).
+template <std::size_t U, bool ToPayload, bool Wide = false, typename Payload, typename Image>
 void move_block(Payload* payload, std::size_t column_bytes, Image* image, std::uint64_t row_bytes, std::uint32_t rows,
                 std::uint32_t columns) noexcept {
   const Transpose t = transposition<ToPayload>(payload, column_bytes, image, row_bytes);
-  if constexpr (ToPayload) transpose<U>(t, rows, columns);
-  else transpose<U>(t, columns, rows);
+  const std::uint32_t r = ToPayload ? rows : columns, c = ToPayload ? columns : rows;
+  if constexpr (Wide) transpose<U>(t, r, c);
+  else transpose_blocks<U>(t, r, c);
 }
 
 // M layouts: CELL q holds columns q * CC .. q * CC + CC - 1 of all R rows,
@@ -171,7 +175,7 @@ template <std::size_t RowBytes, bool ToPayload, typename Payload, typename Image
 void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const TileDescriptor& d, const Band& band) noexcept {
   payload += std::size_t{band.first} * RowBytes;
   const std::uint32_t full = static_cast<std::uint32_t>(d.valid_columns * memory_element_bytes(d.data_type) / RowBytes);
-  move_block<RowBytes, ToPayload>(payload, kTileCellBytes, image, row_bytes, band.rows, full);
+  move_block<RowBytes, ToPayload, true>(payload, kTileCellBytes, image, row_bytes, band.rows, full);
   const std::size_t rest = d.valid_columns * std::size_t{memory_element_bytes(d.data_type)} - full * RowBytes;
   for (std::uint32_t r = 0; rest != 0 && r < band.rows; ++r) {
     const std::size_t p = std::size_t{full} * kTileCellBytes + r * RowBytes, i = r * row_bytes + full * RowBytes;
@@ -183,8 +187,7 @@ void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Tile
 // Full N8 CELLs of `count` (1, 2 or 4) adjacent column blocks (`lane`
 // bytes apart in the payload): for bytes, each two one 16 x 16 byte
 // transpose (four: two of them on AVX2 lanes); for 16-bit units two CELLs
-// as an AVX2 pair; for 32-bit units each CELL's halves as an AVX2 pair;
-// else one CELL at a time.
+// as an AVX2 pair; else one CELL at a time (SSE2 blocks).
 template <std::size_t U, bool ToPayload, typename Payload, typename Image>
 void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, std::uint32_t count) noexcept {
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
@@ -208,15 +211,6 @@ void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row
       for (std::uint32_t i = 0; i < count; i += 2) {
         if constexpr (ToPayload) unpack_pair_avx2(U, cell + i * lane, CR * U, lane, image + i * 8 * U, row_bytes, 8 * U);
         else unpack_pair_avx2(U, image + i * 8 * U, row_bytes, 8 * U, cell + i * lane, CR * U, lane);
-      }
-      return;
-    }
-  }
-  if constexpr (U == 4) {  // 4 rows x 8 columns per CELL: its two 4 x 4 halves as an AVX2 pair
-    if (avx2()) {
-      for (std::uint32_t i = 0; i < count; ++i) {
-        if constexpr (ToPayload) unpack_pair_avx2(U, cell + i * lane, CR * U, 4 * CR * U, image + i * 8 * U, row_bytes, 4 * U);
-        else unpack_pair_avx2(U, image + i * 8 * U, row_bytes, 4 * U, cell + i * lane, CR * U, 4 * CR * U);
       }
       return;
     }
