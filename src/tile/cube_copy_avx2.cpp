@@ -46,10 +46,8 @@ void unpack_units(std::size_t unit, std::byte* out, std::size_t os, std::size_t 
 
 void unpack_pair_avx2(std::size_t unit, std::byte* out, std::size_t os, std::size_t out_lane, const std::byte* in,
                       std::size_t is, std::size_t in_lane) noexcept {
-  // One side's lanes may be 16 bytes apart (adjacent blocks of one matrix).
   if (in_lane == 16) return unpack_units<Avx2Lanes<true, false>>(unit, out, os, out_lane, in, is, in_lane);
-  if (out_lane == 16) return unpack_units<Avx2Lanes<false, true>>(unit, out, os, out_lane, in, is, in_lane);
-  unpack_units<Avx2Lanes<false, false>>(unit, out, os, out_lane, in, is, in_lane);
+  unpack_units<Avx2Lanes<false, true>>(unit, out, os, out_lane, in, is, in_lane);
 }
 
 void transpose_wide_avx2(std::size_t unit, std::byte* out, std::size_t os, const std::byte* in, std::size_t is) noexcept {
@@ -83,10 +81,8 @@ void transpose_wide_avx2(std::size_t unit, std::byte* out, std::size_t os, const
 
 void unpack_bytes_pair_avx2(std::byte* out, std::size_t os, std::size_t out_half, std::size_t out_lane,
                             const std::byte* in, std::size_t is, std::size_t in_half, std::size_t in_lane) noexcept {
-  // One side's lanes are 16 bytes apart (the image's next 16 columns).
   if (in_lane == 16) return unpack_bytes<Avx2Lanes<true, false>>(out, os, out_half, out_lane, in, is, in_half, in_lane);
-  if (out_lane == 16) return unpack_bytes<Avx2Lanes<false, true>>(out, os, out_half, out_lane, in, is, in_half, in_lane);
-  unpack_bytes<Avx2Lanes<false, false>>(out, os, out_half, out_lane, in, is, in_half, in_lane);
+  unpack_bytes<Avx2Lanes<false, true>>(out, os, out_half, out_lane, in, is, in_half, in_lane);
 }
 
 }  // namespace pto::tile
