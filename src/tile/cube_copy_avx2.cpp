@@ -81,6 +81,19 @@ void transpose_wide_avx2(std::size_t unit, std::byte* out, std::size_t os, const
 
 void unpack_bytes_pair_avx2(std::byte* out, std::size_t os, std::size_t out_half, std::size_t out_lane,
                             const std::byte* in, std::size_t is, std::size_t in_half, std::size_t in_lane) noexcept {
+  if (in_lane == 16 && os == 16) {
+    // Image to payload: register c holds column c in lane 0 and c + 16 in
+    // lane 1, and columns c, c + 1 (c even) are adjacent in their CELL, so
+    // lane exchanges make each pair one 32-byte store.
+    __m256i r[16];
+    unpack_bytes_registers<Avx2Lanes<true, false>>(r, in, is, in_half, in_lane);
+    for (std::size_t c = 0; c < 16; c += 2) {
+      std::byte* p = out + (c / 8) * out_half + (c % 8) * os;
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_permute2x128_si256(r[c], r[c + 1], 0x20));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + out_lane), _mm256_permute2x128_si256(r[c], r[c + 1], 0x31));
+    }
+    return;
+  }
   if (in_lane == 16) return unpack_bytes<Avx2Lanes<true, false>>(out, os, out_half, out_lane, in, is, in_half, in_lane);
   unpack_bytes<Avx2Lanes<false, true>>(out, os, out_half, out_lane, in, is, in_half, in_lane);
 }
