@@ -1,6 +1,8 @@
 #include "arch/memory.hpp"
 
 #include <bit>
+#include <cstdlib>
+#include <new>
 
 #include <fmt/format.h>
 
@@ -25,6 +27,17 @@ MemoryConfig MemoryConfig::reference(Word model_bytes) {
 
 Memory::Memory(const MemoryConfig& config) : config_(config) {}
 
+void Memory::FreeChunk::operator()(std::uint8_t* p) const noexcept { std::free(p); }
+
+std::uint8_t* Memory::chunk_bytes(Word page_number) {
+  Chunk& c = chunks_[page_number >> (kChunkBits - kPageBits)];
+  if (!c) {
+    c.reset(static_cast<std::uint8_t*>(std::calloc(kChunkBytes, 1)));
+    if (!c) throw std::bad_alloc();
+  }
+  return c.get();
+}
+
 const Memory::Page* Memory::find_page(Word page_number) const {
   auto it = pages_.find(page_number);
   return it == pages_.end() ? nullptr : it->second.get();
@@ -38,7 +51,7 @@ Memory::Page& Memory::page_for_write(Word page_number) {
         "guest memory exceeds the host cap of {} bytes (writing page {:#x}); raise --memory-cap", config_.host_cap_bytes,
         page_number << kPageBits));
   }
-  auto page = std::make_unique<Page>();
+  auto page = std::make_unique<Page>(Page{chunk_bytes(page_number) + ((page_number << kPageBits) & (kChunkBytes - 1))});
   Page& ref = *page;
   pages_.emplace(page_number, std::move(page));
   return ref;
@@ -52,7 +65,7 @@ Word Memory::read_slow(Word address, unsigned size) const {
     const Page* p = find_page(n);
     const std::uint8_t b = p ? p->bytes[a & kPageMask] : 0;
     v |= Word{b} << (8 * i);
-    if (p && fast_path_) read_cache_[n % kCacheEntries] = {n, const_cast<std::uint8_t*>(p->bytes.data())};
+    if (p && fast_path_) read_cache_[n % kCacheEntries] = {n, const_cast<std::uint8_t*>(p->bytes)};
   }
   return v;
 }
@@ -73,8 +86,8 @@ void Memory::write_slow(Word address, unsigned size, Word value) {
     p.bytes[a & kPageMask] = static_cast<std::uint8_t>(value >> (8 * i));
     touched_code |= p.has_code;
     if (fast_path_) {
-      read_cache_[n % kCacheEntries] = {n, p.bytes.data()};
-      if (!p.has_code) write_cache_[n % kCacheEntries] = {n, p.bytes.data()};
+      read_cache_[n % kCacheEntries] = {n, p.bytes};
+      if (!p.has_code) write_cache_[n % kCacheEntries] = {n, p.bytes};
     }
   }
   if (touched_code && code_hook_) code_hook_(code_hook_context_, address, size);
@@ -86,7 +99,7 @@ void Memory::read_bytes(Word address, std::span<std::uint8_t> out) const {
     const Word a = address + done;
     const std::size_t chunk = std::min<std::size_t>(out.size() - done, kPageBytes - (a & kPageMask));
     if (const Page* p = find_page(a >> kPageBits)) {
-      std::memcpy(out.data() + done, p->bytes.data() + (a & kPageMask), chunk);
+      std::memcpy(out.data() + done, p->bytes + (a & kPageMask), chunk);
     } else {
       std::memset(out.data() + done, 0, chunk);
     }
@@ -101,7 +114,7 @@ void Memory::write_bytes(Word address, std::span<const std::uint8_t> in) {
     const Word a = address + done;
     const std::size_t chunk = std::min<std::size_t>(in.size() - done, kPageBytes - (a & kPageMask));
     Page& p = page_for_write(a >> kPageBits);
-    std::memcpy(p.bytes.data() + (a & kPageMask), in.data() + done, chunk);
+    std::memcpy(p.bytes + (a & kPageMask), in.data() + done, chunk);
     touched_code |= p.has_code;
     done += chunk;
   }
@@ -109,14 +122,22 @@ void Memory::write_bytes(Word address, std::span<const std::uint8_t> in) {
 }
 
 std::uint8_t* Memory::in_place_range(Word address, Word size, bool write) {
-  const Word offset = address & kPageMask;
-  if (size == 0 || size > kPageBytes - offset) return nullptr;
-  if (write) {
-    Page& p = page_for_write(address >> kPageBits);
-    return p.has_code ? nullptr : p.bytes.data() + offset;
+  const Word last = address + (size - 1);
+  if (size == 0 || last < address || (address >> kChunkBits) != (last >> kChunkBits)) return nullptr;
+  const Word offset = address & (kChunkBytes - 1);
+  if (!write) {
+    const auto it = chunks_.find(address >> kChunkBits);
+    return it == chunks_.end() ? nullptr : it->second.get() + offset;
   }
-  const auto it = pages_.find(address >> kPageBits);
-  return it == pages_.end() ? nullptr : it->second->bytes.data() + offset;
+  Word absent = 0;
+  for (Word n = address >> kPageBits; n <= last >> kPageBits; ++n) {
+    const Page* p = find_page(n);
+    if (p != nullptr && p->has_code) return nullptr;
+    absent += p == nullptr ? 1 : 0;
+  }
+  if (resident_bytes() + absent * kPageBytes > config_.host_cap_bytes) return nullptr;
+  for (Word n = address >> kPageBits; n <= last >> kPageBits; ++n) page_for_write(n);
+  return chunks_.at(address >> kChunkBits).get() + offset;
 }
 
 void Memory::fill(Word address, Word count, std::uint8_t value) {
@@ -129,7 +150,7 @@ void Memory::fill(Word address, Word count, std::uint8_t value) {
     // Filling an absent page with zero leaves it absent: it already reads zero.
     if (value != 0 || find_page(n) != nullptr) {
       Page& p = page_for_write(n);
-      std::memset(p.bytes.data() + (a & kPageMask), value, chunk);
+      std::memset(p.bytes + (a & kPageMask), value, chunk);
       touched_code |= p.has_code;
     }
     done += chunk;
@@ -159,6 +180,7 @@ void Memory::flush_caches() {
 
 void Memory::clear() {
   pages_.clear();
+  chunks_.clear();
   flush_caches();
 }
 

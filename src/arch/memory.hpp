@@ -63,6 +63,11 @@ class Memory {
   static constexpr unsigned kPageBits = 12;
   static constexpr Word kPageBytes = Word{1} << kPageBits;
   static constexpr Word kPageMask = kPageBytes - 1;
+  // Pages are backed by chunks of kChunkPages consecutive pages, one host
+  // allocation each (zero-filled, the OS commits only touched host pages),
+  // so ranges across page boundaries inside a chunk are host-contiguous.
+  static constexpr unsigned kChunkBits = kPageBits + 4;
+  static constexpr Word kChunkBytes = Word{1} << kChunkBits;
 
   explicit Memory(const MemoryConfig& config = {});
   Memory(const Memory&) = delete;
@@ -121,10 +126,15 @@ class Memory {
   void write_bytes(Word address, std::span<const std::uint8_t> in);
   void fill(Word address, Word count, std::uint8_t value);
   // Bulk access in place (tile transport): the host bytes of [address,
-  // address + size) when the range lies in one page that is resident (read:
-  // an absent page reads zero and has no bytes) or holds no decoded code
-  // (write: allocated as write_bytes would); nullptr otherwise.  Reading or
-  // writing through the pointer is read_bytes / write_bytes of the range.
+  // address + size) when the range lies in one chunk (kChunkPages aligned
+  // pages, contiguous in host memory) and, for a read, that chunk has been
+  // allocated (an absent page in it reads zero there, as read_bytes does;
+  // a range in no chunk has no bytes), or, for a write, no page of the range
+  // holds decoded code and allocating its absent pages (as write_bytes
+  // would) stays within the host cap; nullptr otherwise (the caller takes
+  // read_bytes / write_bytes, which call the code hook or throw
+  // HostMemoryExhausted at their exact point).  Reading or writing through
+  // the pointer is read_bytes / write_bytes of the range.
   std::uint8_t* in_place_range(Word address, Word size, bool write);
 
   // Code tracking: the fetch unit marks pages it decodes from; a later write
@@ -150,9 +160,13 @@ class Memory {
 
  private:
   struct Page {
-    std::array<std::uint8_t, kPageBytes> bytes{};
+    std::uint8_t* bytes;  // kPageBytes inside its chunk
     bool has_code = false;
   };
+  struct FreeChunk {
+    void operator()(std::uint8_t* p) const noexcept;
+  };
+  using Chunk = std::unique_ptr<std::uint8_t, FreeChunk>;
   struct CacheEntry {
     Word tag = ~Word{0};
     std::uint8_t* data = nullptr;
@@ -187,10 +201,12 @@ class Memory {
   void write_slow(Word address, unsigned size, Word value);
   const Page* find_page(Word page_number) const;
   Page& page_for_write(Word page_number);
+  std::uint8_t* chunk_bytes(Word page_number);  // allocates the chunk of the page
   void flush_caches();
 
   MemoryConfig config_;
   std::unordered_map<Word, std::unique_ptr<Page>> pages_;
+  std::unordered_map<Word, Chunk> chunks_;  // by address >> kChunkBits
   mutable std::array<CacheEntry, kCacheEntries> read_cache_{};
   // The page read_aligned hit last (a copy of its read_cache_ entry).
   mutable CacheEntry hot_read_{};
@@ -206,7 +222,7 @@ void Memory::for_each_page(F&& f) const {
   numbers.reserve(pages_.size());
   for (const auto& [n, p] : pages_) numbers.push_back(n);
   std::sort(numbers.begin(), numbers.end());
-  for (Word n : numbers) f(n << kPageBits, std::span<const std::uint8_t>(pages_.at(n)->bytes));
+  for (Word n : numbers) f(n << kPageBits, std::span<const std::uint8_t>(pages_.at(n)->bytes, kPageBytes));
 }
 
 }  // namespace pto::arch

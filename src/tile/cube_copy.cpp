@@ -97,9 +97,10 @@ void transpose_block(const Transpose& t, std::uint32_t r0, std::uint32_t c0, boo
 #endif
 
 // Whole blocks with the unpacks where the host has them (pairs of blocks
-// with AVX2), the edges (and everything elsewhere) unit by unit.
+// with AVX2 for 2-byte units), the edges (and everything elsewhere) unit by
+// unit.
 template <std::size_t U>
-void transpose(const Transpose& t, std::uint32_t rows, std::uint32_t columns) noexcept {
+void transpose_blocks(const Transpose& t, std::uint32_t rows, std::uint32_t columns) noexcept {
 #ifdef PTO_CUBE_COPY_SSE2
   constexpr std::uint32_t B = kBlock<U>;
   const bool pairs = U == 2 && avx2();
@@ -117,6 +118,35 @@ void transpose(const Transpose& t, std::uint32_t rows, std::uint32_t columns) no
 #endif
 }
 
+// The part of a transpose from unit (r0, c0) on.
+template <std::size_t U>
+Transpose from(const Transpose& t, std::uint32_t r0, std::uint32_t c0) noexcept {
+  return {t.out + c0 * t.out_stride + r0 * U, t.out_stride, t.in + r0 * t.in_stride + c0 * U, t.in_stride};
+}
+
+// 4- and 8-byte units on AVX2: W x W blocks of whole 32-byte rows and
+// columns (W = 32 / U), the edges as above.
+template <std::size_t U>
+void transpose(const Transpose& t, std::uint32_t rows, std::uint32_t columns) noexcept {
+#ifdef PTO_CUBE_COPY_SSE2
+  if constexpr (U == 4 || U == 8) {
+    if (avx2()) {
+      constexpr std::uint32_t W = 32 / U;
+      const std::uint32_t wide_rows = rows / W * W, wide_columns = columns / W * W;
+      for (std::uint32_t r = 0; r < wide_rows; r += W)
+        for (std::uint32_t c = 0; c < wide_columns; c += W) {
+          const Transpose b = from<U>(t, r, c);
+          transpose_wide_avx2(U, b.out, b.out_stride, b.in, b.in_stride);
+        }
+      transpose_blocks<U>(from<U>(t, 0, wide_columns), wide_rows, columns - wide_columns);
+      transpose_blocks<U>(from<U>(t, wide_rows, 0), rows - wide_rows, columns);
+      return;
+    }
+  }
+#endif
+  transpose_blocks<U>(t, rows, columns);
+}
+
 // Image block (rows x columns units of U at `image`, rows `row_bytes`
 // apart) and payload block (unit (r, c) at c * column_bytes + r * U).
 template <bool ToPayload, typename Payload, typename Image>
@@ -125,12 +155,16 @@ Transpose transposition(Payload* payload, std::size_t column_bytes, Image* image
   else return {image, row_bytes, payload, column_bytes};
 }
 
-template <std::size_t U, bool ToPayload, typename Payload, typename Image>
+// Wide: the AVX2 32-byte blocks where they fit (M layouts' CELL rows);
+// else the unpack blocks (an N8 CELL's 4 x 8 or 8 x 8 units never holds a
+// 32-byte block on both sides).
+template <std::size_t U, bool ToPayload, bool Wide = false, typename Payload, typename Image>
 void move_block(Payload* payload, std::size_t column_bytes, Image* image, std::uint64_t row_bytes, std::uint32_t rows,
                 std::uint32_t columns) noexcept {
   const Transpose t = transposition<ToPayload>(payload, column_bytes, image, row_bytes);
-  if constexpr (ToPayload) transpose<U>(t, rows, columns);
-  else transpose<U>(t, columns, rows);
+  const std::uint32_t r = ToPayload ? rows : columns, c = ToPayload ? columns : rows;
+  if constexpr (Wide) transpose<U>(t, r, c);
+  else transpose_blocks<U>(t, r, c);
 }
 
 // M layouts: CELL q holds columns q * CC .. q * CC + CC - 1 of all R rows,
@@ -141,7 +175,7 @@ template <std::size_t RowBytes, bool ToPayload, typename Payload, typename Image
 void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const TileDescriptor& d, const Band& band) noexcept {
   payload += std::size_t{band.first} * RowBytes;
   const std::uint32_t full = static_cast<std::uint32_t>(d.valid_columns * memory_element_bytes(d.data_type) / RowBytes);
-  move_block<RowBytes, ToPayload>(payload, kTileCellBytes, image, row_bytes, band.rows, full);
+  move_block<RowBytes, ToPayload, true>(payload, kTileCellBytes, image, row_bytes, band.rows, full);
   const std::size_t rest = d.valid_columns * std::size_t{memory_element_bytes(d.data_type)} - full * RowBytes;
   for (std::uint32_t r = 0; rest != 0 && r < band.rows; ++r) {
     const std::size_t p = std::size_t{full} * kTileCellBytes + r * RowBytes, i = r * row_bytes + full * RowBytes;
@@ -150,29 +184,39 @@ void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Tile
   }
 }
 
-// Two full N8 CELLs of adjacent column blocks (`lane` bytes apart in the
-// payload): one 16 x 16 byte transpose for bytes, an AVX2 pair for 16-bit
-// units; else one CELL at a time.
+// Full N8 CELLs of `count` (1, 2 or 4) adjacent column blocks (`lane`
+// bytes apart in the payload): for bytes, each two one 16 x 16 byte
+// transpose (four: two of them on AVX2 lanes); for 16-bit units two CELLs
+// as an AVX2 pair; else one CELL at a time (SSE2 blocks).
 template <std::size_t U, bool ToPayload, typename Payload, typename Image>
-void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, bool pair) noexcept {
+void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, std::uint32_t count) noexcept {
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
 #ifdef PTO_CUBE_COPY_SSE2
-  if constexpr (U == 1) {  // 16 rows x 8 bytes per CELL: the pair is one 16 x 16 byte block
-    if (pair) {
-      if constexpr (ToPayload) unpack_bytes<Sse2Lanes>(cell, CR, lane, 0, image, row_bytes, 8 * row_bytes, 0);
-      else unpack_bytes<Sse2Lanes>(image, row_bytes, 8 * row_bytes, 0, cell, CR, lane, 0);
+  if constexpr (U == 1) {  // 16 rows x 8 bytes per CELL: a pair is one 16 x 16 byte block
+    if (count == 4 && avx2()) {
+      if constexpr (ToPayload) unpack_bytes_pair_avx2(cell, CR, lane, 2 * lane, image, row_bytes, 8 * row_bytes, 16);
+      else unpack_bytes_pair_avx2(image, row_bytes, 8 * row_bytes, 16, cell, CR, lane, 2 * lane);
+      return;
+    }
+    if (count >= 2) {
+      for (std::uint32_t i = 0; i < count; i += 2) {
+        if constexpr (ToPayload) unpack_bytes<Sse2Lanes>(cell + i * lane, CR, lane, 0, image + i * 8, row_bytes, 8 * row_bytes, 0);
+        else unpack_bytes<Sse2Lanes>(image + i * 8, row_bytes, 8 * row_bytes, 0, cell + i * lane, CR, lane, 0);
+      }
       return;
     }
   }
-  if constexpr (U == 2) {  // one 8 x 8 block per CELL: the pair spans two CELLs
-    if (pair && avx2()) {
-      if constexpr (ToPayload) unpack_pair_avx2(U, cell, CR * U, lane, image, row_bytes, 8 * U);
-      else unpack_pair_avx2(U, image, row_bytes, 8 * U, cell, CR * U, lane);
+  if constexpr (U == 2) {  // one 8 x 8 block per CELL: a pair spans two CELLs
+    if (count >= 2 && avx2()) {
+      for (std::uint32_t i = 0; i < count; i += 2) {
+        if constexpr (ToPayload) unpack_pair_avx2(U, cell + i * lane, CR * U, lane, image + i * 8 * U, row_bytes, 8 * U);
+        else unpack_pair_avx2(U, image + i * 8 * U, row_bytes, 8 * U, cell + i * lane, CR * U, lane);
+      }
       return;
     }
   }
 #endif
-  for (std::size_t i = 0; i < (pair ? 2U : 1U); ++i)
+  for (std::uint32_t i = 0; i < count; ++i)
     move_block<U, ToPayload>(cell + i * lane, CR * U, image + i * 8 * U, row_bytes, CR, 8);
 }
 
@@ -184,17 +228,18 @@ void n8_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Til
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
   const std::size_t lane = std::size_t{k_repeat} * kTileCellBytes;  // CELL (nb + 1, kb) - CELL (nb, kb)
   for (std::uint32_t nb = 0; nb * 8 < d.valid_columns;) {
-    const bool pair = nb * 8 + 16 <= d.valid_columns;
+    // Column blocks taken together: four (bytes) or two when they are all full.
+    const std::uint32_t count = U == 1 && nb * 8 + 32 <= d.valid_columns ? 4 : nb * 8 + 16 <= d.valid_columns ? 2 : 1;
     for (std::uint32_t kb = band.first / CR; kb * CR < band.first + band.rows; ++kb) {
       const std::size_t cell = (std::size_t{nb} * k_repeat + kb) * kTileCellBytes;
       const std::uint32_t rows = std::min(CR, d.valid_rows - kb * CR), columns = std::min(8U, d.valid_columns - nb * 8);
       auto* at = image + (kb * CR - band.first) * row_bytes + nb * 8 * U;
-      if (rows == CR && columns == 8) full_cells<U, ToPayload>(payload + cell, lane, at, row_bytes, pair);
+      if (rows == CR && columns == 8) full_cells<U, ToPayload>(payload + cell, lane, at, row_bytes, count);
       else
-        for (std::uint32_t i = 0; i < (pair ? 2U : 1U); ++i)
-          move_block<U, ToPayload>(payload + cell + i * lane, CR * U, at + i * 8 * U, row_bytes, rows, pair ? 8U : columns);
+        for (std::uint32_t i = 0; i < count; ++i)
+          move_block<U, ToPayload>(payload + cell + i * lane, CR * U, at + i * 8 * U, row_bytes, rows, count > 1 ? 8U : columns);
     }
-    nb += pair ? 2 : 1;
+    nb += count;
   }
 }
 
@@ -220,9 +265,10 @@ bool cube_block_copy_applies(const TileDescriptor& d) noexcept {
 
 std::uint32_t cube_band_rows(const TileDescriptor& d) noexcept {
   const std::uint32_t unit = memory_element_bytes(d.data_type);
-  // N8: whole CELL rows; M: whole unpack blocks of CELL-row units.
+  // N8: whole CELL rows; M: whole AVX2 blocks of CELL-row units (W = 32 /
+  // the unit of 128 / R bytes: 8 rows of CUBE_M32, 4 of CUBE_M16).
   const std::uint32_t rows = d.layout == TileLayout::CubeN8 ? kTileCellBytes / (8 * unit)
-                             : d.layout == TileLayout::CubeM32 ? 4 : 2;
+                             : d.layout == TileLayout::CubeM32 ? 8 : 4;
   const std::uint64_t band_bytes = std::uint64_t{rows} * d.valid_columns * unit;
   return rows * static_cast<std::uint32_t>(std::max<std::uint64_t>(1, 4096 / band_bytes));
 }

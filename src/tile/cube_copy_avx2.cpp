@@ -1,5 +1,6 @@
 // AVX2 unpacks of the CUBE block copies (this unit is compiled with -mavx2):
-// two 128-bit lanes, two blocks per call (cube_copy_unpack.hpp).
+// two 128-bit lanes, two blocks per call (cube_copy_unpack.hpp); and whole
+// 32-byte rows for 4- and 8-byte units.
 #include "tile/cube_copy_isa.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -10,12 +11,17 @@
 namespace pto::tile {
 namespace {
 
+// Loads (In) or stores (Out) whose two lanes are adjacent are one 32-byte
+// access.
+template <bool AdjacentIn, bool AdjacentOut>
 struct Avx2Lanes {
   using Reg = __m256i;
   static Reg load(const std::byte* p, std::size_t lane) noexcept {
+    if constexpr (AdjacentIn) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
     return _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(p + lane), reinterpret_cast<const __m128i*>(p));
   }
   static void store(std::byte* p, std::size_t lane, Reg v) noexcept {
+    if constexpr (AdjacentOut) return _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
     _mm256_storeu2_m128i(reinterpret_cast<__m128i*>(p + lane), reinterpret_cast<__m128i*>(p), v);
   }
   static Reg lo8(Reg a, Reg b) noexcept { return _mm256_unpacklo_epi8(a, b); }
@@ -28,13 +34,68 @@ struct Avx2Lanes {
   static Reg hi64(Reg a, Reg b) noexcept { return _mm256_unpackhi_epi64(a, b); }
 };
 
+template <class Lanes>
+void unpack_units(std::size_t unit, std::byte* out, std::size_t os, std::size_t out_lane, const std::byte* in,
+                  std::size_t is, std::size_t in_lane) noexcept {
+  if (unit == 2) return unpack_block<Lanes, 2>(out, os, out_lane, in, is, in_lane);
+  if (unit == 4) return unpack_block<Lanes, 4>(out, os, out_lane, in, is, in_lane);
+  unpack_block<Lanes, 8>(out, os, out_lane, in, is, in_lane);
+}
+
 }  // namespace
 
 void unpack_pair_avx2(std::size_t unit, std::byte* out, std::size_t os, std::size_t out_lane, const std::byte* in,
                       std::size_t is, std::size_t in_lane) noexcept {
-  if (unit == 2) return unpack_block<Avx2Lanes, 2>(out, os, out_lane, in, is, in_lane);
-  if (unit == 4) return unpack_block<Avx2Lanes, 4>(out, os, out_lane, in, is, in_lane);
-  unpack_block<Avx2Lanes, 8>(out, os, out_lane, in, is, in_lane);
+  if (in_lane == 16) return unpack_units<Avx2Lanes<true, false>>(unit, out, os, out_lane, in, is, in_lane);
+  unpack_units<Avx2Lanes<false, true>>(unit, out, os, out_lane, in, is, in_lane);
+}
+
+void transpose_wide_avx2(std::size_t unit, std::byte* out, std::size_t os, const std::byte* in, std::size_t is) noexcept {
+  const auto load = [&](std::size_t row) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + row * is)); };
+  const auto put = [&](std::size_t column, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + column * os), v); };
+  // Columns c and c + W / 2 of rows 0 .. W - 1 from the lanes of x (rows
+  // 0 .. W / 2 - 1) and y (the others).
+  const auto halves = [&](std::size_t column, __m256i x, __m256i y, std::size_t w) {
+    put(column, _mm256_permute2x128_si256(x, y, 0x20));
+    put(column + w / 2, _mm256_permute2x128_si256(x, y, 0x31));
+  };
+  if (unit == 8) {  // 4 x 4: t0 / t1 hold columns 0, 2 / 1, 3 of rows 0, 1 in their lanes
+    const __m256i a0 = load(0), a1 = load(1), a2 = load(2), a3 = load(3);
+    halves(0, _mm256_unpacklo_epi64(a0, a1), _mm256_unpacklo_epi64(a2, a3), 4);
+    halves(1, _mm256_unpackhi_epi64(a0, a1), _mm256_unpackhi_epi64(a2, a3), 4);
+    return;
+  }
+  __m256i t[8], u[8];  // 8 x 8 of 4-byte units
+  for (std::size_t i = 0; i < 4; ++i) {  // t[2i]: columns 0, 1 | 4, 5 of rows 2i, 2i + 1; t[2i + 1]: 2, 3 | 6, 7
+    const __m256i a = load(2 * i), b = load(2 * i + 1);
+    t[2 * i] = _mm256_unpacklo_epi32(a, b);
+    t[2 * i + 1] = _mm256_unpackhi_epi32(a, b);
+  }
+  for (std::size_t h = 0; h < 2; ++h)  // u[4h + j]: column j | j + 4 of rows 4h .. 4h + 3
+    for (std::size_t j = 0; j < 2; ++j) {
+      u[4 * h + 2 * j] = _mm256_unpacklo_epi64(t[4 * h + j], t[4 * h + j + 2]);
+      u[4 * h + 2 * j + 1] = _mm256_unpackhi_epi64(t[4 * h + j], t[4 * h + j + 2]);
+    }
+  for (std::size_t j = 0; j < 4; ++j) halves(j, u[j], u[j + 4], 8);
+}
+
+void unpack_bytes_pair_avx2(std::byte* out, std::size_t os, std::size_t out_half, std::size_t out_lane,
+                            const std::byte* in, std::size_t is, std::size_t in_half, std::size_t in_lane) noexcept {
+  if (in_lane == 16 && os == 16) {
+    // Image to payload: register c holds column c in lane 0 and c + 16 in
+    // lane 1, and columns c, c + 1 (c even) are adjacent in their CELL, so
+    // lane exchanges make each pair one 32-byte store.
+    __m256i r[16];
+    unpack_bytes_registers<Avx2Lanes<true, false>>(r, in, is, in_half, in_lane);
+    for (std::size_t c = 0; c < 16; c += 2) {
+      std::byte* p = out + (c / 8) * out_half + (c % 8) * os;
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_permute2x128_si256(r[c], r[c + 1], 0x20));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + out_lane), _mm256_permute2x128_si256(r[c], r[c + 1], 0x31));
+    }
+    return;
+  }
+  if (in_lane == 16) return unpack_bytes<Avx2Lanes<true, false>>(out, os, out_half, out_lane, in, is, in_half, in_lane);
+  unpack_bytes<Avx2Lanes<false, true>>(out, os, out_half, out_lane, in, is, in_half, in_lane);
 }
 
 }  // namespace pto::tile

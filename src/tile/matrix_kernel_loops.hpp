@@ -87,30 +87,48 @@ inline void gemv_columns(const GemvPanels& p) {
   for (; c0 < p.stride; c0 += V::kWidth) gemv_block<V, 1>(p, c0);
 }
 
-// Word sums: 64-bit products of the 32-bit operands (a widening multiply the
-// compiler vectorises), added modulo 2^64; one column's Rows sums stay in
-// registers across the k steps.
-template <std::uint32_t Rows, typename Operand>
-inline void word_rows(const Panels<Operand, std::uint64_t>& p) {
-  using Wide = std::conditional_t<std::is_signed_v<Operand>, std::int64_t, std::uint64_t>;
-  for (std::uint32_t c = 0; c < p.columns; ++c) {
-    std::uint64_t* result = p.result + std::size_t{c} * Rows;
-    std::uint64_t sum[Rows];
-    for (std::uint32_t r = 0; r < Rows; ++r) sum[r] = p.accumulate ? result[r] : 0;
-    const Operand* right = p.right + p.right_column[c];
-    const Operand* left = p.left;
-    for (std::uint32_t i = 0; i < p.k; ++i, left += Rows) {
-      const Wide b = right[p.right_row[i]];
-      for (std::uint32_t r = 0; r < Rows; ++r) sum[r] += static_cast<std::uint64_t>(Wide{left[r]} * b);
-    }
-    for (std::uint32_t r = 0; r < Rows; ++r) result[r] = sum[r];
+// Word sums (MultiplyWord, modulo 2^64) of 32-bit operands.  W provides
+// Reg, kWidth (64-bit lanes), widen (kWidth operands sign- or zero-extended
+// as their type into 64-bit lanes), splat (one operand so extended into
+// every lane), multiply (the lanes' exact 64-bit products of their low 32
+// bits, signed or unsigned as the Operand tag says: a 32 x 32-bit product
+// fits 64 bits, so this is the Word product), add (modulo 2^64), load,
+// store and zero (64-bit Words).  Columns c0 .. c0 + NB - 1 (the result
+// holds whole blocks of eight; columns past the last read the last one's
+// right operand): NB x RV registers of sums, each k step one widened left
+// column per register row, one splat per column and NB x RV multiply-adds,
+// in k order per element (the ring makes any order give the same Words).
+template <class W, int RV, int NB, typename Operand>
+inline void word_block(const Panels<Operand, std::uint64_t>& p, std::uint32_t c0) {
+  typename W::Reg sum[NB][RV];
+  const Operand* right[NB];
+  for (int j = 0; j < NB; ++j) {
+    const std::uint32_t c = c0 + j < p.columns ? c0 + j : p.columns - 1;
+    right[j] = p.right + p.right_column[c];
+    for (int v = 0; v < RV; ++v)
+      sum[j][v] = p.accumulate ? W::load(p.result + std::size_t{c0 + j} * p.rows + v * W::kWidth) : W::zero();
   }
+  const Operand* left = p.left;
+  for (std::uint32_t i = 0; i < p.k; ++i, left += p.rows) {
+    const std::uint32_t o = p.right_row[i];
+    typename W::Reg a[RV];
+    for (int v = 0; v < RV; ++v) a[v] = W::widen(left + v * W::kWidth);
+    for (int j = 0; j < NB; ++j) {
+      const typename W::Reg b = W::splat(right[j][o]);
+      for (int v = 0; v < RV; ++v) sum[j][v] = W::add(sum[j][v], W::multiply(a[v], b, Operand{}));
+    }
+  }
+  for (int j = 0; j < NB; ++j)
+    for (int v = 0; v < RV; ++v) W::store(p.result + std::size_t{c0 + j} * p.rows + v * W::kWidth, sum[j][v]);
 }
 
-template <typename Operand>
+template <class W, int NB16, int NB32, typename Operand>
 inline void word_columns(const Panels<Operand, std::uint64_t>& p) {
-  if (p.rows == 32) word_rows<32>(p);
-  else word_rows<16>(p);
+  static_assert(8 % NB16 == 0 && 8 % NB32 == 0, "column blocks tile the result's blocks of eight");
+  if (p.rows == 32)
+    for (std::uint32_t c0 = 0; c0 < p.columns; c0 += NB32) word_block<W, 32 / W::kWidth, NB32>(p, c0);
+  else
+    for (std::uint32_t c0 = 0; c0 < p.columns; c0 += NB16) word_block<W, 16 / W::kWidth, NB16>(p, c0);
 }
 
 // Narrow Word sums (PairPanels): V provides Reg, kWidth (32-bit lanes),

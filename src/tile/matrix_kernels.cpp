@@ -51,6 +51,23 @@ struct PortablePairs {
   static Reg high(Reg v) noexcept { return static_cast<std::int16_t>(static_cast<std::uint32_t>(v) >> 16); }
 };
 
+// One 64-bit Word lane: the host's 64-bit multiply and add wrap modulo
+// 2^64, and a sign- or zero-extended operand's product is the Word product.
+struct PortableWords {
+  using Reg = std::uint64_t;
+  static constexpr int kWidth = 1;
+  static Reg widen(const std::uint32_t* p) noexcept { return *p; }
+  static Reg widen(const std::int32_t* p) noexcept { return static_cast<Reg>(std::int64_t{*p}); }
+  static Reg splat(std::uint32_t v) noexcept { return v; }
+  static Reg splat(std::int32_t v) noexcept { return static_cast<Reg>(std::int64_t{v}); }
+  template <typename Operand>
+  static Reg multiply(Reg a, Reg b, Operand) noexcept { return a * b; }
+  static Reg add(Reg a, Reg b) noexcept { return a + b; }
+  static Reg load(const std::uint64_t* p) noexcept { return *p; }
+  static void store(std::uint64_t* p, Reg v) noexcept { *p = v; }
+  static Reg zero() noexcept { return 0; }
+};
+
 // Ordered by capability: an AVX-512F CPU has AVX2, FMA and F16C.
 enum class Isa : std::uint8_t { Portable, Avx2, Avx512 };
 
@@ -78,7 +95,7 @@ void word_dispatch(const Panels<Operand, std::uint64_t>& p) noexcept {
   if (isa() == Isa::Avx512) return word_product_avx512(p);
   if (isa() == Isa::Avx2) return word_product_avx2(p);
 #endif
-  word_columns(p);
+  word_columns<PortableWords, 1, 1>(p);
 }
 
 // The host's default floating-point environment: round to nearest, and on
@@ -130,6 +147,8 @@ void widen_fp16(const std::uint16_t* in, float* out, std::size_t n) noexcept {
 
 void pair_product(const PairPanels& p) noexcept {
 #ifdef PTO_MATRIX_X86
+  static const bool avx512bw = __builtin_cpu_supports("avx512bw");
+  if (isa() == Isa::Avx512 && avx512bw) return pair_product_avx512bw(p);
   if (isa() != Isa::Portable) return pair_product_avx2(p);
 #endif
   pair_columns<PortablePairs, 1, 1>(p);

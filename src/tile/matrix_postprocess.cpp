@@ -687,33 +687,71 @@ bool fast_element(std::uint64_t value, const TilePlan& p, const ColumnPlan& c, n
   return true;
 }
 
-// The AVX2 row kernel's plan for a tile (matrix_postprocess_isa.hpp): FP32
-// sources without pre-quantisation offset, FP32 / FP16 / BF16 destinations,
-// RNE / RTZ / RTP / RTM, finite multipliers, on a CPU with AVX2 and F16C
-// under the default MXCSR (round to nearest, no FTZ / DAZ).  False keeps
-// the scalar kernel.
-bool simd_plan(const TilePlan& p, const std::vector<ColumnPlan>& columns, SimdRowPlan& out) noexcept {
+// The AVX2 row kernel that takes a tile's whole groups of four columns
+// (matrix_postprocess_isa.hpp): S32 / FP32 sources without
+// pre-quantisation offset to FP32 / FP16 / BF16 destinations (Binary), or S32 / FP32 sources
+// to integer destinations (Integer, with or without the intermediate and
+// offset); not the shift modes; RNE / RTZ / RTP / RTM, finite multipliers,
+// on a CPU with AVX2 and F16C under the default MXCSR (round to nearest, no
+// FTZ / DAZ).  None keeps the scalar kernel.
+enum class RowKernel : std::uint8_t { None, Binary, Integer };
+
+RowKernel row_kernel(const TilePlan& p, const std::vector<ColumnPlan>& columns) noexcept {
 #ifdef PTO_POSTPROCESS_X86
   static const bool cpu = num::f16c::available();  // AVX2 and F16C
   const RoundingMode mode = p.rounding;
-  if (!cpu || (_mm_getcsr() & ~0x3FU) != 0x1F80U || p.s32_source || p.shift || p.width != 0 || mode == RoundingMode::RNA ||
-      mode == RoundingMode::RHB)
-    return false;
+  if (!cpu || (_mm_getcsr() & ~0x3FU) != 0x1F80U || p.shift || mode == RoundingMode::RNA || mode == RoundingMode::RHB ||
+      mode == RoundingMode::RTO)
+    return RowKernel::None;
   for (const ColumnPlan& c : columns)
-    if (!c.fast) return false;
+    if (!c.fast) return RowKernel::None;
   const DataType t = p.encoder.output;
-  if (t != DataType::FP32 && t != DataType::FP16 && t != DataType::BF16) return false;
-  out.destination = t == DataType::FP32 ? SimdDestination::FP32 : t == DataType::FP16 ? SimdDestination::FP16 : SimdDestination::BF16;
-  out.rounding = mode;
-  out.saturating = p.encoder.saturating;
-  return true;
+  if (num::is_integer(t)) return RowKernel::Integer;
+  if (p.width != 0) return RowKernel::None;
+  return t == DataType::FP32 || t == DataType::FP16 || t == DataType::BF16 ? RowKernel::Binary : RowKernel::None;
 #else
   static_cast<void>(p);
   static_cast<void>(columns);
-  static_cast<void>(out);
-  return false;
+  return RowKernel::None;
 #endif
 }
+
+// The row kernel's per-column operands and its call on one row's first
+// `columns` elements (whole groups of four); returns the flags.
+class RowKernelCall {
+ public:
+  RowKernelCall(RowKernel kernel, const TilePlan& p, const std::vector<ColumnPlan>& plans, std::size_t columns)
+      : kernel_(kernel), positive_(columns), negative_(columns), offset_(columns), declined_(columns) {
+    for (std::size_t c = 0; c < columns; ++c) {
+      positive_[c] = plans[c].positive;
+      negative_[c] = plans[c].negative;
+      offset_[c] = plans[c].offset;
+    }
+    const DataType t = p.encoder.output;
+    binary_ = {t == DataType::FP32 ? SimdDestination::FP32 : t == DataType::FP16 ? SimdDestination::FP16 : SimdDestination::BF16,
+               p.rounding, p.encoder.saturating, positive_.data(), negative_.data(), p.s32_source};
+    integer_ = {p.rounding, p.encoder.saturating, p.s32_source, p.width, num::is_integer(t) ? integer_bits(t) : 32,
+                num::is_signed(t), positive_.data(), negative_.data(), offset_.data()};
+  }
+  num::Flags run(std::uint64_t* row, std::size_t columns) noexcept {
+#ifdef PTO_POSTPROCESS_X86
+    if (kernel_ == RowKernel::Binary) return fp32_row_avx2(row, columns, binary_, declined_.data());
+    if (kernel_ == RowKernel::Integer) return integer_row_avx2(row, columns, integer_, declined_.data());
+#else
+    static_cast<void>(row);
+    static_cast<void>(columns);
+#endif
+    return 0;
+  }
+  bool declined(std::size_t c) const noexcept { return declined_[c] != 0; }
+
+ private:
+  RowKernel kernel_;
+  std::vector<double> positive_, negative_, offset_;
+  std::vector<std::uint8_t> declined_;
+  SimdRowPlan binary_;
+  IntegerRowPlan integer_;
+};
 
 }  // namespace
 
@@ -732,23 +770,14 @@ num::Flags post_process_tile(std::span<std::uint64_t> values, std::span<const Co
   std::vector<ColumnPlan> column_plans(n);
   for (std::size_t c = 0; c < n; ++c) column_plans[c] = plan_column(mode, relu_mode, plan.width, columns[c]);
   // The AVX2 row kernel takes whole groups of four columns where it applies.
-  SimdRowPlan simd;
-  const std::size_t simd_columns = fast && simd_plan(plan, column_plans, simd) ? n / 4 * 4 : 0;
-  std::vector<double> positive(simd_columns), negative(simd_columns);
-  std::vector<std::uint8_t> declined(simd_columns);
-  for (std::size_t c = 0; c < simd_columns; ++c) {
-    positive[c] = column_plans[c].positive;
-    negative[c] = column_plans[c].negative;
-  }
-  simd.positive = positive.data();
-  simd.negative = negative.data();
+  const RowKernel kernel = fast ? row_kernel(plan, column_plans) : RowKernel::None;
+  const std::size_t simd_columns = kernel != RowKernel::None ? n / 4 * 4 : 0;
+  RowKernelCall simd(kernel, plan, column_plans, simd_columns);
   for (std::size_t row = 0; row < values.size(); row += n) {
     const std::size_t vector_columns = row + n <= values.size() ? simd_columns : 0;
-#ifdef PTO_POSTPROCESS_X86
-    if (vector_columns != 0) flags |= fp32_row_avx2(values.data() + row, vector_columns, simd, declined.data());
-#endif
+    if (vector_columns != 0) flags |= simd.run(values.data() + row, vector_columns);
     for (std::size_t c = 0; c < n && row + c < values.size(); ++c) {
-      if (c < vector_columns && declined[c] == 0) continue;
+      if (c < vector_columns && !simd.declined(c)) continue;
       std::uint64_t& value = values[row + c];
       num::Result r;
       if (!fast || !fast_element(value, plan, column_plans[c], r))

@@ -2,7 +2,8 @@
 // with -mavx2 -mf16c; matrix_postprocess_isa.hpp).  Four elements per step,
 // each computed exactly as matrix_postprocess.cpp's encoders do:
 //
-// - d = source x multiplier in binary64 is exact (24 x 11 significant bits).
+// - d = source x multiplier in binary64 is exact (S32 31 or FP32 24 by 11
+//   significant bits).
 // - FP32: the host's RNE conversion of d, stepped one encoding toward d's
 //   magnitude (RTP/RTM/RTZ) when it rounded the wrong way; inexact when the
 //   RNE result differs from d.
@@ -16,6 +17,14 @@
 //   sign | infinity (Sat: sign | largest finite) with OF|NX whatever the
 //   mode; tininess is before rounding (|d| < 2^emin), UF|NX when inexact;
 //   a zero d is +0 with no flags.
+// - Integer destinations: d rounded to an integer in the mode (VROUNDPD:
+//   the signed value's RNE / RTZ / RTP / RTM, which is MatrixRoundMagnitude
+//   of its magnitude with the sign-swapped directed modes), inexact when it
+//   differs from d; range checks, clamps and the offset on integer-valued
+//   binary64 numbers below 2^62 (exact); the value's low 32 bits from
+//   adding 1.5 * 2^52 (exact below 2^51 in magnitude: the sum's low
+//   significand bits are the two's complement integer), then sign- or
+//   zero-extended from the destination width.
 #include "tile/matrix_postprocess_isa.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -129,6 +138,66 @@ Encoded encode(__m256d d, const SimdRowPlan& plan, __m128i negative) noexcept {
   return {_mm_srli_epi32(_mm_add_epi32(odd_bits, add), 16), inexact};
 }
 
+template <int Mode>
+__m256d round_to(__m256d d) noexcept {
+  return _mm256_round_pd(d, Mode | _MM_FROUND_NO_EXC);
+}
+
+__m256d rounded_integer(__m256d d, num::RoundingMode mode) noexcept {
+  switch (mode) {
+    case num::RoundingMode::RTZ: return round_to<_MM_FROUND_TO_ZERO>(d);
+    case num::RoundingMode::RTP: return round_to<_MM_FROUND_TO_POS_INF>(d);
+    case num::RoundingMode::RTM: return round_to<_MM_FROUND_TO_NEG_INF>(d);
+    default: return round_to<_MM_FROUND_TO_NEAREST_INT>(d);
+  }
+}
+
+struct Range {
+  __m256d minimum, maximum;
+};
+
+Range range_of(unsigned bits, bool is_signed) noexcept {
+  if (is_signed) return {_mm256_set1_pd(-__builtin_ldexp(1.0, static_cast<int>(bits) - 1)),
+                         _mm256_set1_pd(__builtin_ldexp(1.0, static_cast<int>(bits) - 1) - 1)};
+  return {_mm256_setzero_pd(), _mm256_set1_pd(__builtin_ldexp(1.0, static_cast<int>(bits)) - 1)};
+}
+
+__m256d outside(__m256d v, const Range& r) noexcept {
+  return _mm256_or_pd(_mm256_cmp_pd(v, r.minimum, _CMP_LT_OQ), _mm256_cmp_pd(v, r.maximum, _CMP_GT_OQ));
+}
+
+__m256d clamp(__m256d v, const Range& r) noexcept { return _mm256_min_pd(_mm256_max_pd(v, r.minimum), r.maximum); }
+
+// The four sources as binary64 and the lanes (32-bit masks) the kernel
+// declines: FP32 NaN / infinity (exponent all ones), -0, carriers beyond 32
+// bits; S32 sources are their low 32 bits.
+struct Sources {
+  __m256d real;
+  __m128i skip;
+};
+
+Sources sources(__m256i carriers, bool s32) noexcept {
+  const __m256i halves = _mm256_permutevar8x32_epi32(carriers, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+  const __m128i source = _mm256_castsi256_si128(halves), high = _mm256_extracti128_si256(halves, 1);
+  if (s32) return {_mm256_cvtepi32_pd(source), _mm_setzero_si128()};
+  const __m128i exponent = _mm_and_si128(source, _mm_set1_epi32(0x7f800000));
+  const __m128i skip = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi32(exponent, _mm_set1_epi32(0x7f800000)),
+                                                 _mm_cmpeq_epi32(source, _mm_set1_epi32(static_cast<int>(0x80000000U)))),
+                                    _mm_xor_si128(_mm_cmpeq_epi32(high, _mm_setzero_si128()), _mm_set1_epi32(-1)));
+  return {_mm256_cvtps_pd(_mm_castsi128_ps(source)), skip};
+}
+
+// Integer-valued lanes below 2^51 in magnitude as the destination's
+// normalised Words (NormalizeTileInteger: the low `bits` bits, sign- or
+// zero-extended).
+__m256i integer_words(__m256d v, unsigned bits, bool is_signed) noexcept {
+  const __m256i sum = _mm256_castpd_si256(_mm256_add_pd(v, _mm256_set1_pd(0x1.8p52)));
+  const __m128i low = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(sum, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+  const __m128i unused = _mm_cvtsi32_si128(static_cast<int>(32 - bits));
+  const __m128i top = _mm_sll_epi32(low, unused);
+  return is_signed ? _mm256_cvtepi32_epi64(_mm_sra_epi32(top, unused)) : _mm256_cvtepu32_epi64(_mm_srl_epi32(top, unused));
+}
+
 }  // namespace
 
 num::Flags fp32_row_avx2(std::uint64_t* row, std::size_t columns, const SimdRowPlan& plan, std::uint8_t* declined) noexcept {
@@ -140,14 +209,9 @@ num::Flags fp32_row_avx2(std::uint64_t* row, std::size_t columns, const SimdRowP
   __m128i any_inexact = _mm_setzero_si128(), any_tiny = _mm_setzero_si128(), any_overflow = _mm_setzero_si128();
   for (std::size_t c = 0; c < columns; c += 4) {
     const __m256i carriers = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + c));
-    const __m256i halves = _mm256_permutevar8x32_epi32(carriers, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
-    const __m128i source = _mm256_castsi256_si128(halves), high = _mm256_extracti128_si256(halves, 1);
-    // NaN / infinity (exponent all ones), -0, carriers beyond 32 bits.
-    const __m128i exponent = _mm_and_si128(source, _mm_set1_epi32(0x7f800000));
-    const __m128i skip = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi32(exponent, _mm_set1_epi32(0x7f800000)),
-                                                   _mm_cmpeq_epi32(source, _mm_set1_epi32(static_cast<int>(0x80000000U)))),
-                                      _mm_xor_si128(_mm_cmpeq_epi32(high, _mm_setzero_si128()), _mm_set1_epi32(-1)));
-    const __m256d real = _mm256_cvtps_pd(_mm_castsi128_ps(source));
+    const Sources sourced = sources(carriers, plan.s32_source);
+    const __m128i skip = sourced.skip;
+    const __m256d real = sourced.real;
     const __m256d multiplier = _mm256_blendv_pd(_mm256_loadu_pd(plan.positive + c), _mm256_loadu_pd(plan.negative + c), real);
     const __m256d d = _mm256_mul_pd(real, multiplier);
     const __m256d magnitude = absolute(d);
@@ -175,6 +239,45 @@ num::Flags fp32_row_avx2(std::uint64_t* row, std::size_t columns, const SimdRowP
   if (any(any_inexact)) flags |= num::kNX;
   if (any(any_tiny)) flags |= num::kUF;
   if (any(any_overflow)) flags |= num::kOF;
+  return flags;
+}
+
+num::Flags integer_row_avx2(std::uint64_t* row, std::size_t columns, const IntegerRowPlan& plan,
+                            std::uint8_t* declined) noexcept {
+  const Range destination = range_of(plan.bits, plan.is_signed);
+  const Range intermediate = plan.width != 0 ? range_of(plan.width, true) : destination;
+  const __m256d fast_limit = _mm256_set1_pd(0x1p62), word_limit = _mm256_set1_pd(0x1p51);
+  __m256d any_inexact = _mm256_setzero_pd(), any_overflow = _mm256_setzero_pd();
+  for (std::size_t c = 0; c < columns; c += 4) {
+    const __m256i carriers = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + c));
+    const Sources s = sources(carriers, plan.s32_source);
+    // MatrixActivationWithFlags: the multiplier of the source's sign.
+    const __m256d multiplier =
+        _mm256_blendv_pd(_mm256_loadu_pd(plan.positive + c), _mm256_loadu_pd(plan.negative + c), s.real);
+    const __m256d d = _mm256_mul_pd(s.real, multiplier);
+    __m256d declined_lanes = _mm256_cmp_pd(absolute(d), fast_limit, _CMP_NLT_UQ);
+    const __m256d r = rounded_integer(d, plan.rounding);
+    const __m256d inexact = _mm256_cmp_pd(r, d, _CMP_NEQ_UQ);
+    __m256d value = r, overflow = outside(r, intermediate);
+    if (plan.width != 0) {  // MatrixRoundAndSaturateSigned, the offset, then the destination's range
+      value = _mm256_add_pd(clamp(r, intermediate), _mm256_loadu_pd(plan.offset + c));
+      overflow = _mm256_or_pd(overflow, outside(value, destination));
+    }
+    const __m256d wide = _mm256_cmp_pd(absolute(value), word_limit, _CMP_NLT_UQ);
+    if (plan.saturating) value = clamp(value, destination);
+    else declined_lanes = _mm256_or_pd(declined_lanes, wide);
+    const __m256i kept = _mm256_or_si256(_mm256_cvtepi32_epi64(s.skip), _mm256_castpd_si256(declined_lanes));
+    const __m256d counted = _mm256_castsi256_pd(_mm256_xor_si256(kept, _mm256_set1_epi64x(-1)));
+    any_inexact = _mm256_or_pd(any_inexact, _mm256_and_pd(counted, inexact));
+    any_overflow = _mm256_or_pd(any_overflow, _mm256_and_pd(counted, overflow));
+    const __m256i words = integer_words(value, plan.bits, plan.is_signed);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(row + c), _mm256_blendv_epi8(words, carriers, kept));
+    const int skipped = _mm256_movemask_pd(_mm256_castsi256_pd(kept));
+    for (int i = 0; i < 4; ++i) declined[c + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>((skipped >> i) & 1);
+  }
+  num::Flags flags = 0;
+  if (_mm256_movemask_pd(any_inexact) != 0) flags |= num::kNX;
+  if (_mm256_movemask_pd(any_overflow) != 0) flags |= num::kOF | num::kNX;
   return flags;
 }
 

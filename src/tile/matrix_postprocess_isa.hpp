@@ -1,8 +1,11 @@
-// The AVX2 + F16C row kernel of B.FPATR post-processing
+// The AVX2 + F16C row kernels of B.FPATR post-processing
 // (matrix_postprocess_avx2.cpp, compiled for AVX2 and F16C, called only when
 // the CPU has them and the host floating-point environment is the default
-// one): FP32 accumulators times their column's multiplier, encoded as FP32,
-// FP16 or BF16 under RNE, RTZ, RTP or RTM, four elements per step.
+// one), four elements per step under RNE, RTZ, RTP or RTM: S32 or FP32
+// accumulators times their column's multiplier encoded as FP32, FP16 or
+// BF16 (d exact: 31 or 24 by 11 significant bits); S32 or FP32 accumulators times their column's multiplier rounded to
+// an integer destination of at most 32 bits (through the pre-quantisation
+// intermediate and its offset when the mode has one).
 #pragma once
 
 #include <cstddef>
@@ -20,6 +23,7 @@ struct SimdRowPlan {
   bool saturating = false;
   const double* positive = nullptr;  // per column: the multiplier of a positive source
   const double* negative = nullptr;  // and of a negative one
+  bool s32_source = false;           // else FP32
 };
 
 // Columns [0, columns) (a multiple of 4) of one row, in place; returns the OR
@@ -27,5 +31,24 @@ struct SimdRowPlan {
 // whose carrier has bits beyond 32) is left unchanged, its flags not
 // counted, and declined[c] set to 1 (else 0).
 num::Flags fp32_row_avx2(std::uint64_t* row, std::size_t columns, const SimdRowPlan& plan, std::uint8_t* declined) noexcept;
+
+struct IntegerRowPlan {
+  num::RoundingMode rounding = num::RoundingMode::RNE;  // RNE, RTZ, RTP or RTM
+  bool saturating = false;
+  bool s32_source = false;   // else FP32
+  unsigned width = 0;        // MatrixQuantizedAffine intermediate width (0: none)
+  unsigned bits = 32;        // destination width, 1..32
+  bool is_signed = true;     // destination signedness
+  const double* positive = nullptr;  // per column: the multiplier of a positive source
+  const double* negative = nullptr;  // and of a negative one
+  const double* offset = nullptr;    // per column: the quantisation offset (width != 0)
+};
+
+// The same contract for integer destinations: an element whose FP32 source
+// is a NaN, an infinity or -0 (or whose carrier has bits beyond 32), whose
+// scaled value is 2^62 or more in magnitude, or whose non-saturating
+// overflow is 2^51 or more in magnitude is declined.
+num::Flags integer_row_avx2(std::uint64_t* row, std::size_t columns, const IntegerRowPlan& plan,
+                            std::uint8_t* declined) noexcept;
 
 }  // namespace pto::tile::postprocess

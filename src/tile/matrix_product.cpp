@@ -78,6 +78,7 @@ void word_elements(const Tile& t, std::span<Operand> out) {
   switch (element_bits(t.data_type())) {
     case 8: return sign ? map_payload<std::int8_t>(t, out, extend) : map_payload<std::uint8_t>(t, out, extend);
     case 16: return sign ? map_payload<std::int16_t>(t, out, extend) : map_payload<std::uint16_t>(t, out, extend);
+    case 32: return sign ? map_payload<std::int32_t>(t, out, extend) : map_payload<std::uint32_t>(t, out, extend);
     default:
       for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<Operand>(t.read_word(static_cast<std::uint32_t>(i)));
   }

@@ -5,15 +5,20 @@
 // size, dense, padded and overlapping row strides; the destination payload
 // (padding included) and definedness after TLOAD, and every memory byte
 // after TSTORE, must agree bit for bit.  Each block-copy case runs over the
-// three routes of the bands: in place in host memory (FlatTileMemory),
-// through the row image (a port without an in-place view), and the
-// machine's paged memory (arch::Memory: bands inside one resident page in
-// place, the others through the image).
+// routes of the bands: in place in host memory (FlatTileMemory), through
+// the row image (a port without an in-place view), and the machine's paged
+// memory (arch::Memory: bands inside one chunk of pages in place, across
+// page boundaries too, the others through the image), placed across a
+// chunk boundary, and with a page of decoded code in the footprint (stores
+// there must take write_bytes, whose code hook must see every byte written
+// on that page).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <memory>
+#include <utility>
 #include <random>
 #include <vector>
 
@@ -80,8 +85,8 @@ std::size_t footprint(const Case& c) {
   return c.base + (c.rows - 1) * c.stride + std::uint64_t{c.columns} * tile::memory_element_bytes(c.type) + 64;
 }
 
-enum class Route { InPlace, Image, Paged };
-constexpr Route kRoutes[] = {Route::InPlace, Route::Image, Route::Paged};
+enum class Route { InPlace, Image, Paged, PagedAcrossChunks, PagedWithCode };
+constexpr Route kRoutes[] = {Route::InPlace, Route::Image, Route::Paged, Route::PagedAcrossChunks, Route::PagedWithCode};
 
 // FlatTileMemory's bytes without its in-place view.
 class ImagePort final : public tile::TileMemoryPort {
@@ -98,14 +103,27 @@ class ImagePort final : public tile::TileMemoryPort {
 };
 
 // The machine's memory as the bundle engine's port uses it: bulk copies and
-// Memory::in_place_range.  Holds `storage` at address 0 while it lives and
-// copies it back on destruction.
+// Memory::in_place_range.  Holds `storage` at guest address `origin` while
+// it lives and copies it back on destruction.  With `code`, the page holding
+// the middle of the storage is marked as decoded code, and the code hook's
+// ranges are recorded.
 class PagedPort final : public tile::TileMemoryPort {
  public:
-  explicit PagedPort(std::span<std::byte> storage) : storage_(storage) {
-    memory_.write_bytes(0, {reinterpret_cast<const std::uint8_t*>(storage.data()), storage.size()});
+  PagedPort(std::span<std::byte> storage, std::uint64_t origin, bool code) : storage_(storage), origin_(origin) {
+    memory_.write_bytes(origin, {reinterpret_cast<const std::uint8_t*>(storage.data()), storage.size()});
+    if (code) {
+      code_page_ = (origin + storage.size() / 2) & ~(arch::Memory::kPageBytes - 1);
+      memory_.mark_code_page(code_page_);
+      memory_.set_code_write_hook(
+          [](void* self, arch::Word address, arch::Word size) {
+            static_cast<PagedPort*>(self)->hooked_.emplace_back(address, size);
+          },
+          this);
+    }
   }
-  ~PagedPort() override { memory_.read_bytes(0, {reinterpret_cast<std::uint8_t*>(storage_.data()), storage_.size()}); }
+  ~PagedPort() override {
+    memory_.read_bytes(origin_, {reinterpret_cast<std::uint8_t*>(storage_.data()), storage_.size()});
+  }
   PagedPort(const PagedPort&) = delete;
   PagedPort& operator=(const PagedPort&) = delete;
   arch::FaultCode check(std::uint64_t address, std::uint64_t size, bool) const override {
@@ -113,23 +131,43 @@ class PagedPort final : public tile::TileMemoryPort {
                                                                            : arch::FaultCode::Fault_DataPage;
   }
   void read(std::uint64_t address, std::span<std::byte> out) override {
-    memory_.read_bytes(address, {reinterpret_cast<std::uint8_t*>(out.data()), out.size()});
+    memory_.read_bytes(origin_ + address, {reinterpret_cast<std::uint8_t*>(out.data()), out.size()});
   }
   void write(std::uint64_t address, std::span<const std::byte> in) override {
-    memory_.write_bytes(address, {reinterpret_cast<const std::uint8_t*>(in.data()), in.size()});
+    memory_.write_bytes(origin_ + address, {reinterpret_cast<const std::uint8_t*>(in.data()), in.size()});
   }
   std::byte* in_place(std::uint64_t address, std::uint64_t size, bool write) override {
-    return reinterpret_cast<std::byte*>(memory_.in_place_range(address, size, write));
+    return reinterpret_cast<std::byte*>(memory_.in_place_range(origin_ + address, size, write));
+  }
+  // Whether the code hook saw the storage byte at `address` (only bytes on
+  // the code page are asked about).
+  bool hooked(std::uint64_t address) const {
+    const std::uint64_t a = origin_ + address;
+    return std::any_of(hooked_.begin(), hooked_.end(), [&](const auto& r) { return a >= r.first && a - r.first < r.second; });
+  }
+  bool on_code_page(std::uint64_t address) const {
+    return code_page_ != kNoCode && origin_ + address - code_page_ < arch::Memory::kPageBytes;
   }
 
  private:
+  static constexpr std::uint64_t kNoCode = ~std::uint64_t{0};
   arch::Memory memory_;
   std::span<std::byte> storage_;
+  std::uint64_t origin_;
+  std::uint64_t code_page_ = kNoCode;
+  std::vector<std::pair<arch::Word, arch::Word>> hooked_;
 };
 
-// TLOAD or TSTORE through the route's port over `memory`.
-template <typename F>
-void with_port(Route route, std::vector<std::byte>& memory, F f) {
+// The guest address of a paged route's storage: page 3 (bands inside a
+// chunk), or 1000 bytes before a chunk boundary.
+std::uint64_t paged_origin(Route route) {
+  return route == Route::PagedAcrossChunks ? 5 * arch::Memory::kChunkBytes - 1000 : 3 * arch::Memory::kPageBytes;
+}
+
+// TLOAD or TSTORE through the route's port over `memory`; `after` sees the
+// paged port once the transfer is done.
+template <typename F, typename After>
+void with_port(Route route, std::vector<std::byte>& memory, F f, After after) {
   if (route == Route::InPlace) {
     tile::FlatTileMemory port(memory);
     f(port);
@@ -137,9 +175,15 @@ void with_port(Route route, std::vector<std::byte>& memory, F f) {
     ImagePort port(memory);
     f(port);
   } else {
-    PagedPort port(memory);
+    PagedPort port(memory, paged_origin(route), route == Route::PagedWithCode);
     f(port);
+    after(port);
   }
+}
+
+template <typename F>
+void with_port(Route route, std::vector<std::byte>& memory, F f) {
+  with_port(route, memory, f, [](const PagedPort&) {});
 }
 
 struct Loaded {
@@ -157,6 +201,17 @@ Loaded load(const Case& c, std::vector<std::byte> memory, bool blocks, Route rou
   return {{t.payload().begin(), t.payload().end()}, t.defined_element_count()};
 }
 
+// Every byte of the stored rows that lies on a code page went through
+// the code hook (PagedWithCode).
+void expect_code_hooked(const Case& c, const PagedPort& port) {
+  const std::uint64_t row_bytes = std::uint64_t{c.columns} * tile::memory_element_bytes(c.type);
+  std::uint64_t missed = 0;
+  for (std::uint32_t r = 0; r < c.rows; ++r)
+    for (std::uint64_t a = c.base + r * c.stride; a < c.base + r * c.stride + row_bytes; ++a)
+      missed += port.on_code_page(a) && !port.hooked(a) ? 1 : 0;
+  EXPECT_EQ(missed, 0U);
+}
+
 std::vector<std::byte> store(const Case& c, std::vector<std::byte> memory, std::mt19937_64::result_type seed,
                              bool blocks, Route route = Route::InPlace) {
   tile::TileFile f;
@@ -165,7 +220,9 @@ std::vector<std::byte> store(const Case& c, std::vector<std::byte> memory, std::
   for (std::uint32_t r = 0; r < c.rows; ++r)
     for (std::uint32_t col = 0; col < c.columns; ++col) t.write_element(r, col, rng() & ((1ULL << tile::element_bits(c.type)) - 1));
   tile::set_cube_block_copies_enabled(blocks);
-  with_port(route, memory, [&](tile::TileMemoryPort& port) { EXPECT_TRUE(tile::tstore(t, port, c.base, c.stride).ok()); });
+  with_port(
+      route, memory, [&](tile::TileMemoryPort& port) { EXPECT_TRUE(tile::tstore(t, port, c.base, c.stride).ok()); },
+      [&](const PagedPort& port) { expect_code_hooked(c, port); });
   tile::set_cube_block_copies_enabled(true);
   return memory;
 }
@@ -227,22 +284,47 @@ TEST(CubeCopy, CellPlacementByHand) {
   run(TileLayout::CubeM16, DataType::FP32, 3, 5, [](std::uint32_t r, std::uint32_t c) { return (c / 2) * 32 + r * 2 + c % 2; });
 }
 
-// Memory::in_place_range: one page only, resident for reads, no decoded
-// code for writes (a write allocates the page as write_bytes would).
-TEST(CubeCopy, MemoryInPlaceRangeIsOnePageWithoutCode) {
+// Memory::in_place_range: one chunk of pages (host-contiguous, across page
+// boundaries), allocated for reads (absent pages in it read zero), no
+// decoded code on any page for writes (a write allocates the pages as
+// write_bytes would), and within the host cap.
+TEST(CubeCopy, MemoryInPlaceRangeIsOneChunkWithoutCode) {
   arch::Memory m;
-  constexpr arch::Word kPage = arch::Memory::kPageBytes;
-  EXPECT_EQ(m.in_place_range(kPage, 16, false), nullptr);  // absent: reads zero, no bytes
+  constexpr arch::Word kPage = arch::Memory::kPageBytes, kChunk = arch::Memory::kChunkBytes;
+  EXPECT_EQ(m.in_place_range(kPage, 16, false), nullptr);  // no chunk: reads zero, no bytes
   std::uint8_t* page = m.in_place_range(kPage, kPage, true);
   ASSERT_NE(page, nullptr);
   page[5] = 0x5A;
   EXPECT_EQ(m.read(kPage + 5, 1), 0x5AU);
   EXPECT_EQ(m.in_place_range(kPage + 5, 1, false), page + 5);
-  EXPECT_EQ(m.in_place_range(kPage + 1, kPage, false), nullptr);  // crosses into the next page
+  EXPECT_EQ(m.resident_bytes(), kPage);
+  // Across a page boundary: the next page's bytes follow (absent, zero).
+  std::uint8_t* across = m.in_place_range(kPage + 1, kPage, false);
+  ASSERT_EQ(across, page + 1);
+  EXPECT_EQ(across[kPage - 1], 0);
+  ASSERT_EQ(m.in_place_range(2 * kPage - 8, 16, true), page + kPage - 8);  // allocates page 2
+  EXPECT_EQ(m.resident_bytes(), 2 * kPage);
+  page[kPage + 3] = 0x77;
+  EXPECT_EQ(m.read(2 * kPage + 3, 1), 0x77U);
+  EXPECT_EQ(m.in_place_range(kChunk - 8, 16, false), nullptr);  // crosses a chunk boundary
+  EXPECT_EQ(m.in_place_range(kChunk - 8, 16, true), nullptr);
+  EXPECT_EQ(m.in_place_range(~arch::Word{0} - 3, 8, false), nullptr);  // wraps
   EXPECT_EQ(m.in_place_range(kPage, 0, false), nullptr);
-  m.mark_code_page(kPage);
-  EXPECT_EQ(m.in_place_range(kPage, 16, true), nullptr);  // stores into code take write_bytes (the hook)
-  EXPECT_EQ(m.in_place_range(kPage, 16, false), page);
+  m.mark_code_page(2 * kPage);
+  EXPECT_EQ(m.in_place_range(kPage, 2 * kPage, true), nullptr);  // stores into code take write_bytes (the hook)
+  EXPECT_EQ(m.in_place_range(kPage, 16, true), page);
+  EXPECT_EQ(m.in_place_range(kPage, 2 * kPage, false), page);
+}
+
+TEST(CubeCopy, MemoryInPlaceRangeRespectsTheHostCap) {
+  arch::MemoryConfig config;
+  config.host_cap_bytes = 2 * arch::Memory::kPageBytes;
+  arch::Memory m(config);
+  constexpr arch::Word kPage = arch::Memory::kPageBytes;
+  EXPECT_EQ(m.in_place_range(0, 3 * kPage, true), nullptr);  // three new pages: write_bytes throws, in order
+  EXPECT_EQ(m.resident_bytes(), 0U);
+  EXPECT_NE(m.in_place_range(kPage - 4, 8, true), nullptr);
+  EXPECT_EQ(m.resident_bytes(), 2 * kPage);
 }
 
 }  // namespace

@@ -296,6 +296,71 @@ TEST(MatrixKernels, NarrowWordWrapByHand) {
   tile::kernels::select_kernel_isa(widest);
 }
 
+// The reference profile's floating operands are their zero-extended
+// carriers (TileProfileMatrixAccumulate: accumulator + MultiplyWord), so the
+// kernels' 32 x 32-bit products must be exact and the Word sums wrap modulo
+// 2^64: carriers at their extremes (all ones, the sign bit alone, infinity
+// and NaN codes, zero, one) push FP32 products to 2^64 - 2^33 + 1.
+class CarrierDraw {
+ public:
+  explicit CarrierDraw(std::mt19937_64& rng) : rng_(rng) {}
+  std::uint64_t element(DataType t) {
+    const unsigned bits = tile::element_bits(t);
+    const std::uint64_t mask = (1ULL << bits) - 1, top = 1ULL << (bits - 1);
+    const std::uint64_t extremes[] = {mask, top, mask >> 1, top | (top >> 1), 0, 1, rng_() & mask};
+    return extremes[rng_() % std::size(extremes)];
+  }
+  std::uint64_t scale() { return rng_() % 2 ? 0xFF : rng_() & 0xFF; }
+
+ private:
+  std::mt19937_64& rng_;
+};
+
+// FP16 / BF16 / FP32 under the reference profile on the Word kernels: every
+// form (ordinary, BIAS, ACC, MX; TMATMUL and TGEMV) on random shapes, and
+// the largest shapes, at the carriers' extremes.
+TEST(MatrixKernels, ReferenceFloatWordsAtExtremes) {
+  std::mt19937_64 rng(4093);
+  for (const Form& form : kForms)
+    for (const DataType type : {DataType::FP16, DataType::BF16, DataType::FP32}) {
+      const tile::MatrixFunction f = tile::matrix_function(form.function);
+      if (f.mx && type == DataType::FP32) continue;  // no FP32 MX operands
+      for (int i = 0; i < (f.gemv ? 3 : 4); ++i) {
+        CubeHarness h(form, type, type, NumericProfile::Reference, 1);
+        if (i == 3) {
+          ASSERT_TRUE(h.shape(32, type == DataType::FP32 ? 32 : 64, 512, TileLayout::CubeM32)) << num::name(type);
+        } else {
+          ASSERT_TRUE(random_shape(h, f.gemv, rng));
+        }
+        CarrierDraw draw(rng);
+        ASSERT_TRUE(h.fill(draw));
+        expect_same(h, describe(form, type, type, NumericProfile::Reference, 1, h));
+      }
+    }
+}
+
+// The Word kernels by hand: 2^32 - 1 squared is 2^64 - 2^33 + 1, so three
+// such products onto the Word 2^33 are 2^33 + 3 (2^64 - 2^33 + 1) =
+// 2^64 - 2^34 + 3 (mod 2^64); signed operands -1 x -1 add 1 each.
+TEST(MatrixKernels, WordProductByHand) {
+  constexpr std::uint32_t kRows = 32, kK = 3, kColumns = 5;
+  const std::vector<std::uint32_t> left(std::size_t{kK} * kRows, 0xFFFFFFFFU), right(kK, 0xFFFFFFFFU);
+  const std::vector<std::int32_t> signed_left(left.size(), -1), signed_right(kK, -1);
+  const std::vector<std::uint32_t> rows = {0, 1, 2}, columns(kColumns, 0);
+  const std::string_view widest = tile::kernels::kernel_isa();
+  for (const std::string_view isa : kernel_variants()) {
+    tile::kernels::select_kernel_isa(isa);
+    std::vector<std::uint64_t> sums(8 * kRows, 1ULL << 33);
+    tile::kernels::word_product(tile::kernels::Panels<std::uint32_t, std::uint64_t>{
+        kRows, kColumns, kK, left.data(), right.data(), rows.data(), columns.data(), sums.data(), true});
+    for (std::size_t e = 0; e < kColumns * kRows; ++e) ASSERT_EQ(sums[e], 0xFFFFFFFC00000003ULL) << isa << " " << e;
+    tile::kernels::word_product(tile::kernels::Panels<std::int32_t, std::uint64_t>{
+        kRows, kColumns, kK, signed_left.data(), signed_right.data(), rows.data(), columns.data(), sums.data(), false});
+    for (std::size_t e = 0; e < kColumns * kRows; ++e) ASSERT_EQ(sums[e], 3U) << isa << " " << e;
+  }
+  tile::kernels::select_kernel_isa(widest);
+}
+
 // TileLinearIndex splits into a row part and a column part for every layout
 // the product reads (Tile::valid_offsets).
 TEST(MatrixKernels, OffsetsAreSeparable) {

@@ -163,6 +163,24 @@ TEST(MatrixPostprocessTile, LargestTilesMatchTheExactPath) {
     }
 }
 
+// The AVX2 row kernels on every mode whose destination they take: integer
+// destinations (S32 or FP32 sources, with and without the pre-quantisation
+// intermediate and offset) and binary ones from S32 or FP32, whole groups of
+// four columns plus a remainder, every host rounding mode, Sat on and off.
+TEST(MatrixPostprocessTile, RowKernelModesMatchTheExactPath) {
+  Sources s(1212);
+  for (unsigned mode = 0; mode < 64; ++mode) {
+    if (!fpatr::pre_quant_mode(mode).legal || fpatr::pre_quant_mode(mode).shift) continue;
+    for (const DataType output : outputs_of(mode))
+      for (unsigned relu = 0; relu < 4; ++relu)
+        for (const RoundingMode rounding : {RoundingMode::RNE, RoundingMode::RTZ, RoundingMode::RTP, RoundingMode::RTM})
+          for (const bool saturating : {false, true}) {
+            const Tile t = random_tile(s, mode, relu, s32_source(mode, output), 6, 38);
+            expect_tile_matches_exact(t, mode, relu, output, {rounding, saturating});
+          }
+  }
+}
+
 // The kernel declines exactly what the header names: RTO, FP8 destinations
 // and accumulators other than S32 / FP32.
 TEST(MatrixPostprocessTile, KernelAppliesWhereDocumented) {
