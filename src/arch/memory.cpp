@@ -1,8 +1,9 @@
 #include "arch/memory.hpp"
 
 #include <bit>
-#include <cstdlib>
 #include <new>
+
+#include <sys/mman.h>
 
 #include <fmt/format.h>
 
@@ -27,13 +28,19 @@ MemoryConfig MemoryConfig::reference(Word model_bytes) {
 
 Memory::Memory(const MemoryConfig& config) : config_(config) {}
 
-void Memory::FreeChunk::operator()(std::uint8_t* p) const noexcept { std::free(p); }
+void Memory::FreeChunk::operator()(std::uint8_t* p) const noexcept { ::munmap(p, kChunkBytes); }
 
 std::uint8_t* Memory::chunk_bytes(Word page_number) {
   Chunk& c = chunks_[page_number >> (kChunkBits - kPageBits)];
   if (!c) {
-    c.reset(static_cast<std::uint8_t*>(std::calloc(kChunkBytes, 1)));
-    if (!c) throw std::bad_alloc();
+    // An anonymous mapping, not calloc: its host pages are committed only
+    // when written, and a guest page is written only once page_for_write
+    // charged it to the host cap, so a sparse guest (one page in each chunk)
+    // costs its pages, not its chunks, even after clear() (calloc would
+    // zero-fill reused heap memory, committing the whole chunk).
+    void* p = ::mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    c.reset(static_cast<std::uint8_t*>(p));
   }
   return c.get();
 }

@@ -64,7 +64,7 @@ class Memory {
   static constexpr Word kPageBytes = Word{1} << kPageBits;
   static constexpr Word kPageMask = kPageBytes - 1;
   // Pages are backed by chunks of kChunkPages consecutive pages, one host
-  // allocation each (zero-filled, the OS commits only touched host pages),
+  // mapping each (zero-filled, the OS commits only written host pages),
   // so ranges across page boundaries inside a chunk are host-contiguous.
   static constexpr unsigned kChunkBits = kPageBits + 4;
   static constexpr Word kChunkBytes = Word{1} << kChunkBits;
