@@ -58,8 +58,9 @@ Families (the rule each one legalises):
   point's faulting word with SrcType 3 (else 2; for a conversion the one
   with DstType 0) and bit 1 cleared: 3 -> 1 (FP32, carrier bits 31:0) or
   2 -> 0 (FP64), with the sources the point set before that exec.
-  Expected: Fault_None, TPC + 4, the sticky flags ORed with the produced
-  ones, and RegDst as the spec computes it for the run the points make,
+  The sticky flags are cleared before the legal exec (the points preset
+  all five, which would hide any flag).  Expected: Fault_None, TPC + 4,
+  NumericStatusFlags() = the flags the run produces, and RegDst as the spec computes it for the run the points make,
   under the pto-v0 reference profile (MachineConfig::reference()): the
   portable model's ScalarFPEncodingCompare (canonical 0/1), ScalarFPMinMax
   (signed zeros ordered by the model) and FABS (ExecuteDecodedFPUnary);
