@@ -318,6 +318,7 @@ std::optional<Word> observe(Machine& m, const json& s) {
   if (op == "expect_queue") return queue(m, s).value[num(s["index"])];
   if (op == "expect_bundle_argument") return m.state.block.bundle_argument;
   if (op == "expect_bpc") return m.state.bpc;
+  if (op == "expect_barg" && s["field"] == "bpcn") return m.state.block.barg.bpcn;
   if (op == "expect_mem") return m.memory.read(num(s["addr"]), static_cast<unsigned>(num(s["size"])));
   if (op == "expect_bookkeeping") {
     if (const std::uint64_t* wide = bookkeeping_epoch(m.state.bookkeeping, s["field"])) return *wide;
@@ -849,9 +850,11 @@ TwinEffect maintenance_effect(const json& prefix, std::string_view mnemonic) {
 //   T), WriteSystemRegister of SrcL (SSRSET, HL.SSRSET), SwapSystemRegister
 //   (SSRSWAP: RegDst = the old value, the register = SrcL).
 // - SetCommitTarget (SETC.TGT): _BARG.bpcn = SrcL.
+// - ExecuteLocalStateRegisterGet (LSRGET): RegDst = ReadCurrentBARGWord
+//   (asl/block/model/state/barg.asl): LSR_ID 0 the BPC, 1 _BARG.bpcn.
 // nullopt for the rest: ASSERT with a nonzero source retires with no other
 // effect, EBREAK/C.EBREAK/ACRC/ACRE keep their own trap (kOwnTrap), and
-// LSRGET and BSTART.ICALL assert status and TPC only.
+// BSTART.ICALL asserts status and TPC only.
 std::string epoch_field(std::string_view mn) {
   if (mn.starts_with("DC.")) return "data_cache_epoch";
   if (mn.starts_with("IC.")) return "instruction_cache_epoch";
@@ -941,6 +944,12 @@ std::optional<TwinEffect> system_effect(const json& prefix, const json& step) {
   }
   if (mn == "SETC.TGT") {
     e.after.push_back({{"op", "expect_barg"}, {"field", "bpcn"}, {"value", hex_word(source_l())}});
+    return e;
+  }
+  if (mn == "LSRGET" && field("LSR_ID") <= 1) {
+    e.before.push_back(field("LSR_ID") == 0 ? json{{"op", "expect_bpc"}, {"snapshot", "word"}}
+                                            : json{{"op", "expect_barg"}, {"field", "bpcn"}, {"snapshot", "word"}});
+    e.after.push_back({{"op", "expect_gpr"}, {"reg", field("RegDst")}, {"value", snapshot_offset("word", 0)}});
     return e;
   }
   return std::nullopt;
