@@ -60,7 +60,7 @@ std::vector<scalar::DecodedInsn> predecode(const std::vector<std::uint64_t>& wor
 bool run_block(arch::Machine& m, const std::vector<scalar::DecodedInsn>& block) {
   for (const scalar::DecodedInsn& d : block) {
     const scalar::ExecOutcome o = runner::execute(m, d);
-    if (o == scalar::ExecOutcome::Fault || o == scalar::ExecOutcome::NotImplemented) return false;
+    if (scalar::stops_run(o)) return false;
   }
   return true;
 }

@@ -58,8 +58,9 @@ Families (the rule each one legalises):
   point's faulting word with SrcType 3 (else 2; for a conversion the one
   with DstType 0) and bit 1 cleared: 3 -> 1 (FP32, carrier bits 31:0) or
   2 -> 0 (FP64), with the sources the point set before that exec.
-  Expected: Fault_None, TPC + 4, the sticky flags ORed with the produced
-  ones, and RegDst as the spec computes it for the run the points make,
+  The sticky flags are cleared before the legal exec (the points preset
+  all five, which would hide any flag).  Expected: Fault_None, TPC + 4,
+  NumericStatusFlags() = the flags the run produces, and RegDst as the spec computes it for the run the points make,
   under the pto-v0 reference profile (MachineConfig::reference()): the
   portable model's ScalarFPEncodingCompare (canonical 0/1), ScalarFPMinMax
   (signed zeros ordered by the model) and FABS (ExecuteDecodedFPUnary);
@@ -582,6 +583,8 @@ def readiness_twin(v: dict, catalog: Catalog) -> dict:
 
 FP_FORMATS = {0: ("FP64", 64), 1: ("FP32", 32)}  # SrcType -> (ScalarFPSourceTypeCode '00000' / '00001', width)
 DZ = 0x2                                         # NumericStatusFlags bit 1: divide by zero
+FP_FLAGS_MASK = 0x1F                             # NumericStatusFlags: CORE_STATE[36:32]
+CORE_STATE_FLAGS_SHIFT = 32
 
 
 def fp_source(value: int, fmt: int) -> int:
@@ -757,15 +760,21 @@ def fsu_twin(v: dict, catalog: Catalog, type_point: dict | None) -> dict | None:
         raise ValueError(f"{v['avs_id']}: reference profile gives {result:#x}, {type_point['avs_id']} asserts {asserted:#x}")
     exec_step = {k: val for k, val in steps[e].items() if k != "expect_fault"}
     exec_step.update(bits=f"{legal:#0{length // 4 + 2}x}", expect_status="ScalarExecution_Executed")
+    # The points preset every sticky flag (CORE_STATE[36:32] = 0x1f), which
+    # would hide any flag the legal run raises or fails to raise: the twin
+    # clears them first (the rest of CORE_STATE as the point set it), so
+    # NumericStatusFlags() afterwards is exactly what the run produced.
     core_state = int(next(s for s in reversed(prefix) if s["op"] == "set_core_state")["value"], 16)
+    flags_clear = {"op": "set_core_state", "value": hex64(core_state & ~(FP_FLAGS_MASK << CORE_STATE_FLAGS_SHIFT))}
     tpc = int(next(s for s in reversed(prefix) if s["op"] == "set_tpc")["value"], 16)
     post = [{"op": "expect_fault", "fault": "Fault_None"},
             {"op": "expect_gpr", "reg": dest, "value": hex64(result)},
-            {"op": "expect_fp_flags", "value": f"{((core_state >> 32) | produced) & 0x1F:#x}"},
+            {"op": "expect_fp_flags", "value": f"{produced:#x}"},
             {"op": "expect_tpc", "value": hex64(tpc + length // 8)}]
     return {"avs_id": v["avs_id"], "source": v["source"], "family": "FSU reserved source type",
             "rule": f"InstructionContractSourceTypeLegal_{mn}: SrcType '00' or '01'",
-            "legalisation": f"SrcType {fmt | 2} -> {fmt} ({FP_FORMATS[fmt][0]})", "steps": prefix + [exec_step] + post}
+            "legalisation": f"SrcType {fmt | 2} -> {fmt} ({FP_FORMATS[fmt][0]}), sticky flags cleared first",
+            "steps": prefix + [flags_clear, exec_step] + post}
 
 
 SSR_LEGAL_ID = 0x0001            # GLOBAL_PTR (catalog system-registers.json: base, RW)
@@ -1758,6 +1767,104 @@ def own_retry_twin(v: dict) -> dict:
 
 
 # id -> (register, legal value, rule, expected steps after the exec)
+TFMA_SOURCE_VALUE = {  # the twin's source element k = row * Col + column, per source tile
+    1: lambda k: (0x9E3779B97F4A7C15 * (k + 1)) & MASK64,  # left multiplicand: wraps
+    2: lambda k: k + 3,                                     # right multiplicand
+    3: lambda k: ~k & MASK64,                               # addend
+}
+
+
+def tfma_capacity_twin(v: dict, commands: Catalog) -> dict:
+    """TFMA-CAPACITY: a U64 TFMA (BSTART DataType 24) of LB1 x LB0 = 2 x 128
+    (LB2 Col 128) whose destination B.IOT has SizeCode 1: 128 bytes cannot
+    hold 2 * 128 * 8 = 2048 (TileDescriptorShapeLegal in
+    ResolveBundleTileDestinationsWithShapeAndType, destination-shape.asl:
+    Fault_TileAllocation before allocation).  The point configures no
+    source, so the twin needs two changes: SizeCode 1 -> 5 (2048 bytes), and
+    the sources 1 (left), 2 (right), 3 (addend) of the B.IOTs configured as
+    the destination will be (TileOperandsLegal_TFMA: the same 2048-byte
+    2 x 128 U64 RowMajor descriptor, PE_MASK 1111 as the bindings) with
+    every valid element written (defined).  Expected (TFMA,
+    TileFixedFusedMultiplyAddValue for an integer type,
+    asl/tile/model/execution/fused-multiply-add.asl): each element
+    left * right + addend modulo 2^64; the destination is tile 0, the first
+    free register of hand 0; the sources unchanged."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    dims = bundle_dimensions(steps, commands)
+    rows, columns = dims[1], dims[0]
+    if dims[2] != columns:
+        raise ValueError(f"{v['avs_id']}: Col differs from ValidCol")
+    needed = rows * columns * 8
+    code = next(k for k in range(1, 13) if 64 << k >= needed)  # TileSizeCodeBytes(k) = 64 << k
+    elements = [(r, c) for r in range(rows) for c in range(columns)]
+    sources = []
+    for index, value in TFMA_SOURCE_VALUE.items():
+        sources.append({"op": "configure_tile", "index": index, "mask": 0b1111, "capacity": 64 << code, "rows": rows,
+                        "columns": columns, "valid_rows": rows, "valid_columns": columns, "data_type": "U64",
+                        "layout": "RowMajor", "location": "Any"})
+        sources += [{"op": "write_tile_element", "index": index, "row": r, "column": c,
+                     "value": hex64(value(r * columns + c))} for r, c in elements]
+    prefix = [dict(steps[0])] + sources + [dict(s) for s in steps[1:e1]]
+    # the last binding: the addend, L and the destination (the only form that decodes it)
+    last = prefix[max(i for i, s in enumerate(prefix) if s.get("rewritten_from") == "AddBundleTileBinding")]
+    bits = int(last["bits"], 16)
+    last["bits"] = f"{with_field(commands.form_of(bits, 32), bits, 'SizeCode', code):#010x}"
+    left, right, addend = TFMA_SOURCE_VALUE[1], TFMA_SOURCE_VALUE[2], TFMA_SOURCE_VALUE[3]
+    post = [{"op": "expect_tile", "index": 0, "field": "valid_rows", "value": rows},
+            {"op": "expect_tile", "index": 0, "field": "valid_columns", "value": columns}]
+    post += [{"op": "expect_tile_element", "index": 0, "row": r, "column": c,
+              "value": hex64(left(k) * right(k) + addend(k))} for r, c in elements for k in [r * columns + c]]
+    post += [{"op": "expect_tile_element", "index": 3, "row": r, "column": c, "value": hex64(addend(r * columns + c))}
+             for r, c in (elements[0], elements[-1])]
+    return bundle_twin_record(v, prefix, steps[e1], post, "tile capacity",
+                              "TileDescriptorShapeLegal(TileSizeCodeBytes(SizeCode), Col, rows, columns, U64)",
+                              f"B.IOT SizeCode 1 -> {code} ({64 << code} bytes); sources 1..3 configured and written")
+
+
+TSTORE_SHAPE_COLUMNS = 2  # the twin's LB0 (ValidCol) and LB2 (physical Col)
+
+
+def tstore_shape_twin(v: dict, commands: Catalog) -> dict:
+    """TSTORE-SHAPE: a full-PE TSTORE (Function 1, DataType 24 = U64) of the
+    unallocated Shared S99 with LB0 = LB2 = 32768 columns and LB1 = 9 rows:
+    no SizeCode holds that shape (MinimumTileCapacityBytesForShape = 0), so
+    SharedTileReadSchemaLegal rejects it with Fault_TileLegality before any
+    store.  Twin: LB0 and LB2 = 2 (9 x 2 U64 = 144 bytes: capacity 256).
+    Expected (BSTART.TSTORE: an unallocated Shared source is no exception,
+    its elements read UndefinedSharedTileWord(S, e) = ZeroExtend(S) XOR e,
+    asl/tile/model/state/shared-registers.asl; TSTOREShared,
+    asl/tile/model/memory/shared-movement.asl): every element (row, column)
+    of the valid 9 x 2 rectangle, e = TileStorageIndex = row * Col + column,
+    stored by the PE whose region holds it (PE mask 1111: all of them) at
+    base 0 (no B.IOR) + row * 16 (dense row stride ceil(Col * 64 / 8)) +
+    column * 8; S99 stays without a descriptor and the binding is consumed
+    (as TSTORE-UNDEF-001 asserts for its 1 x 1 store)."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    dims = bundle_dimensions(steps, commands)
+    shared_id = next(s["index"] for s in steps if s["op"] == "expect_shared_tile")
+    prefix = []
+    for s in steps[:e1]:
+        t = dict(s)
+        if s["op"] == "exec" and s.get("rewritten_from") == "SetBundleDimension":
+            bits = int(s["bits"], 16)
+            bound = int(commands.form_of(bits, 32)["asm"][-1])
+            if bound != 1:
+                t["bits"] = f"{with_field(b_dim_form(commands, bound), bits, 'uimm17', TSTORE_SHAPE_COLUMNS):#010x}"
+        prefix.append(t)
+    rows, columns = dims[1], TSTORE_SHAPE_COLUMNS
+    row_stride = columns * 8
+    post = [{"op": "expect_mem", "addr": hex64(row * row_stride + column * 8), "size": 8,
+             "value": hex64(shared_id ^ (row * columns + column))}
+            for row in range(rows) for column in range(columns)]
+    post += [{"op": "expect_shared_tile", "index": shared_id, "field": "descriptor_valid", "value": False},
+             {"op": "expect_shared_binding", "index": 0, "field": "consumed", "value": True}]
+    return bundle_twin_record(v, prefix, steps[e1], post, "tile shape",
+                              "SharedTileReadSchemaLegal: MinimumTileCapacityBytesForShape(Col, rows, columns) != 0",
+                              f"B.DIM LB0 and LB2 {dims[0]} -> {columns} (LB1 {rows} kept)")
+
+
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
     # no effect other than successful retirement" (no trap entered).
@@ -1854,6 +1961,10 @@ def main(argv=None) -> int:
                      if v["avs_id"] == "PTO-AVS-BLOCK-GMOV-READINESS-001"]
     bundle_twins += [cube_tload_size_twin(v, commands) for v in json.loads(BUNDLE.read_text())
                      if v["avs_id"] == "PTO-AVS-BLOCK-TLOAD-CUBE-TSIZE-006"]
+    bundle_twins += [tfma_capacity_twin(v, commands) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] == "PTO-AVS-TILE-TFMA-CAPACITY-001"]
+    bundle_twins += [tstore_shape_twin(v, commands) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] == "PTO-AVS-BLOCK-TSTORE-SHAPE-001"]
     bundle_twins += [own_retry_twin(v) for v in json.loads(BUNDLE.read_text())
                      if v["avs_id"] == "PTO-AVS-BLOCK-SHARED-TSTORE-MASK-LEGALITY-001"]
     # a bundle vector whose twin asserts BARG: run by the block step runner

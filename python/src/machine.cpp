@@ -95,8 +95,7 @@ class CallbackObserver final : public runner::Observer {
     record["next_pc"] = r.next_pc;
     record["text"] = runner::instruction_text(*r.insn);
     record["outcome"] = outcome_name(r.outcome);
-    record["fault"] = r.outcome == scalar::ExecOutcome::Fault ? py::cast(std::string(arch::fault_name(r.fault)))
-                                                               : py::none();
+    record["fault"] = scalar::is_fault(r.outcome) ? py::cast(std::string(arch::fault_name(r.fault()))) : py::none();
     py::dict gprs;
     for (const auto& [index, value] : r.gpr_writes) gprs[runner::gpr_name(index)] = value;
     record["gpr_writes"] = gprs;
@@ -113,10 +112,9 @@ class CallbackObserver final : public runner::Observer {
     switch (o) {
       case scalar::ExecOutcome::Next: return "next";
       case scalar::ExecOutcome::PcWritten: return "pc-written";
-      case scalar::ExecOutcome::Fault: return "fault";
       case scalar::ExecOutcome::NotImplemented: return "not-implemented";
+      default: return "fault";  // scalar::is_fault(o)
     }
-    return "?";
   }
   py::function callback_;
 };

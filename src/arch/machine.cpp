@@ -1,6 +1,7 @@
 #include "arch/machine.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -117,23 +118,22 @@ void Machine::write_visible_trap_context(unsigned target, unsigned source) {
   state.banked_reg(target, kEbargLoopCountLow) = 0;
 }
 
-void Machine::set_fault(FaultCode code, Word address, std::uint32_t cause) {
+ExecOutcome Machine::set_fault(FaultCode code, Word address, std::uint32_t cause) {
+  assert(code != FaultCode::Fault_None);  // SetFaultWithCause(Fault_None) is never raised
   const unsigned source = state.current_acr;
-  const bool fault = code != FaultCode::Fault_None;
-  const unsigned ring = fault ? trap_target_for_fault(source) : source;
-  if (fault) save_trap_context(ring, source);
+  const unsigned ring = trap_target_for_fault(source);
+  save_trap_context(ring, source);
   state.last_fault = code;
   state.fault_address = address;
   TrapStatus& t = state.trap_status[ring];
   t.asynchronous = false;
-  t.argument_valid = fault;
+  t.argument_valid = true;
   t.cause = cause & 0xFFFFFFu;
   t.number = trap_number(code);
   t.argument0 = address;
-  if (fault) {
-    set_current_acr(ring);
-    state.pc = trap_vector_entry(ring, address);
-  }
+  set_current_acr(ring);
+  state.pc = trap_vector_entry(ring, address);
+  return fault_outcome(code);
 }
 
 void Machine::clear_fault() {

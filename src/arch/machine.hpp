@@ -4,12 +4,14 @@
 // src/runner/executor.hpp; the handler contract in src/scalar/execute.hpp.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "arch/memory.hpp"
+#include "arch/outcome.hpp"
 #include "arch/state.hpp"
 
 namespace pto::arch {
@@ -89,7 +91,15 @@ class Machine {
   // SetFaultWithCause: save the trap context in the target ring (ACR0 -> 0,
   // others -> 1), record _LastFault/_FaultAddress and the trap status, switch
   // ACR, TPC = EVBASE of the target ring or the fault address when it is 0.
-  void set_fault(FaultCode code, Word address, std::uint32_t cause = 0);
+  // Returns the outcome carrying `code`, so a handler ends with
+  // `return m.set_fault(...)`; `code` is a fault (not Fault_None).
+  ExecOutcome set_fault(FaultCode code, Word address, std::uint32_t cause = 0);
+  // The outcome of the fault this attempt already raised (last_fault), for a
+  // handler whose callee (load, store, a probe helper) raised it.
+  ExecOutcome raised() const {
+    assert(state.last_fault != FaultCode::Fault_None);
+    return fault_outcome(state.last_fault);
+  }
   // ClearFault: the current ring's trap status and the fault record.
   void clear_fault();
   // RecoverTrapContext (asl/arch/profile/trap-context-recovery.asl); false

@@ -135,8 +135,7 @@ ExecOutcome SETC(Machine& m, const DecodedInsn& d) {
 template <std::size_t Row, bool Gprs>
 ExecOutcome SETC_self_admitting(Machine& m, const DecodedInsn& d) {
   if (!commit_condition_setter_applicable(m.state.block)) {
-    m.set_fault(FaultCode::Fault_BundleControl, m.state.pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_BundleControl, m.state.pc);
   }
   return SETC<Row, Gprs>(m, d);
 }
@@ -160,8 +159,7 @@ ExecOutcome JR(Machine& m, const DecodedInsn& d) {
   static const int kSimm12 = scalar::field_slot(Mnemonic::JR, "simm12");
   const Word target = m.state.read_reg5(d.reg(0)) + (static_cast<Word>(d.field[kSimm12]) << 1);
   if (target & 1) {
-    m.set_fault(FaultCode::Fault_InstructionPC, target);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_InstructionPC, target);
   }
   m.state.pc = target;
   return ExecOutcome::PcWritten;
@@ -198,8 +196,7 @@ ExecOutcome LSRGET(Machine& m, const DecodedInsn& d) {
                          b.barg.block_type == arch::BundleKind::Floating;
   const auto id = d.field[kId];
   if (id > 2 || (id == 1 && !candidate)) {
-    m.set_fault(FaultCode::Fault_BundleControl, s.pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_BundleControl, s.pc);
   }
   Word value = 0;
   if (id == 0) {

@@ -424,8 +424,7 @@ struct Attempt {
     if (f == FaultCode::Fault_ModelTileElements) return model_tile_elements_exceeded();
     roll_back_destinations(m.state.block, tiles.file);
     tiles.trace.outcome = std::string(arch::fault_name(f));
-    m.set_fault(f, address_is_data ? data_address : m.state.pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(f, address_is_data ? data_address : m.state.pc);
   }
   ExecOutcome not_implemented(std::string_view what) {
     tiles.trace.outcome = fmt::format("not implemented in this model: {}", what);

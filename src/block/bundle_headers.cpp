@@ -21,8 +21,7 @@ using scalar::DecodedInsn;
 using scalar::ExecOutcome;
 
 ExecOutcome fault(Machine& m, FaultCode code) {
-  m.set_fault(code, m.state.pc);
-  return ExecOutcome::Fault;
+  return m.set_fault(code, m.state.pc);
 }
 
 // Decoded field value by catalog name (0 when the form lacks it).

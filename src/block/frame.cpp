@@ -131,10 +131,9 @@ ExecOutcome run_template(Machine& m, const DecodedInsn& d, FrameTemplateKind kin
   const unsigned begin = d.reg(0);
   const unsigned end = d.reg(1);
   const Word size = static_cast<Word>(d.field[2]);
-  if (!t.active && !start_template(m, kind, begin, end, size)) return ExecOutcome::Fault;
+  if (!t.active && !start_template(m, kind, begin, end, size)) return m.raised();
   if (t.instruction_pc != s.pc || t.kind != kind) {
-    m.set_fault(FaultCode::Fault_IllegalInstruction, s.pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_IllegalInstruction, s.pc);
   }
   if (!t.stack_adjusted) {
     // AdjustFrameStackPointer
@@ -142,7 +141,7 @@ ExecOutcome run_template(Machine& m, const DecodedInsn& d, FrameTemplateKind kin
     t.stack_adjusted = true;
   }
   while (t.progress < t.register_count) {
-    if (!frame_step(m)) return ExecOutcome::Fault;
+    if (!frame_step(m)) return m.raised();
   }
   return complete_template(s) ? ExecOutcome::PcWritten : ExecOutcome::Next;
 }

@@ -66,21 +66,19 @@ ExecOutcome MCOPY(Machine& m, const DecodedInsn& d) {
     const Word length = s.read_gpr(d.reg(2));
     if (range_wraps(destination, length) || range_wraps(source, length) ||
         copy_ranges_overlap(destination, source, length)) {
-      m.set_fault(FaultCode::Fault_IllegalInstruction, s.pc);
-      return ExecOutcome::Fault;
+      return m.set_fault(FaultCode::Fault_IllegalInstruction, s.pc);
     }
     t = {true, s.pc, destination, source, length, 0};
   }
   if (t.instruction_pc != s.pc) {
-    m.set_fault(FaultCode::Fault_IllegalInstruction, s.pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_IllegalInstruction, s.pc);
   }
   const std::uint64_t limit = copy_step_limit(m);
   for (std::uint64_t step = 0; step < limit && t.active; ++step) {
     if (t.progress == t.length) {
       complete_copy(s);
     } else if (!copy_step(m, t)) {
-      return ExecOutcome::Fault;
+      return m.raised();
     }
   }
   if (t.active && t.progress == t.length) complete_copy(s);
@@ -94,14 +92,12 @@ ExecOutcome MSET(Machine& m, const DecodedInsn& d) {
   const Word value = s.read_gpr(d.reg(1));
   const Word length = s.read_gpr(d.reg(2));
   if (length > 63) {
-    m.set_fault(FaultCode::Fault_IllegalInstruction, s.pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_IllegalInstruction, s.pc);
   }
   if (length != 0) {
     const FaultCode f = m.probe_data(destination, length, 1);
     if (f != FaultCode::Fault_None) {
-      m.set_fault(f, destination);
-      return ExecOutcome::Fault;
+      return m.set_fault(f, destination);
     }
     for (Word i = 0; i < length; ++i) m.memory.write(destination + i, 1, value & 0xFF);
     if (s.reservation_valid) {

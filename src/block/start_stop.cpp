@@ -69,8 +69,9 @@ const std::array<StartForm, isa::kFormRecordCount> kStartForms = [] {
 
 const StartForm& start_form(isa::FormIndex form) { return kStartForms[form]; }
 
-// BundleBranchTypeLegal / BundleTransferOfBranchType.
-std::optional<BundleTransfer> transfer_of_branch_type(unsigned bt) {
+// BundleBranchTypeLegal / BundleTransferOfBranchType
+// (asl/block/model/dispatch/descriptor-legality.asl).
+constexpr std::optional<BundleTransfer> transfer_of_branch_type(unsigned bt) {
   switch (bt) {
     case 1: return BundleTransfer::Fallthrough;
     case 5: return BundleTransfer::Indirect;
@@ -211,8 +212,7 @@ ExecOutcome stop_bundle(Machine& m, Word next_pc) {
   s.pc = next_pc;
   if (post_commit_trap) {
     // The saved context is the committed, cleared block: recovery resumes at next_pc.
-    m.set_fault(FaultCode::Fault_BundlePostCommit, next_pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_BundlePostCommit, next_pc);
   }
   return ExecOutcome::PcWritten;
 }
@@ -275,8 +275,7 @@ ExecOutcome BSTART(Machine& m, const DecodedInsn& d) {
   } else {
     desc = descriptor_of(d, sf);
     if (!descriptor_legal(desc, d.bits)) {
-      m.set_fault(FaultCode::Fault_IllegalInstruction, pc);
-      return ExecOutcome::Fault;
+      return m.set_fault(FaultCode::Fault_IllegalInstruction, pc);
     }
   }
   const BundleTransfer transfer = desc.branch_type_valid ? *transfer_of_branch_type(desc.branch_type) : sf.transfer;
@@ -285,8 +284,7 @@ ExecOutcome BSTART(Machine& m, const DecodedInsn& d) {
   // RetiringBundleBPCNAvailable: an active STD/FP block supplies BPCN.
   if (reads_retiring_bpcn && !(s.block.bundle_active && (s.block.barg.block_type == BundleKind::Standard ||
                                                          s.block.barg.block_type == BundleKind::Floating))) {
-    m.set_fault(FaultCode::Fault_BundleControl, pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_BundleControl, pc);
   }
   Word target = relative_target(sf, transfer, d, pc);
   if (transfer == BundleTransfer::Return) {
@@ -296,8 +294,7 @@ ExecOutcome BSTART(Machine& m, const DecodedInsn& d) {
   }
   const Word return_target = start_return_target(sf, d, pc);
   if (target & 1) {
-    m.set_fault(FaultCode::Fault_InstructionPC, target);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_InstructionPC, target);
   }
   if (s.block.bundle_active) {
     // The retiring block commits first; its continuation is this BSTART.
@@ -336,8 +333,16 @@ ExecOutcome BSTART(Machine& m, const DecodedInsn& d) {
 constexpr unsigned kBoundTargetSlot = scalar::kMaxDecodedFields - 2;
 constexpr unsigned kBoundReturnSlot = scalar::kMaxDecodedFields - 1;
 
-// The BrType code of a transfer (transfer_of_branch_type's inverse).
-constexpr std::uint8_t branch_type_of(BundleTransfer t) { return t == BundleTransfer::Return ? 7 : 1; }
+// The BrType code of a transfer: transfer_of_branch_type's inverse, so the
+// table is written once.  0 (not a legal BrType) for a transfer no BrType
+// selects: bind_to_pc installs a typed bound start only for a BrType's
+// transfer (FALL or RET among kBoundTransfers).
+constexpr std::uint8_t branch_type_of(BundleTransfer t) {
+  for (std::uint8_t bt = 1; bt < 8; ++bt) {
+    if (transfer_of_branch_type(bt) == t) return bt;
+  }
+  return 0;
+}
 
 // `Typed`: a compressed STD/FP start whose BrType field selects the
 // transfer (FALL or RET): its descriptor records the branch type, and an
@@ -350,8 +355,7 @@ ExecOutcome BSTART_bound(Machine& m, const DecodedInsn& d) {
   if constexpr (Transfer == BundleTransfer::Return) {
     target = s.return_address;
     if (target & 1) {
-      m.set_fault(FaultCode::Fault_InstructionPC, target);
-      return ExecOutcome::Fault;
+      return m.set_fault(FaultCode::Fault_InstructionPC, target);
     }
   }
   clear_header(s.block);
@@ -363,7 +367,8 @@ ExecOutcome BSTART_bound(Machine& m, const DecodedInsn& d) {
   desc.form_identity = static_cast<std::uint8_t>((d.form - isa::kScalarFormCount) & 0x7F);
   if constexpr (Typed) {
     desc.branch_type_valid = true;
-    desc.branch_type = branch_type_of(Transfer);
+    constexpr std::uint8_t kBranchType = branch_type_of(Transfer);
+    desc.branch_type = kBranchType;
   }
   s.block.operation = desc;
   return ExecOutcome::PcWritten;
@@ -413,8 +418,7 @@ ExecOutcome BSTOP(Machine& m, const DecodedInsn& d) {
 ExecOutcome B_CATR(Machine& m, const DecodedInsn& d) {
   BlockState& b = m.state.block;
   if (!b.bundle_active || b.bundle_body_active || b.control_attributes.present) {
-    m.set_fault(FaultCode::Fault_BundleControl, m.state.pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_BundleControl, m.state.pc);
   }
   static const int kDR = scalar::field_slot(isa::Mnemonic::B_CATR, "DR");
   static const int kTrap = scalar::field_slot(isa::Mnemonic::B_CATR, "trap");
@@ -453,8 +457,7 @@ ExecOutcome B_HINT(Machine& m, const DecodedInsn& d) {
     // BeginBundle starts at ReadTPC(), which the retiring commit has moved.
     begin_bundle(s, s.pc, BundleKind::Standard, BundleTransfer::Fallthrough, sequential, sequential, sequential, true);
   } else if (!s.block.bundle_active || s.block.bundle_body_active || s.block.hint.present) {
-    m.set_fault(FaultCode::Fault_BundleControl, pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_BundleControl, pc);
   }
   s.last_bundle_hint_payload = d.bits;
   s.block.header_dirty = true;
@@ -502,23 +505,20 @@ const TileExecutorTable& tile_executor_table() {
 ExecOutcome complete_bundle(Machine& m, Word continuation) {
   State& s = m.state;
   if (!s.block.bundle_active) {
-    m.set_fault(FaultCode::Fault_BundleControl, s.pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_BundleControl, s.pc);
   }
   // SETC.TGT may have replaced BPCN: validate before any effect.  The tile
   // operation below does not touch BARG, so the commit PC stays valid.
   const std::optional<Word> next_pc = legal_commit_pc(m, continuation);
-  if (!next_pc) return ExecOutcome::Fault;
+  if (!next_pc) return m.raised();
   // DR (dimension reduction) applies to VEC/SFU/TLSU blocks only.
   if (s.block.control_attributes.dimension_reduction && s.block.barg.block_type != BundleKind::TileElement &&
       s.block.barg.block_type != BundleKind::TileMemory) {
-    m.set_fault(FaultCode::Fault_BundleControl, s.pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_BundleControl, s.pc);
   }
   const auto& op = s.block.operation;
   if (op.valid && op.operation_class == BundleOperationClass::FixedPoint) {
-    m.set_fault(FaultCode::Fault_IllegalInstruction, s.pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_IllegalInstruction, s.pc);
   }
   if (const auto tile_op = pending_tile_operation(s)) {
     TileOperationExecutor e = tile_executor_table().get(*tile_op);
@@ -614,11 +614,10 @@ void begin_bundle_at(Machine& m, Word start_pc, BundleKind kind, BundleTransfer 
 
 ExecOutcome stop_bundle_at(Machine& m, Word continuation) {
   if (!m.state.block.bundle_active) {
-    m.set_fault(FaultCode::Fault_BundleControl, m.state.pc);
-    return ExecOutcome::Fault;
+    return m.set_fault(FaultCode::Fault_BundleControl, m.state.pc);
   }
   const std::optional<Word> next_pc = legal_commit_pc(m, continuation);
-  return next_pc ? stop_bundle(m, *next_pc) : ExecOutcome::Fault;
+  return next_pc ? stop_bundle(m, *next_pc) : m.raised();
 }
 
 void enter_bundle_body(Machine& m) {

@@ -96,8 +96,7 @@ bool applicable(const arch::State& s, const DecodedInsn& d) {
 }  // namespace
 
 ExecOutcome illegal_instruction(arch::Machine& m, const DecodedInsn&) {
-  m.set_fault(FaultCode::Fault_IllegalInstruction, m.state.pc);
-  return ExecOutcome::Fault;
+  return m.set_fault(FaultCode::Fault_IllegalInstruction, m.state.pc);
 }
 
 ExecOutcome not_implemented(arch::Machine&, const DecodedInsn&) { return ExecOutcome::NotImplemented; }

@@ -43,7 +43,7 @@ inline void begin_attempt(arch::State& s) {
 inline scalar::ExecOutcome admit_and_run(arch::Machine& m, const scalar::DecodedInsn& d) {
   arch::State& s = m.state;
   if (d.prechecks != 0 || s.block.system_block_terminal_pending) {
-    if (!admit(m, d)) return scalar::ExecOutcome::Fault;
+    if (!admit(m, d)) return m.raised();
   } else {
     // Without pre-checks and with no SYS terminal pending every decoded form
     // is applicable (see admit): only the body entry rule remains.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
 #include <cstdlib>
 #include <new>
 #include <type_traits>
@@ -23,13 +24,11 @@ using scalar::ExecOutcome;
 // Fetch faults (docs/semantics-notes.md "Instruction fetch"): an odd TPC and
 // a fetch outside the address space are cached like any decode result.
 ExecOutcome instruction_pc_fault(Machine& m, const DecodedInsn&) {
-  m.set_fault(FaultCode::Fault_InstructionPC, m.state.pc);
-  return ExecOutcome::Fault;
+  return m.set_fault(FaultCode::Fault_InstructionPC, m.state.pc);
 }
 
 ExecOutcome instruction_page_fault(Machine& m, const DecodedInsn&) {
-  m.set_fault(FaultCode::Fault_InstructionPage, m.state.pc);
-  return ExecOutcome::Fault;
+  return m.set_fault(FaultCode::Fault_InstructionPage, m.state.pc);
 }
 
 // The host request's registers (PE 0's a7 and a0, as the reference runner
@@ -508,10 +507,12 @@ bool Executor::stops_after(ExecOutcome o, const DecodedInsn& d, Word pc, const R
     return true;
   }
   const arch::State& s = m_.state;
+  const FaultCode fault = scalar::fault_of(o);
+  assert(fault == s.last_fault);  // the outcome carries what set_fault recorded
   // The host-request test comes before the rejection test (reference runner).
   if (limits.host_request && host_request_raised(*limits.host_request)) {
     r.reason = StopReason::HostRequest;
-    r.fault = s.last_fault;
+    r.fault = fault;
     r.fault_address = s.fault_address;
     r.fault_pc = pc;
     return true;
@@ -521,10 +522,10 @@ bool Executor::stops_after(ExecOutcome o, const DecodedInsn& d, Word pc, const R
   // would handle it.
   if (limits.run_trap_handlers && s.banked_reg(s.current_acr, arch::kEvbaseLow) != 0) return false;
   r.reason = StopReason::Fault;
-  r.fault = s.last_fault;
+  r.fault = fault;
   r.fault_address = s.fault_address;
   r.fault_pc = pc;
-  r.detail = fmt::format("{} at pc {:#x}, fault address {:#x}", arch::fault_name(s.last_fault), pc, s.fault_address);
+  r.detail = fmt::format("{} at pc {:#x}, fault address {:#x}", arch::fault_name(fault), pc, s.fault_address);
   return true;
 }
 
@@ -586,7 +587,7 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
           const DecodedInsn& d = watched_;
           const ExecOutcome o = execute(m, d);
           ++steps;
-          if (o >= ExecOutcome::Fault && stops_after(o, d, pc, limits, r)) break;
+          if (scalar::stops_run(o) && stops_after(o, d, pc, limits, r)) break;
           continue;
         }
         build_run(*run, pc, watch);
@@ -640,7 +641,7 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
               s.fault_address = 0;
             }
             if ((admission & kAdmitFully) || ((admission & kAdmitFresh) && s.block.system_block_terminal_pending)) {
-              o = admit(m, d) ? d.handler(m, d) : ExecOutcome::Fault;
+              o = admit(m, d) ? d.handler(m, d) : m.raised();
             } else {
               // kAdmitBodyEntry marks body instructions only: the body entry
               // rule reduces to its state condition.
@@ -671,7 +672,7 @@ RunResult Executor::fast_loop(const RunLimits& limits) {
       run_stop_ = 0;
       if (o == ExecOutcome::Next) {
         s.pc = last.next_pc;
-      } else if (o >= ExecOutcome::Fault && stops_after(o, last.insn, last.pc, limits, r)) {
+      } else if (scalar::stops_run(o) && stops_after(o, last.insn, last.pc, limits, r)) {
         break;
       }
     }
@@ -716,7 +717,6 @@ RunResult Executor::observed_loop(const RunLimits& limits, Observer& observer) {
       ev.pc = pc;
       ev.insn = &d;
       ev.outcome = o;
-      ev.fault = s.last_fault;
       ev.fault_address = s.fault_address;
       for (unsigned i = 1; i < arch::kAbsoluteGprCount; ++i) {
         if (s.gpr[pe][i] != gprs_before[i]) ev.gpr_writes.emplace_back(i, s.gpr[pe][i]);
@@ -731,7 +731,7 @@ RunResult Executor::observed_loop(const RunLimits& limits, Observer& observer) {
       ev.next_pc = s.pc;
       ++r.steps;
       observer.on_retire(m_, ev);
-      if (o >= ExecOutcome::Fault && stops_after(o, d, pc, limits, r)) break;
+      if (scalar::stops_run(o) && stops_after(o, d, pc, limits, r)) break;
     }
   } catch (const arch::HostMemoryExhausted& e) {
     r.reason = StopReason::HostLimit;

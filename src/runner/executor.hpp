@@ -73,13 +73,14 @@ struct Retired {
   unsigned pe = 0;
   arch::Word pc = 0;
   const scalar::DecodedInsn* insn = nullptr;
-  scalar::ExecOutcome outcome = scalar::ExecOutcome::Next;
-  arch::FaultCode fault = arch::FaultCode::Fault_None;
+  scalar::ExecOutcome outcome = scalar::ExecOutcome::Next;  // carries the fault raised
   arch::Word fault_address = 0;
   std::vector<std::pair<unsigned, arch::Word>> gpr_writes;  // changed registers
   std::vector<arch::Word> t_pushes, u_pushes;
   std::vector<arch::MemoryAccess> accesses;
   arch::Word next_pc = 0;
+
+  arch::FaultCode fault() const { return scalar::fault_of(outcome); }
 };
 
 class Observer {

@@ -54,8 +54,8 @@ void TraceObserver::on_retire(const arch::Machine& m, const Retired& r) {
                      {"value", fmt::format("{:#x}", a.value)}});
     }
     j["mem"] = mem;
-    if (r.fault != arch::FaultCode::Fault_None) {
-      j["fault"] = std::string(arch::fault_name(r.fault));
+    if (scalar::is_fault(r.outcome)) {
+      j["fault"] = std::string(arch::fault_name(r.fault()));
       j["fault_address"] = fmt::format("{:#x}", r.fault_address);
     }
     if (r.outcome == scalar::ExecOutcome::NotImplemented) j["not_implemented"] = true;
@@ -71,7 +71,7 @@ void TraceObserver::on_retire(const arch::Machine& m, const Retired& r) {
   for (const auto& a : r.accesses) {
     line += fmt::format("  {}{} [{:#x}] {:#x}", a.write ? "st" : "ld", a.size, a.address, a.value);
   }
-  if (r.fault != arch::FaultCode::Fault_None) line += fmt::format("  !{} @{:#x}", arch::fault_name(r.fault), r.fault_address);
+  if (scalar::is_fault(r.outcome)) line += fmt::format("  !{} @{:#x}", arch::fault_name(r.fault()), r.fault_address);
   if (r.outcome == scalar::ExecOutcome::NotImplemented) line += "  !not-implemented";
   if (const block::BundleTrace* b = block::current_bundle_trace(m)) line += "  " + block::describe_bundle(*b);
   fmt::print(out_, "{}\n", line);

@@ -63,7 +63,7 @@ ExecOutcome agu_load(arch::Machine& m, const DecodedInsn& d, Word address, Word 
   constexpr AguForm a = agu_form_of(Mn);
   constexpr ScalarFormSlots s = slots_of(Mn);
   Word raw;
-  if (!m.load(address, a.size_bytes, raw)) return ExecOutcome::Fault;
+  if (!m.load(address, a.size_bytes, raw)) return m.raised();
   const Word value = normalize_load<a.size_bytes, a.signed_load>(raw);
   arch::State& st = m.state;
   if constexpr (a.address_kind == AguAddressKind::Compressed) {
@@ -96,7 +96,7 @@ template <M Mn>
 ExecOutcome agu_load_pair(arch::Machine& m, const DecodedInsn& d, Word address) {
   constexpr AguForm a = agu_form_of(Mn);
   constexpr ScalarFormSlots s = slots_of(Mn);
-  if (!probe_pair<a.size_bytes>(m, address)) return ExecOutcome::Fault;
+  if (!probe_pair<a.size_bytes>(m, address)) return m.raised();
   const Word first = m.read_probed(address, a.size_bytes);
   const Word second = m.read_probed(address + a.size_bytes, a.size_bytes);
   write_destination<s.reg_dst0>(m.state, d, normalize_load<a.size_bytes, a.signed_load>(first));
@@ -123,7 +123,7 @@ template <M Mn>
 ExecOutcome agu_store(arch::Machine& m, const DecodedInsn& d, Word address, Word updated_base) {
   constexpr AguForm a = agu_form_of(Mn);
   constexpr ScalarFormSlots s = slots_of(Mn);
-  if (!m.store(address, a.size_bytes, agu_store_source<Mn>(m.state, d))) return ExecOutcome::Fault;
+  if (!m.store(address, a.size_bytes, agu_store_source<Mn>(m.state, d))) return m.raised();
   if constexpr (a.update != AddressUpdate::None) write_destination<s.reg_dst>(m.state, d, updated_base);
   return ExecOutcome::Next;
 }
@@ -133,7 +133,7 @@ template <M Mn>
 ExecOutcome agu_store_pair(arch::Machine& m, const DecodedInsn& d, Word address) {
   constexpr AguForm a = agu_form_of(Mn);
   constexpr ScalarFormSlots s = slots_of(Mn);
-  if (!probe_pair<a.size_bytes>(m, address)) return ExecOutcome::Fault;
+  if (!probe_pair<a.size_bytes>(m, address)) return m.raised();
   const Word first = read_source<s.src_d>(m.state, d);
   const Word second = read_source<s.src_d1>(m.state, d);
   m.write_probed(address, a.size_bytes, first);
@@ -195,7 +195,7 @@ ExecOutcome load_immediate_gprs(arch::Machine& m, const DecodedInsn& d) {
   auto& gpr = m.state.gpr[m.state.current_pe];
   const Word address = gpr[d.reg(s.src_l)] + (field_word<s.imm>(d) << a.offset_scale);
   Word raw;
-  if (!m.load(address, a.size_bytes, raw)) return ExecOutcome::Fault;
+  if (!m.load(address, a.size_bytes, raw)) return m.raised();
   gpr[d.reg(s.reg_dst)] = normalize_load<a.size_bytes, a.signed_load>(raw);
   return ExecOutcome::Next;
 }

@@ -90,7 +90,7 @@ ExecOutcome execute_load_reserved(arch::Machine& m, const DecodedInsn& d) {
   arch::State& st = m.state;
   const Word address = read_source<s.src_l>(st, d);  // AtomicAddress: identity
   Word value;
-  if (!m.load(address, Size, value, decoded_memory_order<Mn>(d))) return ExecOutcome::Fault;
+  if (!m.load(address, Size, value, decoded_memory_order<Mn>(d))) return m.raised();
   st.reservation_valid = true;
   st.reservation_address = address;
   st.reservation_size = Size;
@@ -110,7 +110,7 @@ ExecOutcome execute_store_conditional(arch::Machine& m, const DecodedInsn& d) {
   const bool succeeds = st.reservation_valid && (st.reservation_address & kGranuleMask) == (address & kGranuleMask);
   st.reservation_valid = false;
   if (succeeds) {
-    if (!probe_or_fault(m, address, Size, Size)) return ExecOutcome::Fault;
+    if (!probe_or_fault(m, address, Size, Size)) return m.raised();
     m.write_probed(address, Size, value, decoded_memory_order<Mn>(d));
   }
   write_destination<s.reg_dst>(st, d, succeeds ? 0 : 1);
@@ -125,7 +125,7 @@ ExecOutcome execute_atomic_rmw(arch::Machine& m, const DecodedInsn& d) {
   arch::State& st = m.state;
   const Word address = read_source<s.src_l>(st, d);
   const Word operand = read_source<s.src_r>(st, d);
-  if (!probe_or_fault(m, address, Size, Size)) return ExecOutcome::Fault;
+  if (!probe_or_fault(m, address, Size, Size)) return m.raised();
   const Word old_value = m.memory.read(address, Size);
   const Word new_value = atomic_value_sized<Op, Size>(old_value, operand);
   store_translated(m, address, Size, new_value);
@@ -143,7 +143,7 @@ ExecOutcome execute_compare_and_swap(arch::Machine& m, const DecodedInsn& d) {
   const Word address = read_source<s.src_l>(st, d);
   const Word expected = read_source<s.src_r>(st, d);
   const Word desired = read_source<s.src_d>(st, d);
-  if (!probe_or_fault(m, address, Size, Size)) return ExecOutcome::Fault;
+  if (!probe_or_fault(m, address, Size, Size)) return m.raised();
   const Word old_value = m.memory.read(address, Size);
   const bool succeeds = old_value == zero_extend(expected, 8 * Size);
   if (succeeds) store_translated(m, address, Size, desired);
@@ -162,7 +162,7 @@ ExecOutcome execute_dma(arch::Machine& m, const DecodedInsn& d) {
   const Word source = read_source<s.src_l>(m.state, d);
   const Word destination = read_source<s.src_r>(m.state, d);
   if (!probe_or_fault(m, source, kBytes, 1) || !probe_or_fault(m, destination, kBytes, 1)) {
-    return ExecOutcome::Fault;
+    return m.raised();
   }
   std::array<Word, kChunks> snapshot{};
   for (unsigned i = 0; i < kChunks; ++i) snapshot[i] = m.read_probed(source + 8 * i, 8);

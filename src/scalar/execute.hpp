@@ -23,15 +23,15 @@
 //   Legality before effects: first decide every remaining fault (memory
 //   alignment/page probes, operand-value rules), then apply effects.  A
 //   faulting instruction must change nothing the spec does not say it changes.
-//   - Raise a fault with Machine::set_fault(code, address[, cause]) (the one
-//     implementation of SetFaultWithCause: saves the trap context, sets
+//   - Raise a fault with `return m.set_fault(code, address[, cause]);` (the
+//     one implementation of SetFaultWithCause: saves the trap context, sets
 //     _LastFault/_FaultAddress, switches ACR, moves TPC to EVBASE or the fault
-//     address) and return ExecOutcome::Fault.  Fault address: ReadTPC() (=
+//     address, and returns the outcome carrying the code, fault_outcome(code)).  Fault address: ReadTPC() (=
 //     Machine::state.pc, still the instruction's PC while the handler runs)
 //     for decode/legality faults, the data address for memory faults.
 //   - Machine::load / Machine::store perform ProbeDataAccess (alignment
 //     before page), raise the fault themselves and return false; the handler
-//     then returns ExecOutcome::Fault.  For multi-access forms (pairs,
+//     then returns m.raised(), the outcome of that fault.  For multi-access forms (pairs,
 //     pre/post update) probe every access with Machine::probe_data first,
 //     then perform them, so nothing is written before a later access faults.
 //   - Return ExecOutcome::Next on success: the dispatcher advances TPC by the
@@ -62,6 +62,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "arch/outcome.hpp"
 #include "isa/catalog.hpp"
 
 namespace pto::arch {
@@ -70,12 +71,13 @@ class Machine;
 
 namespace pto::scalar {
 
-enum class ExecOutcome : std::uint8_t {
-  Next,            // success; dispatcher advances TPC by the length
-  PcWritten,       // success; the handler wrote state.pc itself
-  Fault,           // Machine::set_fault was called (state.pc is the trap vector)
-  NotImplemented,  // this model does not execute the form: stop the run
-};
+// Next, PcWritten, NotImplemented, or the fault raised (src/arch/outcome.hpp).
+using arch::ExecOutcome;
+using arch::fault_of;
+using arch::fault_outcome;
+using arch::is_fault;
+using arch::is_success;
+using arch::stops_run;
 
 struct DecodedInsn;
 using Handler = ExecOutcome (*)(arch::Machine&, const DecodedInsn&);

@@ -127,8 +127,7 @@ bool flag(const DecodedInsn& d, int slot) { return slot >= 0 && (d.u(static_cast
 
 // Fault_IllegalInstruction at the command (ReadTPC()).
 ExecOutcome reject(arch::Machine& m) {
-  m.set_fault(arch::FaultCode::Fault_IllegalInstruction, m.state.pc);
-  return ExecOutcome::Fault;
+  return m.set_fault(arch::FaultCode::Fault_IllegalInstruction, m.state.pc);
 }
 
 // ScalarSourceSelectorLegal for a command's Reg5 source field.

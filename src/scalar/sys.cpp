@@ -104,9 +104,14 @@ bool is_base_address(SystemRegisterAddress address) {
                      [address](const isa::SystemRegisterDesc& r) { return r.is_base && r.address == address; });
 }
 
-// Raises Fault_IllegalInstruction at the instruction (ReadPC()); returns false.
+// Raises Fault_IllegalInstruction at the instruction (ReadPC()); returns its outcome.
+ExecOutcome illegal_outcome(arch::Machine& m) {
+  return m.set_fault(FaultCode::Fault_IllegalInstruction, m.state.pc);
+}
+
+// The same for a legality helper: returns false.
 bool illegal(arch::Machine& m) {
-  m.set_fault(FaultCode::Fault_IllegalInstruction, m.state.pc);
+  illegal_outcome(m);
   return false;
 }
 
@@ -133,7 +138,7 @@ ExecOutcome execute_system_register_get(arch::Machine& m, const DecodedInsn& d) 
   constexpr unsigned kAddressSlot = s.reg_dst >= 0 ? 1 : 0;
   Word value;
   if (!read_system_register(m, static_cast<SystemRegisterAddress>(d.u(kAddressSlot) & 0xFFFFFF), value)) {
-    return ExecOutcome::Fault;
+    return m.raised();
   }
   if constexpr (s.reg_dst >= 0) {
     write_destination<s.reg_dst>(m.state, d, value);
@@ -150,10 +155,9 @@ ExecOutcome execute_system_register_set(arch::Machine& m, const DecodedInsn& d) 
   static_assert(s.src_l == 1, "SSR_ID precedes SrcL");
   const auto address = static_cast<SystemRegisterAddress>(d.u(0) & 0xFFFFFF);
   if (!write_permitted(m, address)) {
-    illegal(m);
-    return ExecOutcome::Fault;
+    return illegal_outcome(m);
   }
-  if (!write_system_register(m, address, read_source<s.src_l>(m.state, d))) return ExecOutcome::Fault;
+  if (!write_system_register(m, address, read_source<s.src_l>(m.state, d))) return m.raised();
   return ExecOutcome::Next;
 }
 
@@ -163,13 +167,12 @@ ExecOutcome execute_ssrswap(arch::Machine& m, const DecodedInsn& d) {
   constexpr ScalarFormSlots s = slots_of(M::SSRSWAP);
   const auto address = static_cast<SystemRegisterAddress>(d.u(1) & 0xFFFFFF);
   if (!swap_permitted(m, address)) {
-    illegal(m);
-    return ExecOutcome::Fault;
+    return illegal_outcome(m);
   }
   const Word value = read_source<s.src_l>(m.state, d);
   Word old_value;
-  if (!read_system_register(m, address, old_value)) return ExecOutcome::Fault;
-  if (!write_system_register(m, address, value)) return ExecOutcome::Fault;
+  if (!read_system_register(m, address, old_value)) return m.raised();
+  if (!write_system_register(m, address, value)) return m.raised();
   write_destination<s.reg_dst>(m.state, d, old_value);
   return ExecOutcome::Next;
 }
@@ -177,15 +180,13 @@ ExecOutcome execute_ssrswap(arch::Machine& m, const DecodedInsn& d) {
 // SoftwareBreakpoint: the tag (EBREAK imm4, C.EBREAK imm5; the only field)
 // is the cause.
 ExecOutcome execute_software_breakpoint(arch::Machine& m, const DecodedInsn& d) {
-  m.set_fault(FaultCode::Fault_SoftwareBreakpoint, m.state.pc, static_cast<std::uint32_t>(d.u(0) & 0x1F));
-  return ExecOutcome::Fault;
+  return m.set_fault(FaultCode::Fault_SoftwareBreakpoint, m.state.pc, static_cast<std::uint32_t>(d.u(0) & 0x1F));
 }
 
 // ArchitectureAssert: Fault_Assert when SrcL is zero.
 ExecOutcome execute_assert(arch::Machine& m, const DecodedInsn& d) {
   if (read_source<slots_of(M::ASSERT).src_l>(m.state, d) != 0) return ExecOutcome::Next;
-  m.set_fault(FaultCode::Fault_Assert, m.state.pc);
-  return ExecOutcome::Fault;
+  return m.set_fault(FaultCode::Fault_Assert, m.state.pc);
 }
 
 // ---- fences (FenceData, FenceInstruction) ----
@@ -259,10 +260,9 @@ ExecOutcome execute_maintenance(arch::Machine& m, const DecodedInsn& d) {
   Word operand = 0;
   if constexpr (s.src_l >= 0) operand = read_source<s.src_l>(m.state, d);
   if (is_tlb_maintenance(Op) && m.state.current_acr != 0) {
-    illegal(m);
-    return ExecOutcome::Fault;
+    return illegal_outcome(m);
   }
-  if (!maintenance_operand_legal(m, Op, operand)) return ExecOutcome::Fault;
+  if (!maintenance_operand_legal(m, Op, operand)) return m.raised();
   arch::SystemBookkeeping& b = m.state.bookkeeping;
   ++maintenance_epoch(b, Op);
   b.last_maintenance_operation = Op;
@@ -332,13 +332,12 @@ void raise_service_request(arch::Machine& m, unsigned request_type) {
 ExecOutcome execute_architecture_close_request(arch::Machine& m, const DecodedInsn& d) {
   const auto request_type = static_cast<unsigned>(d.u(0) & 0xF);
   if (!service_request_permitted(m.state.current_acr, request_type)) {
-    illegal(m);
-    return ExecOutcome::Fault;
+    return illegal_outcome(m);
   }
   m.state.block.system_block_terminal_pending = true;
   raise_service_request(m, request_type);
   publish_architecture_request(m.state.bookkeeping, request_type);
-  return ExecOutcome::Fault;
+  return m.raised();
 }
 
 // ArchitectureEnterRequest (ACRE RRA_Type 0 or 1, aliases in PTO v0; the
@@ -354,7 +353,7 @@ ExecOutcome execute_architecture_enter_request(arch::Machine& m, const DecodedIn
   if (!m.trap_context_recoverable(target)) {
     m.set_fault(FaultCode::Fault_ExecutionStateCheck, st.pc);
     if (recovery_context.valid) st.trap_contexts[target] = recovery_context;
-    return ExecOutcome::Fault;
+    return m.raised();
   }
   const ExecOutcome committed = block::complete_bundle(m, st.block.sequential_pc);
   if (committed != ExecOutcome::PcWritten) {

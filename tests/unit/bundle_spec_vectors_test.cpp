@@ -28,6 +28,7 @@
 #include "tile/tile_ops.hpp"
 #include "tile/cube_layout.hpp"
 #include "spec_vector_runner.hpp"
+#include "tile_request.hpp"
 
 namespace {
 
@@ -444,15 +445,8 @@ std::string run_step(Machine& m, const json& s) {
                                  u(s["columns"]), u(s["valid_rows"]), u(s["valid_columns"]),
                                  static_cast<pto::tile::PeMask>(u(s["mask"])));
   } else if (op == "write_tile_predicate_bit") {
-    // TileInfoWithPredicateBit: logical bit row*Col+column of the packed
-    // payload; write_element defines and counts that logical element (its
-    // byte is written back unchanged), then the bit is set.
-    auto& t = tiles(m).tile(static_cast<pto::tile::TileIndex>(u(s["index"])));
-    const std::uint32_t bit = u(s["row"]) * t.descriptor().columns + u(s["column"]);
-    t.write_element(u(s["row"]), u(s["column"]), t.read_raw(bit));
-    std::byte& byte = t.payload()[bit / 8];
-    const auto mask = static_cast<std::byte>(1U << (bit % 8));
-    byte = s["value"].get<bool>() ? (byte | mask) : (byte & ~mask);
+    pto::tile::test::write_predicate_bit(tiles(m).tile(static_cast<pto::tile::TileIndex>(u(s["index"]))), u(s["row"]),
+                                         u(s["column"]), s["value"].get<bool>());
   } else if (op == "write_tile_element") {
     tiles(m).tile(static_cast<pto::tile::TileIndex>(u(s["index"]))).write_element(u(s["row"]), u(s["column"]),
                                                                                   num(s["value"]));

@@ -116,9 +116,9 @@ class BundleTestHost {
       const unsigned len = isa::base_length_bits(static_cast<std::uint16_t>(w));
       const scalar::ExecOutcome e = runner::execute_instruction(m, w, len);
       o.trace = block::tile_state(m).trace;
-      if (e == scalar::ExecOutcome::Fault) {
+      if (scalar::is_fault(e)) {
         o.status = BundleStatus::Fault;
-        o.fault = m.state.last_fault;
+        o.fault = scalar::fault_of(e);
         o.fault_address = m.state.fault_address;
         return o;
       }

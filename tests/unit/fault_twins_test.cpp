@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bundle_test_host.hpp"
+#include "tile_request.hpp"
 
 namespace pto::test {
 namespace {
@@ -91,6 +92,63 @@ std::string twin_name(const ::testing::TestParamInfo<std::size_t>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AVS, FaultTwin, ::testing::Range<std::size_t>(0, twins().size()), twin_name);
+
+// PTO-AVS-TILE-TSEL-MASK-001 (tests/asl/tile/elementwise-tile-tile/logical/
+// TSEL/tile-fault-tsel-mask-001.asl): TileOperandsLegal_ExecuteTileSelect(3,
+// 0, 1, 2) rejects the mask tile 0 configured as an ordinary U8 tile and
+// accepts it after ConfigurePredicateTile(0, 128, 16, 8, 1, 2) with bits
+// (0,0) clear and (0,1) set.  The point calls the legality helper only (its
+// vector has no rejected exec); here both halves run as the TSEL bundle the
+// operands name: BSTART TSEL U8, LB0 = 2 valid columns, LB2 = 8 columns (the
+// point's 16 x 8 descriptors, 1 x 2 valid), B.IOT mask 0, source_true 1;
+// B.IOT source_false 2, last, -> hand 1; every tile on all four PEs (PEMode
+// 1111).  The numeric mask faults Fault_TileLegality; the twin executes and
+// ExecuteTileSelect (asl/tile/model/execution/comparison.asl) gives element
+// c = mask(c) ? source_true(c) : source_false(c): (0,0) source_false's 3,
+// (0,1) source_true's 2.
+struct TselMaskHost : BundleTestHost {
+  static constexpr std::uint32_t kColumns = 8, kValidColumns = 2;
+  void numeric(tile::TileIndex i, std::uint64_t v0, std::uint64_t v1) {
+    tile::ConfigureRequest r;
+    r.capacity_bytes = 128;
+    r.columns = kColumns;
+    r.valid_rows = 1;
+    r.valid_columns = kValidColumns;
+    r.data_type = tile::DataType::U8;
+    r.mask = 0b1111;
+    ASSERT_EQ(file.configure(i, r), FaultCode::Fault_None);
+    file.tile(i).write_element(0, 0, v0);
+    file.tile(i).write_element(0, 1, v1);
+  }
+  // ConfigurePredicateTile(0, 128, 16, 8, 1, 2); WriteTilePredicateBit (0,0) false, (0,1) true.
+  void predicate_mask() {
+    file.configure_predicate(0, 128, 16, kColumns, 1, kValidColumns, 0b1111);
+    tile::test::write_predicate_bit(file.tile(0), 0, 0, false);
+    tile::test::write_predicate_bit(file.tile(0), 0, 1, true);
+  }
+  BundleOutcome select() {
+    return run({start_of(isa::TileOp::TSEL, kU8), bdim(0, kValidColumns), bdim(2, kColumns),
+                encode_form(kBIotSrcSrc, {{"SrcTile0", 0}, {"SrcTile1", 1}, {"PEMode", 7}}), src_to_hand1(2), kBstop});
+  }
+};
+
+TEST(FaultTwinTselMask, NumericMaskRejectsAndPredicateMaskSelects) {
+  TselMaskHost faulting;
+  faulting.numeric(0, 0, 1);
+  faulting.numeric(1, 1, 2);
+  faulting.numeric(2, 3, 4);
+  EXPECT_EQ(faulting.select().fault, FaultCode::Fault_TileLegality);
+
+  TselMaskHost twin;  // PTO_AVS_TILE_TSEL_MASK_001_TWIN
+  twin.predicate_mask();
+  twin.numeric(1, 1, 2);
+  twin.numeric(2, 3, 4);
+  const BundleOutcome o = twin.select();
+  ASSERT_TRUE(o.ok()) << arch::fault_name(o.fault) << " " << o.message;
+  const tile::Tile& d = twin.file.tile(twin.destination());
+  EXPECT_EQ(d.read_word(d.linear_index(0, 0)), 3U);
+  EXPECT_EQ(d.read_word(d.linear_index(0, 1)), 2U);
+}
 
 }  // namespace
 }  // namespace pto::test

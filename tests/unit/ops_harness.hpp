@@ -85,16 +85,9 @@ struct OpsHarness {
                            std::uint32_t valid_rows, std::uint32_t valid_columns) {
     tiles.configure_predicate(i, capacity, rows, columns, valid_rows, valid_columns, 0b1111);
   }
-  // WriteTilePredicateBit: payload bit row*Col+column, defined and counted.
-  // Tile::write_element defines and counts logical element `bit` (the U8
-  // byte at that index is written back unchanged); then the bit is set.
+  // WriteTilePredicateBit.
   void set_predicate_bit(TileIndex i, std::uint32_t row, std::uint32_t column, bool value) {
-    Tile& t = tiles.tile(i);
-    const std::uint32_t bit = row * t.descriptor().columns + column;
-    t.write_element(row, column, t.read_raw(bit));
-    std::byte& byte = t.payload()[bit / 8];
-    const auto mask = static_cast<std::byte>(1U << (bit % 8));
-    byte = value ? (byte | mask) : (byte & ~mask);
+    write_predicate_bit(tiles.tile(i), row, column, value);
   }
   // ReadTilePredicateByte / TilePredicateBitDefined.
   unsigned predicate_byte(TileIndex i, std::uint32_t n) const {

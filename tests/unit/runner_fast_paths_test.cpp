@@ -109,7 +109,7 @@ TEST(RunnerFastPaths, ConditionSetterOutsideABlockFaultsWithoutEffect) {
   m.state.pc = kCode;
   m.state.commit_argument = 5;
   const auto o = pto::runner::execute_instruction(m, enc("SETC.EQ", {{"SrcL", a0}, {"SrcR", a1}}), 32);
-  EXPECT_EQ(o, ExecOutcome::Fault);
+  EXPECT_EQ(o, pto::scalar::fault_outcome(FaultCode::Fault_BundleControl));
   EXPECT_EQ(m.state.last_fault, FaultCode::Fault_BundleControl);
   EXPECT_EQ(m.state.fault_address, kCode);
   EXPECT_EQ(m.state.commit_argument, 5u);
@@ -157,7 +157,7 @@ TEST(RunnerFastPaths, RegisterOnlyLoadsMatchTheGenericHandler) {
         EXPECT_EQ(m.state.read_gpr(a2), c.expected);
         EXPECT_EQ(m.state.pc, kCode + 4);
       } else {
-        EXPECT_EQ(o, ExecOutcome::Fault);
+        EXPECT_EQ(o, pto::scalar::fault_outcome(c.fault));
         EXPECT_EQ(m.state.fault_address, address);
         EXPECT_EQ(m.state.read_gpr(a2), 0xABCDu);  // legality before effects
       }

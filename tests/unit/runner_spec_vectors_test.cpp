@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <fstream>
@@ -317,6 +318,7 @@ std::optional<Word> observe(Machine& m, const json& s) {
   if (op == "expect_queue") return queue(m, s).value[num(s["index"])];
   if (op == "expect_bundle_argument") return m.state.block.bundle_argument;
   if (op == "expect_bpc") return m.state.bpc;
+  if (op == "expect_barg" && s["field"] == "bpcn") return m.state.block.barg.bpcn;
   if (op == "expect_mem") return m.memory.read(num(s["addr"]), static_cast<unsigned>(num(s["size"])));
   if (op == "expect_bookkeeping") {
     if (const std::uint64_t* wide = bookkeeping_epoch(m.state.bookkeeping, s["field"])) return *wide;
@@ -462,7 +464,7 @@ std::string run_step(Machine& m, const json& s) {
     const Word got = f == "valid" ? Word{st.reservation_valid} : f == "address" ? st.reservation_address : st.reservation_size;
     if (got != num(s["value"])) return fmt::format("reservation {} = {}", f, got);
   } else if (op == "complete_bundle") {
-    const bool committed = pto::block::complete_bundle(m, num(s["pc"])) != pto::scalar::ExecOutcome::Fault &&
+    const bool committed = !pto::scalar::is_fault(pto::block::complete_bundle(m, num(s["pc"]))) &&
                            st.last_fault == FaultCode::Fault_None;
     if (s.contains("expect_result") && committed != s["expect_result"].get<bool>()) {
       return fmt::format("CompleteBundleAt returned {} (fault {})", committed, pto::arch::fault_name(st.last_fault));
@@ -830,6 +832,129 @@ TwinEffect maintenance_effect(const json& prefix, std::string_view mnemonic) {
                                   {"value", fmt::format("{:#x}", kLegalDataAddress)}}})};
 }
 
+// ---- The effect of a placement, ring or block-kind twin ----
+// What the legal run of a SYS instruction writes (asl/scalar/model/sys/
+// semantics.asl, dispatched by asl/scalar/model/dispatch/sys.asl), with the
+// values before the exec read as snapshots (a step with "snapshot" records,
+// a later {"snapshot", "offset"} value compares):
+// - ExecuteMaintenance: the operation's epoch + 1 (DC.* data cache, IC.*
+//   instruction cache, BC.* bundle cache, TLB.* TLB), _LastMaintenanceOperation
+//   and _LastMaintenanceOperand = the SrcL value (Zeros for the *.IALL forms).
+// - ExecuteControlRequest (BSE, BWE, BWI, BWT): _LastControlRequest, the
+//   SrcL value in _ControlRequestOperand, _ArchitectureRequestEpoch + 1.
+// - FenceData (FENCE.D): the reservation cleared, _LastFencePredecessor /
+//   _LastFenceSuccessor = PRED_IMM / SUCC_IMM, the instruction cache epoch
+//   + 1 when either has bit 3; FenceInstruction (FENCE.I): the reservation
+//   cleared, the instruction cache epoch + 1.
+// - ReadSystemRegister into RegDst (SSRGET, HL.SSRGET; C.SSRGET pushes it to
+//   T), WriteSystemRegister of SrcL (SSRSET, HL.SSRSET), SwapSystemRegister
+//   (SSRSWAP: RegDst = the old value, the register = SrcL).
+// - SetCommitTarget (SETC.TGT): _BARG.bpcn = SrcL.
+// - ExecuteLocalStateRegisterGet (LSRGET): RegDst = ReadCurrentBARGWord
+//   (asl/block/model/state/barg.asl): LSR_ID 0 the BPC, 1 _BARG.bpcn.
+// nullopt for the rest: ASSERT with a nonzero source retires with no other
+// effect, EBREAK/C.EBREAK/ACRC/ACRE keep their own trap (kOwnTrap), and
+// BSTART.ICALL asserts status and TPC only.
+std::string epoch_field(std::string_view mn) {
+  if (mn.starts_with("DC.")) return "data_cache_epoch";
+  if (mn.starts_with("IC.")) return "instruction_cache_epoch";
+  if (mn.starts_with("BC.")) return "bundle_cache_epoch";
+  return "tlb_epoch";
+}
+
+// What ReadSystemRegisterAddress returns after WriteSystemRegisterAddress of
+// `v` (asl/scalar/model/sys/registers.asl): TRAPNO_ACRn (low index 0xF02)
+// is UnpackTrapStatus, read back by PackTrapStatus (asl/arch/memory-model/
+// fault-precision.asl: bits 63, 62, 47:24 and 5:0); the other registers the
+// twins write keep the word.
+Word read_back(Word address, Word v) {
+  constexpr Word kTrapStatusLowIndex = 0xF02;
+  constexpr Word kTrapStatusBits = 0xC000'FFFF'FF00'003F;
+  return (address & 0xFFF) == kTrapStatusLowIndex ? v & kTrapStatusBits : v;
+}
+
+json snapshot_offset(const char* name, Word offset) { return {{"snapshot", name}, {"offset", offset}}; }
+
+std::optional<TwinEffect> system_effect(const json& prefix, const json& step) {
+  const auto d = pto::isa::decode(num(step["bits"]), static_cast<unsigned>(num(step["length_bits"])));
+  const pto::isa::FormDesc& f = d.desc();
+  const std::string_view mn = f.mnemonic;
+  const Word bits = num(step["bits"]);
+  const auto field = [&](const char* name) { return pto::isa::field_value(f, name, bits); };
+  const auto has = [&](std::string_view name) {
+    const auto fields = pto::isa::fields_of(f);
+    return std::any_of(fields.begin(), fields.end(), [&](const pto::isa::FieldDesc& fl) { return fl.name == name; });
+  };
+  const auto source_l = [&] { return has("SrcL") ? reg5_source(prefix, field("SrcL")) : Word{0}; };
+  const auto hex_word = [](Word v) { return fmt::format("{:#x}", v); };
+  TwinEffect e{json::array(), json::array()};
+  if (mn.starts_with("DC.") || mn.starts_with("IC.") || mn.starts_with("BC.") || mn.starts_with("TLB.")) {
+    std::string operation = "Maintenance_" + std::string(mn);
+    std::replace(operation.begin(), operation.end(), '.', '_');
+    const std::string epoch = epoch_field(mn);
+    e.before.push_back({{"op", "expect_bookkeeping"}, {"field", epoch}, {"snapshot", "epoch"}});
+    e.after.push_back({{"op", "expect_bookkeeping"}, {"field", epoch}, {"value", snapshot_offset("epoch", 1)}});
+    e.after.push_back({{"op", "expect_bookkeeping"}, {"field", "last_maintenance_operation"}, {"value", operation}});
+    e.after.push_back({{"op", "expect_bookkeeping"}, {"field", "last_maintenance_operand"}, {"value", hex_word(source_l())}});
+    return e;
+  }
+  constexpr std::pair<std::string_view, const char*> kControl[] = {{"BSE", "ExecutionControl_SendEvent"},
+                                                                   {"BWE", "ExecutionControl_WaitEvent"},
+                                                                   {"BWI", "ExecutionControl_WaitInterrupt"},
+                                                                   {"BWT", "ExecutionControl_WaitTimeout"}};
+  for (const auto& [name, request] : kControl) {
+    if (mn != name) continue;
+    e.before.push_back({{"op", "expect_bookkeeping"}, {"field", "architecture_request_epoch"}, {"snapshot", "epoch"}});
+    e.after.push_back({{"op", "expect_bookkeeping"}, {"field", "architecture_request_epoch"},
+                       {"value", snapshot_offset("epoch", 1)}});
+    e.after.push_back({{"op", "expect_bookkeeping"}, {"field", "last_control_request"}, {"value", request}});
+    e.after.push_back({{"op", "expect_bookkeeping"}, {"field", "control_request_operand"}, {"value", hex_word(source_l())}});
+    return e;
+  }
+  if (mn == "FENCE.D" || mn == "FENCE.I") {
+    constexpr Word kFenceInstructionBit = 0x8;
+    const bool fence_d = mn == "FENCE.D";
+    const Word predecessor = fence_d ? static_cast<Word>(field("PRED_IMM")) : 0;
+    const Word successor = fence_d ? static_cast<Word>(field("SUCC_IMM")) : 0;
+    const Word epoch_step = !fence_d || ((predecessor | successor) & kFenceInstructionBit) != 0 ? 1 : 0;
+    e.before.push_back({{"op", "set_reservation"}, {"field", "valid"}, {"value", true}});
+    e.before.push_back({{"op", "expect_bookkeeping"}, {"field", "instruction_cache_epoch"}, {"snapshot", "epoch"}});
+    e.after.push_back({{"op", "expect_reservation"}, {"field", "valid"}, {"value", false}});
+    e.after.push_back({{"op", "expect_bookkeeping"}, {"field", "instruction_cache_epoch"},
+                       {"value", snapshot_offset("epoch", epoch_step)}});
+    if (fence_d) {
+      e.after.push_back({{"op", "expect_bookkeeping"}, {"field", "last_fence_predecessor"}, {"value", predecessor}});
+      e.after.push_back({{"op", "expect_bookkeeping"}, {"field", "last_fence_successor"}, {"value", successor}});
+    }
+    return e;
+  }
+  if (mn.ends_with("SSRGET") || mn.ends_with("SSRSET") || mn == "SSRSWAP") {
+    const Word address = static_cast<Word>(field(has("SSRID") ? "SSRID" : "SSR_ID")) & 0xFFFFFF;
+    const bool reads = !mn.ends_with("SSRSET");
+    const bool writes = !mn.ends_with("SSRGET");
+    const std::string addr = hex_word(address);
+    if (reads) e.before.push_back({{"op", "expect_sysreg"}, {"addr", addr}, {"snapshot", "old"}});
+    if (writes) e.after.push_back({{"op", "expect_sysreg"}, {"addr", addr}, {"value", hex_word(read_back(address, source_l()))}});
+    if (reads && has("RegDst")) {
+      e.after.push_back({{"op", "expect_gpr"}, {"reg", field("RegDst")}, {"value", snapshot_offset("old", 0)}});
+    } else if (reads) {  // C.SSRGET: T#1
+      e.after.push_back({{"op", "expect_queue"}, {"queue", "t"}, {"index", 0}, {"value", snapshot_offset("old", 0)}});
+    }
+    return e;
+  }
+  if (mn == "SETC.TGT") {
+    e.after.push_back({{"op", "expect_barg"}, {"field", "bpcn"}, {"value", hex_word(source_l())}});
+    return e;
+  }
+  if (mn == "LSRGET" && field("LSR_ID") <= 1) {
+    e.before.push_back(field("LSR_ID") == 0 ? json{{"op", "expect_bpc"}, {"snapshot", "word"}}
+                                            : json{{"op", "expect_barg"}, {"field", "bpcn"}, {"snapshot", "word"}});
+    e.after.push_back({{"op", "expect_gpr"}, {"reg", field("RegDst")}, {"value", snapshot_offset("word", 0)}});
+    return e;
+  }
+  return std::nullopt;
+}
+
 // The effect an Address twin asserts besides no fault and TPC.
 TwinEffect address_effect(const json& prefix, const json& step) {
   const auto d = pto::isa::decode(num(step["bits"]), static_cast<unsigned>(num(step["length_bits"])));
@@ -857,8 +982,9 @@ json twin_of(const ScalarTwin& t) {
     own_trap = true;
   }
   const Word pc = pc_before(twin["steps"]);
-  const std::optional<TwinEffect> effect =
-      t.family == TwinFamily::Address ? std::optional(address_effect(twin["steps"], step)) : std::nullopt;
+  const std::optional<TwinEffect> effect = t.family == TwinFamily::Address
+                                               ? std::optional(address_effect(twin["steps"], step))
+                                               : system_effect(twin["steps"], step);
   if (effect) {
     for (const json& s : effect->before) twin["steps"].push_back(s);
   }

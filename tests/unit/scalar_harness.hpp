@@ -31,13 +31,9 @@ class ScalarHarness {
   arch::State& state() { return machine.state; }
 
   ScalarResult execute(std::uint64_t bits, unsigned length_bits) {
-    switch (runner::execute_instruction(machine, bits, length_bits)) {
-      case scalar::ExecOutcome::Next:
-      case scalar::ExecOutcome::PcWritten: return ScalarResult::Executed;
-      case scalar::ExecOutcome::Fault: return ScalarResult::Rejected;
-      case scalar::ExecOutcome::NotImplemented: break;
-    }
-    return ScalarResult::NotImplemented;
+    const scalar::ExecOutcome o = runner::execute_instruction(machine, bits, length_bits);
+    if (scalar::is_success(o)) return ScalarResult::Executed;
+    return scalar::is_fault(o) ? ScalarResult::Rejected : ScalarResult::NotImplemented;
   }
 };
 

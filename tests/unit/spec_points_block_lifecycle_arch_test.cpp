@@ -43,13 +43,9 @@ struct Core {
   arch::State& s = m.state;
 
   Cmd exec(std::uint64_t raw, unsigned length_bits = 32) {
-    switch (runner::execute_instruction(m, raw, length_bits)) {
-      case scalar::ExecOutcome::Next:
-      case scalar::ExecOutcome::PcWritten: return Cmd::Executed;
-      case scalar::ExecOutcome::Fault: return Cmd::Rejected;
-      case scalar::ExecOutcome::NotImplemented: break;
-    }
-    return Cmd::NotImplemented;
+    const scalar::ExecOutcome o = runner::execute_instruction(m, raw, length_bits);
+    if (scalar::is_success(o)) return Cmd::Executed;
+    return scalar::is_fault(o) ? Cmd::Rejected : Cmd::NotImplemented;
   }
   std::uint8_t byte(Word a) const { return static_cast<std::uint8_t>(m.memory.read(a, 1)); }
   void poke(Word a, std::uint8_t v) { m.memory.write(a, 1, v); }
@@ -155,7 +151,7 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_BLOCK_BSTART_BPCN_ALIGN_001) {
   block::enter_bundle_body(c.m);
   c.s.write_gpr(5, 0x501);
   ASSERT_EQ(c.exec(setc_tgt(5)), Cmd::Executed);
-  EXPECT_EQ(block::complete_bundle(c.m, 0x304), scalar::ExecOutcome::Fault);
+  EXPECT_TRUE(scalar::is_fault(block::complete_bundle(c.m, 0x304)));
   EXPECT_EQ(c.s.last_fault, FaultCode::Fault_InstructionPC);
   EXPECT_EQ(c.s.trap_contexts[0].block.barg.bpcn, 0x501U);
   EXPECT_TRUE(c.s.trap_contexts[0].block.bundle_active);
@@ -175,7 +171,7 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_BLOCK_BSTART_COND_SETC_001) {
   c.s.write_gpr(2, 1);
   c.s.write_gpr(3, 1);
   ASSERT_EQ(c.exec(setc_eq(2, 3)), Cmd::Executed);
-  EXPECT_NE(block::complete_bundle(c.m, 0x280), scalar::ExecOutcome::Fault);
+  EXPECT_FALSE(scalar::is_fault(block::complete_bundle(c.m, 0x280)));
   EXPECT_EQ(c.s.last_fault, FaultCode::Fault_None);
   EXPECT_EQ(c.s.pc, 0x208U);
 }
@@ -194,7 +190,7 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_BLOCK_BSTOP_CLEAR_001) {
   ASSERT_TRUE(c.s.block.dimension_present[0]);
   ASSERT_TRUE(c.s.block.scalar_bindings[0].valid);
   ASSERT_TRUE(c.s.block.hint.present);
-  EXPECT_NE(block::complete_bundle(c.m, 0x380), scalar::ExecOutcome::Fault);
+  EXPECT_FALSE(scalar::is_fault(block::complete_bundle(c.m, 0x380)));
   EXPECT_EQ(c.s.last_fault, FaultCode::Fault_None);
   EXPECT_FALSE(c.s.block.bundle_active);
   EXPECT_FALSE(c.s.block.bundle_body_active);
@@ -465,7 +461,7 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_BLOCK_TESTBUNDLEFAULTS_FAULT_001) {
   block::reset_bundle_control(c.s);
   c.s.pc = 0x300;
   c.m.clear_fault();
-  EXPECT_EQ(block::stop_bundle_at(c.m, c.s.pc), scalar::ExecOutcome::Fault);
+  EXPECT_TRUE(scalar::is_fault(block::stop_bundle_at(c.m, c.s.pc)));
   EXPECT_EQ(c.s.last_fault, FaultCode::Fault_BundleControl);
   EXPECT_EQ(c.s.trap_status[c.s.current_acr].number, 5U);
 
@@ -493,7 +489,7 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_BLOCK_TESTBUNDLESTATELIFECYCLE_STATE_
   block::enter_bundle_body(c.m);
   EXPECT_EQ(c.s.last_fault, FaultCode::Fault_None);
   EXPECT_TRUE(c.s.block.bundle_body_active);
-  EXPECT_NE(block::stop_bundle_at(c.m, c.s.pc), scalar::ExecOutcome::Fault);
+  EXPECT_FALSE(scalar::is_fault(block::stop_bundle_at(c.m, c.s.pc)));
   EXPECT_EQ(c.s.last_fault, FaultCode::Fault_None);
   EXPECT_FALSE(c.s.block.bundle_active);
   EXPECT_FALSE(c.s.block.bundle_body_active);
@@ -514,7 +510,7 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_ARCH_NUMERIC_STATUS_001) {
   m.state.write_gpr(1, 0x3FF0000000000000ULL);  // 1.0
   m.state.write_gpr(2, 0);                      // +0.0
   const std::uint64_t fdiv_d = 0x0000304b | (3ULL << 7) | (1ULL << 15) | (2ULL << 20);  // SrcType 0 = FP64
-  ASSERT_NE(runner::execute_instruction(m, fdiv_d, 32), scalar::ExecOutcome::Fault);
+  ASSERT_FALSE(scalar::is_fault(runner::execute_instruction(m, fdiv_d, 32)));
   EXPECT_EQ(m.state.read_gpr(3), 0x7FF0000000000000ULL);
   EXPECT_EQ((m.state.sysregs.core_state >> arch::kCoreStateFlagsShift) & 0x1F, 0b00110U);
 }
@@ -1646,7 +1642,7 @@ TEST(SpecPointsBlockLifecycleArch, PTO_AVS_ARCH_TESTPREDICATESTATECONTRACT_STATE
   block::enter_bundle_body(c.m);
   EXPECT_EQ(c.s.read_predicate(1), 0x11U);
   EXPECT_EQ(c.s.read_predicate(7), 0x80000001U);
-  EXPECT_NE(block::stop_bundle_at(c.m, 4), scalar::ExecOutcome::Fault);
+  EXPECT_FALSE(scalar::is_fault(block::stop_bundle_at(c.m, 4)));
   EXPECT_FALSE(c.s.block.bundle_active);
 
   c.m.set_current_acr(15);

@@ -928,7 +928,7 @@ TEST_F(SpecPointsScalarModel, PTO_AVS_SCALAR_TESTSCALARDISPATCHEFFECTS_EXECUTION
   const std::uint64_t set_commit_immediate = 0x75u | (3u << 7) | (2u << 15) | (1u << 20);
   ASSERT_EQ(h.execute(set_commit_immediate, 32), ScalarResult::Executed);
   EXPECT_EQ(st.commit_argument, 1u);
-  EXPECT_NE(block::complete_bundle(m, 104), scalar::ExecOutcome::Fault);
+  EXPECT_FALSE(scalar::is_fault(block::complete_bundle(m, 104)));
   EXPECT_EQ(st.pc, 106u);
 
   // Condition false (EQ 0, 1) -> fall through to 104.
@@ -937,7 +937,7 @@ TEST_F(SpecPointsScalarModel, PTO_AVS_SCALAR_TESTSCALARDISPATCHEFFECTS_EXECUTION
   set(11, 0);
   set(12, 1);
   ok(M::SETC_EQ, {11, 12, 0});
-  EXPECT_NE(block::complete_bundle(m, 104), scalar::ExecOutcome::Fault);
+  EXPECT_FALSE(scalar::is_fault(block::complete_bundle(m, 104)));
   EXPECT_EQ(st.pc, 104u);
 
   set(2, 200);

@@ -70,9 +70,13 @@ inline std::string exec_step(Machine& m, const json& s) {
   }
   const bool has_status = s.contains("expect_status") && s["expect_status"].is_string();
   if (!has_status) return s.contains("status_unasserted") ? "" : "exec step without a status expectation";
-  const bool executed = o == scalar::ExecOutcome::Next || o == scalar::ExecOutcome::PcWritten;
-  // ExecOutcome::Fault carries its fault in state.last_fault (Machine::set_fault).
-  if (!executed && m.state.last_fault == arch::FaultCode::Fault_None) return "rejected without a fault";
+  const bool executed = scalar::is_success(o);
+  // A rejection's outcome carries the fault set_fault recorded in
+  // state.last_fault; a success leaves last_fault at Fault_None.
+  if (scalar::fault_of(o) != m.state.last_fault) {
+    return fmt::format("outcome carries {}, last_fault is {}", arch::fault_name(scalar::fault_of(o)),
+                       arch::fault_name(m.state.last_fault));
+  }
   if (executed != s["expect_status"].get<std::string>().ends_with("_Executed")) {
     return fmt::format("status {} (fault {})", executed ? "Executed" : "Rejected",
                        arch::fault_name(m.state.last_fault));

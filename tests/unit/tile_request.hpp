@@ -1,6 +1,7 @@
 // ConfigureTile's arguments as a ConfigureRequest, shared by the tile tests.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "tile/tile_state.hpp"
@@ -23,6 +24,18 @@ inline ConfigureRequest tile_request(std::uint32_t capacity, std::uint32_t colum
   r.location = location;
   r.mask = mask;
   return r;
+}
+
+// WriteTilePredicateBit (TileInfoWithPredicateBit): payload bit
+// row * Col + column of a predicate tile, defined and counted.
+// Tile::write_element defines and counts logical element `bit` (the U8 byte
+// at that index is written back unchanged); then the bit is set.
+inline void write_predicate_bit(Tile& t, std::uint32_t row, std::uint32_t column, bool value) {
+  const std::uint32_t bit = row * t.descriptor().columns + column;
+  t.write_element(row, column, t.read_raw(bit));
+  std::byte& byte = t.payload()[bit / 8];
+  const auto mask = static_cast<std::byte>(1U << (bit % 8));
+  byte = value ? (byte | mask) : (byte & ~mask);
 }
 
 // A U32 tile configuration on every PE.
