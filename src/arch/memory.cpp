@@ -64,15 +64,34 @@ Memory::Page& Memory::page_for_write(Word page_number) {
   return ref;
 }
 
+const std::uint8_t* Memory::readable_page(Word page_number) const {
+  const CacheEntry& e = read_cache_[page_number % kCacheEntries];
+  if (e.tag == page_number) return e.data;
+  const Page* p = find_page(page_number);
+  if (p == nullptr) return nullptr;
+  if (fast_path_) read_cache_[page_number % kCacheEntries] = {page_number, const_cast<std::uint8_t*>(p->bytes)};
+  return p->bytes;
+}
+
+std::uint8_t* Memory::writable_page(Word page_number, bool& has_code) {
+  const CacheEntry& e = write_cache_[page_number % kCacheEntries];
+  if (e.tag == page_number) return e.data;  // the write cache holds no page with decoded code
+  Page& p = page_for_write(page_number);
+  has_code |= p.has_code;
+  if (fast_path_) {
+    read_cache_[page_number % kCacheEntries] = {page_number, p.bytes};
+    if (!p.has_code) write_cache_[page_number % kCacheEntries] = {page_number, p.bytes};
+  }
+  return p.bytes;
+}
+
 Word Memory::read_slow(Word address, unsigned size) const {
   Word v = 0;
   for (unsigned i = 0; i < size; ++i) {
     const Word a = address + i;
-    const Word n = a >> kPageBits;
-    const Page* p = find_page(n);
-    const std::uint8_t b = p ? p->bytes[a & kPageMask] : 0;
+    const std::uint8_t* page = readable_page(a >> kPageBits);
+    const std::uint8_t b = page ? page[a & kPageMask] : 0;
     v |= Word{b} << (8 * i);
-    if (p && fast_path_) read_cache_[n % kCacheEntries] = {n, const_cast<std::uint8_t*>(p->bytes)};
   }
   return v;
 }
@@ -88,14 +107,7 @@ void Memory::write_slow(Word address, unsigned size, Word value) {
   bool touched_code = false;
   for (unsigned i = 0; i < size; ++i) {
     const Word a = address + i;
-    const Word n = a >> kPageBits;
-    Page& p = page_for_write(n);
-    p.bytes[a & kPageMask] = static_cast<std::uint8_t>(value >> (8 * i));
-    touched_code |= p.has_code;
-    if (fast_path_) {
-      read_cache_[n % kCacheEntries] = {n, p.bytes};
-      if (!p.has_code) write_cache_[n % kCacheEntries] = {n, p.bytes};
-    }
+    writable_page(a >> kPageBits, touched_code)[a & kPageMask] = static_cast<std::uint8_t>(value >> (8 * i));
   }
   if (touched_code && code_hook_) code_hook_(code_hook_context_, address, size);
 }
@@ -105,8 +117,8 @@ void Memory::read_bytes(Word address, std::span<std::uint8_t> out) const {
   while (done < out.size()) {
     const Word a = address + done;
     const std::size_t chunk = std::min<std::size_t>(out.size() - done, kPageBytes - (a & kPageMask));
-    if (const Page* p = find_page(a >> kPageBits)) {
-      std::memcpy(out.data() + done, p->bytes + (a & kPageMask), chunk);
+    if (const std::uint8_t* page = readable_page(a >> kPageBits)) {
+      std::memcpy(out.data() + done, page + (a & kPageMask), chunk);
     } else {
       std::memset(out.data() + done, 0, chunk);
     }
@@ -120,9 +132,7 @@ void Memory::write_bytes(Word address, std::span<const std::uint8_t> in) {
   while (done < in.size()) {
     const Word a = address + done;
     const std::size_t chunk = std::min<std::size_t>(in.size() - done, kPageBytes - (a & kPageMask));
-    Page& p = page_for_write(a >> kPageBits);
-    std::memcpy(p.bytes + (a & kPageMask), in.data() + done, chunk);
-    touched_code |= p.has_code;
+    std::memcpy(writable_page(a >> kPageBits, touched_code) + (a & kPageMask), in.data() + done, chunk);
     done += chunk;
   }
   if (touched_code && code_hook_) code_hook_(code_hook_context_, address, in.size());

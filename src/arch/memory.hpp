@@ -202,6 +202,12 @@ class Memory {
   const Page* find_page(Word page_number) const;
   Page& page_for_write(Word page_number);
   std::uint8_t* chunk_bytes(Word page_number);  // allocates the chunk of the page
+  // A page's bytes through the caches, then the page map (entering the
+  // caches, when the fast path is on): readable_page is nullptr for an absent
+  // page; writable_page allocates one and ORs its has_code into `has_code`
+  // (a write-cache hit has none).
+  const std::uint8_t* readable_page(Word page_number) const;
+  std::uint8_t* writable_page(Word page_number, bool& has_code);
   void flush_caches();
 
   MemoryConfig config_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 
 #include "tile/cube_transport.hpp"
 #include "tile/ops_matrix.hpp"
@@ -98,7 +99,12 @@ static_assert(tile::kModelTileElementsMax == arch::kModelTileElementsMax, "one P
 
 // The operand fields the engine asks about on every bundle, and per
 // operation the set of them its catalog entry lists (a catalog scan compares
-// C strings, a strlen each).
+// C strings, a strlen each).  Callers name a field by its enumerator, so a
+// question is one bit test.
+enum class Operand : std::uint8_t {
+  destination0, destination1, source0, source1, source2, source3, source4,
+  address, scalar0, scalar1, diagonal, flag0
+};
 constexpr std::array<std::string_view, 12> kOperandFields{
     "destination0", "destination1", "source0", "source1", "source2", "source3",
     "source4",      "address",      "scalar0", "scalar1", "diagonal", "flag0"};
@@ -117,6 +123,12 @@ using OperandFieldSet = std::uint16_t;
 constexpr OperandFieldSet kOperandSetKnown = 0x8000;
 static_assert(kOperandFields.size() < 15);
 
+constexpr OperandFieldSet operand_bit(Operand f) { return static_cast<OperandFieldSet>(1U << static_cast<unsigned>(f)); }
+constexpr OperandFieldSet kDestinationOperands = operand_bit(Operand::destination0) | operand_bit(Operand::destination1);
+constexpr OperandFieldSet kSourceOperands = operand_bit(Operand::source0) | operand_bit(Operand::source1) |
+                                            operand_bit(Operand::source2) | operand_bit(Operand::source3) |
+                                            operand_bit(Operand::source4);
+
 OperandFieldSet operand_field_set(isa::TileOp op) {
   static std::array<std::atomic<OperandFieldSet>, isa::kTileOpCount> sets{};
   std::atomic<OperandFieldSet>& cached = sets[static_cast<std::size_t>(op)];
@@ -129,25 +141,25 @@ OperandFieldSet operand_field_set(isa::TileOp op) {
   return set;
 }
 
-bool operand_present(isa::TileOp op, std::string_view field) {
-  const auto* known = std::find(kOperandFields.begin(), kOperandFields.end(), field);
-  if (known == kOperandFields.end()) return listed_operand(op, field);
-  const auto bit = static_cast<unsigned>(known - kOperandFields.begin());
-  return (operand_field_set(op) >> bit) & 1U;
+bool operand_present(isa::TileOp op, Operand field) { return (operand_field_set(op) & operand_bit(field)) != 0; }
+
+unsigned operands_present(isa::TileOp op, OperandFieldSet fields) {
+  return static_cast<unsigned>(std::popcount(static_cast<unsigned>(operand_field_set(op) & fields)));
 }
 
 // ADR 0055/0058: B.IOR inputs pack densely in this architectural order.
-constexpr std::array<std::string_view, 5> kGprInputOrder{"address", "scalar0", "scalar1", "diagonal", "flag0"};
+constexpr std::array<Operand, 5> kGprInputOrder{Operand::address, Operand::scalar0, Operand::scalar1, Operand::diagonal,
+                                                Operand::flag0};
+constexpr OperandFieldSet kGprInputs = operand_bit(Operand::address) | operand_bit(Operand::scalar0) |
+                                       operand_bit(Operand::scalar1) | operand_bit(Operand::diagonal) |
+                                       operand_bit(Operand::flag0);
 
-unsigned gpr_input_count(isa::TileOp op) {
-  return static_cast<unsigned>(std::count_if(kGprInputOrder.begin(), kGprInputOrder.end(),
-                                             [&](std::string_view f) { return operand_present(op, f); }));
-}
+unsigned gpr_input_count(isa::TileOp op) { return operands_present(op, kGprInputs); }
 
 // BundleOperationGPRInputSlot: 3 when the operation does not consume `field`.
-unsigned gpr_input_slot(isa::TileOp op, std::string_view field) {
+unsigned gpr_input_slot(isa::TileOp op, Operand field) {
   unsigned slot = 0;
-  for (std::string_view f : kGprInputOrder) {
+  for (Operand f : kGprInputOrder) {
     if (!operand_present(op, f)) continue;
     if (f == field) return slot;
     ++slot;
@@ -162,7 +174,7 @@ unsigned gpr_input_selector(const BlockState& b, unsigned slot) {
   return slot == 0 ? s.source0 : slot == 1 ? s.source1 : s.source2;
 }
 
-std::uint64_t read_input(const Machine& m, isa::TileOp op, std::string_view field) {
+std::uint64_t read_input(const Machine& m, isa::TileOp op, Operand field) {
   return m.state.read_gpr(gpr_input_selector(m.state.block, gpr_input_slot(op, field)));
 }
 
@@ -184,10 +196,8 @@ bool bindings_complete(const BlockState& b, isa::TileOp op) {
     destinations += t.destination_valid;
     sources += unsigned{t.source0_valid} + unsigned{t.source1_valid};
   }
-  unsigned expected_destinations = 0, expected_sources = 0;
-  for (std::string_view f : {"destination0", "destination1"}) expected_destinations += operand_present(op, f);
-  for (std::string_view f : {"source0", "source1", "source2", "source3", "source4"}) expected_sources += operand_present(op, f);
-  if (destinations != expected_destinations || sources != expected_sources) return false;
+  if (destinations != operands_present(op, kDestinationOperands) || sources != operands_present(op, kSourceOperands))
+    return false;
   if (tile::tile_binding_count(b) > 0 && !tile::stream_terminated(b)) return false;
   return scalar_binding_schema_legal(b, op);
 }
@@ -197,9 +207,9 @@ bool bindings_complete(const BlockState& b, isa::TileOp op) {
 bool gpr_binding_values_legal(const Machine& m, isa::TileOp op) {
   if (!m.state.block.scalar_bindings[0].valid) return true;
   if (gpr_input_count(op) > 3) return false;
-  if (operand_present(op, "flag0") && read_input(m, op, "flag0") > 1) return false;
-  if (operand_present(op, "diagonal")) {
-    const auto v = static_cast<std::int64_t>(read_input(m, op, "diagonal"));
+  if (operand_present(op, Operand::flag0) && read_input(m, op, Operand::flag0) > 1) return false;
+  if (operand_present(op, Operand::diagonal)) {
+    const auto v = static_cast<std::int64_t>(read_input(m, op, Operand::diagonal));
     if (v < -65535 || v > 65535) return false;
   }
   return true;
@@ -371,10 +381,10 @@ tile::TileOperands bundle_operands(const Machine& m, isa::TileOp op, const tile:
     if (t.source1_valid && sources < o.source.size()) o.source[sources++] = t.source1;
   }
   const bool bound = b.scalar_bindings[0].valid;
-  if (operand_present(op, "address") && bound) o.address = read_input(m, op, "address");
-  if (operand_present(op, "scalar0")) {
+  if (operand_present(op, Operand::address) && bound) o.address = read_input(m, op, Operand::address);
+  if (operand_present(op, Operand::scalar0)) {
     if (bound) {
-      o.scalar0 = read_input(m, op, "scalar0");
+      o.scalar0 = read_input(m, op, Operand::scalar0);
     } else if (op == isa::TileOp::TQUANT || op == isa::TileOp::TDEQUANT) {
       o.scalar0 = 0x3f800000;  // FP32 1.0
     } else if (op == isa::TileOp::TLOAD || op == isa::TileOp::TSTORE) {
@@ -382,13 +392,13 @@ tile::TileOperands bundle_operands(const Machine& m, isa::TileOp op, const tile:
       const bool tstore = op == isa::TileOp::TSTORE;
       const Shape s = derived_shape(b, f, tstore ? std::optional<TileIndex>(o.source[0]) : std::nullopt);
       o.scalar0 = tile::dense_row_stride_bytes(s.columns, *tile::operation_data_type(b));
-    } else if (operand_present(op, "address")) {
+    } else if (operand_present(op, Operand::address)) {
       o.scalar0 = b.dimensions[2];
     }
   }
-  if (operand_present(op, "scalar1") && bound) o.scalar1 = read_input(m, op, "scalar1");
-  if (operand_present(op, "diagonal") && bound) o.diagonal = static_cast<std::int32_t>(read_input(m, op, "diagonal"));
-  if (operand_present(op, "flag0") && bound) o.flag0 = read_input(m, op, "flag0") == 1;
+  if (operand_present(op, Operand::scalar1) && bound) o.scalar1 = read_input(m, op, Operand::scalar1);
+  if (operand_present(op, Operand::diagonal) && bound) o.diagonal = static_cast<std::int32_t>(read_input(m, op, Operand::diagonal));
+  if (operand_present(op, Operand::flag0) && bound) o.flag0 = read_input(m, op, Operand::flag0) == 1;
   const std::uint64_t d0 = b.dimensions[0], d1 = b.dimensions[1], d2 = b.dimensions[2];
   if (d0 <= 65535) {
     o.natural0 = static_cast<std::uint32_t>(d0);
@@ -408,9 +418,10 @@ tile::TileOperands bundle_operands(const Machine& m, isa::TileOp op, const tile:
   return o;
 }
 
-std::string operation_label(const BlockState& b, isa::TileOp op) {
+// "TADD.FP16": the operation and its data type, into `out` (its storage reused).
+void label_operation(std::string& out, const BlockState& b, isa::TileOp op) {
   const auto t = tile::operation_data_type(b);
-  return fmt::format("{}.{}", isa::tile_op(op).name, t ? num::name(*t) : std::string_view("NONE"));
+  out.assign(isa::tile_op(op).name).append(".").append(t ? num::name(*t) : std::string_view("NONE"));
 }
 
 // ---- the commit ----
@@ -535,7 +546,7 @@ tile::SchemaView schema_view(const Machine& m, isa::TileOp op, const tile::TileF
   tile::SchemaView view{b, f};
   if (!b.scalar_bindings[0].valid) return view;
   view.scalar_raw = m.state.read_gpr(b.scalar_bindings[0].source0);
-  view.descending = operand_present(op, "flag0") && read_input(m, op, "flag0") == 1;
+  view.descending = operand_present(op, Operand::flag0) && read_input(m, op, Operand::flag0) == 1;
   return view;
 }
 
@@ -583,7 +594,7 @@ ExecOutcome run_generic(Attempt& a) {
     trace.sources.push_back(operands.source[i]);
     if (!f.source_contents_defined(operands.source[i])) return a.fail(FaultCode::Fault_TileLegality);  // ADR 0014
   }
-  if (operand_present(op, "address")) trace.scalar_inputs = {operands.address, operands.scalar0};
+  if (operand_present(op, Operand::address)) trace.scalar_inputs = {operands.address, operands.scalar0};
   if (!kernel->operands_legal(f, operands, b)) return a.fail(FaultCode::Fault_TileLegality);
   MachineTilePort port(m);
   tile::TileExecutionContext context{f,
@@ -670,9 +681,9 @@ std::string tile_not_implemented_detail(const Machine& m) {
 ExecOutcome commit_tile_bundle(Machine& m, isa::TileOp op) {
   TileMachineState& tiles = tile_state(m);
   tiles.file.set_capacity_limit(static_cast<std::uint32_t>(m.state.sysregs.tile_capacity));  // TILE_CAPACITY
-  tiles.trace = BundleTrace{};
+  tiles.trace.clear();  // keeps the buffers of the previous bundle's trace
   tiles.trace.cycle = m.state.sysregs.cycle;
-  tiles.trace.operation = operation_label(m.state.block, op);
+  label_operation(tiles.trace.operation, m.state.block, op);
   Attempt attempt{m, tiles, op};
   const ExecOutcome outcome = run_generic(attempt);
   if (outcome == ExecOutcome::Next && !destinations_representable(tiles)) return attempt.fail(FaultCode::Fault_ModelTileElements);

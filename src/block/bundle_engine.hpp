@@ -37,6 +37,19 @@ struct BundleTrace {
   std::uint64_t elements_written = 0;
   bool zero_mask_no_op = false;
   std::string outcome;  // "ok", a fault name, or the not-implemented message
+
+  // The empty trace (BundleTrace{}), keeping the allocated storage.
+  void clear() noexcept {
+    cycle = 0;
+    operation.clear();
+    sources.clear();
+    destinations.clear();
+    scalar_inputs.clear();
+    shared_bindings.clear();
+    elements_written = 0;
+    zero_mask_no_op = false;
+    outcome.clear();
+  }
 };
 
 // The machine's tile state (attached as an arch::MachineExtension on first

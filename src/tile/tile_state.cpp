@@ -345,9 +345,11 @@ void Tile::release() noexcept {
 TileFile::TileFile() : shared_(kSharedTileCount) {}
 
 std::uint64_t TileFile::local_capacity_in_use_except(int excluded) const noexcept {
+  // A zero mask counts zero bytes, so the compact mask array is scanned
+  // first and only the masked registers' descriptors are read.
   std::uint64_t total = 0;
   for (unsigned i = 0; i < kTileRegisterCount; ++i)
-    if (static_cast<int>(i) != excluded && tiles_[i].allocated())
+    if (masks_[i] != 0 && static_cast<int>(i) != excluded && tiles_[i].allocated())
       total += core_allocation_bytes(masks_[i], tiles_[i].descriptor().capacity_bytes);
   return total;
 }
