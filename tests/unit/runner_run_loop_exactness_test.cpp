@@ -1293,42 +1293,39 @@ Program generated_chain(LoopGenerator& g, Mix mix = {}) {
   return p;
 }
 
-// Each generated loop runs in the fast loop (fused where it can) and in the
-// observed loop; the stops and the whole state dumps must agree.
-TEST(RunnerRunLoopExactness, GeneratedLoopBlocksMatchTheObservedLoop) {
+// Programs made from seeds 1..count (each generator seeded with seed ^ salt)
+// run in both tiers against the observed loop (run_both); `floor` is the
+// number of fused and of translated passes the batch must reach, a sanity
+// floor showing the fast paths ran, not a result.
+template <class MakeProgram>
+void expect_generated_programs_match(std::uint64_t count, std::uint64_t salt, std::uint64_t floor,
+                                     MakeProgram make_program) {
   std::uint64_t fused = 0, translated = 0;
-  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
+  for (std::uint64_t seed = 1; seed <= count; ++seed) {
     SCOPED_TRACE(::testing::Message() << "seed " << seed);
-    LoopGenerator g(seed);
-    const Program p = generated_loop(g);
-    const Outcome o = run_both(p);
+    LoopGenerator g(seed ^ salt);
+    const Outcome o = run_both(make_program(g, seed));
     fused += o.fused_passes;
     translated += o.translated_passes;
     if (::testing::Test::HasFailure()) break;
   }
-  EXPECT_GT(fused, 1000u);  // the fused path ran (a sanity floor, not a result)
+  EXPECT_GT(fused, floor);
   if (pto::runner::translation_supported()) {
-    EXPECT_GT(translated, 1000u);  // and the translated one
+    EXPECT_GT(translated, floor);
   }
+}
+
+// Each generated loop runs in the fast loop (fused where it can) and in the
+// observed loop; the stops and the whole state dumps must agree.
+TEST(RunnerRunLoopExactness, GeneratedLoopBlocksMatchTheObservedLoop) {
+  expect_generated_programs_match(400, 0, 1000, [](LoopGenerator& g, std::uint64_t) { return generated_loop(g); });
 }
 
 // Generated chains of blocks (generated_chain) in both tiers against the
 // observed loop: passes that commit to another fused block enter it fused.
 TEST(RunnerRunLoopExactness, GeneratedBlockChainsMatchTheObservedLoop) {
-  std::uint64_t fused = 0, translated = 0;
-  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-    SCOPED_TRACE(::testing::Message() << "seed " << seed);
-    LoopGenerator g(seed ^ 0xC4A1'0000'0000ull);
-    const Program p = generated_chain(g);
-    const Outcome o = run_both(p);
-    fused += o.fused_passes;
-    translated += o.translated_passes;
-    if (::testing::Test::HasFailure()) break;
-  }
-  EXPECT_GT(fused, 5000u);  // sanity floors, not results
-  if (pto::runner::translation_supported()) {
-    EXPECT_GT(translated, 5000u);
-  }
+  expect_generated_programs_match(300, 0xC4A1'0000'0000ull, 5000,
+                                  [](LoopGenerator& g, std::uint64_t) { return generated_chain(g); });
 }
 
 // ---- FSU forms in fused blocks (docs/architecture.md "FSU forms") ----
@@ -1466,43 +1463,25 @@ TEST(RunnerRunLoopExactness, FsuFormReadingAQueueIsNotFused) {
   EXPECT_EQ(o.fused_passes, 0u);
 }
 
+// Even seeds in the reference profile, odd ones in the ieee profile.
+Program in_alternating_profile(Program p, std::uint64_t seed) {
+  p.numeric = seed % 2 == 0 ? NumericProfileKind::Reference : NumericProfileKind::Ieee;
+  return p;
+}
+
 // Generated loop blocks and chains whose bodies mix FSU forms (random
 // types, carriers, queue sources) with the other body forms, in both
 // numeric profiles, in both tiers against the observed loop.
 TEST(RunnerRunLoopExactness, GeneratedFsuLoopBlocksMatchTheObservedLoop) {
-  std::uint64_t fused = 0, translated = 0;
-  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
-    SCOPED_TRACE(::testing::Message() << "seed " << seed);
-    LoopGenerator g(seed ^ 0xF5F5'0000'0000ull);
-    Program p = generated_loop(g, {.fsu = true});
-    p.numeric = seed % 2 == 0 ? NumericProfileKind::Reference : NumericProfileKind::Ieee;
-    const Outcome o = run_both(p);
-    fused += o.fused_passes;
-    translated += o.translated_passes;
-    if (::testing::Test::HasFailure()) break;
-  }
-  EXPECT_GT(fused, 1000u);  // sanity floors, not results
-  if (pto::runner::translation_supported()) {
-    EXPECT_GT(translated, 1000u);
-  }
+  expect_generated_programs_match(400, 0xF5F5'0000'0000ull, 1000, [](LoopGenerator& g, std::uint64_t seed) {
+    return in_alternating_profile(generated_loop(g, {.fsu = true}), seed);
+  });
 }
 
 TEST(RunnerRunLoopExactness, GeneratedFsuBlockChainsMatchTheObservedLoop) {
-  std::uint64_t fused = 0, translated = 0;
-  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
-    SCOPED_TRACE(::testing::Message() << "seed " << seed);
-    LoopGenerator g(seed ^ 0xF5C4'0000'0000ull);
-    Program p = generated_chain(g, {.fsu = true});
-    p.numeric = seed % 2 == 0 ? NumericProfileKind::Reference : NumericProfileKind::Ieee;
-    const Outcome o = run_both(p);
-    fused += o.fused_passes;
-    translated += o.translated_passes;
-    if (::testing::Test::HasFailure()) break;
-  }
-  EXPECT_GT(fused, 2000u);  // sanity floors, not results
-  if (pto::runner::translation_supported()) {
-    EXPECT_GT(translated, 2000u);
-  }
+  expect_generated_programs_match(200, 0xF5C4'0000'0000ull, 2000, [](LoopGenerator& g, std::uint64_t seed) {
+    return in_alternating_profile(generated_chain(g, {.fsu = true}), seed);
+  });
 }
 
 // ---- SETC.TGT in fused blocks (docs/architecture.md "Commit targets") ----
@@ -1632,21 +1611,9 @@ TEST(RunnerRunLoopExactness, CommitTargetOfAConditionalBlock) {
 // block itself, another block, the vector, odd now and then; or of a data
 // register), in both tiers against the observed loop.
 TEST(RunnerRunLoopExactness, GeneratedCommitTargetBlocksMatchTheObservedLoop) {
-  std::uint64_t fused = 0, translated = 0;
-  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-    SCOPED_TRACE(::testing::Message() << "seed " << seed);
-    LoopGenerator g(seed ^ 0x7A67'0000'0000ull);
-    const Program p = seed % 2 == 0 ? generated_loop(g, {.commit_target = true})
-                                    : generated_chain(g, {.commit_target = true});
-    const Outcome o = run_both(p);
-    fused += o.fused_passes;
-    translated += o.translated_passes;
-    if (::testing::Test::HasFailure()) break;
-  }
-  EXPECT_GT(fused, 2000u);  // sanity floors, not results
-  if (pto::runner::translation_supported()) {
-    EXPECT_GT(translated, 2000u);
-  }
+  expect_generated_programs_match(300, 0x7A67'0000'0000ull, 2000, [](LoopGenerator& g, std::uint64_t seed) {
+    return seed % 2 == 0 ? generated_loop(g, {.commit_target = true}) : generated_chain(g, {.commit_target = true});
+  });
 }
 
 // A fault taken to a vector (EVBASE != 0) leaves the fault record set; the
