@@ -23,45 +23,66 @@ constexpr std::uint32_t kCanonicalNaN = 0x7FC00000U;  // TileNumericCanonicalNaN
 
 // Columns c0 .. c0 + NB - 1 (the result holds whole blocks of eight; columns
 // past the last read the last one's right operand): NB x RV registers of
-// sums, each k step one load of the left column per register row, one
-// broadcast per column and NB x RV FMAs, in k order per element.
-template <class V, int RV, int NB>
-inline void fused_block(const Panels<float, float>& p, std::uint32_t c0) {
-  typename V::Reg sum[NB][RV];
-  const float* right[NB];
+// sums, each k step one left column per register row, one splat of the
+// right operand per column and NB x RV multiply-adds, in k order per
+// element.  S (FusedSums, WordSums below) says what a sum is: Reg, kWidth,
+// Operand and Sum (the panels' element types), left (kWidth operands),
+// splat (one right operand to every lane), step (sum + left x right),
+// load, store and zero of sums.
+template <class S, int RV, int NB>
+inline void column_block(const Panels<typename S::Operand, typename S::Sum>& p, std::uint32_t c0) {
+  using Operand = typename S::Operand;
+  typename S::Reg sum[NB][RV];
+  const Operand* right[NB];
   for (int j = 0; j < NB; ++j) {
     const std::uint32_t c = c0 + j < p.columns ? c0 + j : p.columns - 1;
     right[j] = p.right + p.right_column[c];
     for (int v = 0; v < RV; ++v)
-      sum[j][v] = p.accumulate ? V::load(p.result + std::size_t{c0 + j} * p.rows + v * V::kWidth) : V::zero();
+      sum[j][v] = p.accumulate ? S::load(p.result + std::size_t{c0 + j} * p.rows + v * S::kWidth) : S::zero();
   }
-  const float* left = p.left;
+  const Operand* left = p.left;
   for (std::uint32_t i = 0; i < p.k; ++i, left += p.rows) {
     const std::uint32_t o = p.right_row[i];
-    typename V::Reg a[RV];
-    for (int v = 0; v < RV; ++v) a[v] = V::load(left + v * V::kWidth);
+    typename S::Reg a[RV];
+    for (int v = 0; v < RV; ++v) a[v] = S::left(left + v * S::kWidth);
     for (int j = 0; j < NB; ++j) {
-      const typename V::Reg b = V::broadcast(right[j] + o);
-      for (int v = 0; v < RV; ++v) sum[j][v] = V::fma(a[v], b, sum[j][v]);
+      const typename S::Reg b = S::splat(right[j] + o);
+      for (int v = 0; v < RV; ++v) sum[j][v] = S::step(sum[j][v], a[v], b);
     }
   }
   for (int j = 0; j < NB; ++j)
-    for (int v = 0; v < RV; ++v)
-      V::store(p.result + std::size_t{c0 + j} * p.rows + v * V::kWidth, V::canonical_nan(sum[j][v]));
-}
-
-template <class V, int RV, int NB>
-inline void fused_columns(const Panels<float, float>& p) {
-  static_assert(8 % NB == 0, "column blocks tile the result's blocks of eight");
-  for (std::uint32_t c0 = 0; c0 < p.columns; c0 += NB) fused_block<V, RV, NB>(p, c0);
+    for (int v = 0; v < RV; ++v) S::store(p.result + std::size_t{c0 + j} * p.rows + v * S::kWidth, sum[j][v]);
 }
 
 // Sixteen or thirty-two rows; blocks sized to the ISA's register file
-// (NB x RV sums plus RV left operands and a broadcast).
+// (NB x RV sums plus RV left operands and a splat).
+template <class S, int NB16, int NB32>
+inline void column_blocks(const Panels<typename S::Operand, typename S::Sum>& p) {
+  static_assert(8 % NB16 == 0 && 8 % NB32 == 0, "column blocks tile the result's blocks of eight");
+  if (p.rows == 32)
+    for (std::uint32_t c0 = 0; c0 < p.columns; c0 += NB32) column_block<S, 32 / S::kWidth, NB32>(p, c0);
+  else
+    for (std::uint32_t c0 = 0; c0 < p.columns; c0 += NB16) column_block<S, 16 / S::kWidth, NB16>(p, c0);
+}
+
+// Binary32 sums: one host FMA per step, NaN results canonical when stored.
+template <class V>
+struct FusedSums {
+  using Reg = typename V::Reg;
+  using Operand = float;
+  using Sum = float;
+  static constexpr int kWidth = V::kWidth;
+  static Reg left(const float* p) noexcept { return V::load(p); }
+  static Reg splat(const float* p) noexcept { return V::broadcast(p); }
+  static Reg step(Reg sum, Reg a, Reg b) noexcept { return V::fma(a, b, sum); }
+  static Reg load(const float* p) noexcept { return V::load(p); }
+  static void store(float* p, Reg v) noexcept { V::store(p, V::canonical_nan(v)); }
+  static Reg zero() noexcept { return V::zero(); }
+};
+
 template <class V, int NB16, int NB32>
 inline void fused_rows(const Panels<float, float>& p) {
-  if (p.rows == 32) fused_columns<V, 32 / V::kWidth, NB32>(p);
-  else fused_columns<V, 16 / V::kWidth, NB16>(p);
+  column_blocks<FusedSums<V>, NB16, NB32>(p);
 }
 
 // TGEMV: RV registers of columns from c0, the left element broadcast per k
@@ -87,48 +108,31 @@ inline void gemv_columns(const GemvPanels& p) {
   for (; c0 < p.stride; c0 += V::kWidth) gemv_block<V, 1>(p, c0);
 }
 
-// Word sums (MultiplyWord, modulo 2^64) of 32-bit operands.  W provides
-// Reg, kWidth (64-bit lanes), widen (kWidth operands sign- or zero-extended
-// as their type into 64-bit lanes), splat (one operand so extended into
-// every lane), multiply (the lanes' exact 64-bit products of their low 32
-// bits, signed or unsigned as the Operand tag says: a 32 x 32-bit product
-// fits 64 bits, so this is the Word product), add (modulo 2^64), load,
-// store and zero (64-bit Words).  Columns c0 .. c0 + NB - 1 (the result
-// holds whole blocks of eight; columns past the last read the last one's
-// right operand): NB x RV registers of sums, each k step one widened left
-// column per register row, one splat per column and NB x RV multiply-adds,
-// in k order per element (the ring makes any order give the same Words).
-template <class W, int RV, int NB, typename Operand>
-inline void word_block(const Panels<Operand, std::uint64_t>& p, std::uint32_t c0) {
-  typename W::Reg sum[NB][RV];
-  const Operand* right[NB];
-  for (int j = 0; j < NB; ++j) {
-    const std::uint32_t c = c0 + j < p.columns ? c0 + j : p.columns - 1;
-    right[j] = p.right + p.right_column[c];
-    for (int v = 0; v < RV; ++v)
-      sum[j][v] = p.accumulate ? W::load(p.result + std::size_t{c0 + j} * p.rows + v * W::kWidth) : W::zero();
-  }
-  const Operand* left = p.left;
-  for (std::uint32_t i = 0; i < p.k; ++i, left += p.rows) {
-    const std::uint32_t o = p.right_row[i];
-    typename W::Reg a[RV];
-    for (int v = 0; v < RV; ++v) a[v] = W::widen(left + v * W::kWidth);
-    for (int j = 0; j < NB; ++j) {
-      const typename W::Reg b = W::splat(right[j][o]);
-      for (int v = 0; v < RV; ++v) sum[j][v] = W::add(sum[j][v], W::multiply(a[v], b, Operand{}));
-    }
-  }
-  for (int j = 0; j < NB; ++j)
-    for (int v = 0; v < RV; ++v) W::store(p.result + std::size_t{c0 + j} * p.rows + v * W::kWidth, sum[j][v]);
-}
+// Word sums (MultiplyWord, modulo 2^64) of 32-bit operands, in k order per
+// element (the ring makes any order give the same Words).  W provides Reg,
+// kWidth (64-bit lanes), widen (kWidth operands sign- or zero-extended as
+// their type into 64-bit lanes), splat (one operand so extended into every
+// lane), multiply (the lanes' exact 64-bit products of their low 32 bits,
+// signed or unsigned as the Operand tag says: a 32 x 32-bit product fits 64
+// bits, so this is the Word product), add (modulo 2^64), load, store and
+// zero (64-bit Words).
+template <class W, typename OperandType>
+struct WordSums {
+  using Reg = typename W::Reg;
+  using Operand = OperandType;
+  using Sum = std::uint64_t;
+  static constexpr int kWidth = W::kWidth;
+  static Reg left(const Operand* p) noexcept { return W::widen(p); }
+  static Reg splat(const Operand* p) noexcept { return W::splat(*p); }
+  static Reg step(Reg sum, Reg a, Reg b) noexcept { return W::add(sum, W::multiply(a, b, Operand{})); }
+  static Reg load(const std::uint64_t* p) noexcept { return W::load(p); }
+  static void store(std::uint64_t* p, Reg v) noexcept { W::store(p, v); }
+  static Reg zero() noexcept { return W::zero(); }
+};
 
 template <class W, int NB16, int NB32, typename Operand>
 inline void word_columns(const Panels<Operand, std::uint64_t>& p) {
-  static_assert(8 % NB16 == 0 && 8 % NB32 == 0, "column blocks tile the result's blocks of eight");
-  if (p.rows == 32)
-    for (std::uint32_t c0 = 0; c0 < p.columns; c0 += NB32) word_block<W, 32 / W::kWidth, NB32>(p, c0);
-  else
-    for (std::uint32_t c0 = 0; c0 < p.columns; c0 += NB16) word_block<W, 16 / W::kWidth, NB16>(p, c0);
+  column_blocks<WordSums<W, Operand>, NB16, NB32>(p);
 }
 
 // Narrow Word sums (PairPanels): V provides Reg, kWidth (32-bit lanes),
