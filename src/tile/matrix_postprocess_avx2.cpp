@@ -30,6 +30,8 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
+#include <type_traits>
+
 namespace pto::tile::postprocess {
 namespace {
 
@@ -92,18 +94,21 @@ __m128i step(__m128i bits, __m128i toward_zero, __m128i away) noexcept {
   return _mm_sub_epi32(_mm_add_epi32(bits, toward_zero), away);
 }
 
-template <int Mode>
-__m128i fp16_of(__m128 odd) noexcept {
-  return _mm_cvtepu16_epi32(_mm_cvtps_ph(odd, Mode | _MM_FROUND_NO_EXC));
+// f(std::integral_constant<int, M>{}) with M the host rounding immediate of
+// `mode` (one of the four the plan admits), so each intrinsic below is
+// written once and still gets its rounding as a compile-time constant.
+template <class F>
+auto with_rounding_immediate(num::RoundingMode mode, F f) noexcept {
+  switch (mode) {
+    case num::RoundingMode::RTZ: return f(std::integral_constant<int, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC>{});
+    case num::RoundingMode::RTP: return f(std::integral_constant<int, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC>{});
+    case num::RoundingMode::RTM: return f(std::integral_constant<int, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC>{});
+    default: return f(std::integral_constant<int, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC>{});
+  }
 }
 
 __m128i fp16_rounded(__m128 odd, num::RoundingMode mode) noexcept {
-  switch (mode) {
-    case num::RoundingMode::RTZ: return fp16_of<_MM_FROUND_TO_ZERO>(odd);
-    case num::RoundingMode::RTP: return fp16_of<_MM_FROUND_TO_POS_INF>(odd);
-    case num::RoundingMode::RTM: return fp16_of<_MM_FROUND_TO_NEG_INF>(odd);
-    default: return fp16_of<_MM_FROUND_TO_NEAREST_INT>(odd);
-  }
+  return with_rounding_immediate(mode, [odd](auto m) { return _mm_cvtepu16_epi32(_mm_cvtps_ph(odd, m())); });
 }
 
 struct Encoded {
@@ -138,18 +143,8 @@ Encoded encode(__m256d d, const SimdRowPlan& plan, __m128i negative) noexcept {
   return {_mm_srli_epi32(_mm_add_epi32(odd_bits, add), 16), inexact};
 }
 
-template <int Mode>
-__m256d round_to(__m256d d) noexcept {
-  return _mm256_round_pd(d, Mode | _MM_FROUND_NO_EXC);
-}
-
 __m256d rounded_integer(__m256d d, num::RoundingMode mode) noexcept {
-  switch (mode) {
-    case num::RoundingMode::RTZ: return round_to<_MM_FROUND_TO_ZERO>(d);
-    case num::RoundingMode::RTP: return round_to<_MM_FROUND_TO_POS_INF>(d);
-    case num::RoundingMode::RTM: return round_to<_MM_FROUND_TO_NEG_INF>(d);
-    default: return round_to<_MM_FROUND_TO_NEAREST_INT>(d);
-  }
+  return with_rounding_immediate(mode, [d](auto m) { return _mm256_round_pd(d, m()); });
 }
 
 struct Range {
