@@ -69,7 +69,7 @@ const std::uint8_t* Memory::readable_page(Word page_number) const {
   if (e.tag == page_number) return e.data;
   const Page* p = find_page(page_number);
   if (p == nullptr) return nullptr;
-  if (fast_path_) read_cache_[page_number % kCacheEntries] = {page_number, const_cast<std::uint8_t*>(p->bytes)};
+  if (fast_path_) read_cache_[page_number % kCacheEntries] = {page_number, p->bytes};
   return p->bytes;
 }
 
