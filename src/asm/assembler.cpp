@@ -1203,7 +1203,7 @@ class Assembler : public ExprEnv {
   ScriptLayout run_script_layout() const {
     std::vector<InputSection> inputs;
     for (const SectionState& s : sections_) inputs.push_back({s.name, s.type, s.flags, s.size, s.align, s.data});
-    return layout_script(*script(), inputs);
+    return layout_script(*script(), inputs, opt_.max_output);
   }
 
   // Takes the layout's addresses and script symbols; true when no section moved.

@@ -627,7 +627,8 @@ struct Placed {
 
 class Layouter {
  public:
-  Layouter(const LinkerScript& s, std::span<const InputSection> in) : s_(s), in_(in) {
+  Layouter(const LinkerScript& s, std::span<const InputSection> in, std::uint64_t max_output)
+      : s_(s), in_(in), max_output_(max_output) {
     out_.input_address.assign(in.size(), 0);
     out_.input_output.assign(in.size(), std::nullopt);
   }
@@ -948,6 +949,10 @@ class Layouter {
       pf = eval(*ph.flags);
       if (pf > 0xffffffffu) fail(*ph.flags, fmt::format("FLAGS({:#x}) does not fit in 32 bits", pf));
     }
+    if (file_end - begin > max_output_)
+      fail(ph.name.at, fmt::format("program header '{}' would hold {} file bytes ([{:#x}, {:#x})), more than the "
+                                   "limit of {} bytes (--max-output)",
+                                   ph.name.name, file_end - begin, begin, file_end, max_output_));
     elf::Segment g{begin, end - begin, static_cast<std::uint32_t>(pf), std::vector<std::uint8_t>(file_end - begin, 0)};
     for (std::size_t k : members) {
       const elf::Section& s = out_.sections[k];
@@ -970,6 +975,7 @@ class Layouter {
 
   const LinkerScript& s_;
   std::span<const InputSection> in_;
+  std::uint64_t max_output_;
   ScriptLayout out_;
   std::vector<Assignment> where_;
   std::vector<std::optional<std::size_t>> anchor_;
@@ -1009,8 +1015,9 @@ std::variant<LinkerScript, Diagnostic> parse_linker_script(std::string_view text
   return script;
 }
 
-ScriptLayout layout_script(const LinkerScript& script, std::span<const InputSection> inputs) {
-  return Layouter(script, inputs).run();
+ScriptLayout layout_script(const LinkerScript& script, std::span<const InputSection> inputs,
+                           std::uint64_t max_output) {
+  return Layouter(script, inputs, max_output).run();
 }
 
 }  // namespace pto::as

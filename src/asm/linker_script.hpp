@@ -101,7 +101,10 @@ struct ScriptLayout {
   std::vector<Diagnostic> diagnostics;
 };
 
-ScriptLayout layout_script(const LinkerScript& script, std::span<const InputSection> inputs);
+// A program header whose file image (its members' bytes and the gaps between
+// them) would exceed max_output bytes is an error at its PHDRS entry.
+ScriptLayout layout_script(const LinkerScript& script, std::span<const InputSection> inputs,
+                           std::uint64_t max_output);
 
 // A diagnostic at byte offset `at` of the script.
 Diagnostic script_diagnostic(const LinkerScript& script, std::size_t at, std::string message);

@@ -573,6 +573,15 @@ TEST(AsmLinkerScriptErrors, Layout) {
             "3:25: section '.text' is placed in unknown program header 'txt'");
   EXPECT_EQ(error("PHDRS { text PT_LOAD; }\nSECTIONS {\n  .text : { *(.text) }\n}"),
             "3:3: allocated section '.text' is not assigned to a program header (add ':phdr')");
+  // Members 2^63 bytes apart: the header's file image (gap included) is far
+  // beyond the 1 GiB --max-output default, reported at the PHDRS entry
+  // instead of allocated (a fuzz_linker_script crash).
+  const std::string far = error("PHDRS { text PT_LOAD; }\nSECTIONS {\n  . = 0x1000;\n  .text : { *(.text) } :text\n"
+                                "  . = 0x8000000000000000;\n  .data : { *(.data) } :text\n}",
+                                "BSTOP\n.data\n.byte 1\n");
+  EXPECT_TRUE(far.starts_with("1:9: program header 'text' would hold ")) << far;
+  EXPECT_NE(far.find("file bytes ([0x1000, 0x80000000000000"), std::string::npos) << far;
+  EXPECT_NE(far.find("more than the limit of 1073741824 bytes (--max-output)"), std::string::npos) << far;
   EXPECT_EQ(error("SECTIONS {\n  . = 0xfffffffffffffffe;\n  .text : { *(.text) }\n}"),
             "3:3: section '.text' at 0xfffffffffffffffe with size 0x4 extends past the end of the 64-bit address space");
   // Orphans have no script location.
