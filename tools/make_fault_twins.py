@@ -1865,6 +1865,282 @@ def tstore_shape_twin(v: dict, commands: Catalog) -> dict:
                               f"B.DIM LB0 and LB2 {dims[0]} -> {columns} (LB1 {rows} kept)")
 
 
+def encode(commands: Catalog, mnemonic: str, asm: str | None = None, **fields: int) -> int:
+    """The catalog form's match bits with the named fields set (every other field zero)."""
+    (form,) = [f for f in commands.forms if f["mnemonic"] == mnemonic and (asm is None or f["asm"] == asm)]
+    bits = int(form["encoding"][0]["match"], 16)
+    for name, value in fields.items():
+        bits = with_field(form, bits, name, value)
+    return bits
+
+
+def command_step(bits: int, rewritten_from: str | None = None) -> dict:
+    step = {"op": "exec", "entry": "command", "bits": f"{bits:#010x}", "length_bits": 32}
+    if rewritten_from:
+        step["rewritten_from"] = rewritten_from
+    step["expect_status"] = "CommandExecution_Executed"
+    return step
+
+
+def retargeted_start(commands: Catalog, step: dict, mnemonic: str) -> dict:
+    """The BSTART step with another tile BSTART form of the same DataType."""
+    bits = int(step["bits"], 16)
+    data_type = Catalog.field(commands.form_of(bits, 32), bits, "DataType")
+    return dict(step, bits=f"{encode(commands, mnemonic, DataType=data_type):#010x}")
+
+
+def product(left: list, right: list) -> int:
+    """The reference profile's TileProfileMatrixAccumulate over one row and
+    column (asl/arch/profile/reference-profile.asl): accumulator +
+    MultiplyWord(left, right) on the raw carriers, modulo 2^64, from zero."""
+    total = 0
+    for a, b in zip(left, right):
+        total = (total + a * b) & MASK64
+    return total
+
+
+GEMV_A = [0x1234, 0x00F7]  # the twin's FP16 carriers of A (2 x 1): rows 0 and 1
+GEMV_B = 0x0103            # and of B (1 x 1)
+
+
+def gemv_m_twin(v: dict, commands: Catalog) -> dict:
+    """TGEMV-CUBE-M: a TGEMV bundle (the M = 1 specialisation of Local CUBE
+    Matrix execution) with B.DIM LB0 = M = 2 over a CUBE_M16 FP16 A of 2 x 1
+    and a CUBE_N8 B of 1 x 1; ExecuteBundleTMATMULOperation
+    (asl/block/model/dispatch/cube-tmatmul.asl) raises Fault_TileLegality
+    for TileMatrixFunctionIsGEMV(function) && m != 1.  Twin: the same bundle
+    started by BSTART.TMATMUL (the same DataType; the rule's other conjunct),
+    which takes any M.  (M = 1 with a one-row A is TGEMV-EXEC-001's bundle.)
+    The point only marks the operands' valid regions defined; the twin writes
+    them (the same definedness) with the carriers above so the product shows.
+    Expected: a new FP32 destination (TileOrdinaryMatrixAccumulatorType of
+    FP16: TileMatrixAccumulatorDataType, asl/tile/model/definedness/
+    elements.asl) of M x N = 2 x 1 in the Local A's layout CUBE_M16
+    (BundleMatrixCooperativeMLayout), each element the reference profile's
+    sum of raw-carrier products (MatrixProductResultFromTiles, asl/tile/
+    model/execution/cube.asl; B.FPATR all zero: MatrixPostQuantBaseWithFlags
+    returns the value, no flags), the sources allocated and unchanged, and
+    the numeric status flags unchanged."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    values = {1: {(0, 0): GEMV_A[0], (1, 0): GEMV_A[1]}, 2: {(0, 0): GEMV_B}}
+    prefix = []
+    for s in steps[:e1]:
+        if s["op"] == "mark_tile_defined":
+            prefix += [{"op": "write_tile_element", "index": s["index"], "row": r, "column": c, "value": hex64(x)}
+                       for (r, c), x in sorted(values[s["index"]].items())]
+        elif s["op"] == "exec" and commands.form_of(int(s["bits"], 16), 32)["mnemonic"] == "BSTART.TGEMV":
+            prefix.append(retargeted_start(commands, s, "BSTART.TMATMUL"))
+        else:
+            prefix.append(dict(s))
+    snapshot = next(s["snapshot"] for s in prefix if s["op"] == "expect_fp_flags")
+    m = bundle_dimensions(steps, commands)[0]
+    post = [{"op": "expect_tile", "destination_ordinal": 0, "field": f, "value": x}
+            for f, x in (("data_type", "TileDataType_FP32"), ("layout", "TileLayout_CUBE_M16"),
+                         ("valid_rows", m), ("valid_columns", 1))]
+    post += [{"op": "expect_tile_element", "destination_ordinal": 0, "row": r, "column": 0,
+              "value": hex64(product([GEMV_A[r]], [GEMV_B]))} for r in range(m)]
+    post += [{"op": "expect_tile_element", "index": i, "row": r, "column": c, "value": hex64(x)}
+             for i, cells in values.items() for (r, c), x in sorted(cells.items())]
+    post.append({"op": "expect_fp_flags", "value": {"snapshot": snapshot, "offset": 0}})
+    return bundle_twin_record(v, prefix, steps[e1], post, "CUBE matrix",
+                              "ExecuteBundleTMATMULOperation: TileMatrixFunctionIsGEMV(function) && m != 1",
+                              "BSTART.TGEMV -> BSTART.TMATMUL (same DataType, M = 2 kept); operands written")
+
+
+FPATR_A, FPATR_B = 0xFEDC, 0xBA  # the twin's U16 Local A and U8 Shared B
+
+
+def missing_fpatr_twin(v: dict, commands: Catalog) -> dict:
+    """TMATMUL-MISSING-FPATR: a participating TMATMUL (U16 x U8 by B.DATR)
+    with a Shared B (S31) and a Local A but no B.FPATR:
+    ExecuteBundleTMATMULOperation raises Fault_BundleControl
+    (!_BundleFixedPointAttributes.valid).  Twin: the B.FPATR the spec's own
+    TMATMUL-SHARED-001 sends for the same words (all fields zero) right
+    after the BSTART.  That alone leaves the bundle rejected by the next
+    rules (the point's Local A is a 1 x 1 RowMajor tile with nothing
+    written: TileMatrixLocalMOperandSchemaLegal wants a CUBE M layout, and
+    both operands must be defined), so the twin also takes TMATMUL-SHARED-001's
+    operands: A configured CUBE_M16 (ConfigureCubeTileForMask, 1 x 1, mask
+    1111) and both A and the tile installed as S31 written.  Expected (as
+    TMATMUL-SHARED-001 asserts for its bundle): Fault_None, the Shared
+    binding consumed, a new U32 destination (TileMatrixAccumulatorDataType of
+    the unsigned U16) holding A * B (reference profile: raw-carrier product),
+    S31 still installed (a read does not release it)."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    prefix = []
+    shared_id = None
+    for s in steps[:e1]:
+        if s["op"] == "configure_tile" and s["index"] == 1:
+            prefix.append({"op": "configure_cube_tile", "index": 1, "mask": 0b1111, "capacity": s["capacity"],
+                           "valid_rows": 1, "valid_columns": 1, "data_type": s["data_type"], "layout": "CUBE_M16",
+                           "location": "Matrix", "expect_configured": True})
+            prefix.append({"op": "write_tile_element", "index": 1, "row": 0, "column": 0, "value": hex64(FPATR_A)})
+        elif s["op"] == "install_shared_tile":
+            shared_id = s["shared_id"]
+            prefix.append({"op": "write_tile_element", "index": s["index"], "row": 0, "column": 0,
+                           "value": hex64(FPATR_B)})
+            prefix.append(dict(s))
+        elif s["op"] == "exec" and commands.form_of(int(s["bits"], 16), 32)["mnemonic"] == "BSTART.TMATMUL":
+            prefix += [dict(s), command_step(encode(commands, "B.FPATR"), "SetBundleFixedPointAttributeState")]
+        else:
+            prefix.append(dict(s))
+    post = [{"op": "expect_shared_binding", "index": 0, "field": "consumed", "value": True},
+            {"op": "expect_tile", "binding": 0, "field": "data_type", "value": "TileDataType_U32"},
+            {"op": "expect_tile_element", "binding": 0, "row": 0, "column": 0,
+             "value": hex64(product([FPATR_A], [FPATR_B]))},
+            {"op": "expect_shared_tile", "index": shared_id, "field": "descriptor_valid", "value": True}]
+    return bundle_twin_record(v, prefix, steps[e1], post, "CUBE matrix",
+                              "ExecuteBundleTMATMULOperation: _BundleFixedPointAttributes.valid (a B.FPATR)",
+                              "B.FPATR (all zero) after the BSTART; A CUBE_M16 and both operands written "
+                              "(TMATMUL-SHARED-001's operands)")
+
+
+UNDEF_B = 0x0205  # the twin's FP16 carrier of the Shared B
+
+
+def shared_undef_twin(v: dict, commands: Catalog) -> dict:
+    """TMATMUL-SHARED-UNDEF: a TMATMUL (FP16) with a Local CUBE_M16 A (2)
+    and a Shared B naming S77, which holds no descriptor: the undefined
+    register reads as UndefinedSharedTileWord, legal for a TLSU read, but
+    SharedTileCooperativeMatrixReady (asl/block/model/dispatch/
+    shared-cube-matrix.asl) rejects it, Fault_TileLegality.  Twin: S77
+    installed first (InstallSharedTile, mask 1111) from a 1 x 1 FP16
+    RowMajor Matrix tile holding B, the descriptor shape TMATMUL-SHARED-001
+    installs for its Shared B.  Expected: Fault_None, a new FP32 destination
+    holding A * B (reference profile: raw-carrier product), the Shared binding
+    consumed and S77 still installed."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    shared_id = next(s["index"] for s in steps if s["op"] == "expect_shared_tile")
+    (left,) = [s for s in steps[:e1] if s["op"] == "configure_cube_tile"]
+    (a,) = [int(s["value"], 16) for s in steps[:e1] if s["op"] == "write_tile_element"]
+    holder = left["index"] + 1
+    install = [{"op": "configure_tile", "index": holder, "mask": 1, "capacity": 128, "rows": 1, "columns": 1,
+                "valid_rows": 1, "valid_columns": 1, "data_type": left["data_type"], "layout": "RowMajor",
+                "location": "Matrix"},
+               {"op": "write_tile_element", "index": holder, "row": 0, "column": 0, "value": hex64(UNDEF_B)},
+               {"op": "install_shared_tile", "shared_id": shared_id, "index": holder, "mask": 0b1111}]
+    first = next(i for i, s in enumerate(steps) if s["op"] == "exec")
+    prefix = [dict(s) for s in steps[:first]] + install + [dict(s) for s in steps[first:e1]]
+    post = [{"op": "expect_tile", "destination_ordinal": 0, "field": "data_type", "value": "TileDataType_FP32"},
+            {"op": "expect_tile_element", "destination_ordinal": 0, "row": 0, "column": 0,
+             "value": hex64(product([a], [UNDEF_B]))},
+            {"op": "expect_shared_binding", "index": 0, "field": "consumed", "value": True},
+            {"op": "expect_shared_tile", "index": shared_id, "field": "descriptor_valid", "value": True}]
+    return bundle_twin_record(v, prefix, steps[e1], post, "CUBE matrix",
+                              "SharedTileCooperativeMatrixReady: the Shared primary is installed",
+                              f"S{shared_id} installed from a 1 x 1 {left['data_type']} RowMajor Matrix tile holding B")
+
+
+MX_K = 32                                     # LB2: one MX scale block
+MX_LEFT = [k + 1 for k in range(MX_K)]        # E4M3 carriers of the Local A (1 x K)
+MX_RIGHT = [k % 4 + 1 for k in range(MX_K)]   # E5M2 carriers of the Shared B (K x 1)
+MX_LEFT_SCALE, MX_RIGHT_SCALE = 3, 5          # E8M0 carriers of the two scales
+
+
+def mx_shared_group_twin(v: dict, commands: Catalog) -> dict:
+    """TMATMUL-MX-SHARED-GROUP: a TMATMULMX (E4M3 x E5M2 by B.DATR) whose
+    only operand binding is one B.IOS (S60): E5M2 needs a scale
+    (TileMXInputTypeNeedsScale), so the Shared right group is matrix and
+    scale, and one Shared source is no complete group
+    (TileMatrixSharedSourceCountLegal, BundleMatrixSharedSchemasLegal),
+    Fault_TileLegality.  No single word makes it legal: the point binds no
+    Local destination either.  Twin: the group completed the way the spec's
+    own TMATMUL-MX-SHARED-RIGHT-001 completes the same BSTART, B.DATR and
+    B.FPATR words: B.DIM LB2 = K = 32 before the B.IOS, the right scale as
+    S61 after S60, and the terminal B.IOT with the Local A (1 x 32 E4M3
+    CUBE_M16) and its E8M0 scale (1 x 1) and the destination; S60 installed
+    from a 32 x 1 E5M2 RowMajor Matrix tile and S61 from a 1 x 1 E8M0 one.
+    Expected (TMATMULMXSharedWithOptionalScales, MatrixMXProductResultFromTiles
+    with both scales present; reference profile
+    TileProfileMatrixScaledAccumulate: sum + (left * left_scale) *
+    (right * right_scale) on raw carriers, one scale block for K = 32):
+    Fault_None, a new 1 x 1 FP32 destination holding that sum, both Shared
+    bindings consumed."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    (ios,) = [s for s in steps[:e1] if s.get("rewritten_from") == "BindBundleSharedIO"]
+    ios_bits = int(ios["bits"], 16)
+    ios_form = commands.form_of(ios_bits, 32)
+    right_id = Catalog.field(ios_form, ios_bits, "SharedTID")
+    scale_id = right_id + 1
+    tiles = [{"op": "configure_cube_tile", "index": 0, "mask": 0b1111, "capacity": 512, "valid_rows": 1,
+              "valid_columns": MX_K, "data_type": "E4M3", "layout": "CUBE_M16", "location": "Matrix",
+              "expect_configured": True}]
+    for index, capacity, rows, columns, data_type in ((1, 128, 1, 1, "E8M0"), (10, 512, MX_K, 1, "E5M2"),
+                                                     (11, 128, 1, 1, "E8M0")):
+        tiles.append({"op": "configure_tile", "index": index, "mask": 1, "capacity": capacity, "rows": rows,
+                      "columns": columns, "valid_rows": rows, "valid_columns": columns, "data_type": data_type,
+                      "layout": "RowMajor", "location": "Matrix"})
+    writes = [(0, 0, k, MX_LEFT[k]) for k in range(MX_K)] + [(10, k, 0, MX_RIGHT[k]) for k in range(MX_K)]
+    writes += [(1, 0, 0, MX_LEFT_SCALE), (11, 0, 0, MX_RIGHT_SCALE)]
+    tiles += [{"op": "write_tile_element", "index": i, "row": r, "column": c, "value": hex64(x)} for i, r, c, x in writes]
+    tiles += [{"op": "install_shared_tile", "shared_id": right_id, "index": 10, "mask": 0b1111},
+              {"op": "install_shared_tile", "shared_id": scale_id, "index": 11, "mask": 0b1111}]
+    b_dim = command_step(encode(commands, "B.DIM", "B.DIM RegSrc, uimm, ->LB2", uimm17=MX_K), "SetBundleDimension")
+    pe_mode = Catalog.field(ios_form, ios_bits, "PEMode")
+    scale_ios = command_step(with_field(ios_form, ios_bits, "SharedTID", scale_id), "BindBundleSharedIO")
+    local = command_step(encode(commands, "B.IOT", "B.IOT SrcTile0, SrcTile1, mask=PE_MASK, <last>, ->DstTile<SizeCode>",
+                                SrcTile0=0, SrcTile1=1, L=1, SizeCode=1, PEMode=pe_mode), "AddBundleTileBinding")
+    i = steps.index(ios)
+    prefix = [dict(steps[0])] + tiles + [dict(s) for s in steps[1:i]] + [b_dim, dict(ios), scale_ios, local]
+    prefix += [dict(s) for s in steps[i + 1:e1]]
+    total = 0
+    for left, right in zip(MX_LEFT, MX_RIGHT):
+        total = (total + (left * MX_LEFT_SCALE) * (right * MX_RIGHT_SCALE)) & MASK64
+    post = [{"op": "expect_tile", "destination_ordinal": 0, "field": "data_type", "value": "TileDataType_FP32"},
+            {"op": "expect_tile", "destination_ordinal": 0, "field": "valid_rows", "value": 1},
+            {"op": "expect_tile", "destination_ordinal": 0, "field": "valid_columns", "value": 1},
+            {"op": "expect_tile_element", "destination_ordinal": 0, "row": 0, "column": 0, "value": hex64(total)},
+            {"op": "expect_shared_binding", "index": 0, "field": "consumed", "value": True},
+            {"op": "expect_shared_binding", "index": 1, "field": "consumed", "value": True}]
+    return bundle_twin_record(v, prefix, steps[e1], post, "CUBE matrix",
+                              "TileMatrixSharedSourceCountLegal / BundleMatrixSharedSchemasLegal: whole Shared groups",
+                              f"the right group completed (S{scale_id} scale), B.DIM LB2 = {MX_K}, a Local A, its "
+                              "scale and the destination bound (TMATMUL-MX-SHARED-RIGHT-001's operands)")
+
+
+def ios_vec_use_twin(v: dict, commands: Catalog) -> dict:
+    """B.IOS-VEC-USE: a participating B.IOS source (S70, mask 1111) in a VEC
+    (BSTART.TEPL, U64) block: no VEC operation consumes a Shared binding, so
+    ExecuteBundleTileOperationLocally... raises Fault_TileLegality
+    (BundleSharedBindingsUnconsumed, asl/block/model/dispatch/
+    tile-execution.asl), before any Shared state changes.  Twin: the block
+    started by BSTART.TSTORE with the same DataType, the Shared consumer
+    dispatched before that rule (BundleSharedTLSUSelected), as
+    TSTORE-UNDEF-001 runs it.  Expected: Fault_None; S70 has no descriptor,
+    so TSTOREShared stores its 1 x 1 U64 element 0 as
+    UndefinedSharedTileWord(70, 0) = 70 XOR 0 (asl/tile/model/state/
+    shared-registers.asl) at base 0 (no B.IOR); the next word untouched;
+    S70 still without a descriptor, the binding consumed."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    (ios,) = [s for s in steps[:e1] if s.get("rewritten_from") == "BindBundleSharedIO"]
+    ios_bits = int(ios["bits"], 16)
+    shared_id = Catalog.field(commands.form_of(ios_bits, 32), ios_bits, "SharedTID")
+    prefix = [retargeted_start(commands, s, "BSTART.TSTORE")
+              if s["op"] == "exec" and commands.form_of(int(s["bits"], 16), 32)["mnemonic"] == "BSTART.TEPL"
+              else dict(s) for s in steps[:e1]]
+    post = [{"op": "expect_mem", "addr": hex64(0), "size": 8, "value": hex64(shared_id ^ 0)},
+            {"op": "expect_mem", "addr": hex64(8), "size": 8, "value": hex64(0)},
+            {"op": "expect_shared_tile", "index": shared_id, "field": "descriptor_valid", "value": False},
+            {"op": "expect_shared_binding", "index": 0, "field": "consumed", "value": True}]
+    return bundle_twin_record(v, prefix, steps[e1], post, "Shared binding use",
+                              "BundleSharedBindingsUnconsumed: a VEC block does not discard a Shared binding",
+                              "BSTART.TEPL -> BSTART.TSTORE (same DataType, the same B.IOS)")
+
+
+MATRIX_TWINS = {
+    "PTO-AVS-BLOCK-TGEMV-CUBE-M-003": gemv_m_twin,
+    "PTO-AVS-BLOCK-TMATMUL-MISSING-FPATR-001": missing_fpatr_twin,
+    "PTO-AVS-BLOCK-TMATMUL-SHARED-UNDEF-020": shared_undef_twin,
+    "PTO-AVS-BLOCK-TMATMUL-MX-SHARED-GROUP-001": mx_shared_group_twin,
+    "PTO-AVS-BLOCK-B-IOS-VEC-USE-001": ios_vec_use_twin,
+}
+
+
 OPERAND_TWINS = {
     # ArchitectureAssert: a zero operand raises Fault_Assert; nonzero "performs
     # no effect other than successful retirement" (no trap entered).
@@ -1967,6 +2243,8 @@ def main(argv=None) -> int:
                      if v["avs_id"] == "PTO-AVS-BLOCK-TSTORE-SHAPE-001"]
     bundle_twins += [own_retry_twin(v) for v in json.loads(BUNDLE.read_text())
                      if v["avs_id"] == "PTO-AVS-BLOCK-SHARED-TSTORE-MASK-LEGALITY-001"]
+    bundle_twins += [MATRIX_TWINS[v["avs_id"]](v, commands) for v in json.loads(BUNDLE.read_text())
+                     if v["avs_id"] in MATRIX_TWINS]
     # a bundle vector whose twin asserts BARG: run by the block step runner
     twins += [tepl_twin(v, commands) for v in json.loads(BUNDLE.read_text())
               if v["avs_id"] == "PTO-AVS-BLOCK-BSTART-TEPL-RESERVED-001"]
