@@ -592,6 +592,7 @@ constexpr std::pair<const char*, const char*> kOwnTrap[] = {
     {"-SYS-ACRE-", "Fault_ExecutionStateCheck"},
 };
 
+constexpr Word kIcallTarget = 0x2000;     // the retiring STD block's BPCN in BSTART.ICALL's twin
 constexpr Word kLegalDataAddress = 0x200;  // 8-byte aligned, inside PTO_MODEL_MEMORY_BYTES, off the reservation granule
 
 std::size_t faulting_exec(const json& steps) {
@@ -632,6 +633,10 @@ json legalised_prefix(const json& v, TwinFamily family, std::size_t exec) {
       for (json& s : prefix) {
         if (s["op"] == "begin_bundle" && s["kind"] == "BundleKind_System") {
           s["kind"] = "BundleKind_Standard";
+          // BeginBundleAt keeps a SYS block's BPCN zero and a STD block's at
+          // its target: BSTART.ICALL's twin gives the target an even nonzero
+          // value, so that the snapshot of the retiring BPCN shows.
+          if (id == "PTO-AVS-BLOCK-BSTART-ICALL-SYS-SOURCE-001") s["target"] = fmt::format("{:#x}", kIcallTarget);
           return prefix;
         }
       }
@@ -852,9 +857,16 @@ TwinEffect maintenance_effect(const json& prefix, std::string_view mnemonic) {
 // - SetCommitTarget (SETC.TGT): _BARG.bpcn = SrcL.
 // - ExecuteLocalStateRegisterGet (LSRGET): RegDst = ReadCurrentBARGWord
 //   (asl/block/model/state/barg.asl): LSR_ID 0 the BPC, 1 _BARG.bpcn.
-// nullopt for the rest: ASSERT with a nonzero source retires with no other
-// effect, EBREAK/C.EBREAK/ACRC/ACRE keep their own trap (kOwnTrap), and
-// BSTART.ICALL asserts status and TPC only.
+// - ArchitectureAssert (ASSERT) with a nonzero source: no effect but the
+//   retirement: no trap context entered, every register and epoch the
+//   vector set keeps its value.
+// - ExecuteDecodedBundleStart of BSTART.ICALL (asl/block/model/dispatch/
+//   start.asl, BeginBundleAt): the retiring STD block commits, and the new
+//   block's BARG is kind Standard (the form's), transfer IndirectCall, taken,
+//   BPCN = the retiring BPCN snapshot; BPC = the instruction's address P,
+//   ra (x10) = P + length - 2 + 2 * uimm5; the block is active.
+// nullopt for the rest: EBREAK/C.EBREAK/ACRC/ACRE keep their own trap
+// (kOwnTrap).
 std::string epoch_field(std::string_view mn) {
   if (mn.starts_with("DC.")) return "data_cache_epoch";
   if (mn.starts_with("IC.")) return "instruction_cache_epoch";
@@ -944,6 +956,30 @@ std::optional<TwinEffect> system_effect(const json& prefix, const json& step) {
   }
   if (mn == "SETC.TGT") {
     e.after.push_back({{"op", "expect_barg"}, {"field", "bpcn"}, {"value", hex_word(source_l())}});
+    return e;
+  }
+  if (mn == "ASSERT") {
+    for (const json& s : prefix) {
+      if (s["op"] == "set_gpr") e.after.push_back({{"op", "expect_gpr"}, {"reg", s["reg"]}, {"value", s["value"]}});
+      if (s["op"] == "set_bookkeeping")
+        e.after.push_back({{"op", "expect_bookkeeping"}, {"field", s["field"]}, {"value", s["value"]}});
+    }
+    e.after.push_back({{"op", "expect_trap_context"}, {"ring", 0}, {"field", "valid"}, {"value", false}});
+    return e;
+  }
+  if (mn == "BSTART.ICALL") {
+    constexpr unsigned kReturnAddressRegister = 10;  // ra
+    const Word pc = pc_before(prefix);
+    const Word length = static_cast<Word>(num(step["length_bits"])) / 8;
+    e.before.push_back({{"op", "expect_barg"}, {"field", "bpcn"}, {"snapshot", "retiring"}});
+    e.after.push_back({{"op", "expect_bundle_state"}, {"field", "active"}, {"value", true}});
+    e.after.push_back({{"op", "expect_barg"}, {"field", "block_type"}, {"value", "BundleKind_Standard"}});
+    e.after.push_back({{"op", "expect_barg"}, {"field", "transfer_type"}, {"value", "BundleTransfer_IndirectCall"}});
+    e.after.push_back({{"op", "expect_barg"}, {"field", "taken"}, {"value", true}});
+    e.after.push_back({{"op", "expect_barg"}, {"field", "bpcn"}, {"value", snapshot_offset("retiring", 0)}});
+    e.after.push_back({{"op", "expect_bpc"}, {"value", hex_word(pc)}});
+    e.after.push_back({{"op", "expect_gpr"}, {"reg", kReturnAddressRegister},
+                       {"value", hex_word(pc + length - 2 + (static_cast<Word>(field("uimm5")) << 1))}});
     return e;
   }
   if (mn == "LSRGET" && field("LSR_ID") <= 1) {
