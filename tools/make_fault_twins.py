@@ -1070,11 +1070,40 @@ def c_bstart_indirect_twin(v: dict, catalog: Catalog) -> tuple[list, str, str]:
             "RetiringBundleBPCNAvailable: a retiring STD/FP block with a target", "a STD Direct block retiring first")
 
 
+def sys_fixup_twin(v: dict, catalog: Catalog) -> tuple[list, str, str]:
+    """BSTART.SYS FALL with a nonzero simm17: the catalog constraint simm17
+    one-of {0} (a nonzero Fixup payload is reserved outside PTO, asl/arch/
+    overview/encoding-ownership.asl) rejects it, Fault_IllegalInstruction.
+    Twin: the point's first word with simm17 = 0, the form's one legal word
+    (0x00001081).  Expected (ExecuteDecodedBundleStart, BeginBundleAt for the
+    form's System kind and Fallthrough transfer): the block active, BPC =
+    the word's address, TPC = address + 4, BARG kind System, Fallthrough,
+    not taken, BPCN zero (a SYS block keeps the canonical non-selecting
+    state)."""
+    steps = v["steps"]
+    e1 = faulting_exec(steps)
+    bits = int(steps[e1]["bits"], 16)
+    form = catalog.form_of(bits, steps[e1]["length_bits"])
+    prefix = steps[:e1]
+    pc = tpc_before(prefix)
+    post = [{"op": "expect_fault", "fault": "Fault_None"},
+            {"op": "expect_bundle_state", "field": "active", "value": True},
+            {"op": "expect_bpc", "value": hex64(pc)},
+            {"op": "expect_tpc", "value": hex64(pc + 4)},
+            {"op": "expect_barg", "field": "block_type", "value": "BundleKind_System"},
+            {"op": "expect_barg", "field": "transfer_type", "value": "BundleTransfer_Fallthrough"},
+            {"op": "expect_barg", "field": "taken", "value": False},
+            {"op": "expect_barg", "field": "bpcn", "value": hex64(0)}]
+    return (prefix + [command_executed(steps[e1], with_field(form, bits, "simm17", 0))] + post,
+            "catalog constraint simm17 one-of {0} (BSTART.SYS FALL)", f"simm17 {Catalog.field(form, bits, 'simm17'):#x} -> 0")
+
+
 BLOCK_TWINS = {
     "PTO-AVS-BLOCK-C-BSTART-STD-RSVD-001": c_bstart_reserved_twin,
     "PTO-AVS-BLOCK-C-BSTART-FP-RSVD-001": c_bstart_reserved_twin,
     "PTO-AVS-BLOCK-C-BSTART-STD-IND-SOURCE-001": c_bstart_indirect_twin,
     "PTO-AVS-BLOCK-C-BSTART-FP-IND-SOURCE-001": c_bstart_indirect_twin,
+    "PTO-AVS-BLOCK-BSTART-SYS-RESERVED-001": sys_fixup_twin,
     "PTO-AVS-BLOCK-MCOPY-GPR-001": selector_twin,
     "PTO-AVS-BLOCK-MSET-GPR-001": selector_twin,
     # [0x100, 0x108) onto itself -> destination 0x108, adjacent and disjoint

@@ -648,6 +648,47 @@ TEST_F(SysSpec, AcreWithoutARecoverableContext) {
   }
 }
 
+// Negative twins of PTO-AVS-SYS-ACRE-CONTEXT-001 and -MISSING-001
+// (docs/conformance.md "Negative twins"): the same ACRE in the same SYS
+// block body, with a recoverable ACR0 context.  The reference profile's
+// TrapContextRecoverable (asl/arch/profile/trap-context-recovery.asl) reads
+// the EBARG control word, ECSTATE and the recovered BPC/TPC context
+// registers, which only SaveTrapContext writes consistently (a field-by-field
+// context as CONTEXT-001 builds leaves them unset), so the smallest legal
+// change is the context saved by SaveTrapContext(0, 0) from an even TPC:
+// CONTEXT-001's 0x241 -> 0x240 with its BPC 0x220; MISSING-001 had none.
+// Expected (ArchitectureEnterRequest, asl/scalar/model/sys/semantics.asl,
+// and RecoverTrapContext): the SYS block commits, then TPC = 0x240, BPC =
+// 0x220, the block inactive, the context consumed, the request epoch + 1
+// and the operand's bits 3:0 the request type 0 (_ControlRequestOperand[3:0]
+// = request_type: 0x555 -> 0x550).
+class SysSpecAcreTwin : public SysSpec {
+ protected:
+  void run_twin() {
+    h.machine.reset();
+    h.machine.set_current_acr(0);
+    st.pc = 0x240;
+    st.bpc = 0x220;
+    h.machine.save_trap_context(0, 0);
+    h.machine.clear_fault();
+    SetUp();
+    book.architecture_request_epoch = 7;
+    book.control_request_operand = 0x555;
+    ASSERT_EQ(run(M::ACRE, {0}), ScalarResult::Executed);
+    EXPECT_EQ(st.last_fault, FaultCode::Fault_None);
+    EXPECT_EQ(st.current_acr, 0);
+    EXPECT_EQ(st.pc, 0x240u);
+    EXPECT_EQ(st.bpc, 0x220u);
+    EXPECT_FALSE(st.block.bundle_active);
+    EXPECT_FALSE(st.block.bundle_body_active);
+    EXPECT_FALSE(st.trap_contexts[0].valid);
+    EXPECT_EQ(book.architecture_request_epoch, 8u);
+    EXPECT_EQ(book.control_request_operand, 0x550u);
+  }
+};
+TEST_F(SysSpecAcreTwin, PTO_AVS_SYS_ACRE_CONTEXT_001_TWIN) { run_twin(); }
+TEST_F(SysSpecAcreTwin, PTO_AVS_SYS_ACRE_MISSING_001_TWIN) { run_twin(); }
+
 // PTO-AVS-SYS-ACRE-RSVD-001: request types 2..15 are illegal (the catalog's
 // one-of {0, 1} constraint on RRA_Type).
 TEST_F(SysSpec, PTO_AVS_SYS_ACRE_RSVD_001) {
