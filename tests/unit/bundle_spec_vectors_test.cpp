@@ -598,6 +598,6 @@ INSTANTIATE_TEST_SUITE_P(AVS, SpecBundleFaultTwin, ::testing::ValuesIn(indices(b
                            for (char& c : n) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
                            return n + "_TWIN";
                          });
-TEST(SpecBundleFaultTwins, FilePresent) { EXPECT_GE(bundle_fault_twins().size(), 36U); }
+TEST(SpecBundleFaultTwins, FilePresent) { EXPECT_GE(bundle_fault_twins().size(), 43U); }
 
 }  // namespace

@@ -214,6 +214,7 @@ INSTANTIATE_TEST_SUITE_P(AVS, SpecDataTypePoint, ::testing::ValuesIn(point_indic
                              if (ch == '-') ch = '_';
                            return n;
                          });
+TEST(SpecDataTypeVectors, FilePresent) { EXPECT_GE(points().size(), 36u); }  // a truncated file fails
 
 // FP32ToFP19 / FP19FiniteValue edge cases the points do not reach, derived
 // by hand from asl/arch/data-types/fp19.asl: the low 13 FP32 bits round to
