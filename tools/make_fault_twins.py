@@ -166,8 +166,13 @@ Families (the rule each one legalises):
   (gather_schema_twin, gather_predicate_twin), TLOAD-PREFLIGHT
   (tload_preflight_twin), TPREFETCH-FAULT (recovered_run_twin),
   TCMP-CAPACITY (tcmp_capacity_twin), GMOV-READINESS (gmov_readiness_twin),
-  and BSTART-TEPL-RESERVED (tepl_twin,
-  written to spec_fault_twins.json: the block step runner reads BARG).
+  BSTART-TEPL-RESERVED (tepl_twin, written to spec_fault_twins.json: the
+  block step runner reads BARG), BSTART-SYS-RESERVED (sys_fixup_twin, in
+  BLOCK_TWINS), and the CUBE and Shared-use points of MATRIX_TWINS:
+  TGEMV-CUBE-M (gemv_m_twin), TMATMUL-MISSING-FPATR (missing_fpatr_twin),
+  TMATMUL-SHARED-UNDEF (shared_undef_twin), TMATMUL-MX-SHARED-GROUP
+  (mx_shared_group_twin) and B.IOS-VEC-USE (ios_vec_use_twin), whose
+  results are the reference profile's raw-carrier matrix products.
 """
 from __future__ import annotations
 
