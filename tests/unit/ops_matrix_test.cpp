@@ -602,12 +602,23 @@ TEST(MatrixBundle, UnusedScalarBindingSlotRejectsBeforeAllocation) {
   }
 }
 
+// The twins below run under the reference profile, so their results come
+// from the ASL by hand: TileProfileMatrixAccumulate multiplies the raw
+// carriers (asl/arch/profile/reference-profile.asl).  A = B = 0x4000 gives
+// the FP32 carrier 0x10000000, a positive normal (2^-95), which an all-zero
+// B.FPATR passes unchanged and a ReLU keeps (MatrixSelectedMultiplier: a
+// non-negative source keeps the scale 1.0; MatrixEncodeReal is exact).
+constexpr std::uint64_t kTwinCarrier = 0x4000;
+constexpr std::uint64_t kTwinProduct = kTwinCarrier * kTwinCarrier;
+
 TEST(MatrixBundle, UnusedIor001Twin) {  // PTO-AVS-BLOCK-TMATMUL-UNUSED-IOR-001-TWIN: the unused slots zero
   BundleTestHost h;
-  operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+  use_reference_profile(h);
+  operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return kTwinCarrier; });
   const auto o = h.run({cube_start(0, kFP16), fpatr(), bior(0, 0), bdim(0, 1), bdim(1, 1), bdim(2, 1),
                         iot_src_src_dst(32, 33, 1), kBstop});
-  EXPECT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+  ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+  EXPECT_EQ(element_at(h, h.destination(), 0, 0), kTwinProduct);
 }
 
 // BundleOperationScalarBindingValuesLegal: ReLU mode 2 (scalar LReLU) reads
@@ -618,14 +629,16 @@ TEST(MatrixBundle, UnusedIor001Twin) {  // PTO-AVS-BLOCK-TMATMUL-UNUSED-IOR-001-
 TEST(MatrixBundle, ScalarLreluWordWithBit19Rejects) {
   for (const std::uint64_t word : {std::uint64_t{0x80000}, std::uint64_t{0}}) {
     BundleTestHost h;
-    operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return std::uint64_t{1}; });
+    use_reference_profile(h);
+    operands(h, 1, 1, 1, DataType::FP16, [](unsigned, std::uint32_t, std::uint32_t) { return kTwinCarrier; });
     h.m.state.write_gpr(1, word);
     const auto o = h.run({cube_start(0, kFP16), fpatr(0, 2), bior(1, 0), bdim(0, 1), bdim(1, 1), bdim(2, 1),
                           iot_src_src_dst(32, 33, 1), kBstop});
     if (word != 0) {
       EXPECT_EQ(o.fault, FaultCode::Fault_TileLegality);
     } else {
-      EXPECT_TRUE(o.ok()) << "twin: " << static_cast<int>(o.fault) << " " << o.message;
+      ASSERT_TRUE(o.ok()) << "twin: " << static_cast<int>(o.fault) << " " << o.message;
+      EXPECT_EQ(element_at(h, h.destination(), 0, 0), kTwinProduct);  // positive: the LReLU slope is not applied
     }
   }
 }
