@@ -600,6 +600,46 @@ num::Result encode_binary_fast(double value, const Encoder& e) noexcept {
   return {sign + encoded, m.inexact ? num::kNX : num::Flags{0}};
 }
 
+// HiF8's grid at binary exponent e (-22 <= e <= 15), from the dot-field
+// decode of ReferenceFP8FiniteValue: the significand's fraction bits (3 for
+// |e| <= 3, 2 to |e| = 7, 1 to 15, none for the denormal powers of two
+// 2^-22 .. 2^-16, whose grid below 2^-22 is 0 and 2^-22) and the code of 2^e.
+struct HiF8Grid {
+  int fraction_bits;
+  std::uint64_t code;
+};
+
+HiF8Grid hif8_grid(int e) noexcept {
+  const int a = std::abs(e);
+  const auto code = [](int c) { return static_cast<std::uint64_t>(c); };
+  if (e < -15) return {0, code(e + 23)};
+  if (a == 0) return {3, 8};
+  if (a == 1) return {3, code(e > 0 ? 16 : 24)};
+  if (a <= 3) return {3, code(32 + (a - 2) * 8 + (e > 0 ? 0 : 16))};
+  if (a <= 7) return {2, code(64 + (a - 4) * 4 + (e > 0 ? 0 : 16))};
+  return {1, code(96 + (a - 8) * 2 + (e > 0 ? 0 : 16))};
+}
+
+// ReferenceFP8Encoding (HiF8) of a nonzero normal binary64 value in a mode
+// whose choice is by value (RHB, the only one its modes use, RNA, RTZ, RTP,
+// RTM): the candidate search selects the magnitude rounded on the grid of
+// its exponent (a carry is the next power of two, a code of that exponent),
+// the single zero for a magnitude that rounds to it, UF|NX when inexact
+// below 2^-15.
+num::Result encode_hif8_fast(double value, const Encoder& e) noexcept {
+  const bool negative = value < 0.0;
+  const double magnitude = std::fabs(value);
+  if (magnitude >= e.overflow_at) return {e.overflow[negative ? 1 : 0], kOverflow};
+  const int exponent = std::max(normal_exponent(magnitude), -22);
+  const HiF8Grid g = hif8_grid(exponent);
+  const Rounded m = round_magnitude_fast(magnitude * power_of_two(g.fraction_bits - exponent),
+                                         negative ? e.rounding.negative : e.rounding.positive);
+  const std::uint64_t one = std::uint64_t{1} << g.fraction_bits;
+  const std::uint64_t code = m.value == 0 ? 0 : m.value == 2 * one ? hif8_grid(exponent + 1).code : g.code + (m.value - one);
+  const num::Flags flags = !m.inexact ? num::Flags{0} : magnitude < 0x1p-15 ? kUnderflow : num::kNX;
+  return {negative && code != 0 ? code | e.sign : code, flags};
+}
+
 // The per-tile decode; false when the tile keeps the exact path.
 struct TilePlan {
   Encoder encoder{};
@@ -627,13 +667,15 @@ bool plan_tile(unsigned mode, DataType output, Control control, TilePlan& plan) 
     e.range = integer_range_of(bits, num::is_signed(output));
     return true;
   }
-  const bool e4m3 = output == DataType::E4M3;
-  if (output != DataType::FP32 && output != DataType::FP16 && output != DataType::BF16 && !e4m3) return false;  // HiF8
+  const bool e4m3 = output == DataType::E4M3, hif8 = output == DataType::HiF8;
+  // HiF8's RNE tie and RTO pick by code parity, which its denormal powers of
+  // two do not share with a significand (its modes round RHB).
+  if (hif8 && (control.rounding == RoundingMode::RNE || control.rounding == RoundingMode::RTO)) return false;
   const num::FormatInfo& f = num::format_info(output);
   e.fraction_bits = static_cast<int>(f.frac_bits);
   e.bias = (1 << (f.exp_bits - 1)) - 1;
   e.minimum_subnormal_exponent = 1 - e.bias - e.fraction_bits;
-  e.overflow_at = e4m3 ? std::nextafter(448.0, 1024.0) : std::ldexp(1.0, e.bias + 1);
+  e.overflow_at = e4m3 ? std::nextafter(448.0, 1024.0) : hif8 ? std::nextafter(32768.0, 65536.0) : std::ldexp(1.0, e.bias + 1);
   e.sign = std::uint64_t{1} << f.sign_bit;
   e.infinity = floating_infinity(output, false);
   for (const bool negative : {false, true})
@@ -701,7 +743,9 @@ bool fast_element(std::uint64_t value, const TilePlan& p, const ColumnPlan& c, n
     out = encode_integer_fast(r.value, r.inexact, p.encoder);
     return true;
   }
-  out = activated == 0.0 ? num::Result{0, 0} : encode_binary_fast(activated, p.encoder);
+  if (activated == 0.0) out = {0, 0};
+  else if (p.encoder.output == DataType::HiF8) out = encode_hif8_fast(activated, p.encoder);
+  else out = encode_binary_fast(activated, p.encoder);
   return true;
 }
 
@@ -723,7 +767,7 @@ RowKernel row_kernel(const TilePlan& p, const std::vector<ColumnPlan>& columns) 
     if (!c.fast) return RowKernel::None;
   const DataType t = p.encoder.output;
   if (num::is_integer(t)) return RowKernel::Integer;
-  return p.width == 0 ? RowKernel::Binary : RowKernel::None;
+  return p.width == 0 && t != DataType::HiF8 ? RowKernel::Binary : RowKernel::None;
 #else
   static_cast<void>(p);
   static_cast<void>(columns);

@@ -195,32 +195,39 @@ TEST(MatrixPostprocessTile, RowKernelModesMatchTheExactPath) {
   }
 }
 
-// Ties of every nearest mode at each floating destination's rounding point,
-// with a power-of-two scale (1, 1/2, 1/4 by column) so that the product is the tie itself, and the
-// E4M3 values around its largest finite 448 and its subnormals.
-TEST(MatrixPostprocessTile, RowKernelTiesAndE4M3RangeMatchTheExactPath) {
+// Ties of every nearest mode at each floating destination's rounding point
+// (HiF8's at each exponent's significand width, down to its linear grid
+// below 2^-22), with a power-of-two scale (1, 1/2 or 1/4) so that the
+// product is the tie itself, and the E4M3 values around its largest finite
+// 448 and its subnormals.  Each value fills a one-row tile of five columns
+// (four for the row kernel, one for the scalar one) with one scale, so the
+// tile's flags are that value's.
+TEST(MatrixPostprocessTile, RowKernelTiesAndFP8RangesMatchTheExactPath) {
   Sources s(4242);
-  for (const unsigned mode : {1U, 16U, 26U})  // FP16, BF16, E4M3 outputs of FP32 accumulators
+  for (const unsigned mode : {1U, 16U, 26U, 25U})  // FP16, BF16, E4M3, HiF8 outputs of FP32 accumulators
     for (const RoundingMode rounding : num::kAllRoundingModes)
-      for (const bool saturating : {false, true}) {
-        const DataType output = outputs_of(mode).front();
-        Tile t = random_tile(s, mode, 0, false, 8, 62);  // 60 columns for the row kernel, 2 for the scalar one
-        for (std::size_t c = 0; c < t.columns.size(); ++c) t.columns[c].quant = pp::quant_parameter(fp19(127 - c % 3, 0), 0, 0);
-        for (std::size_t e = 0; e < t.values.size(); ++e) {
-          const std::uint32_t sign = s.below(2) << 31;
-          switch (e % 4) {
-            case 0: t.values[e] = sign | 0x43e00000U | (s.below(2) * s.below(8) << 17); break;  // 448 and beyond
-            case 1: t.values[e] = sign | ((127 - 10 + s.below(5)) << 23) | (s.below(4) << 20); break;  // E4M3 subnormals
-            case 2: t.values[e] = sign | ((127 + s.below(8)) << 23) | (s.below(8) << 20) | 0x80000U; break;  // E4M3 tie
-            default: t.values[e] = sign | ((127 + s.below(8)) << 23) | (s.below(1024) << 13) | 0x1000U; break;  // FP16 tie
+      for (const bool saturating : {false, true})
+        for (unsigned sample = 0; sample < 100; ++sample) {
+          const std::uint32_t sign = s.below(2) << 31, hif8_fraction = s.below(4);  // HiF8: the significand width
+          std::uint32_t value = 0;
+          switch (sample % 5) {
+            case 0: value = 0x43e00000U | (s.below(2) * s.below(8) << 17); break;  // 448 and beyond
+            case 1: value = ((127 - 10 + s.below(5)) << 23) | (s.below(4) << 20); break;  // E4M3 subnormals
+            case 2: value = ((127 + s.below(8)) << 23) | (s.below(8) << 20) | 0x80000U; break;  // E4M3 tie
+            case 3:  // HiF8 tie
+              value = ((127 - 25 + s.below(42)) << 23) | (s.bits() & 0x7FFFFFU & ~((0x800000U >> hif8_fraction) - 1)) |
+                      (0x400000U >> hif8_fraction);
+              break;
+            default: value = ((127 + s.below(8)) << 23) | (s.below(1024) << 13) | 0x1000U; break;  // FP16 tie
           }
+          const pp::ColumnWords words{pp::quant_parameter(fp19(127 - s.below(3), 0), 0, 0), 0};
+          const Tile t{std::vector<std::uint64_t>(5, sign | value), std::vector<pp::ColumnWords>(5, words)};
+          expect_tile_matches_exact(t, mode, 0, outputs_of(mode).front(), {rounding, saturating});
         }
-        expect_tile_matches_exact(t, mode, 0, output, {rounding, saturating});
-      }
 }
 
-// The kernel declines exactly what the header names: HiF8 destinations and
-// accumulators other than S32 / FP32.
+// The kernel declines exactly what the header names: accumulators other
+// than S32 / FP32.
 TEST(MatrixPostprocessTile, KernelAppliesWhereDocumented) {
   EXPECT_TRUE(pp::tile_kernel_applies(1, DataType::FP16, {}));
   EXPECT_TRUE(pp::tile_kernel_applies(16, DataType::BF16, {RoundingMode::RTO, false}));  // fixed RNE
@@ -229,7 +236,7 @@ TEST(MatrixPostprocessTile, KernelAppliesWhereDocumented) {
   EXPECT_TRUE(pp::tile_kernel_applies(0, DataType::S32, {RoundingMode::RTM, false}));
   EXPECT_TRUE(pp::tile_kernel_applies(24, DataType::S8, {RoundingMode::RTO, false}));
   EXPECT_TRUE(pp::tile_kernel_applies(26, DataType::E4M3, {}));
-  EXPECT_FALSE(pp::tile_kernel_applies(25, DataType::HiF8, {}));
+  EXPECT_TRUE(pp::tile_kernel_applies(25, DataType::HiF8, {}));  // fixed RHB
   EXPECT_FALSE(pp::tile_kernel_applies(0, DataType::U32, {}));
 }
 
