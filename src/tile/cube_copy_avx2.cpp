@@ -81,10 +81,12 @@ void transpose_wide_avx2(std::size_t unit, std::byte* out, std::size_t os, const
 
 void unpack_bytes_pair_avx2(std::byte* out, std::size_t os, std::size_t out_half, std::size_t out_lane,
                             const std::byte* in, std::size_t is, std::size_t in_half, std::size_t in_lane) noexcept {
-  if (in_lane == 16 && os == 16) {
+  // Adjacent CELL columns c, c + 1 (c even) are one 32-byte run of the
+  // payload, so lane exchanges turn each pair of 16-byte lane accesses on
+  // the payload side into two 32-byte ones.
+  if (in_lane == 16) {
     // Image to payload: register c holds column c in lane 0 and c + 16 in
-    // lane 1, and columns c, c + 1 (c even) are adjacent in their CELL, so
-    // lane exchanges make each pair one 32-byte store.
+    // lane 1 (image rows are 32-byte loads).
     __m256i r[16];
     unpack_bytes_registers<Avx2Lanes<true, false>>(r, in, is, in_half, in_lane);
     for (std::size_t c = 0; c < 16; c += 2) {
@@ -94,8 +96,19 @@ void unpack_bytes_pair_avx2(std::byte* out, std::size_t os, std::size_t out_half
     }
     return;
   }
-  if (in_lane == 16) return unpack_bytes<Avx2Lanes<true, false>>(out, os, out_half, out_lane, in, is, in_half, in_lane);
-  unpack_bytes<Avx2Lanes<false, true>>(out, os, out_half, out_lane, in, is, in_half, in_lane);
+  // Payload to image: rows r, r + 1 (r even) of the block come from one
+  // 32-byte load per lane; the image rows are 32-byte stores.
+  using Lanes = Avx2Lanes<false, true>;
+  __m256i r[16];
+  for (std::size_t row = 0; row < 16; row += 2) {
+    const std::byte* p = in + (row / 8) * in_half + (row % 8) * is;
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + in_lane));
+    r[kReversed[row]] = _mm256_permute2x128_si256(x, y, 0x20);
+    r[kReversed[row + 1]] = _mm256_permute2x128_si256(x, y, 0x31);
+  }
+  unpack_bytes_rounds<Lanes>(r);
+  for (std::size_t c = 0; c < 16; ++c) Lanes::store(out + (c / 8) * out_half + (c % 8) * os, out_lane, r[c]);
 }
 
 }  // namespace pto::tile

@@ -3,7 +3,9 @@
 // (2, 4 or 8) bytes, cube_copy_unpack.hpp's unpack_block over two lanes;
 // two 16 x 16 byte blocks, its unpack_bytes over two lanes (for both: the
 // lanes of one side, in_lane or else out_lane, are 16 bytes apart, two
-// adjacent blocks of one matrix, and move as one 32-byte access); one W x W block
+// adjacent blocks of one matrix, and move as one 32-byte access; for the
+// bytes, the other side is N8 CELLs with 16-byte columns, is or os = 16);
+// one W x W block
 // of `unit` (4 or 8) bytes, W = 32 / unit, out[c * os + r * unit] =
 // in[r * is + c * unit], with whole 32-byte loads and stores.
 #pragma once

@@ -61,19 +61,16 @@ inline void unpack_block(std::byte* out, std::size_t os, std::size_t out_lane, c
 // halves of 8: row i at in + (i / 8) * in_half + (i % 8) * is, column c
 // written at out + (c / 8) * out_half + (c % 8) * os (two side-by-side N8
 // CELLs, or one image block when half = 8 * stride).  Rows are loaded in
-// bit-reversed order so that four rounds of pairing register k with k + 8
-// (unpacks of 8, 16, 32, 64 bits) leave column c in register c
-// (unpack_bytes_registers), which unpack_bytes stores.
+// bit-reversed order (register kReversed[i] holds row i, the permutation
+// is its own inverse) so that four rounds of pairing register k with k + 8
+// (unpacks of 8, 16, 32, 64 bits, unpack_bytes_rounds) leave column c in
+// register c (unpack_bytes_registers), which unpack_bytes stores.
+inline constexpr std::size_t kReversed[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
+
 template <class V>
-inline void unpack_bytes_registers(typename V::Reg (&r)[16], const std::byte* in, std::size_t is, std::size_t in_half,
-                                   std::size_t in_lane) noexcept {
+inline void unpack_bytes_rounds(typename V::Reg (&r)[16]) noexcept {
   using Reg = typename V::Reg;
-  constexpr std::size_t kReversed[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
   Reg n[16];
-  for (std::size_t i = 0; i < 16; ++i) {
-    const std::size_t row = kReversed[i];
-    r[i] = V::load(in + (row / 8) * in_half + (row % 8) * is, in_lane);
-  }
   const auto round = [&](auto lo, auto hi) {
     for (std::size_t k = 0; k < 8; ++k) {
       n[2 * k] = lo(r[k], r[k + 8]);
@@ -85,6 +82,13 @@ inline void unpack_bytes_registers(typename V::Reg (&r)[16], const std::byte* in
   round([](Reg a, Reg b) { return V::lo16(a, b); }, [](Reg a, Reg b) { return V::hi16(a, b); });
   round([](Reg a, Reg b) { return V::lo32(a, b); }, [](Reg a, Reg b) { return V::hi32(a, b); });
   round([](Reg a, Reg b) { return V::lo64(a, b); }, [](Reg a, Reg b) { return V::hi64(a, b); });
+}
+
+template <class V>
+inline void unpack_bytes_registers(typename V::Reg (&r)[16], const std::byte* in, std::size_t is, std::size_t in_half,
+                                   std::size_t in_lane) noexcept {
+  for (std::size_t row = 0; row < 16; ++row) r[kReversed[row]] = V::load(in + (row / 8) * in_half + (row % 8) * is, in_lane);
+  unpack_bytes_rounds<V>(r);
 }
 
 template <class V>
