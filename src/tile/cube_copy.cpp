@@ -174,7 +174,8 @@ void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Tile
 // Full N8 CELLs of `count` (1, 2 or 4) adjacent column blocks (`lane`
 // bytes apart in the payload): for bytes, each two one 16 x 16 byte
 // transpose (four: two of them on AVX2 lanes); for 16-bit units two CELLs
-// as an AVX2 pair; else one CELL at a time (SSE2 blocks).
+// as an AVX2 pair; for 32-bit units one CELL per AVX2 block; else one CELL
+// at a time (SSE2 blocks).
 template <std::size_t U, bool ToPayload, typename Payload, typename Image>
 void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, std::uint32_t count) noexcept {
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
@@ -189,6 +190,15 @@ void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row
       for (std::uint32_t i = 0; i < count; i += 2) {
         if constexpr (ToPayload) unpack_bytes<Sse2Lanes>(cell + i * lane, CR, lane, 0, image + i * 8, row_bytes, 8 * row_bytes, 0);
         else unpack_bytes<Sse2Lanes>(image + i * 8, row_bytes, 8 * row_bytes, 0, cell + i * lane, CR, lane, 0);
+      }
+      return;
+    }
+  }
+  if constexpr (U == 4) {  // 4 rows x 8 columns per CELL: 32-byte rows and column pairs
+    if (avx2()) {
+      for (std::uint32_t i = 0; i < count; ++i) {
+        if constexpr (ToPayload) image_to_cell32_avx2(cell + i * lane, image + i * 8 * U, row_bytes);
+        else cell32_to_image_avx2(image + i * 8 * U, row_bytes, cell + i * lane);
       }
       return;
     }

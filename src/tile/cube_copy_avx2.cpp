@@ -62,6 +62,26 @@ void unpack_pair_avx2(std::byte* out, std::size_t os, std::size_t out_lane, cons
   for (std::size_t c = 0; c < 8; ++c) store32(out + c * os, a[c]);
 }
 
+// A 32-bit N8 CELL (4 rows x 8 columns, column-major, 16-byte columns):
+// the four 32-byte image rows are one unpack block per lane (columns c and
+// c + 4 in register c), and adjacent column pairs are 32-byte CELL
+// accesses after a lane exchange (lanes 64 bytes apart).
+constexpr std::size_t kCell32Lane = 4 * 16;
+
+void image_to_cell32_avx2(std::byte* cell, const std::byte* image, std::size_t row_bytes) noexcept {
+  __m256i a[4];
+  for (std::size_t row = 0; row < 4; ++row) a[row] = load32(image + row * row_bytes);
+  unpack_block_rounds<Avx2Lanes, 4>(a);
+  for (std::size_t c = 0; c < 4; c += 2) store_column_pair(cell + c * 16, kCell32Lane, a[c], a[c + 1]);
+}
+
+void cell32_to_image_avx2(std::byte* image, std::size_t row_bytes, const std::byte* cell) noexcept {
+  __m256i a[4];
+  for (std::size_t c = 0; c < 4; c += 2) load_column_pair(cell + c * 16, kCell32Lane, a[c], a[c + 1]);
+  unpack_block_rounds<Avx2Lanes, 4>(a);
+  for (std::size_t row = 0; row < 4; ++row) store32(image + row * row_bytes, a[row]);
+}
+
 void transpose_wide_avx2(std::size_t unit, std::byte* out, std::size_t os, const std::byte* in, std::size_t is) noexcept {
   const auto load = [&](std::size_t row) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + row * is)); };
   const auto put = [&](std::size_t column, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + column * os), v); };
