@@ -261,7 +261,9 @@ const int kRegistered = [] {
                             Transport{"ND2N8", false, TileLayout::CubeN8, DataType::S8, 128, 256},
                             Transport{"M162ND", true, TileLayout::CubeM16, DataType::FP32, 16, 512},
                             Transport{"M322ND", true, TileLayout::CubeM32, DataType::FP32, 32, 256},
-                            Transport{"N82ND", true, TileLayout::CubeN8, DataType::FP32, 128, 64}})
+                            Transport{"N82ND", true, TileLayout::CubeN8, DataType::FP32, 128, 64},
+                            Transport{"N82ND", true, TileLayout::CubeN8, DataType::FP16, 128, 128},
+                            Transport{"N82ND", true, TileLayout::CubeN8, DataType::S8, 128, 256}})
     for (const bool blocks : {true, false}) {
       const std::string name = std::string("BM_CubeTransport/") + t.conversion + "/" + std::string(num::name(t.type)) +
                                (blocks ? "/block" : "/element");

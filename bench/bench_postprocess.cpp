@@ -115,7 +115,9 @@ double element_rate(const Case& c) {
 const int kRegistered = [] {
   for (const Case c : {Case{1, 0, RoundingMode::RNE}, Case{16, 1, RoundingMode::RNE}, Case{0, 2, RoundingMode::RNE},
                        Case{24, 1, RoundingMode::RNE}, Case{2, 3, RoundingMode::RTZ}, Case{5, 0, RoundingMode::RTP},
-                       Case{13, 0, RoundingMode::RNE}, Case{26, 0, RoundingMode::RNE}})
+                       Case{13, 0, RoundingMode::RNE}, Case{26, 0, RoundingMode::RNE}, Case{0, 2, RoundingMode::RNA},
+                       Case{27, 0, RoundingMode::RHB}, Case{5, 0, RoundingMode::RTO}, Case{24, 1, RoundingMode::RNA},
+                       Case{35, 0, RoundingMode::RHB}, Case{25, 0, RoundingMode::RHB}})
     for (const bool tiled : {true, false}) {
       const std::string name = "BM_MatrixPostprocess/" + case_name(c) + (tiled ? "/tile" : "/element");
       benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {

@@ -81,35 +81,22 @@ void byte_block(std::byte* out, std::size_t os, const std::byte* in, std::size_t
   }
 }
 
-// One block at (r0, c0), or two side by side (c0 and c0 + B) when `pair`.
-template <std::size_t U>
-void transpose_block(const Transpose& t, std::uint32_t r0, std::uint32_t c0, bool pair) noexcept {
-  const std::size_t os = t.out_stride, is = t.in_stride;
-  std::byte* out = t.out + c0 * os + r0 * U;
-  const std::byte* in = t.in + r0 * is + c0 * U;
-  if constexpr (U == 1) {
-    byte_block(out, os, in, is);
-  } else {
-    if (pair) return unpack_pair_avx2(U, out, os, kBlock<U> * os, in, is, kBlock<U> * U);
-    unpack_block<Sse2Lanes, U>(out, os, 0, in, is, 0);
-  }
-}
 #endif
 
-// Whole blocks with the unpacks where the host has them (pairs of blocks
-// with AVX2 for 2-byte units), the edges (and everything elsewhere) unit by
-// unit.
+// Whole blocks with the unpacks where the host has them, the edges (and
+// everything elsewhere) unit by unit.
 template <std::size_t U>
 void transpose_blocks(const Transpose& t, std::uint32_t rows, std::uint32_t columns) noexcept {
 #ifdef PTO_CUBE_COPY_SSE2
   constexpr std::uint32_t B = kBlock<U>;
-  const bool pairs = U == 2 && avx2();
   const std::uint32_t block_rows = rows / B * B, block_columns = columns / B * B;
+  const std::size_t os = t.out_stride, is = t.in_stride;
   for (std::uint32_t r = 0; r < block_rows; r += B)
-    for (std::uint32_t c = 0; c < block_columns;) {
-      const bool pair = pairs && c + 2 * B <= block_columns;
-      transpose_block<U>(t, r, c, pair);
-      c += pair ? 2 * B : B;
+    for (std::uint32_t c = 0; c < block_columns; c += B) {
+      std::byte* out = t.out + c * os + r * U;
+      const std::byte* in = t.in + r * is + c * U;
+      if constexpr (U == 1) byte_block(out, os, in, is);
+      else unpack_block<Sse2Lanes, U>(out, os, 0, in, is, 0);
     }
   transpose_units<U>(t, 0, block_rows, block_columns, columns);
   transpose_units<U>(t, block_rows, rows, 0, columns);
@@ -187,7 +174,8 @@ void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Tile
 // Full N8 CELLs of `count` (1, 2 or 4) adjacent column blocks (`lane`
 // bytes apart in the payload): for bytes, each two one 16 x 16 byte
 // transpose (four: two of them on AVX2 lanes); for 16-bit units two CELLs
-// as an AVX2 pair; else one CELL at a time (SSE2 blocks).
+// as an AVX2 pair; for 32-bit units one CELL per AVX2 block; else one CELL
+// at a time (SSE2 blocks).
 template <std::size_t U, bool ToPayload, typename Payload, typename Image>
 void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, std::uint32_t count) noexcept {
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
@@ -206,11 +194,20 @@ void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row
       return;
     }
   }
+  if constexpr (U == 4) {  // 4 rows x 8 columns per CELL: 32-byte rows and column pairs
+    if (avx2()) {
+      for (std::uint32_t i = 0; i < count; ++i) {
+        if constexpr (ToPayload) image_to_cell32_avx2(cell + i * lane, image + i * 8 * U, row_bytes);
+        else cell32_to_image_avx2(image + i * 8 * U, row_bytes, cell + i * lane);
+      }
+      return;
+    }
+  }
   if constexpr (U == 2) {  // one 8 x 8 block per CELL: a pair spans two CELLs
     if (count >= 2 && avx2()) {
       for (std::uint32_t i = 0; i < count; i += 2) {
-        if constexpr (ToPayload) unpack_pair_avx2(U, cell + i * lane, CR * U, lane, image + i * 8 * U, row_bytes, 8 * U);
-        else unpack_pair_avx2(U, image + i * 8 * U, row_bytes, 8 * U, cell + i * lane, CR * U, lane);
+        if constexpr (ToPayload) unpack_pair_avx2(cell + i * lane, CR * U, lane, image + i * 8 * U, row_bytes, 8 * U);
+        else unpack_pair_avx2(image + i * 8 * U, row_bytes, 8 * U, cell + i * lane, CR * U, lane);
       }
       return;
     }

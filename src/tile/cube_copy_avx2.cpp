@@ -1,6 +1,7 @@
 // AVX2 unpacks of the CUBE block copies (this unit is compiled with -mavx2):
-// two 128-bit lanes, two blocks per call (cube_copy_unpack.hpp); and whole
-// 32-byte rows for 4- and 8-byte units.
+// two 128-bit lanes, two N8 CELLs per call (cube_copy_unpack.hpp), whose
+// adjacent 16-byte columns move as 32-byte accesses after lane exchanges;
+// and whole 32-byte rows for 4- and 8-byte units.
 #include "tile/cube_copy_isa.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -11,19 +12,12 @@
 namespace pto::tile {
 namespace {
 
-// Loads (In) or stores (Out) whose two lanes are adjacent are one 32-byte
-// access.
-template <bool AdjacentIn, bool AdjacentOut>
+// Both lanes of a load or store are one 32-byte access (the image side);
+// the N8 CELL side's lane exchanges are written out below.
 struct Avx2Lanes {
   using Reg = __m256i;
-  static Reg load(const std::byte* p, std::size_t lane) noexcept {
-    if constexpr (AdjacentIn) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    return _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(p + lane), reinterpret_cast<const __m128i*>(p));
-  }
-  static void store(std::byte* p, std::size_t lane, Reg v) noexcept {
-    if constexpr (AdjacentOut) return _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
-    _mm256_storeu2_m128i(reinterpret_cast<__m128i*>(p + lane), reinterpret_cast<__m128i*>(p), v);
-  }
+  static Reg load(const std::byte* p, std::size_t) noexcept { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  static void store(std::byte* p, std::size_t, Reg v) noexcept { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
   static Reg lo8(Reg a, Reg b) noexcept { return _mm256_unpacklo_epi8(a, b); }
   static Reg hi8(Reg a, Reg b) noexcept { return _mm256_unpackhi_epi8(a, b); }
   static Reg lo16(Reg a, Reg b) noexcept { return _mm256_unpacklo_epi16(a, b); }
@@ -34,20 +28,58 @@ struct Avx2Lanes {
   static Reg hi64(Reg a, Reg b) noexcept { return _mm256_unpackhi_epi64(a, b); }
 };
 
-template <class Lanes>
-void unpack_units(std::size_t unit, std::byte* out, std::size_t os, std::size_t out_lane, const std::byte* in,
-                  std::size_t is, std::size_t in_lane) noexcept {
-  if (unit == 2) return unpack_block<Lanes, 2>(out, os, out_lane, in, is, in_lane);
-  if (unit == 4) return unpack_block<Lanes, 4>(out, os, out_lane, in, is, in_lane);
-  unpack_block<Lanes, 8>(out, os, out_lane, in, is, in_lane);
+__m256i load32(const std::byte* p) noexcept { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+void store32(std::byte* p, __m256i v) noexcept { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+
+// Registers k, k + 1 (k even) of two CELLs `lane` bytes apart, whose k-th
+// 16-byte columns are adjacent: lane 0 of each from the CELL at p, lane 1
+// from the one at p + lane.
+void load_column_pair(const std::byte* p, std::size_t lane, __m256i& k, __m256i& next) noexcept {
+  const __m256i x = load32(p), y = load32(p + lane);
+  k = _mm256_permute2x128_si256(x, y, 0x20);
+  next = _mm256_permute2x128_si256(x, y, 0x31);
+}
+
+// The inverse: registers k, k + 1 to adjacent 16-byte columns of both CELLs.
+void store_column_pair(std::byte* p, std::size_t lane, __m256i k, __m256i next) noexcept {
+  store32(p, _mm256_permute2x128_si256(k, next, 0x20));
+  store32(p + lane, _mm256_permute2x128_si256(k, next, 0x31));
 }
 
 }  // namespace
 
-void unpack_pair_avx2(std::size_t unit, std::byte* out, std::size_t os, std::size_t out_lane, const std::byte* in,
-                      std::size_t is, std::size_t in_lane) noexcept {
-  if (in_lane == 16) return unpack_units<Avx2Lanes<true, false>>(unit, out, os, out_lane, in, is, in_lane);
-  unpack_units<Avx2Lanes<false, true>>(unit, out, os, out_lane, in, is, in_lane);
+void unpack_pair_avx2(std::byte* out, std::size_t os, std::size_t out_lane, const std::byte* in, std::size_t is,
+                      std::size_t in_lane) noexcept {
+  __m256i a[8];
+  if (in_lane == 16) {  // image to CELLs
+    for (std::size_t row = 0; row < 8; ++row) a[row] = load32(in + row * is);
+    unpack_block_rounds<Avx2Lanes, 2>(a);
+    for (std::size_t c = 0; c < 8; c += 2) store_column_pair(out + c * os, out_lane, a[c], a[c + 1]);
+    return;
+  }
+  for (std::size_t row = 0; row < 8; row += 2) load_column_pair(in + row * is, in_lane, a[row], a[row + 1]);
+  unpack_block_rounds<Avx2Lanes, 2>(a);
+  for (std::size_t c = 0; c < 8; ++c) store32(out + c * os, a[c]);
+}
+
+// A 32-bit N8 CELL (4 rows x 8 columns, column-major, 16-byte columns):
+// the four 32-byte image rows are one unpack block per lane (columns c and
+// c + 4 in register c), and adjacent column pairs are 32-byte CELL
+// accesses after a lane exchange (lanes 64 bytes apart).
+constexpr std::size_t kCell32Lane = 4 * 16;
+
+void image_to_cell32_avx2(std::byte* cell, const std::byte* image, std::size_t row_bytes) noexcept {
+  __m256i a[4];
+  for (std::size_t row = 0; row < 4; ++row) a[row] = load32(image + row * row_bytes);
+  unpack_block_rounds<Avx2Lanes, 4>(a);
+  for (std::size_t c = 0; c < 4; c += 2) store_column_pair(cell + c * 16, kCell32Lane, a[c], a[c + 1]);
+}
+
+void cell32_to_image_avx2(std::byte* image, std::size_t row_bytes, const std::byte* cell) noexcept {
+  __m256i a[4];
+  for (std::size_t c = 0; c < 4; c += 2) load_column_pair(cell + c * 16, kCell32Lane, a[c], a[c + 1]);
+  unpack_block_rounds<Avx2Lanes, 4>(a);
+  for (std::size_t row = 0; row < 4; ++row) store32(image + row * row_bytes, a[row]);
 }
 
 void transpose_wide_avx2(std::size_t unit, std::byte* out, std::size_t os, const std::byte* in, std::size_t is) noexcept {
@@ -81,21 +113,16 @@ void transpose_wide_avx2(std::size_t unit, std::byte* out, std::size_t os, const
 
 void unpack_bytes_pair_avx2(std::byte* out, std::size_t os, std::size_t out_half, std::size_t out_lane,
                             const std::byte* in, std::size_t is, std::size_t in_half, std::size_t in_lane) noexcept {
-  if (in_lane == 16 && os == 16) {
-    // Image to payload: register c holds column c in lane 0 and c + 16 in
-    // lane 1, and columns c, c + 1 (c even) are adjacent in their CELL, so
-    // lane exchanges make each pair one 32-byte store.
-    __m256i r[16];
-    unpack_bytes_registers<Avx2Lanes<true, false>>(r, in, is, in_half, in_lane);
-    for (std::size_t c = 0; c < 16; c += 2) {
-      std::byte* p = out + (c / 8) * out_half + (c % 8) * os;
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_permute2x128_si256(r[c], r[c + 1], 0x20));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + out_lane), _mm256_permute2x128_si256(r[c], r[c + 1], 0x31));
-    }
+  __m256i r[16];
+  if (in_lane == 16) {  // image to CELLs: register c holds column c in lane 0 and c + 16 in lane 1
+    unpack_bytes_registers<Avx2Lanes>(r, in, is, in_half, in_lane);
+    for (std::size_t c = 0; c < 16; c += 2) store_column_pair(out + (c / 8) * out_half + (c % 8) * os, out_lane, r[c], r[c + 1]);
     return;
   }
-  if (in_lane == 16) return unpack_bytes<Avx2Lanes<true, false>>(out, os, out_half, out_lane, in, is, in_half, in_lane);
-  unpack_bytes<Avx2Lanes<false, true>>(out, os, out_half, out_lane, in, is, in_half, in_lane);
+  for (std::size_t row = 0; row < 16; row += 2)
+    load_column_pair(in + (row / 8) * in_half + (row % 8) * is, in_lane, r[kReversed[row]], r[kReversed[row + 1]]);
+  unpack_bytes_rounds<Avx2Lanes>(r);
+  for (std::size_t c = 0; c < 16; ++c) store32(out + (c / 8) * out_half + (c % 8) * os, r[c]);
 }
 
 }  // namespace pto::tile

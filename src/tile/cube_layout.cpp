@@ -5,28 +5,32 @@
 namespace pto::tile {
 namespace {
 
+// log2 of a power of two: every quotient below is of powers of two (element
+// widths of 4 to 32 bits, 128-byte CELLs), so shifts replace the divisions
+// of a function that runs several times per CUBE operation.
+unsigned log2_of(std::uint32_t power_of_two) noexcept { return static_cast<unsigned>(std::countr_zero(power_of_two)); }
+
 // TileCubeCellRows / TileCubeCellColumns: a 128-byte CELL.  M layouts fix
 // the rows (16 or 32) and fit the columns; N8 fixes 8 columns.
 void cell_shape(TileLayout layout, DataType t, std::uint32_t& rows, std::uint32_t& columns) noexcept {
   rows = columns = 0;
   if (!layout_is_cube(layout) || !cube_data_type_supported(t)) return;
-  const std::uint32_t bits = element_bits(t);
-  const std::uint32_t cell_elements = kTileCellBytes * 8 / bits;
+  const std::uint32_t cell_elements = (kTileCellBytes * 8) >> log2_of(element_bits(t));
   if (layout == TileLayout::CubeN8) {
     columns = 8;
     rows = cell_elements / 8;
   } else {
     rows = layout == TileLayout::CubeM16 ? 16 : 32;
-    columns = cell_elements / rows;
+    columns = cell_elements >> log2_of(rows);
   }
 }
 
-// TileCubeAlignedExtent: value rounded up to a multiple of quantum (0 when
-// it leaves the 16-bit range).
+// TileCubeAlignedExtent: value rounded up to a multiple of quantum (a power
+// of two; 0 when it leaves the 16-bit range).
 std::uint32_t aligned_extent(std::uint32_t value, std::uint32_t quantum) noexcept {
   if (value == 0) return 0;
-  const std::uint32_t aligned = ((value - 1) / quantum + 1) * quantum;
-  return aligned > 65535 ? 0 : aligned;
+  const std::uint64_t aligned = (std::uint64_t{value} + quantum - 1) & ~std::uint64_t{quantum - 1};
+  return aligned > 65535 ? 0 : static_cast<std::uint32_t>(aligned);
 }
 
 }  // namespace
@@ -44,7 +48,7 @@ CubeGeometry cube_geometry(TileLayout layout, std::uint32_t valid_rows, std::uin
   g.storage_rows = n8 ? aligned_extent(valid_rows, g.cell_rows) : (valid_rows > g.cell_rows ? 0 : g.cell_rows);
   g.storage_columns = aligned_extent(valid_columns, g.cell_columns);
   if (g.storage_rows == 0 || g.storage_columns == 0) return {};
-  g.k_repeat = n8 ? g.storage_rows / g.cell_rows : g.storage_columns / g.cell_columns;
+  g.k_repeat = n8 ? g.storage_rows >> log2_of(g.cell_rows) : g.storage_columns >> log2_of(g.cell_columns);
   g.n_repeat = n8 ? g.storage_columns / 8 : 1;
   const std::uint64_t cells = std::uint64_t{g.k_repeat} * g.n_repeat;
   if (cells > 16384) return {};  // TileCubeCellCount

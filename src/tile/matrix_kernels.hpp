@@ -104,6 +104,7 @@ class HostRounding {
 
  private:
   bool active_ = false;
+  bool changed_ = false;  // the host mode was set (and is restored)
 };
 
 // The ISA the kernels dispatch to: "avx512", "avx2" or "portable" (the

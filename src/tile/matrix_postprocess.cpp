@@ -471,7 +471,7 @@ num::Result post_process(std::uint64_t value, unsigned mode, unsigned relu_mode,
 namespace {
 
 // The rounding of a magnitude, after MatrixRoundMagnitude's sign handling.
-enum class MagnitudeRounding : std::uint8_t { NearestEven, NearestAway, NearestDown, Up, Down };
+enum class MagnitudeRounding : std::uint8_t { NearestEven, NearestAway, NearestDown, Up, Down, Odd };
 
 struct SignedRounding {
   MagnitudeRounding positive, negative;
@@ -479,20 +479,20 @@ struct SignedRounding {
 
 // A signed value rounded in `mode` is its magnitude rounded by
 // SignedRounding[sign]: RTP / RTM swap for negatives, RHB (ties toward
-// +infinity) keeps the lower magnitude of a negative tie.  RTO (false) keeps
-// the exact path.
-bool signed_rounding(RoundingMode mode, SignedRounding& out) noexcept {
+// +infinity) keeps the lower magnitude of a negative tie; RTO (the lower
+// value with its last bit ORed with inexactness) is symmetric.
+SignedRounding signed_rounding(RoundingMode mode) noexcept {
   using M = MagnitudeRounding;
   switch (mode) {
-    case RoundingMode::RNE: out = {M::NearestEven, M::NearestEven}; return true;
-    case RoundingMode::RNA: out = {M::NearestAway, M::NearestAway}; return true;
-    case RoundingMode::RHB: out = {M::NearestAway, M::NearestDown}; return true;
-    case RoundingMode::RTZ: out = {M::Down, M::Down}; return true;
-    case RoundingMode::RTP: out = {M::Up, M::Down}; return true;
-    case RoundingMode::RTM: out = {M::Down, M::Up}; return true;
-    case RoundingMode::RTO: return false;
+    case RoundingMode::RNE: return {M::NearestEven, M::NearestEven};
+    case RoundingMode::RNA: return {M::NearestAway, M::NearestAway};
+    case RoundingMode::RHB: return {M::NearestAway, M::NearestDown};
+    case RoundingMode::RTZ: return {M::Down, M::Down};
+    case RoundingMode::RTP: return {M::Up, M::Down};
+    case RoundingMode::RTM: return {M::Down, M::Up};
+    case RoundingMode::RTO: return {M::Odd, M::Odd};
   }
-  return false;
+  return {M::NearestEven, M::NearestEven};
 }
 
 struct Rounded {
@@ -511,6 +511,7 @@ Rounded round_magnitude_fast(double magnitude, MagnitudeRounding r) noexcept {
     case MagnitudeRounding::NearestDown: up = fraction > 0.5; break;
     case MagnitudeRounding::Up: up = fraction != 0.0; break;
     case MagnitudeRounding::Down: break;
+    case MagnitudeRounding::Odd: up = fraction != 0.0 && (lower & 1U) == 0; break;
   }
   return {lower + std::uint64_t{up}, fraction != 0.0};
 }
@@ -554,9 +555,12 @@ struct Encoder {
   SignedRounding rounding;
   bool saturating;
   IntegerRange range;  // integer destinations
-  // binary destinations (FP32, FP16, BF16)
+  // floating destinations (FP32, FP16, BF16, E4M3)
   int fraction_bits, bias, minimum_subnormal_exponent;
-  std::uint64_t sign, infinity, largest;
+  double overflow_at;                  // a magnitude at or above it overflows
+  std::uint64_t sign, infinity;        // a rounded code at or above infinity overflows
+  std::uint64_t overflow[2];           // the overflow result of a positive / negative value
+  bool unsigned_zero;                  // E4M3: a magnitude rounded to zero is +0
 };
 
 // ReferenceMatrixIntegerEncoding of an integer already rounded.
@@ -568,18 +572,25 @@ num::Result encode_integer_fast(std::int64_t rounded, bool inexact, const Encode
   return {normalize_integer(static_cast<std::uint64_t>(selected), e.output), flags};
 }
 
-// ReferenceFP32FiniteEncoding / ReferenceBinary16Encoding of a nonzero
-// normal binary64 value (with the FP32 Sat replacement of an overflow).
+// ReferenceFP32FiniteEncoding / ReferenceBinary16Encoding /
+// ReferenceFP8Encoding (E4M3) of a nonzero normal binary64 value (with the
+// Sat replacement of an overflow).  E4M3's candidate search is this rounding:
+// its finite codes are sign-magnitude with 3 fraction bits, 448 the largest
+// (larger magnitudes overflow before rounding, so none rounds past it), its
+// RNE tie takes the even code (the even fraction), RTO the odd code next
+// away from the truncated one, and a negative value whose magnitude rounds
+// to zero selects code 0, the first zero in code order.
 num::Result encode_binary_fast(double value, const Encoder& e) noexcept {
   const bool negative = value < 0.0;
   const double magnitude = std::fabs(value);
-  const std::uint64_t sign = negative ? e.sign : 0;
-  const num::Result overflow{sign | (e.saturating ? e.largest : e.infinity), kOverflow};
+  std::uint64_t sign = negative ? e.sign : 0;
+  const num::Result overflow{e.overflow[negative ? 1 : 0], kOverflow};
+  if (magnitude >= e.overflow_at) return overflow;
   const int exponent = normal_exponent(magnitude);
-  if (exponent > e.bias) return overflow;
   const MagnitudeRounding mode = negative ? e.rounding.negative : e.rounding.positive;
   if (exponent < 1 - e.bias) {  // subnormal: a carry to 2^F is the smallest normal encoding
     const Rounded m = round_magnitude_fast(magnitude * power_of_two(-e.minimum_subnormal_exponent), mode);
+    if (m.value == 0 && e.unsigned_zero) sign = 0;
     return {sign + m.value, m.inexact ? kUnderflow : num::Flags{0}};
   }
   // m in [2^F, 2^(F+1)]: a carry to 2^(F+1) adds into the exponent field.
@@ -587,6 +598,46 @@ num::Result encode_binary_fast(double value, const Encoder& e) noexcept {
   const std::uint64_t encoded = (static_cast<std::uint64_t>(exponent + e.bias - 1) << e.fraction_bits) + m.value;
   if (encoded >= e.infinity) return overflow;
   return {sign + encoded, m.inexact ? num::kNX : num::Flags{0}};
+}
+
+// HiF8's grid at binary exponent e (-22 <= e <= 15), from the dot-field
+// decode of ReferenceFP8FiniteValue: the significand's fraction bits (3 for
+// |e| <= 3, 2 to |e| = 7, 1 to 15, none for the denormal powers of two
+// 2^-22 .. 2^-16, whose grid below 2^-22 is 0 and 2^-22) and the code of 2^e.
+struct HiF8Grid {
+  int fraction_bits;
+  std::uint64_t code;
+};
+
+HiF8Grid hif8_grid(int e) noexcept {
+  const int a = std::abs(e);
+  const auto code = [](int c) { return static_cast<std::uint64_t>(c); };
+  if (e < -15) return {0, code(e + 23)};
+  if (a == 0) return {3, 8};
+  if (a == 1) return {3, code(e > 0 ? 16 : 24)};
+  if (a <= 3) return {3, code(32 + (a - 2) * 8 + (e > 0 ? 0 : 16))};
+  if (a <= 7) return {2, code(64 + (a - 4) * 4 + (e > 0 ? 0 : 16))};
+  return {1, code(96 + (a - 8) * 2 + (e > 0 ? 0 : 16))};
+}
+
+// ReferenceFP8Encoding (HiF8) of a nonzero normal binary64 value in a mode
+// whose choice is by value (RHB, the only one its modes use, RNA, RTZ, RTP,
+// RTM): the candidate search selects the magnitude rounded on the grid of
+// its exponent (a carry is the next power of two, a code of that exponent),
+// the single zero for a magnitude that rounds to it, UF|NX when inexact
+// below 2^-15.
+num::Result encode_hif8_fast(double value, const Encoder& e) noexcept {
+  const bool negative = value < 0.0;
+  const double magnitude = std::fabs(value);
+  if (magnitude >= e.overflow_at) return {e.overflow[negative ? 1 : 0], kOverflow};
+  const int exponent = std::max(normal_exponent(magnitude), -22);
+  const HiF8Grid g = hif8_grid(exponent);
+  const Rounded m = round_magnitude_fast(magnitude * power_of_two(g.fraction_bits - exponent),
+                                         negative ? e.rounding.negative : e.rounding.positive);
+  const std::uint64_t one = std::uint64_t{1} << g.fraction_bits;
+  const std::uint64_t code = m.value == 0 ? 0 : m.value == 2 * one ? hif8_grid(exponent + 1).code : g.code + (m.value - one);
+  const num::Flags flags = !m.inexact ? num::Flags{0} : magnitude < 0x1p-15 ? kUnderflow : num::kNX;
+  return {negative && code != 0 ? code | e.sign : code, flags};
 }
 
 // The per-tile decode; false when the tile keeps the exact path.
@@ -608,7 +659,7 @@ bool plan_tile(unsigned mode, DataType output, Control control, TilePlan& plan) 
   e.output = output;
   e.saturating = control.saturating;
   plan.rounding = control.rounding;
-  if (!signed_rounding(control.rounding, e.rounding)) return false;
+  e.rounding = signed_rounding(control.rounding);
   if (!plan.s32_source && source != DataType::FP32) return false;
   if (num::is_integer(output)) {
     const unsigned bits = integer_bits(output);
@@ -616,32 +667,41 @@ bool plan_tile(unsigned mode, DataType output, Control control, TilePlan& plan) 
     e.range = integer_range_of(bits, num::is_signed(output));
     return true;
   }
-  if (output != DataType::FP32 && output != DataType::FP16 && output != DataType::BF16) return false;  // FP8
+  const bool e4m3 = output == DataType::E4M3, hif8 = output == DataType::HiF8;
+  // HiF8's RNE tie and RTO pick by code parity, which its denormal powers of
+  // two do not share with a significand (its modes round RHB).
+  if (hif8 && (control.rounding == RoundingMode::RNE || control.rounding == RoundingMode::RTO)) return false;
   const num::FormatInfo& f = num::format_info(output);
   e.fraction_bits = static_cast<int>(f.frac_bits);
   e.bias = (1 << (f.exp_bits - 1)) - 1;
   e.minimum_subnormal_exponent = 1 - e.bias - e.fraction_bits;
+  e.overflow_at = e4m3 ? std::nextafter(448.0, 1024.0) : hif8 ? std::nextafter(32768.0, 65536.0) : std::ldexp(1.0, e.bias + 1);
   e.sign = std::uint64_t{1} << f.sign_bit;
   e.infinity = floating_infinity(output, false);
-  e.largest = largest_finite(output, false);
+  for (const bool negative : {false, true})
+    e.overflow[negative ? 1 : 0] = control.saturating ? largest_finite(output, negative)
+                                   : e4m3                ? floating_infinity(output, false)  // 0x7F, unsigned
+                                                         : floating_infinity(output, negative);
+  e.unsigned_zero = e4m3;
   return true;
 }
 
 // A column's multipliers: the scale on the positive path, the ReLU / LReLU /
 // PReLU choice on the negative one; the offset; the shift count of the
 // shift modes (MatrixShiftParameter + 1).  Columns whose multipliers are not
-// finite (outside the parameter-word legality) keep the exact path.
+// finite (outside the parameter-word legality) keep the exact path; the
+// shift modes read no multiplier.
 struct ColumnPlan {
   double positive, negative;
   std::int32_t offset;
-  unsigned shift;
+  std::int32_t shift;
   bool fast;
 };
 
-ColumnPlan plan_column(unsigned mode, unsigned relu_mode, unsigned width, const ColumnWords& w) noexcept {
+ColumnPlan plan_column(unsigned mode, unsigned relu_mode, const TilePlan& p, const ColumnWords& w) noexcept {
   const double scale = quant_scale(mode, w.quant), negative = selected_multiplier(true, relu_mode, scale, w.relu);
-  return {scale, negative, quant_offset(w.quant, width), static_cast<unsigned>((w.quant >> 32) & 0xFU) + 1,
-          std::isfinite(scale) && std::isfinite(negative)};
+  return {scale, negative, quant_offset(w.quant, p.width), static_cast<std::int32_t>((w.quant >> 32) & 0xFU) + 1,
+          p.shift || (std::isfinite(scale) && std::isfinite(negative))};
 }
 
 // The source real and sign; false for what keeps the exact path: FP32 NaN,
@@ -661,7 +721,7 @@ bool source_real(std::uint64_t value, bool s32, double& real) noexcept {
 bool fast_element(std::uint64_t value, const TilePlan& p, const ColumnPlan& c, num::Result& out) noexcept {
   if (!c.fast) return false;
   if (p.shift) {
-    out = shift_s32_to_s16(static_cast<std::uint32_t>(value), c.shift);
+    out = shift_s32_to_s16(static_cast<std::uint32_t>(value), static_cast<unsigned>(c.shift));
     return true;
   }
   double real = 0.0;
@@ -683,32 +743,31 @@ bool fast_element(std::uint64_t value, const TilePlan& p, const ColumnPlan& c, n
     out = encode_integer_fast(r.value, r.inexact, p.encoder);
     return true;
   }
-  out = activated == 0.0 ? num::Result{0, 0} : encode_binary_fast(activated, p.encoder);
+  if (activated == 0.0) out = {0, 0};
+  else if (p.encoder.output == DataType::HiF8) out = encode_hif8_fast(activated, p.encoder);
+  else out = encode_binary_fast(activated, p.encoder);
   return true;
 }
 
 // The AVX2 row kernel that takes a tile's whole groups of four columns
-// (matrix_postprocess_isa.hpp): S32 / FP32 sources without
-// pre-quantisation offset to FP32 / FP16 / BF16 destinations (Binary), or S32 / FP32 sources
-// to integer destinations (Integer, with or without the intermediate and
-// offset); not the shift modes; RNE / RTZ / RTP / RTM, finite multipliers,
-// on a CPU with AVX2 and F16C under the default MXCSR (round to nearest, no
-// FTZ / DAZ).  None keeps the scalar kernel.
-enum class RowKernel : std::uint8_t { None, Binary, Integer };
+// (matrix_postprocess_isa.hpp): the shift modes (Shift); S32 / FP32 sources
+// without pre-quantisation offset to FP32 / FP16 / BF16 / E4M3 destinations
+// (Binary), or S32 / FP32 sources to integer destinations (Integer, with or
+// without the intermediate and offset); every rounding mode, finite
+// multipliers, on a CPU with AVX2 and F16C under the default MXCSR (round to
+// nearest, no FTZ / DAZ).  None keeps the scalar kernel.
+enum class RowKernel : std::uint8_t { None, Shift, Binary, Integer };
 
 RowKernel row_kernel(const TilePlan& p, const std::vector<ColumnPlan>& columns) noexcept {
 #ifdef PTO_POSTPROCESS_X86
   static const bool cpu = num::f16c::available();  // AVX2 and F16C
-  const RoundingMode mode = p.rounding;
-  if (!cpu || (_mm_getcsr() & ~0x3FU) != 0x1F80U || p.shift || mode == RoundingMode::RNA || mode == RoundingMode::RHB ||
-      mode == RoundingMode::RTO)
-    return RowKernel::None;
+  if (!cpu || (_mm_getcsr() & ~0x3FU) != 0x1F80U) return RowKernel::None;
+  if (p.shift) return RowKernel::Shift;
   for (const ColumnPlan& c : columns)
     if (!c.fast) return RowKernel::None;
   const DataType t = p.encoder.output;
   if (num::is_integer(t)) return RowKernel::Integer;
-  if (p.width != 0) return RowKernel::None;
-  return t == DataType::FP32 || t == DataType::FP16 || t == DataType::BF16 ? RowKernel::Binary : RowKernel::None;
+  return p.width == 0 && t != DataType::HiF8 ? RowKernel::Binary : RowKernel::None;
 #else
   static_cast<void>(p);
   static_cast<void>(columns);
@@ -721,20 +780,21 @@ RowKernel row_kernel(const TilePlan& p, const std::vector<ColumnPlan>& columns) 
 class RowKernelCall {
  public:
   RowKernelCall(RowKernel kernel, const TilePlan& p, const std::vector<ColumnPlan>& plans, std::size_t columns)
-      : kernel_(kernel), positive_(columns), negative_(columns), offset_(columns), declined_(columns) {
+      : kernel_(kernel), positive_(columns), negative_(columns), offset_(columns), shift_(columns), declined_(columns) {
     for (std::size_t c = 0; c < columns; ++c) {
       positive_[c] = plans[c].positive;
       negative_[c] = plans[c].negative;
       offset_[c] = plans[c].offset;
+      shift_[c] = plans[c].shift;
     }
     const DataType t = p.encoder.output;
-    binary_ = {t == DataType::FP32 ? SimdDestination::FP32 : t == DataType::FP16 ? SimdDestination::FP16 : SimdDestination::BF16,
-               p.rounding, p.encoder.saturating, positive_.data(), negative_.data(), p.s32_source};
+    binary_ = {simd_destination(t), p.rounding, p.encoder.saturating, positive_.data(), negative_.data(), p.s32_source};
     integer_ = {p.rounding, p.encoder.saturating, p.s32_source, p.width, num::is_integer(t) ? integer_bits(t) : 32,
                 num::is_signed(t), positive_.data(), negative_.data(), offset_.data()};
   }
   num::Flags run(std::uint64_t* row, std::size_t columns) noexcept {
 #ifdef PTO_POSTPROCESS_X86
+    if (kernel_ == RowKernel::Shift) return shift_row_avx2(row, columns, shift_.data());
     if (kernel_ == RowKernel::Binary) return fp32_row_avx2(row, columns, binary_, declined_.data());
     if (kernel_ == RowKernel::Integer) return integer_row_avx2(row, columns, integer_, declined_.data());
 #else
@@ -746,8 +806,18 @@ class RowKernelCall {
   bool declined(std::size_t c) const noexcept { return declined_[c] != 0; }
 
  private:
+  static SimdDestination simd_destination(DataType t) noexcept {
+    switch (t) {
+      case DataType::FP16: return SimdDestination::FP16;
+      case DataType::BF16: return SimdDestination::BF16;
+      case DataType::E4M3: return SimdDestination::E4M3;
+      default: return SimdDestination::FP32;
+    }
+  }
+
   RowKernel kernel_;
   std::vector<double> positive_, negative_, offset_;
+  std::vector<std::int32_t> shift_;
   std::vector<std::uint8_t> declined_;
   SimdRowPlan binary_;
   IntegerRowPlan integer_;
@@ -760,6 +830,11 @@ bool tile_kernel_applies(unsigned mode, DataType output, Control control) noexce
   return plan_tile(mode, output, control, plan);
 }
 
+bool row_kernel_applies(unsigned mode, DataType output, Control control) noexcept {
+  TilePlan plan;
+  return plan_tile(mode, output, control, plan) && row_kernel(plan, {}) != RowKernel::None;
+}
+
 num::Flags post_process_tile(std::span<std::uint64_t> values, std::span<const ColumnWords> columns, unsigned mode,
                              unsigned relu_mode, DataType output, Control control) noexcept {
   num::Flags flags = 0;
@@ -768,7 +843,7 @@ num::Flags post_process_tile(std::span<std::uint64_t> values, std::span<const Co
   TilePlan plan;
   const bool fast = plan_tile(mode, output, control, plan);
   std::vector<ColumnPlan> column_plans(n);
-  for (std::size_t c = 0; c < n; ++c) column_plans[c] = plan_column(mode, relu_mode, plan.width, columns[c]);
+  for (std::size_t c = 0; c < n; ++c) column_plans[c] = plan_column(mode, relu_mode, plan, columns[c]);
   // The AVX2 row kernel takes whole groups of four columns where it applies.
   const RowKernel kernel = fast ? row_kernel(plan, column_plans) : RowKernel::None;
   const std::size_t simd_columns = kernel != RowKernel::None ? n / 4 * 4 : 0;

@@ -82,16 +82,20 @@ struct ColumnWords {
 // Whether post_process_tile's kernel takes tiles of this mode, destination
 // and control (else every element keeps the exact path).
 bool tile_kernel_applies(unsigned pre_quant_mode, DataType output, Control control) noexcept;
+// Whether, on this host, its vector row kernel takes such tiles' whole
+// groups of four columns (when their multipliers are finite).
+bool row_kernel_applies(unsigned pre_quant_mode, DataType output, Control control) noexcept;
 
 // MatrixPostProcessResult over a row-major tile of columns.size() columns:
 // every element replaced by post_process(element, ..., its column's words)
 // and the OR of their flags returned.  A per-tile kernel decodes the mode,
 // the rounding and each column's multipliers once and encodes with host
-// arithmetic (FP32 sources to FP32 / FP16 / BF16 four per step on AVX2 +
-// F16C, matrix_postprocess_isa.hpp); the exact post_process stays the path
-// of every element it declines (NaN, infinity and -0 FP32 sources, products
-// beyond 2^62 on an integer path) and of every tile it declines (RTO, FP8
-// destinations, sources other than S32 / FP32).
+// arithmetic (four elements per step on AVX2 + F16C,
+// matrix_postprocess_isa.hpp); the exact post_process stays the path of
+// every element it declines (NaN, infinity and -0 FP32 sources, products
+// beyond 2^62 on an integer path) and of every tile it declines (sources
+// other than S32 / FP32; HiF8 in RNE or RTO, which no mode uses).  HiF8
+// takes the scalar kernel, every other destination the row kernel.
 num::Flags post_process_tile(std::span<std::uint64_t> values, std::span<const ColumnWords> columns, unsigned pre_quant_mode,
                              unsigned relu_mode, DataType output, Control control) noexcept;
 

@@ -25,6 +25,18 @@
 //   adding 1.5 * 2^52 (exact below 2^51 in magnitude: the sum's low
 //   significand bits are the two's complement integer), then sign- or
 //   zero-extended from the destination width.
+// - RNA, RHB and RTO (the host has no such mode), and E4M3 in every mode:
+//   the magnitude scaled by a power of two to an integer grid (the
+//   destination's fraction bits at d's exponent, or at the smallest normal
+//   exponent for subnormals; exact) and rounded there by the lower integer
+//   plus one where the mode rounds up (MatrixRoundMagnitude, with the
+//   directed modes swapped for negatives), the code being the exponent
+//   field shifted over the fraction plus that integer (a carry moves into
+//   the exponent).  E4M3's candidate search selects this rounding
+//   (matrix_postprocess.cpp, encode_binary_fast), with 448 its largest
+//   magnitude, 0x7F its non-saturating overflow for either sign and code 0
+//   for a negative magnitude that rounds to zero.
+// - Shift modes: VPSRAVD by each column's count, clamped to S16.
 #include "tile/matrix_postprocess_isa.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -36,19 +48,29 @@ namespace pto::tile::postprocess {
 namespace {
 
 struct Format {
-  int emax, emin;           // d beyond 2^(emax+1) overflows; below 2^emin it is tiny
+  double overflow_at;       // |d| at or above it overflows
+  int emin;                 // below 2^emin d is tiny
+  int fraction_bits;
   std::uint32_t infinity;   // the infinity code (a magnitude at or above it overflows)
   std::uint32_t largest;    // the largest finite code
   std::uint32_t sign;       // the sign bit
+  bool unsigned_overflow;   // a non-saturating overflow is `infinity` whatever the sign
+  bool unsigned_zero;       // a magnitude rounded to zero is +0
 };
 
 constexpr Format format_of(SimdDestination d) noexcept {
   switch (d) {
-    case SimdDestination::FP32: return {127, -126, 0x7f800000U, 0x7f7fffffU, 0x80000000U};
-    case SimdDestination::FP16: return {15, -14, 0x7c00U, 0x7bffU, 0x8000U};
-    case SimdDestination::BF16: return {127, -126, 0x7f80U, 0x7f7fU, 0x8000U};
+    case SimdDestination::FP32: return {0x1p128, -126, 23, 0x7f800000U, 0x7f7fffffU, 0x80000000U, false, false};
+    case SimdDestination::FP16: return {0x1p16, -14, 10, 0x7c00U, 0x7bffU, 0x8000U, false, false};
+    case SimdDestination::BF16: return {0x1p128, -126, 7, 0x7f80U, 0x7f7fU, 0x8000U, false, false};
+    case SimdDestination::E4M3: return {448.0 + 0x1p-44, -6, 3, 0x7fU, 0x7eU, 0x80U, true, true};  // 448's successor
   }
   return {};
+}
+
+bool host_mode(num::RoundingMode mode) noexcept {
+  return mode == num::RoundingMode::RNE || mode == num::RoundingMode::RTZ || mode == num::RoundingMode::RTP ||
+         mode == num::RoundingMode::RTM;
 }
 
 // Lanes (32-bit masks) whose magnitude rounds away from zero / toward zero.
@@ -143,7 +165,62 @@ Encoded encode(__m256d d, const SimdRowPlan& plan, __m128i negative) noexcept {
   return {_mm_srli_epi32(_mm_add_epi32(odd_bits, add), 16), inexact};
 }
 
+// MatrixRoundMagnitude of non-negative m in RNE, RNA, RHB or RTO (the
+// directed modes take the host's own rounding, host_mode; `negative`: the
+// lanes whose value is negative, for RHB): the lower integer plus one where
+// the mode rounds up; inexact where m had a fraction.
+// The lower integer's last bit is read from lower + 2^52 (exact below 2^52;
+// above, m has no fraction and no mode reads the bit).
+struct MagnitudeRounded {
+  __m256d value, inexact;
+};
+
+MagnitudeRounded round_magnitude(__m256d m, num::RoundingMode mode, __m256d negative) noexcept {
+  const __m256d lower = _mm256_round_pd(m, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  const __m256d fraction = _mm256_sub_pd(m, lower), half = _mm256_set1_pd(0.5);
+  const __m256d inexact = _mm256_cmp_pd(fraction, _mm256_setzero_pd(), _CMP_NEQ_OQ);
+  const __m256d above = _mm256_cmp_pd(fraction, half, _CMP_GT_OQ), tie = _mm256_cmp_pd(fraction, half, _CMP_EQ_OQ);
+  const __m256i last = _mm256_and_si256(_mm256_castpd_si256(_mm256_add_pd(lower, _mm256_set1_pd(0x1p52))), _mm256_set1_epi64x(1));
+  const __m256d odd = _mm256_castsi256_pd(_mm256_cmpeq_epi64(last, _mm256_set1_epi64x(1)));
+  __m256d up = _mm256_setzero_pd();
+  switch (mode) {
+    case num::RoundingMode::RNE: up = _mm256_or_pd(above, _mm256_and_pd(tie, odd)); break;
+    case num::RoundingMode::RNA: up = _mm256_or_pd(above, tie); break;
+    case num::RoundingMode::RHB: up = _mm256_or_pd(above, _mm256_andnot_pd(negative, tie)); break;
+    case num::RoundingMode::RTO: up = _mm256_andnot_pd(odd, inexact); break;
+    default: break;  // RTZ, RTP, RTM: not passed
+  }
+  return {_mm256_add_pd(lower, _mm256_and_pd(up, _mm256_set1_pd(1.0))), inexact};
+}
+
+__m256d negative_lanes(__m256d d) noexcept { return _mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_LT_OQ); }
+
+// Four reals encoded by rounding their magnitude on the destination's grid
+// (every mode; E4M3); zeros and overflow are fixed by the caller.
+Encoded encode_by_magnitude(__m256d d, const Format& f, num::RoundingMode mode) noexcept {
+  const __m256d magnitude = absolute(d);
+  // The exponent field of max(|d|, 2^emin): d's for a normal result, emin's for a subnormal one.
+  const __m256i field = _mm256_srli_epi64(
+      _mm256_castpd_si256(_mm256_max_pd(magnitude, _mm256_set1_pd(__builtin_ldexp(1.0, f.emin)))), 52);
+  // 2^(F - e): the biased exponent F - (field - 1023) + 1023.
+  const __m256i scale = _mm256_slli_epi64(_mm256_sub_epi64(_mm256_set1_epi64x(f.fraction_bits + 2046), field), 52);
+  const MagnitudeRounded m = round_magnitude(_mm256_mul_pd(magnitude, _mm256_castsi256_pd(scale)), mode, negative_lanes(d));
+  const __m128i fraction_bits = _mm_cvtsi32_si128(f.fraction_bits);
+  const __m256i exponent = _mm256_sll_epi64(_mm256_sub_epi64(field, _mm256_set1_epi64x(f.emin + 1023)), fraction_bits);
+  const __m256i integer = _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(m.value, _mm256_set1_pd(0x1p52))),
+                                           _mm256_castpd_si256(_mm256_set1_pd(0x1p52)));
+  const __m256i code = _mm256_add_epi64(exponent, integer);
+  return {_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(code, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))),
+          narrow(m.inexact)};
+}
+
+// d rounded to an integer: the host's VROUNDPD in its four modes, else the
+// magnitude rounded and the sign put back.
 __m256d rounded_integer(__m256d d, num::RoundingMode mode) noexcept {
+  if (!host_mode(mode)) {
+    const __m256d magnitude = round_magnitude(absolute(d), mode, negative_lanes(d)).value;
+    return _mm256_or_pd(magnitude, _mm256_and_pd(d, _mm256_set1_pd(-0.0)));
+  }
   return with_rounding_immediate(mode, [d](auto m) { return _mm256_round_pd(d, m()); });
 }
 
@@ -197,10 +274,12 @@ __m256i integer_words(__m256d v, unsigned bits, bool is_signed) noexcept {
 
 num::Flags fp32_row_avx2(std::uint64_t* row, std::size_t columns, const SimdRowPlan& plan, std::uint8_t* declined) noexcept {
   const Format f = format_of(plan.destination);
+  const bool by_magnitude = plan.destination == SimdDestination::E4M3 || !host_mode(plan.rounding);
   const __m128i infinity = _mm_set1_epi32(static_cast<int>(f.infinity));
   const __m128i overflow_magnitude = _mm_set1_epi32(static_cast<int>(plan.saturating ? f.largest : f.infinity));
   const __m128i sign_bit = _mm_set1_epi32(static_cast<int>(f.sign));
-  const __m256d overflow_at = _mm256_set1_pd(__builtin_ldexp(1.0, f.emax + 1)), tiny_below = _mm256_set1_pd(__builtin_ldexp(1.0, f.emin));
+  const __m128i overflow_sign_bit = f.unsigned_overflow && !plan.saturating ? _mm_setzero_si128() : sign_bit;
+  const __m256d overflow_at = _mm256_set1_pd(f.overflow_at), tiny_below = _mm256_set1_pd(__builtin_ldexp(1.0, f.emin));
   __m128i any_inexact = _mm_setzero_si128(), any_tiny = _mm_setzero_si128(), any_overflow = _mm_setzero_si128();
   for (std::size_t c = 0; c < columns; c += 4) {
     const __m256i carriers = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + c));
@@ -212,12 +291,14 @@ num::Flags fp32_row_avx2(std::uint64_t* row, std::size_t columns, const SimdRowP
     const __m256d magnitude = absolute(d);
     const __m128i negative = _mm_srai_epi32(_mm_castps_si128(_mm256_cvtpd_ps(d)), 31);
     const __m128i zero = narrow(_mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_EQ_OQ));
-    const Encoded e = encode(d, plan, negative);
+    const Encoded e = by_magnitude ? encode_by_magnitude(d, f, plan.rounding) : encode(d, plan, negative);
     const __m128i code_magnitude = _mm_andnot_si128(sign_bit, e.bits);
     const __m128i overflow = _mm_or_si128(narrow(_mm256_cmp_pd(magnitude, overflow_at, _CMP_GE_OQ)),
                                           _mm_cmpgt_epi32(code_magnitude, _mm_sub_epi32(infinity, _mm_set1_epi32(1))));
-    const __m128i sign = _mm_and_si128(negative, sign_bit);
-    __m128i bits = _mm_blendv_epi8(_mm_or_si128(sign, code_magnitude), _mm_or_si128(sign, overflow_magnitude), overflow);
+    __m128i sign = _mm_and_si128(negative, sign_bit);
+    const __m128i overflow_bits = _mm_or_si128(_mm_and_si128(negative, overflow_sign_bit), overflow_magnitude);
+    if (f.unsigned_zero) sign = _mm_andnot_si128(_mm_cmpeq_epi32(code_magnitude, _mm_setzero_si128()), sign);
+    __m128i bits = _mm_blendv_epi8(_mm_or_si128(sign, code_magnitude), overflow_bits, overflow);
     bits = _mm_andnot_si128(zero, bits);
     const __m128i counted = _mm_andnot_si128(_mm_or_si128(skip, zero), _mm_set1_epi32(-1));
     const __m128i tiny = _mm_and_si128(narrow(_mm256_cmp_pd(magnitude, tiny_below, _CMP_LT_OQ)), _mm_andnot_si128(overflow, e.inexact));
@@ -274,6 +355,20 @@ num::Flags integer_row_avx2(std::uint64_t* row, std::size_t columns, const Integ
   if (_mm256_movemask_pd(any_inexact) != 0) flags |= num::kNX;
   if (_mm256_movemask_pd(any_overflow) != 0) flags |= num::kOF | num::kNX;
   return flags;
+}
+
+num::Flags shift_row_avx2(std::uint64_t* row, std::size_t columns, const std::int32_t* shift) noexcept {
+  const __m128i minimum = _mm_set1_epi32(-32768), maximum = _mm_set1_epi32(32767);
+  __m128i any_clamped = _mm_setzero_si128();
+  for (std::size_t c = 0; c < columns; c += 4) {
+    const __m256i carriers = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + c));
+    const __m128i source = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(carriers, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+    const __m128i shifted = _mm_srav_epi32(source, _mm_loadu_si128(reinterpret_cast<const __m128i*>(shift + c)));  // ASR
+    const __m128i clamped = _mm_min_epi32(_mm_max_epi32(shifted, minimum), maximum);
+    any_clamped = _mm_or_si128(any_clamped, _mm_xor_si128(_mm_cmpeq_epi32(clamped, shifted), _mm_set1_epi32(-1)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(row + c), _mm256_cvtepi32_epi64(clamped));
+  }
+  return _mm_movemask_epi8(any_clamped) != 0 ? num::kOF | num::kNX : num::Flags{0};
 }
 
 }  // namespace pto::tile::postprocess

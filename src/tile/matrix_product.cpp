@@ -391,17 +391,21 @@ void publish_columns(Tile& destination, const ProductColumns& p) {
   destination.configure(destination.descriptor());
   const Tile::Offsets o = destination.valid_offsets();
   auto* out = destination.row_data<std::uint32_t>(0);
+  const std::uint32_t m = p.m;  // locals: the stores below may alias p's and o's members
+  const std::uint32_t* row = o.row.data();
   // A column's rows are consecutive elements in CUBE_M32 (and N8) storage.
-  const bool rows_contiguous = o.row.back() == o.row.front() + p.m - 1;
+  const bool rows_contiguous = row[m - 1] == row[0] + m - 1;
   for (std::uint32_t c = 0; c < p.n; ++c) {
     std::uint32_t* column = out + o.column[c];
     const std::size_t first = std::size_t{c} * p.rows;
     if (!p.fp32.empty() && rows_contiguous) {
-      std::memcpy(column + o.row.front(), p.fp32.data() + first, std::size_t{p.m} * sizeof(float));
+      std::memcpy(column + row[0], p.fp32.data() + first, std::size_t{m} * sizeof(float));
     } else if (!p.fp32.empty()) {
-      for (std::uint32_t r = 0; r < p.m; ++r) column[o.row[r]] = std::bit_cast<std::uint32_t>(p.fp32[first + r]);
+      const float* sums = p.fp32.data() + first;
+      for (std::uint32_t r = 0; r < m; ++r) column[row[r]] = std::bit_cast<std::uint32_t>(sums[r]);
     } else {
-      for (std::uint32_t r = 0; r < p.m; ++r) column[o.row[r]] = static_cast<std::uint32_t>(p.words[first + r]);
+      const std::uint64_t* sums = p.words.data() + first;
+      for (std::uint32_t r = 0; r < m; ++r) column[row[r]] = static_cast<std::uint32_t>(sums[r]);
     }
   }
   destination.mark_valid_region_defined();

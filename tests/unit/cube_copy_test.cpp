@@ -263,6 +263,33 @@ TEST(CubeCopy, StoreMatchesElementPath) {
   }
 }
 
+// Byte CUBE_N8 tiles wide enough for the four-CELL AVX2 blocks (32
+// columns of full 16-row CELLs, lane-exchanged on the payload side in both
+// directions) with partial CELLs at the edges, dense and padded, TLOAD and
+// TSTORE over every route.
+TEST(CubeCopy, ByteN8FourCellBlocksMatchElementPath) {
+  std::mt19937_64 rng(1719);
+  unsigned cases = 0;
+  for (const std::uint32_t rows : {16U, 40U, 128U})
+    for (const std::uint32_t columns : {32U, 72U, 200U})
+      for (const std::uint64_t padding : {0U, 7U}) {
+        const Case c{TileLayout::CubeN8, rng() % 2 != 0 ? DataType::S8 : DataType::E4M3, rows, columns, rng() % 64,
+                     columns + padding};
+        const tile::CubeGeometry g = tile::cube_geometry(c.layout, rows, columns, c.type);
+        if (!g.valid() || !tile::cube_descriptor_shape_legal(capacity(g), rows, columns, c.type, c.layout)) continue;
+        ++cases;
+        const std::vector<std::byte> memory = random_bytes(rng, footprint(c));
+        const Loaded exact_load = load(c, memory, false);
+        const auto seed = rng();
+        const std::vector<std::byte> exact_store = store(c, memory, seed, false);
+        for (const Route route : kRoutes) {
+          EXPECT_TRUE(load(c, memory, true, route).payload == exact_load.payload) << describe(c) << " route " << static_cast<int>(route);
+          EXPECT_TRUE(store(c, memory, seed, true, route) == exact_store) << describe(c) << " route " << static_cast<int>(route);
+        }
+      }
+  EXPECT_GE(cases, 12U);
+}
+
 // Hand-placed elements: an 8 x 9 FP16 CUBE_N8 tile (CELLs of 8 rows x 8
 // columns, column-major) puts (r, c) of column block 0 at c * 8 + r and
 // column 8 in the second column block's CELL (k_repeat 1) at 64 + r; a

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "numerics/f16c_span.hpp"
 #include "numerics/format.hpp"
 #include "tile/matrix_postprocess.hpp"
 #include "tile/ops_matrix.hpp"
@@ -37,7 +38,7 @@ class Sources {
   // points, values near each destination's overflow and subnormal range.
   std::uint64_t fp32() {
     const std::uint32_t sign = below(2) << 31;
-    switch (below(10)) {
+    switch (below(11)) {
       case 0: return bits();
       case 1: return sign | (0x7f800000U + below(3) * (0x400000U + below(0x400000U)));  // inf, qNaN, sNaN-ish
       case 2: return sign | below(0x800000U);                                          // zero or subnormal
@@ -47,6 +48,7 @@ class Sources {
       case 6: return sign | ((127 - 27 + below(14)) << 23) | (bits() & 0x7FFFFFU);       // FP16 subnormal range
       case 7: return sign | ((127 + below(24)) << 23) | (bits() & 0x7FC000U);           // integer or half-integer
       case 8: return sign | ((127 + 60 + below(70)) << 23) | (bits() & 0x7FFFFFU);       // beyond 2^62
+      case 9: return sign | ((127 - 12 + below(22)) << 23) | (bits() & 0x700000U) | 0x80000U;  // E4M3 tie
       default: return std::bit_cast<std::uint32_t>(static_cast<float>(static_cast<int>(below(512)) - 256) * 0.5F);
     }
   }
@@ -163,35 +165,78 @@ TEST(MatrixPostprocessTile, LargestTilesMatchTheExactPath) {
     }
 }
 
-// The AVX2 row kernels on every mode whose destination they take: integer
-// destinations (S32 or FP32 sources, with and without the pre-quantisation
-// intermediate and offset) and binary ones from S32 or FP32, whole groups of
-// four columns plus a remainder, every host rounding mode, Sat on and off.
+// The AVX2 row kernels on every mode whose destination they take: the shift
+// modes, integer destinations (S32 or FP32 sources, with and without the
+// pre-quantisation intermediate and offset) and floating ones (FP32, FP16,
+// BF16, E4M3) from S32 or FP32, whole groups of four columns plus a
+// remainder, every rounding mode, Sat on and off.  On a host with AVX2 and
+// F16C the row kernel takes every such tile but HiF8's.
 TEST(MatrixPostprocessTile, RowKernelModesMatchTheExactPath) {
   Sources s(1212);
+  unsigned row_kernel_tiles = 0;
   for (unsigned mode = 0; mode < 64; ++mode) {
-    if (!fpatr::pre_quant_mode(mode).legal || fpatr::pre_quant_mode(mode).shift) continue;
+    if (!fpatr::pre_quant_mode(mode).legal || mode == 0) continue;
     for (const DataType output : outputs_of(mode))
       for (unsigned relu = 0; relu < 4; ++relu)
-        for (const RoundingMode rounding : {RoundingMode::RNE, RoundingMode::RTZ, RoundingMode::RTP, RoundingMode::RTM})
+        for (const RoundingMode rounding : num::kAllRoundingModes)
           for (const bool saturating : {false, true}) {
+            const pp::Control control{rounding, saturating};
             const Tile t = random_tile(s, mode, relu, s32_source(mode, output), 6, 38);
-            expect_tile_matches_exact(t, mode, relu, output, {rounding, saturating});
+            expect_tile_matches_exact(t, mode, relu, output, control);
+            const bool taken = pp::row_kernel_applies(mode, output, control);
+            row_kernel_tiles += unsigned{taken};
+            if (num::f16c::available()) {
+              EXPECT_EQ(taken, output != DataType::HiF8) << describe(mode, relu, output, control);
+            }
           }
+  }
+  if (num::f16c::available()) {
+    EXPECT_EQ(row_kernel_tiles, (26 - 2) * 4 * 7 * 2U);  // all but modes 25 and 28 (HiF8)
   }
 }
 
-// The kernel declines exactly what the header names: RTO, FP8 destinations
-// and accumulators other than S32 / FP32.
+// Ties of every nearest mode at each floating destination's rounding point
+// (HiF8's at each exponent's significand width, down to its linear grid
+// below 2^-22), with a power-of-two scale (1, 1/2 or 1/4) so that the
+// product is the tie itself, and the E4M3 values around its largest finite
+// 448 and its subnormals.  Each value fills a one-row tile of five columns
+// (four for the row kernel, one for the scalar one) with one scale, so the
+// tile's flags are that value's.
+TEST(MatrixPostprocessTile, RowKernelTiesAndFP8RangesMatchTheExactPath) {
+  Sources s(4242);
+  for (const unsigned mode : {1U, 16U, 26U, 25U})  // FP16, BF16, E4M3, HiF8 outputs of FP32 accumulators
+    for (const RoundingMode rounding : num::kAllRoundingModes)
+      for (const bool saturating : {false, true})
+        for (unsigned sample = 0; sample < 100; ++sample) {
+          const std::uint32_t sign = s.below(2) << 31, hif8_fraction = s.below(4);  // HiF8: the significand width
+          std::uint32_t value = 0;
+          switch (sample % 5) {
+            case 0: value = 0x43e00000U | (s.below(2) * s.below(8) << 17); break;  // 448 and beyond
+            case 1: value = ((127 - 10 + s.below(5)) << 23) | (s.below(4) << 20); break;  // E4M3 subnormals
+            case 2: value = ((127 + s.below(8)) << 23) | (s.below(8) << 20) | 0x80000U; break;  // E4M3 tie
+            case 3:  // HiF8 tie
+              value = ((127 - 25 + s.below(42)) << 23) | (s.bits() & 0x7FFFFFU & ~((0x800000U >> hif8_fraction) - 1)) |
+                      (0x400000U >> hif8_fraction);
+              break;
+            default: value = ((127 + s.below(8)) << 23) | (s.below(1024) << 13) | 0x1000U; break;  // FP16 tie
+          }
+          const pp::ColumnWords words{pp::quant_parameter(fp19(127 - s.below(3), 0), 0, 0), 0};
+          const Tile t{std::vector<std::uint64_t>(5, sign | value), std::vector<pp::ColumnWords>(5, words)};
+          expect_tile_matches_exact(t, mode, 0, outputs_of(mode).front(), {rounding, saturating});
+        }
+}
+
+// The kernel declines exactly what the header names: accumulators other
+// than S32 / FP32.
 TEST(MatrixPostprocessTile, KernelAppliesWhereDocumented) {
   EXPECT_TRUE(pp::tile_kernel_applies(1, DataType::FP16, {}));
   EXPECT_TRUE(pp::tile_kernel_applies(16, DataType::BF16, {RoundingMode::RTO, false}));  // fixed RNE
   EXPECT_TRUE(pp::tile_kernel_applies(24, DataType::S8, {RoundingMode::RHB, true}));
   EXPECT_TRUE(pp::tile_kernel_applies(13, DataType::S16, {}));
   EXPECT_TRUE(pp::tile_kernel_applies(0, DataType::S32, {RoundingMode::RTM, false}));
-  EXPECT_FALSE(pp::tile_kernel_applies(24, DataType::S8, {RoundingMode::RTO, false}));
-  EXPECT_FALSE(pp::tile_kernel_applies(26, DataType::E4M3, {}));
-  EXPECT_FALSE(pp::tile_kernel_applies(25, DataType::HiF8, {}));
+  EXPECT_TRUE(pp::tile_kernel_applies(24, DataType::S8, {RoundingMode::RTO, false}));
+  EXPECT_TRUE(pp::tile_kernel_applies(26, DataType::E4M3, {}));
+  EXPECT_TRUE(pp::tile_kernel_applies(25, DataType::HiF8, {}));  // fixed RHB
   EXPECT_FALSE(pp::tile_kernel_applies(0, DataType::U32, {}));
 }
 
