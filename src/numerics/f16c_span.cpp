@@ -60,7 +60,8 @@ PTO_NUM_CLONES bool binary_lanes(Op op, const std::uint16_t* a, const std::uint1
 #ifdef PTO_HAVE_F16C_PATH
 
 #define PTO_F16C __attribute__((target("avx2,f16c")))
-constexpr int kRne = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+// Round to nearest even, exceptions reported (fp16_binary_with_flags reads them).
+constexpr int kRne = _MM_FROUND_TO_NEAREST_INT;
 
 PTO_F16C __m256 load_half8(const std::uint16_t* p) {
   return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
@@ -181,6 +182,15 @@ bool binary_widest(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t
   return binary_f16c<O>(a, b, out, n);
 }
 
+bool binary_widest(Op op, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
+  switch (op) {
+    case Op::ADD: return binary_widest<Op::ADD>(a, b, out, n);
+    case Op::SUB: return binary_widest<Op::SUB>(a, b, out, n);
+    case Op::MUL: return binary_widest<Op::MUL>(a, b, out, n);
+    default: return binary_widest<Op::DIV>(a, b, out, n);
+  }
+}
+
 bool detect() noexcept {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   // __builtin_cpu_supports("avx2") includes the OS's saving of the YMM state.
@@ -207,13 +217,36 @@ Flags narrow_rne(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noe
 }
 
 bool binary_via_fp32(Op op, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
-  if (!available()) return binary_lanes(op, a, b, out, n);
-  switch (op) {
-    case Op::ADD: return binary_widest<Op::ADD>(a, b, out, n);
-    case Op::SUB: return binary_widest<Op::SUB>(a, b, out, n);
-    case Op::MUL: return binary_widest<Op::MUL>(a, b, out, n);
-    default: return binary_widest<Op::DIV>(a, b, out, n);
-  }
+  return available() ? binary_widest(op, a, b, out, n) : binary_lanes(op, a, b, out, n);
+}
+
+}  // namespace pto::num::f16c
+
+namespace pto::num::simd {
+
+// Why the three instructions' flags are the FP16 operation's (v the exact
+// result, w = RN24(v) the binary32 one, h = RN11(w) = RN11(v) the FP16
+// one, docs/numerics.md): VCVTPH2PS is exact and raises IE only for a
+// signalling NaN (NV); the binary32 operation raises IE and ZE as the FP16
+// one does, never overflows (|v| < 2^41) and never underflows (v = 0 or
+// |v| >= 2^-48); VCVTPS2PH decides OE, UE and PE on w.  NX: w != v implies
+// h != v (h is a binary32 value), and w == v leaves h != w as the test.
+// OF and tininess: RN11 of w and of v agree with an unbounded exponent
+// (24 >= 2 * 11 + 2), so the overflow and tininess decisions do too.  UF
+// (tiny and inexact): w != v with h == w never happens where h is tiny:
+// then |v - h| < 2^-24 |h|, but for v = x / s (sums and products there
+// are exact in binary32) x - h s is zero or at least 2^-22 |h s| (h s has
+// at most 21 significant bits, x 11).  So only NaN results are `special`
+// (PTO's canonical NaN).  1 op 1 (0x3C00) pads the tail.
+std::optional<HostFlags> fp16_binary_with_flags(f16c::Op op, const std::uint16_t* a, const std::uint16_t* b,
+                                                std::uint16_t* out, std::size_t n) noexcept {
+  if (!f16c::available()) return std::nullopt;
+  HostFlagScope scope;
+  const auto loop = [op](const std::uint16_t* x, const std::uint16_t* y, std::uint16_t* z, std::size_t m) {
+    return f16c::binary_widest(op, x, y, z, m);
+  };
+  const bool nan = padded_steps<32>(loop, 0x3C00, a, b, out, n);
+  return HostFlags{scope.take(), nan};
 }
 
 #else
@@ -227,6 +260,15 @@ bool binary_via_fp32(Op op, const std::uint16_t* a, const std::uint16_t* b, std:
   return binary_lanes(op, a, b, out, n);
 }
 
+}  // namespace pto::num::f16c
+
+namespace pto::num::simd {
+
+std::optional<HostFlags> fp16_binary_with_flags(f16c::Op, const std::uint16_t*, const std::uint16_t*, std::uint16_t*,
+                                                std::size_t) noexcept {
+  return std::nullopt;
+}
+
 #endif
 
-}  // namespace pto::num::f16c
+}  // namespace pto::num::simd

@@ -11,6 +11,8 @@
 // nearest even, no DAZ/FTZ); callers check fegetround().
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -104,6 +106,100 @@ bool column_extremes(bool max, std::uint64_t inf, const std::uint64_t* first, st
 // returns std::nullopt, with no effect, otherwise.
 std::optional<std::uint16_t> fp32_row_sums16(const float* first, std::size_t stride, unsigned rows,
                                              std::uint32_t columns, float* sums) noexcept;
+
+// ---- IEEE status flags from the host (x86 MXCSR) ----
+//
+// The flag-recording ieee arithmetic (TADDS/TSUBS/TMULS/TDIVS) runs the
+// host's binary32/binary64 operations and reads the IEEE status flags they
+// raised from the host's sticky MXCSR bits, a span at a time, instead of
+// deciding them per element (docs/numerics.md, fast paths).  x86 SSE/AVX
+// arithmetic and conversions with every exception masked, DAZ and FTZ
+// clear, are IEEE 754 operations with tininess detected after rounding and
+// a masked underflow signalled only when also inexact: the spec's rules
+// (asl/arch/features/mx-formats.asl HardwareNumericTininessDetectionRule,
+// AfterRounding; docs/numerics.md, ieee profile).
+
+// Host flags available: x86-64 (GCC or clang).  Without them the
+// *_with_flags functions return std::nullopt and write nothing.
+bool host_flags_available() noexcept;
+
+// While alive, the host computes in RNE with every exception masked, no
+// DAZ/FTZ and the sticky flags clear; the caller's MXCSR comes back at
+// destruction.  take() returns the IEEE flags raised since construction or
+// the last take() (NV, DZ, OF, UF, NX from IE, ZE, OE, UE, PE; DE is not
+// an IEEE flag) and clears them.  Its members are out-of-line calls, so
+// the compiler cannot move memory-fed host arithmetic across them.
+class HostFlagScope {
+ public:
+  HostFlagScope() noexcept;
+  ~HostFlagScope();
+  HostFlagScope(const HostFlagScope&) = delete;
+  HostFlagScope& operator=(const HostFlagScope&) = delete;
+  Flags take() noexcept;
+
+ private:
+  std::uint32_t saved_ = 0;
+};
+
+// The span's IEEE flags and whether some element needs the caller's exact
+// recomputation (which function says which elements; their host flags are
+// part of `flags` and never exceed the exact ones).
+struct HostFlags {
+  Flags flags = 0;
+  bool special = false;
+};
+
+// Runs loop(a, b, out, count) over the span's whole Steps, then over the
+// rest copied into one Step of operands filled with `fill`, so every element
+// goes through the loop's vector instructions (whose host flags the caller
+// reads); `fill` op `fill` must be exact (1 op 1), so the filler lanes raise
+// nothing.  Returns the OR of the loop's results.
+template <std::size_t Step, typename Loop>
+auto padded_steps(Loop loop, std::uint16_t fill, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
+                  std::size_t n) noexcept {
+  const std::size_t whole = n - n % Step;
+  const auto summary = loop(a, b, out, whole);
+  if (whole == n) return summary;
+  std::array<std::uint16_t, Step> x, y, z;
+  x.fill(fill);
+  y.fill(fill);
+  std::copy(a + whole, a + n, x.begin());
+  std::copy(b + whole, b + n, y.begin());
+  const auto rest = loop(x.data(), y.data(), z.data(), Step);
+  std::copy_n(z.begin(), n - whole, out + whole);
+  return static_cast<decltype(summary)>(summary | rest);
+}
+
+// FP32 / FP64 a op b (ieee, RNE): out[i] is the host's binary32/binary64
+// result, `flags` those of every element; `special` when some result is a
+// NaN (PTO returns the canonical NaN: the caller rewrites those).  Any tier.
+std::optional<HostFlags> binary_with_flags(f16c::Op op, const std::uint32_t* a, const std::uint32_t* b,
+                                           std::uint32_t* out, std::size_t n) noexcept;
+std::optional<HostFlags> binary_with_flags(f16c::Op op, const std::uint64_t* a, const std::uint64_t* b,
+                                           std::uint64_t* out, std::size_t n) noexcept;
+
+// FP16 a op b through binary32 (VCVTPH2PS, one binary32 operation,
+// VCVTPS2PH; f16c_span.cpp): out[i] is the correctly rounded FP16 result
+// (some NaN encoding for a NaN), `flags` the union of the three
+// instructions' flags, which are the FP16 operation's (the argument is in
+// f16c_span.cpp); `special` when some result is a NaN.  AVX2/F16C and
+// AVX-512 tiers; std::nullopt in the portable tier.
+std::optional<HostFlags> fp16_binary_with_flags(f16c::Op op, const std::uint16_t* a, const std::uint16_t* b,
+                                                std::uint16_t* out, std::size_t n) noexcept;
+
+// BF16 a op b through binary32 (bf16_binary_via_fp32's loops): out[i] as
+// there; `flags` the binary32 operations' flags with UF removed, plus NX
+// when some binary32 result has a nonzero low half (the narrowing drops
+// it).  `special` when some result has a BF16 exponent field of 0, 1 or
+// all ones: the caller recomputes those elements, which hold every
+// element whose exact flags can include UF (results below 2^-125), so UF
+// comes from the exact path alone and binary32 and BF16 tininess need not
+// be compared.  The host flags of every element are a subset of its exact
+// flags: binary32 inexact or overflowing implies BF16 inexact or
+// overflowing, and NV/DZ are the same.
+// AVX2 and AVX-512 tiers; std::nullopt in the portable tier.
+std::optional<HostFlags> bf16_binary_with_flags(f16c::Op op, const std::uint16_t* a, const std::uint16_t* b,
+                                                std::uint16_t* out, std::size_t n) noexcept;
 
 // FP32 exp for 0 < |x| <= 87: out[i] = exp(x) correctly rounded to
 // binary32 (RNE) for every element not marked slow; such a result is
