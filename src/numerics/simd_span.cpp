@@ -128,18 +128,19 @@ PTO_NUM_CLONES bool min_max_lanes(T inf, const T* a, const T* b, T* out, std::si
 
 // ---- ieee FP32/FP64 arithmetic whose flags the host's MXCSR records ----
 
-// One host operation per element; `out` NaN results are reported (an
-// integer OR-reduction, so the loop vectorises).  No other floating-point
+// One host operation per element; NaN results are reported (an integer
+// OR-reduction, so the loop vectorises).  No other floating-point
 // instruction runs: the sticky MXCSR flags afterwards are exactly those of
 // the n operations.  Out of line (an ifunc call), so the caller's MXCSR
 // accesses stay around it.
 template <Op O, typename T>
-PTO_NUM_CLONES bool host_binary_lanes(const T* a, const T* b, T* out, std::size_t n) noexcept {
+PTO_NUM_CLONES bool host_scalar_lanes(const T* a, T scalar, T* out, std::size_t n) noexcept {
   using F = std::conditional_t<sizeof(T) == 4, float, double>;
   constexpr auto inf = static_cast<T>(sizeof(T) == 4 ? 0x7F800000ULL : 0x7FF0000000000000ULL);
+  const F y = std::bit_cast<F>(scalar);
   T nan = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const T z = std::bit_cast<T>(apply<O>(std::bit_cast<F>(a[i]), std::bit_cast<F>(b[i])));
+    const T z = std::bit_cast<T>(apply<O>(std::bit_cast<F>(a[i]), y));
     out[i] = z;
     nan |= static_cast<T>(either_nan_bits(z, z, inf));
   }
@@ -147,12 +148,12 @@ PTO_NUM_CLONES bool host_binary_lanes(const T* a, const T* b, T* out, std::size_
 }
 
 template <typename T>
-bool host_binary(Op op, const T* a, const T* b, T* out, std::size_t n) noexcept {
+bool host_scalar(Op op, const T* a, T scalar, T* out, std::size_t n) noexcept {
   switch (op) {
-    case Op::ADD: return host_binary_lanes<Op::ADD>(a, b, out, n);
-    case Op::SUB: return host_binary_lanes<Op::SUB>(a, b, out, n);
-    case Op::MUL: return host_binary_lanes<Op::MUL>(a, b, out, n);
-    default: return host_binary_lanes<Op::DIV>(a, b, out, n);
+    case Op::ADD: return host_scalar_lanes<Op::ADD>(a, scalar, out, n);
+    case Op::SUB: return host_scalar_lanes<Op::SUB>(a, scalar, out, n);
+    case Op::MUL: return host_scalar_lanes<Op::MUL>(a, scalar, out, n);
+    default: return host_scalar_lanes<Op::DIV>(a, scalar, out, n);
   }
 }
 
@@ -322,7 +323,9 @@ PTO_AVX2 bool exponent_out_of_span(__m256i worst) {
 // exponent field of 0, 1 or all ones, which the exponent span check flags
 // (with some harmless extra results, e.g. overflow or the smallest normals).
 // Low: also OR the binary32 results' low halves (Bf16Summary::inexact).
-template <Op O, bool Low>
+// Scalar: b is one element, the right operand of every lane, and n a
+// multiple of 16 (simd::padded_steps).
+template <Op O, bool Low, bool Scalar = false>
 PTO_AVX2 Bf16Summary bf16_binary_avx2(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
                                       std::size_t n) noexcept {
   const __m256i high = _mm256_set1_epi32(static_cast<int>(0xFFFF0000U));
@@ -333,7 +336,8 @@ PTO_AVX2 Bf16Summary bf16_binary_avx2(const std::uint16_t* a, const std::uint16_
 #pragma GCC unroll 2
   for (; i + 16 <= n; i += 16) {
     const __m256i va = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i));
-    const __m256i vb = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i));
+    const __m256i vb = Scalar ? _mm256_set1_epi16(static_cast<short>(b[0]))
+                              : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i));
     __m256i w[2];
     for (int odd = 0; odd < 2; ++odd) {
       const __m256 x = _mm256_castsi256_ps(odd ? _mm256_and_si256(va, high) : _mm256_slli_epi32(va, 16));
@@ -352,7 +356,7 @@ PTO_AVX2 Bf16Summary bf16_binary_avx2(const std::uint16_t* a, const std::uint16_
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), r);
     worst = worst_exponent16(worst, r);
   }
-  const bool tail = bf16_binary_lanes<O>(a + i, b + i, out + i, n - i);
+  const bool tail = !Scalar && bf16_binary_lanes<O>(a + i, b + i, out + i, n - i);
   return {tail || exponent_out_of_span(worst), !_mm256_testz_si256(low, _mm256_set1_epi32(0xFFFF))};
 }
 
@@ -548,7 +552,7 @@ PTO_AVX512 bool exponent_out_of_span512(__m512i worst) {
 // Thirty-two elements a step, split into even and odd BF16 as in the AVX2
 // loop; the narrowing packs the even results low and the odd ones high,
 // and one word permutation restores element order.
-template <Op O, bool Low>
+template <Op O, bool Low, bool Scalar = false>
 PTO_AVX512 Bf16Summary bf16_binary_avx512(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
                                           std::size_t n) noexcept {
   alignas(64) static constexpr std::uint16_t kInterleave[32] = {0, 16, 1, 17, 2,  18, 3,  19, 4,  20, 5,
@@ -559,7 +563,7 @@ PTO_AVX512 Bf16Summary bf16_binary_avx512(const std::uint16_t* a, const std::uin
   __m512i worst = _mm512_setzero_si512(), low = worst;
   std::size_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    const __m512i va = load512(a + i), vb = load512(b + i);
+    const __m512i va = load512(a + i), vb = Scalar ? _mm512_set1_epi16(static_cast<short>(b[0])) : load512(b + i);
     __m512 z[2];
     for (int odd = 0; odd < 2; ++odd) {
       const __m512 x = _mm512_castsi512_ps(odd ? _mm512_and_si512(va, high) : _mm512_slli_epi32(va, 16));
@@ -575,7 +579,7 @@ PTO_AVX512 Bf16Summary bf16_binary_avx512(const std::uint16_t* a, const std::uin
     if constexpr (Low)
       low = _mm512_ternarylogic_epi32(low, _mm512_castps_si512(z[0]), _mm512_castps_si512(z[1]), 0xFE);  // A | B | C
   }
-  const bool tail = bf16_binary_lanes<O>(a + i, b + i, out + i, n - i);
+  const bool tail = !Scalar && bf16_binary_lanes<O>(a + i, b + i, out + i, n - i);
   return {tail || exponent_out_of_span512(worst), _mm512_test_epi32_mask(low, _mm512_set1_epi32(0xFFFF)) != 0};
 }
 
@@ -820,18 +824,17 @@ Flags ieee_flags(std::uint32_t mxcsr) noexcept {
                             ((mxcsr & 0x10) ? kUF : 0) | ((mxcsr & 0x20) ? kNX : 0));
 }
 
-constexpr std::uint16_t kBf16One = 0x3F80;  // 1 op 1 is exact: the padding lanes raise nothing
-
 template <Op O>
-std::optional<HostFlags> bf16_with_flags(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
+std::optional<HostFlags> bf16_with_flags(const std::uint16_t* a, std::uint16_t scalar, std::uint16_t* out,
                                          std::size_t n) noexcept {
   const Tier tier = active_tier();
   if (tier == Tier::Portable) return std::nullopt;
   HostFlagScope scope;
-  const auto loop = [tier](const std::uint16_t* x, const std::uint16_t* y, std::uint16_t* z, std::size_t m) {
-    return tier == Tier::Avx512 ? bf16_binary_avx512<O, true>(x, y, z, m) : bf16_binary_avx2<O, true>(x, y, z, m);
+  const auto loop = [tier, &scalar](const std::uint16_t* x, std::uint16_t* z, std::size_t m) {
+    return tier == Tier::Avx512 ? bf16_binary_avx512<O, true, true>(x, &scalar, z, m)
+                                : bf16_binary_avx2<O, true, true>(x, &scalar, z, m);
   };
-  const Bf16Summary s = padded_steps<32>(loop, kBf16One, a, b, out, n);
+  const Bf16Summary s = padded_steps<32>(loop, a, out, n);
   // UF only from the special elements' exact recomputation (see the header).
   const auto flags = static_cast<Flags>((scope.take() & ~kUF) | (s.inexact ? kNX : 0));
   return HostFlags{flags, s.special};
@@ -839,13 +842,13 @@ std::optional<HostFlags> bf16_with_flags(const std::uint16_t* a, const std::uint
 #endif
 
 template <typename T>
-std::optional<HostFlags> host_binary_with_flags(Op op, const T* a, const T* b, T* out, std::size_t n) noexcept {
+std::optional<HostFlags> host_scalar_with_flags(Op op, const T* a, T scalar, T* out, std::size_t n) noexcept {
 #ifdef PTO_HAVE_AVX2_PATH
   HostFlagScope scope;
-  const bool nan = host_binary(op, a, b, out, n);
+  const bool nan = host_scalar(op, a, scalar, out, n);
   return HostFlags{scope.take(), nan};
 #else
-  (void)op, (void)a, (void)b, (void)out, (void)n;
+  (void)op, (void)a, (void)scalar, (void)out, (void)n;
   return std::nullopt;
 #endif
 }
@@ -944,13 +947,13 @@ __attribute__((noinline)) Flags HostFlagScope::take() noexcept {
   return ieee_flags(m);
 }
 
-std::optional<HostFlags> bf16_binary_with_flags(Op op, const std::uint16_t* a, const std::uint16_t* b,
+std::optional<HostFlags> bf16_scalar_with_flags(Op op, const std::uint16_t* a, std::uint16_t scalar,
                                                 std::uint16_t* out, std::size_t n) noexcept {
   switch (op) {
-    case Op::ADD: return bf16_with_flags<Op::ADD>(a, b, out, n);
-    case Op::SUB: return bf16_with_flags<Op::SUB>(a, b, out, n);
-    case Op::MUL: return bf16_with_flags<Op::MUL>(a, b, out, n);
-    default: return bf16_with_flags<Op::DIV>(a, b, out, n);
+    case Op::ADD: return bf16_with_flags<Op::ADD>(a, scalar, out, n);
+    case Op::SUB: return bf16_with_flags<Op::SUB>(a, scalar, out, n);
+    case Op::MUL: return bf16_with_flags<Op::MUL>(a, scalar, out, n);
+    default: return bf16_with_flags<Op::DIV>(a, scalar, out, n);
   }
 }
 #else
@@ -958,19 +961,19 @@ bool host_flags_available() noexcept { return false; }
 HostFlagScope::HostFlagScope() noexcept = default;
 HostFlagScope::~HostFlagScope() = default;
 Flags HostFlagScope::take() noexcept { return 0; }
-std::optional<HostFlags> bf16_binary_with_flags(Op, const std::uint16_t*, const std::uint16_t*, std::uint16_t*,
+std::optional<HostFlags> bf16_scalar_with_flags(Op, const std::uint16_t*, std::uint16_t, std::uint16_t*,
                                                 std::size_t) noexcept {
   return std::nullopt;
 }
 #endif
 
-std::optional<HostFlags> binary_with_flags(Op op, const std::uint32_t* a, const std::uint32_t* b, std::uint32_t* out,
+std::optional<HostFlags> scalar_with_flags(Op op, const std::uint32_t* a, std::uint32_t scalar, std::uint32_t* out,
                                            std::size_t n) noexcept {
-  return host_binary_with_flags(op, a, b, out, n);
+  return host_scalar_with_flags(op, a, scalar, out, n);
 }
-std::optional<HostFlags> binary_with_flags(Op op, const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out,
+std::optional<HostFlags> scalar_with_flags(Op op, const std::uint64_t* a, std::uint64_t scalar, std::uint64_t* out,
                                            std::size_t n) noexcept {
-  return host_binary_with_flags(op, a, b, out, n);
+  return host_scalar_with_flags(op, a, scalar, out, n);
 }
 
 bool exp_fp32(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept {

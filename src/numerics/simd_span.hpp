@@ -149,56 +149,54 @@ struct HostFlags {
   bool special = false;
 };
 
-// Runs loop(a, b, out, count) over the span's whole Steps, then over the
-// rest copied into one Step of operands filled with `fill`, so every element
-// goes through the loop's vector instructions (whose host flags the caller
-// reads); `fill` op `fill` must be exact (1 op 1), so the filler lanes raise
-// nothing.  Returns the OR of the loop's results.
-template <std::size_t Step, typename Loop>
-auto padded_steps(Loop loop, std::uint16_t fill, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
-                  std::size_t n) noexcept {
+// Runs loop(a, out, count) over the span's whole Steps, then over the rest
+// copied into one Step of operands padded with copies of its first element,
+// so every element goes through the loop's vector instructions (whose host
+// flags the caller reads) and the padding raises no flag the span does not.
+// Returns the OR of the loop's results.
+template <std::size_t Step, typename T, typename Loop>
+auto padded_steps(Loop loop, const T* a, T* out, std::size_t n) noexcept {
   const std::size_t whole = n - n % Step;
-  const auto summary = loop(a, b, out, whole);
+  const auto summary = loop(a, out, whole);
   if (whole == n) return summary;
-  std::array<std::uint16_t, Step> x, y, z;
-  x.fill(fill);
-  y.fill(fill);
+  std::array<T, Step> x, z;
+  x.fill(a[whole]);
   std::copy(a + whole, a + n, x.begin());
-  std::copy(b + whole, b + n, y.begin());
-  const auto rest = loop(x.data(), y.data(), z.data(), Step);
+  const auto rest = loop(x.data(), z.data(), Step);
   std::copy_n(z.begin(), n - whole, out + whole);
   return static_cast<decltype(summary)>(summary | rest);
 }
 
-// FP32 / FP64 a op b (ieee, RNE): out[i] is the host's binary32/binary64
-// result, `flags` those of every element; `special` when some result is a
-// NaN (PTO returns the canonical NaN: the caller rewrites those).  Any tier.
-std::optional<HostFlags> binary_with_flags(f16c::Op op, const std::uint32_t* a, const std::uint32_t* b,
+// FP32 / FP64 a[i] op scalar (ieee, RNE; TADDS..TDIVS): out[i] is the
+// host's binary32/binary64 result, `flags` those of every element;
+// `special` when some result is a NaN (PTO returns the canonical NaN: the
+// caller rewrites those).  Any tier.
+std::optional<HostFlags> scalar_with_flags(f16c::Op op, const std::uint32_t* a, std::uint32_t scalar,
                                            std::uint32_t* out, std::size_t n) noexcept;
-std::optional<HostFlags> binary_with_flags(f16c::Op op, const std::uint64_t* a, const std::uint64_t* b,
+std::optional<HostFlags> scalar_with_flags(f16c::Op op, const std::uint64_t* a, std::uint64_t scalar,
                                            std::uint64_t* out, std::size_t n) noexcept;
 
-// FP16 a op b through binary32 (VCVTPH2PS, one binary32 operation,
+// FP16 a[i] op scalar through binary32 (VCVTPH2PS, one binary32 operation,
 // VCVTPS2PH; f16c_span.cpp): out[i] is the correctly rounded FP16 result
 // (some NaN encoding for a NaN), `flags` the union of the three
 // instructions' flags, which are the FP16 operation's (the argument is in
 // f16c_span.cpp); `special` when some result is a NaN.  AVX2/F16C and
 // AVX-512 tiers; std::nullopt in the portable tier.
-std::optional<HostFlags> fp16_binary_with_flags(f16c::Op op, const std::uint16_t* a, const std::uint16_t* b,
+std::optional<HostFlags> fp16_scalar_with_flags(f16c::Op op, const std::uint16_t* a, std::uint16_t scalar,
                                                 std::uint16_t* out, std::size_t n) noexcept;
 
-// BF16 a op b through binary32 (bf16_binary_via_fp32's loops): out[i] as
-// there; `flags` the binary32 operations' flags with UF removed, plus NX
-// when some binary32 result has a nonzero low half (the narrowing drops
-// it).  `special` when some result has a BF16 exponent field of 0, 1 or
-// all ones: the caller recomputes those elements, which hold every
+// BF16 a[i] op scalar through binary32 (bf16_binary_via_fp32's loops):
+// out[i] as there; `flags` the binary32 operations' flags with UF removed,
+// plus NX when some binary32 result has a nonzero low half (the narrowing
+// drops it).  `special` when some result has a BF16 exponent field of 0, 1
+// or all ones: the caller recomputes those elements, which hold every
 // element whose exact flags can include UF (results below 2^-125), so UF
 // comes from the exact path alone and binary32 and BF16 tininess need not
 // be compared.  The host flags of every element are a subset of its exact
 // flags: binary32 inexact or overflowing implies BF16 inexact or
-// overflowing, and NV/DZ are the same.
-// AVX2 and AVX-512 tiers; std::nullopt in the portable tier.
-std::optional<HostFlags> bf16_binary_with_flags(f16c::Op op, const std::uint16_t* a, const std::uint16_t* b,
+// overflowing, and NV/DZ are the same.  AVX2 and AVX-512 tiers;
+// std::nullopt in the portable tier.
+std::optional<HostFlags> bf16_scalar_with_flags(f16c::Op op, const std::uint16_t* a, std::uint16_t scalar,
                                                 std::uint16_t* out, std::size_t n) noexcept;
 
 // FP32 exp for 0 < |x| <= 87: out[i] = exp(x) correctly rounded to

@@ -147,25 +147,26 @@ PTO_NUM_CLONES void host_float_span(ElementContext& e, const T* a, const T* b, T
   }
 }
 
-// ieee ADD/SUB/MUL/DIV with the operation's flags (TADDS..TDIVS record
-// them), FP32/FP64/FP16/BF16: the host computes a chunk in binary32 or
-// binary64 and its MXCSR records the IEEE flags of the whole chunk
+// ieee ADD/SUB/MUL/DIV by a scalar with the operation's flags (TADDS..TDIVS
+// record them), FP32/FP64/FP16/BF16: the host computes a chunk in binary32
+// or binary64 and its MXCSR records the IEEE flags of the whole chunk
 // (num::simd::HostFlagScope; docs/numerics.md, fast paths).  `host` is the
-// num::simd *_with_flags function of the type; the elements `special`
-// picks (a subset of its report: NaN results, whose PTO encoding is the
-// canonical NaN, and the type's lanes whose host flags may fall short) are
-// recomputed exactly, their exact flags joining the chunk's.
+// num::simd *_scalar_with_flags function of the type; the elements
+// `special` picks (a superset of those its report covers: NaN results,
+// whose PTO encoding is the canonical NaN, and the type's lanes whose host
+// flags may fall short) are recomputed exactly, their exact flags joining
+// the chunk's.
 template <typename T, typename Host, typename Special>
-void host_flags_span(ElementContext& e, Host host, Special special, const T* a, const T* b, T* out, std::size_t n) {
-  ChunkOutput<T> sink(out, a, b);
+void host_flags_span(ElementContext& e, Host host, Special special, T scalar, const T* a, T* out, std::size_t n) {
+  ChunkOutput<T> sink(out, a, a);
   for (std::size_t i = 0; i < n; i += kChunk) {
     const std::size_t m = std::min(kChunk, n - i);
     T* z = sink.at(i);
-    const num::simd::HostFlags r = *host(a + i, b + i, z, m);  // the dispatcher checked availability
+    const num::simd::HostFlags r = *host(a + i, scalar, z, m);  // the dispatcher checked availability
     e.flags |= r.flags;
     if (r.special)
       for (std::size_t j = 0; j < m; ++j)
-        if (special(z[j])) z[j] = e.exact(a[i + j], b[i + j]);
+        if (special(z[j])) z[j] = e.exact(a[i + j], scalar);
     sink.commit(i, m);
   }
 }
@@ -354,34 +355,35 @@ void for_each_span(Tile& destination, const Tile& source, F f) {
 
 // TADDS..TDIVS (ieee, default host rounding): host_flags_span for the
 // type, false (the exact path) where the host lacks the loop.
-template <Binary Op, typename Run>
-bool host_flags_op(ElementContext& e, Run& run) {
-  using num::simd::HostFlags;
+template <Binary Op>
+bool host_flags_op(Tile& d, const Tile& l, std::uint64_t scalar, ElementContext& e, num::Flags& flags) {
   constexpr num::f16c::Op op = half_op(Op);
   const DataType t = e.type;
-  if (!num::simd::host_flags_available()) return false;
-  const auto kernel = [&]<typename T>(auto host, auto special) {
-    return run.template operator()<T>([&](const T* a, const T* b, T* out, std::size_t n) {
-      host_flags_span<T>(e, host, special, a, b, out, n);
+  const auto run = [&]<typename T>(auto host, auto special) {
+    for_each_span<T>(d, l, [&](const T* a, T* out, std::size_t n) {
+      host_flags_span<T>(e, host, special, static_cast<T>(scalar), a, out, n);
     });
+    flags = e.flags;
+    return true;
   };
+  if (!num::simd::host_flags_available()) return false;
   if (t == DataType::FP32 || t == DataType::FP64) {
     const auto wide = [&]<typename T>() {
       const T inf = static_cast<T>(infinity_bits(t));
-      return kernel.template operator()<T>(
-          [](const T* a, const T* b, T* out, std::size_t n) { return num::simd::binary_with_flags(op, a, b, out, n); },
+      return run.template operator()<T>(
+          [](const T* a, T y, T* out, std::size_t n) { return num::simd::scalar_with_flags(op, a, y, out, n); },
           [inf](T z) { return is_nan_bits(z, inf); });
     };
     return t == DataType::FP32 ? wide.template operator()<std::uint32_t>() : wide.template operator()<std::uint64_t>();
   }
   using H = std::uint16_t;
   if (t == DataType::FP16 && num::f16c::available())
-    return kernel.template operator()<H>(
-        [](const H* a, const H* b, H* out, std::size_t n) { return num::simd::fp16_binary_with_flags(op, a, b, out, n); },
+    return run.template operator()<H>(
+        [](const H* a, H y, H* out, std::size_t n) { return num::simd::fp16_scalar_with_flags(op, a, y, out, n); },
         [](H z) { return is_nan_bits(z, H{0x7C00}); });
   if (t == DataType::BF16 && num::simd::avx2_available())
-    return kernel.template operator()<H>(
-        [](const H* a, const H* b, H* out, std::size_t n) { return num::simd::bf16_binary_with_flags(op, a, b, out, n); },
+    return run.template operator()<H>(
+        [](const H* a, H y, H* out, std::size_t n) { return num::simd::bf16_scalar_with_flags(op, a, y, out, n); },
         [](H z) { return bf16_special_result(z); });
   return false;
 }
@@ -420,7 +422,7 @@ bool span_binary_op(Tile& d, const Tile& l, const Tile* r, std::uint64_t scalar,
     }
     // The host arithmetic below is IEEE 754 only in the default rounding mode.
     if (p != NumericProfile::Ieee || std::fegetround() != FE_TONEAREST) return false;
-    if (r == nullptr) return host_flags_op<Op>(e, run);  // TADDS..TDIVS: flags recorded
+    if (r == nullptr) return host_flags_op<Op>(d, l, scalar, e, flags);  // TADDS..TDIVS: flags recorded
     const auto host = [&](const auto* a, const auto* b, auto* out, std::size_t n) { host_float_span<Op>(e, a, b, out, n); };
     if (t == DataType::FP32) return run.template operator()<std::uint32_t>(host);
     if (t == DataType::FP64) return run.template operator()<std::uint64_t>(host);
