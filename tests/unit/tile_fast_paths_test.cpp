@@ -7,7 +7,10 @@
 //    ops::binary_element ADD along each row (ADR 0092); TCOLSUM FP32/FP64,
 //    ieee (vectorised across columns) and TROWMAX/MIN, TCOLMAX/MIN (both
 //    profiles, num::simd row/column extremes) vs the same folds;
-//  - TADDS/TMAXS/TMINS spans (span_scalar) vs ops::binary_element;
+//  - TADDS/TMAXS/TMINS spans (span_scalar) vs ops::binary_element, and
+//    TADDS..TDIVS with the host's MXCSR flags (FP32/FP64 per element of a
+//    list, FP16/BF16 every encoding per element), the caller's MXCSR
+//    ignored (DAZ, FTZ, stale flags) and restored;
 //  - FP16 and BF16 ADD/SUB/MUL/DIV through binary32 (one binary32
 //    operation, one narrowing) vs the exact operation, for a sample of left
 //    operands against every encoding on the right;
