@@ -1,7 +1,8 @@
 // Vector span loops of the tile fast paths that have no F16C instruction to
 // lean on: BF16 arithmetic through binary32, FP32 -> BF16 RNE narrowing,
 // ADR 0050 MAX/MIN and an FP32 exp (binary32 evaluation, binary64 for the
-// elements it leaves open).  Each entry point picks, at run time, the
+// elements it leaves open); and the flag-recording tile-scalar arithmetic
+// whose IEEE flags the host's MXCSR records (HostFlagScope).  Each entry point picks, at run time, the
 // widest loop the host runs (AVX-512 with BW and BF16, else AVX2 and, for
 // exp, FMA) and otherwise runs a portable loop with the same contract; the
 // tails shorter than a vector take the portable loop too.  None of them decides a rounding the exact path could decide

@@ -200,7 +200,7 @@ void host_flags_span(ElementContext& e, Host host, Special special, T scalar, co
 // (including every NaN operand) are recomputed: PTO returns the canonical NaN.
 
 // A BF16 result of the flagged path with exponent field 0, 1 or all ones
-// (num::simd::bf16_binary_with_flags: its `special` elements).
+// (num::simd::bf16_scalar_with_flags: its `special` elements).
 constexpr bool bf16_special_result(std::uint16_t h) noexcept {
   const unsigned field = h & 0x7F80U;
   return field <= 0x0080U || field == 0x7F80U;
@@ -389,8 +389,8 @@ bool host_flags_op(Tile& d, const Tile& l, std::uint64_t scalar, ElementContext&
 }
 
 // `r` null: the right operand is `scalar` (ExecuteTileScalar), whose
-// flags the caller records, so the host float arithmetic (no flags) is
-// declined for it.  `flags`: those of the exactly recomputed elements.
+// flags the caller records: the ieee arithmetic takes host_flags_op
+// instead of the flagless host loops.  `flags`: the recorded flags.
 template <Binary Op>
 bool span_binary_op(Tile& d, const Tile& l, const Tile* r, std::uint64_t scalar, NumericProfile p, num::Flags& flags) {
   const DataType t = d.data_type();
