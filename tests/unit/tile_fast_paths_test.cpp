@@ -653,39 +653,46 @@ TEST(TileFastPaths, HalfScalarArithmeticRandomTiles) {
 
 #if defined(__x86_64__)
 // The flagged host paths set their own MXCSR (RNE, no DAZ/FTZ, flags clear)
-// and give the caller's back: with DAZ and FTZ set and a stale PE before
-// the call, subnormal operands and results still come out exact, an exact
-// span reports no NX, and MXCSR afterwards is what the caller had.
+// and give the caller's back: with DAZ and FTZ set, MXCSR's rounding
+// control toward zero and a stale PE before the call, subnormal operands
+// and results still come out exact, an exact span reports no NX, inexact
+// products round to nearest, and MXCSR afterwards is what the caller had.
+num::Flags scalar_under_mxcsr(unsigned mxcsr, Binary op, Tile& d, const Tile& s, std::uint64_t scalar) {
+  const unsigned before = _mm_getcsr();
+  _mm_setcsr(mxcsr);
+  const num::Flags flags = ops::tile_scalar(op, d, s, scalar, PadValue::Null, NumericProfile::Ieee);
+  const unsigned after = _mm_getcsr();
+  _mm_setcsr(before);
+  EXPECT_EQ(after, mxcsr);
+  return flags;
+}
+
 TEST(TileFastPaths, HostFlagsIgnoreAndRestoreCallerMxcsr) {
-  const unsigned caller = 0x1F80U | 0x8040U | 0x20U;  // masked, FTZ + DAZ, PE already set
-  for (DataType t : {DataType::FP32, DataType::FP16, DataType::BF16, DataType::FP64})
-    for (Binary op : {Binary::ADD, Binary::MUL, Binary::DIV}) {
-      Tile s = make_tile(descriptor(t, 64, 1, 64, 512));
-      const std::uint64_t subnormal = 1, tiny_normal = t == DataType::FP64 ? 0x0010000000000000ULL
-                                                   : t == DataType::FP32 ? 0x00800000U
-                                                   : t == DataType::FP16 ? 0x0400U
-                                                                          : 0x0080U;
-      for (std::uint32_t c = 0; c < 64; ++c) s.write_element(0, c, c % 2 ? subnormal * (c + 1) : tiny_normal + c);
-      const std::uint64_t scalar = op == Binary::ADD ? subnormal : (t == DataType::FP64 ? 0x3FF0000000000000ULL
-                                                                    : t == DataType::FP32 ? 0x3F800000U
-                                                                    : t == DataType::FP16 ? 0x3C00U
-                                                                                           : 0x3F80U);  // + tiny, * 1, / 1
-      Tile d = make_tile(s.descriptor());
-      const unsigned before = _mm_getcsr();
-      _mm_setcsr(caller);
-      const num::Flags flags = ops::tile_scalar(op, d, s, scalar, PadValue::Null, NumericProfile::Ieee);
-      const unsigned after = _mm_getcsr();
-      _mm_setcsr(before);
-      EXPECT_EQ(after, caller) << num::name(t);
-      num::Flags want_flags = 0;
-      for (std::uint32_t c = 0; c < 64; ++c) {
-        const num::Result want = ops::binary_element(op, t, s.read_raw(c), scalar, NumericProfile::Ieee);
-        want_flags |= want.flags;
-        ASSERT_EQ(d.read_raw(c), want.bits) << num::name(t) << " op " << static_cast<int>(op) << " column " << c;
+  const unsigned caller = 0x1F80U | 0x8040U | 0x6000U | 0x20U;  // masked, FTZ + DAZ, toward zero, PE set
+  for (DataType t : {DataType::FP32, DataType::FP16, DataType::BF16, DataType::FP64}) {
+    const bool f64 = t == DataType::FP64, f32 = t == DataType::FP32, f16 = t == DataType::FP16;
+    const std::uint64_t tiny_normal = f64 ? 0x0010000000000000ULL : f32 ? 0x00800000U : f16 ? 0x0400U : 0x0080U;
+    const std::uint64_t one = f64 ? 0x3FF0000000000000ULL : f32 ? 0x3F800000U : f16 ? 0x3C00U : 0x3F80U;
+    const std::uint64_t third = f64 ? 0x3FD5555555555555ULL : f32 ? 0x3EAAAAABU : f16 ? 0x3555U : 0x3EABU;
+    for (Binary op : {Binary::ADD, Binary::MUL, Binary::DIV})
+      for (bool exact : {true, false}) {
+        SCOPED_TRACE(testing::Message() << num::name(t) << " op " << static_cast<int>(op) << " exact " << exact);
+        Tile s = make_tile(descriptor(t, 64, 1, 64, 512));
+        for (std::uint32_t c = 0; c < 64; ++c) s.write_element(0, c, c % 2 ? c + 1 : tiny_normal + c);
+        // + a subnormal, * 1 and / 1 are exact; * 1/3 and / 1/3 round.
+        const std::uint64_t scalar = op == Binary::ADD ? (exact ? 1 : third) : (exact ? one : third);
+        Tile d = make_tile(s.descriptor());
+        const num::Flags flags = scalar_under_mxcsr(caller, op, d, s, scalar);
+        num::Flags want_flags = 0;
+        for (std::uint32_t c = 0; c < 64; ++c) {
+          const num::Result want = ops::binary_element(op, t, s.read_raw(c), scalar, NumericProfile::Ieee);
+          want_flags |= want.flags;
+          ASSERT_EQ(d.read_raw(c), want.bits) << "column " << c;
+        }
+        EXPECT_EQ(want_flags == 0, exact);  // the test's own premise
+        EXPECT_EQ(flags, want_flags);
       }
-      EXPECT_EQ(want_flags, 0) << num::name(t);  // the test's own premise: exact operations
-      EXPECT_EQ(flags, want_flags) << num::name(t) << " op " << static_cast<int>(op);
-    }
+  }
 }
 #endif
 
