@@ -829,24 +829,19 @@ std::optional<HostFlags> bf16_with_flags(const std::uint16_t* a, std::uint16_t s
                                          std::size_t n) noexcept {
   const Tier tier = active_tier();
   if (tier == Tier::Portable) return std::nullopt;
-  HostFlagScope scope;
   const auto loop = [tier, &scalar](const std::uint16_t* x, std::uint16_t* z, std::size_t m) {
     return tier == Tier::Avx512 ? bf16_binary_avx512<O, true, true>(x, &scalar, z, m)
                                 : bf16_binary_avx2<O, true, true>(x, &scalar, z, m);
   };
   const Bf16Summary s = padded_steps<32>(loop, a, out, n);
-  // UF only from the special elements' exact recomputation (see the header).
-  const auto flags = static_cast<Flags>((scope.take() & ~kUF) | (s.inexact ? kNX : 0));
-  return HostFlags{flags, s.special};
+  return HostFlags{s.inexact ? kNX : Flags{0}, s.special};
 }
 #endif
 
 template <typename T>
 std::optional<HostFlags> host_scalar_with_flags(Op op, const T* a, T scalar, T* out, std::size_t n) noexcept {
 #ifdef PTO_HAVE_AVX2_PATH
-  HostFlagScope scope;
-  const bool nan = host_scalar(op, a, scalar, out, n);
-  return HostFlags{scope.take(), nan};
+  return HostFlags{0, host_scalar(op, a, scalar, out, n)};
 #else
   (void)op, (void)a, (void)scalar, (void)out, (void)n;
   return std::nullopt;

@@ -142,9 +142,14 @@ class HostFlagScope {
   std::uint32_t saved_ = 0;
 };
 
-// The span's IEEE flags and whether some element needs the caller's exact
-// recomputation (which function says which elements; their host flags are
-// part of `flags` and never exceed the exact ones).
+// What a *_scalar_with_flags call reports beyond the host's sticky MXCSR
+// bits: `flags` the span's flags no host instruction raised (BF16: the
+// narrowing's NX), and whether some element needs the caller's exact
+// recomputation (which function says which elements; their host flags
+// never exceed the exact ones).  The calls run inside the caller's
+// HostFlagScope (one for many calls: an MXCSR round trip costs about 20 ns)
+// and leave their operations' flags in it; the caller take()s them before
+// any exact recomputation and again, discarding them, after it.
 struct HostFlags {
   Flags flags = 0;
   bool special = false;
@@ -169,7 +174,7 @@ auto padded_steps(Loop loop, const T* a, T* out, std::size_t n) noexcept {
 }
 
 // FP32 / FP64 a[i] op scalar (ieee, RNE; TADDS..TDIVS): out[i] is the
-// host's binary32/binary64 result, `flags` those of every element;
+// host's binary32/binary64 result, the operations' flags in MXCSR;
 // `special` when some result is a NaN (PTO returns the canonical NaN: the
 // caller rewrites those).  Any tier.
 std::optional<HostFlags> scalar_with_flags(f16c::Op op, const std::uint32_t* a, std::uint32_t scalar,
@@ -179,17 +184,17 @@ std::optional<HostFlags> scalar_with_flags(f16c::Op op, const std::uint64_t* a, 
 
 // FP16 a[i] op scalar through binary32 (VCVTPH2PS, one binary32 operation,
 // VCVTPS2PH; f16c_span.cpp): out[i] is the correctly rounded FP16 result
-// (some NaN encoding for a NaN), `flags` the union of the three
-// instructions' flags, which are the FP16 operation's (the argument is in
+// (some NaN encoding for a NaN); the union of the three instructions'
+// flags, left in MXCSR, is the FP16 operation's (the argument is in
 // f16c_span.cpp); `special` when some result is a NaN.  AVX2/F16C and
 // AVX-512 tiers; std::nullopt in the portable tier.
 std::optional<HostFlags> fp16_scalar_with_flags(f16c::Op op, const std::uint16_t* a, std::uint16_t scalar,
                                                 std::uint16_t* out, std::size_t n) noexcept;
 
 // BF16 a[i] op scalar through binary32 (bf16_binary_via_fp32's loops):
-// out[i] as there; `flags` the binary32 operations' flags with UF removed,
-// plus NX when some binary32 result has a nonzero low half (the narrowing
-// drops it).  `special` when some result has a BF16 exponent field of 0, 1
+// out[i] as there.  The operation's flags are the binary32 operations'
+// (in MXCSR) with UF removed (the caller removes it), plus `flags`: NX when
+// some binary32 result has a nonzero low half (the narrowing drops it).  `special` when some result has a BF16 exponent field of 0, 1
 // or all ones: the caller recomputes those elements, which hold every
 // element whose exact flags can include UF (results below 2^-125), so UF
 // comes from the exact path alone and binary32 and BF16 tininess need not

@@ -148,27 +148,36 @@ PTO_NUM_CLONES void host_float_span(ElementContext& e, const T* a, const T* b, T
 }
 
 // ieee ADD/SUB/MUL/DIV by a scalar with the operation's flags (TADDS..TDIVS
-// record them), FP32/FP64/FP16/BF16: the host computes a chunk in binary32
-// or binary64 and its MXCSR records the IEEE flags of the whole chunk
-// (num::simd::HostFlagScope; docs/numerics.md, fast paths).  `host` is the
-// num::simd *_scalar_with_flags function of the type; the elements
-// `special` picks (a superset of those its report covers: NaN results,
-// whose PTO encoding is the canonical NaN, and the type's lanes whose host
-// flags may fall short) are recomputed exactly, their exact flags joining
-// the chunk's.
+// record them), FP32/FP64/FP16/BF16: the host computes the span in binary32
+// or binary64, a chunk a call, and its MXCSR records the IEEE flags
+// (num::simd::HostFlagScope, one for the span; docs/numerics.md, fast
+// paths).  `host` is the num::simd *_scalar_with_flags function of the
+// type; the elements `special` picks (a superset of those its report
+// covers: NaN results, whose PTO encoding is the canonical NaN, and the
+// type's lanes whose host flags may fall short) are recomputed exactly,
+// their exact flags joining the span's, the host's flags taken before and
+// cleared after (the exact path's own host arithmetic, if any, must not
+// count).  `host_mask` keeps the host flags the type trusts (BF16: not UF).
 template <typename T, typename Host, typename Special>
-void host_flags_span(ElementContext& e, Host host, Special special, T scalar, const T* a, T* out, std::size_t n) {
+void host_flags_span(ElementContext& e, Host host, Special special, num::Flags host_mask, T scalar, const T* a, T* out,
+                     std::size_t n) {
   ChunkOutput<T> sink(out, a, a);
+  num::simd::HostFlagScope scope;
+  num::Flags host_flags = 0;
   for (std::size_t i = 0; i < n; i += kChunk) {
     const std::size_t m = std::min(kChunk, n - i);
     T* z = sink.at(i);
     const num::simd::HostFlags r = *host(a + i, scalar, z, m);  // the dispatcher checked availability
     e.flags |= r.flags;
-    if (r.special)
+    if (r.special) {
+      host_flags |= scope.take();
       for (std::size_t j = 0; j < m; ++j)
         if (special(z[j])) z[j] = e.exact(a[i + j], scalar);
+      (void)scope.take();
+    }
     sink.commit(i, m);
   }
+  e.flags |= (host_flags | scope.take()) & host_mask;
 }
 
 // ieee FP16/BF16 ADD/SUB/MUL/DIV through binary32.
@@ -353,15 +362,17 @@ void for_each_span(Tile& destination, const Tile& source, F f) {
 
 // ---- dispatch ----
 
+constexpr auto kEveryFlag = static_cast<num::Flags>(num::kNV | num::kDZ | num::kOF | num::kUF | num::kNX);
+
 // TADDS..TDIVS (ieee, default host rounding): host_flags_span for the
 // type, false (the exact path) where the host lacks the loop.
 template <Binary Op>
 bool host_flags_op(Tile& d, const Tile& l, std::uint64_t scalar, ElementContext& e, num::Flags& flags) {
   constexpr num::f16c::Op op = half_op(Op);
   const DataType t = e.type;
-  const auto run = [&]<typename T>(auto host, auto special) {
+  const auto run = [&]<typename T>(auto host, auto special, num::Flags host_mask = kEveryFlag) {
     for_each_span<T>(d, l, [&](const T* a, T* out, std::size_t n) {
-      host_flags_span<T>(e, host, special, static_cast<T>(scalar), a, out, n);
+      host_flags_span<T>(e, host, special, host_mask, static_cast<T>(scalar), a, out, n);
     });
     flags = e.flags;
     return true;
@@ -384,7 +395,7 @@ bool host_flags_op(Tile& d, const Tile& l, std::uint64_t scalar, ElementContext&
   if (t == DataType::BF16 && num::simd::avx2_available())
     return run.template operator()<H>(
         [](const H* a, H y, H* out, std::size_t n) { return num::simd::bf16_scalar_with_flags(op, a, y, out, n); },
-        [](H z) { return bf16_special_result(z); });
+        [](H z) { return bf16_special_result(z); }, static_cast<num::Flags>(kEveryFlag & ~num::kUF));
   return false;
 }
 
