@@ -1,6 +1,6 @@
 // VEC/SFU kernels on 64 KiB tiles against a host memcpy measured in the
-// same benchmark: TADD, TMUL, TMAX (FP32, FP16, BF16, FP64), TADDS, TMULS
-// (FP32, FP64), TEXP (FP32), TROWSUM,
+// same benchmark: TADD, TMUL, TMAX, TADDS, TMULS, TDIVS (FP32, FP16, BF16,
+// FP64), TEXP (FP32), TROWSUM,
 // TROWMAX, TCOLSUM, TCOLMAX (FP32), TCVT FP32->BF16, TCMP and TSEL (FP32,
 // FP16, BF16, FP64), each in the reference and ieee profiles.
 // Kernels run through their registered TileKernel::execute (steps 10-11 of
@@ -126,23 +126,29 @@ BENCHMARK(BM_TMUL)->Apply(float_types);
 BENCHMARK(BM_TMAX)->Apply(float_types);
 BENCHMARK(BM_TEXP)->Apply(fp32_only);
 
-// Tile-scalar forms, which record flags: TADDS/TMULS by 0.3 (inexact
-// results, so the ieee profile raises NX), FP32 and FP64.
+// Tile-scalar forms, which record flags: TADDS/TMULS/TDIVS by 0.3
+// (inexact results, so the ieee profile raises NX), FP32, FP64, FP16, BF16.
+std::uint64_t point_three(DataType t) {
+  switch (t) {
+    case DataType::FP64: return std::bit_cast<std::uint64_t>(0.3);
+    case DataType::FP16: return 0x34CD;  // 0.3 rounded to FP16
+    case DataType::BF16: return 0x3E9A;  // 0.3 rounded to BF16
+    default: return std::bit_cast<std::uint32_t>(0.3f);
+  }
+}
 void tile_scalar(benchmark::State& state, isa::TileOp op) {
   const DataType t = type_of(state);
   const std::uint32_t rows = kTileBytes * 8 / (64 * element_bits(t));
   Bench b(t, t, 64, rows);
-  b.operands.scalar0 = t == DataType::FP64 ? std::bit_cast<std::uint64_t>(0.3) : std::bit_cast<std::uint32_t>(0.3f);
+  b.operands.scalar0 = point_three(t);
   b.run(state, op, profile_of(state));
 }
 void BM_TADDS(benchmark::State& s) { tile_scalar(s, isa::TileOp::TADDS); }
 void BM_TMULS(benchmark::State& s) { tile_scalar(s, isa::TileOp::TMULS); }
-void binary_float_types(benchmark::internal::Benchmark* b) {
-  for (DataType t : {DataType::FP32, DataType::FP64})
-    for (int ieee : {0, 1}) b->Args({static_cast<int>(t), ieee});
-}
-BENCHMARK(BM_TADDS)->Apply(binary_float_types);
-BENCHMARK(BM_TMULS)->Apply(binary_float_types);
+void BM_TDIVS(benchmark::State& s) { tile_scalar(s, isa::TileOp::TDIVS); }
+BENCHMARK(BM_TADDS)->Apply(float_types);
+BENCHMARK(BM_TMULS)->Apply(float_types);
+BENCHMARK(BM_TDIVS)->Apply(float_types);
 
 // Row reductions: 256 x 64 FP32 source into a 256 x 1 destination; column
 // reductions: into a 1 x 64 destination.  bytes/s counts the 64 KiB source

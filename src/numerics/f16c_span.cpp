@@ -60,7 +60,8 @@ PTO_NUM_CLONES bool binary_lanes(Op op, const std::uint16_t* a, const std::uint1
 #ifdef PTO_HAVE_F16C_PATH
 
 #define PTO_F16C __attribute__((target("avx2,f16c")))
-constexpr int kRne = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+// Round to nearest even, exceptions reported (fp16_binary_with_flags reads them).
+constexpr int kRne = _MM_FROUND_TO_NEAREST_INT;
 
 PTO_F16C __m256 load_half8(const std::uint16_t* p) {
   return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
@@ -120,25 +121,34 @@ PTO_F16C Flags narrow_f16c(const std::uint32_t* in, std::uint16_t* out, std::siz
 }
 
 template <Op O>
-PTO_F16C __m256 apply8(const std::uint16_t* a, const std::uint16_t* b) {
-  const __m256 x = load_half8(a), y = load_half8(b);
+PTO_F16C __m256 apply8(__m256 x, __m256 y) {
   if constexpr (O == Op::ADD) return _mm256_add_ps(x, y);
   else if constexpr (O == Op::SUB) return _mm256_sub_ps(x, y);
   else if constexpr (O == Op::MUL) return _mm256_mul_ps(x, y);
   else return _mm256_div_ps(x, y);
 }
 
+// The right operands of elements [i, i + 8): b's, or with Scalar the one
+// element b[0] for every lane (loop-invariant, so widened once).
+template <bool Scalar>
+PTO_F16C __m256 right8(const std::uint16_t* b, std::size_t i) {
+  if constexpr (Scalar) return _mm256_cvtph_ps(_mm_set1_epi16(static_cast<short>(b[0])));
+  else return load_half8(b + i);
+}
+
 // Sixteen elements a step: one unordered compare covers both halves.
-template <Op O>
+template <Op O, bool Scalar>
 PTO_F16C bool binary_f16c(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
   __m256 nan = _mm256_setzero_ps();
   std::size_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    const __m256 z0 = apply8<O>(a + i, b + i), z1 = apply8<O>(a + i + 8, b + i + 8);
+    const __m256 z0 = apply8<O>(load_half8(a + i), right8<Scalar>(b, i));
+    const __m256 z1 = apply8<O>(load_half8(a + i + 8), right8<Scalar>(b, i + 8));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm256_cvtps_ph(z0, kRne));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + 8), _mm256_cvtps_ph(z1, kRne));
     nan = _mm256_or_ps(nan, _mm256_cmp_ps(z0, z1, _CMP_UNORD_Q));
   }
+  if constexpr (Scalar) return !_mm256_testz_ps(nan, nan);  // whole steps only (simd::padded_steps)
   const bool tail = binary_lanes(O, a + i, b + i, out + i, n - i);
   return tail || !_mm256_testz_ps(nan, nan);
 }
@@ -150,35 +160,56 @@ PTO_F16C bool binary_f16c(const std::uint16_t* a, const std::uint16_t* b, std::u
 #define PTO_AVX512F __attribute__((target("avx512f")))
 constexpr __mmask16 kAll16 = 0xFFFF;
 
+PTO_AVX512F __m512 widen16(__m256i h) { return _mm512_maskz_cvtph_ps(kAll16, h); }
+
 template <Op O>
-PTO_AVX512F __m512 apply16(const std::uint16_t* a, const std::uint16_t* b) {
-  const __m512 x = _mm512_maskz_cvtph_ps(kAll16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a)));
-  const __m512 y = _mm512_maskz_cvtph_ps(kAll16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)));
+PTO_AVX512F __m512 apply16(__m512 x, __m512 y) {
   if constexpr (O == Op::ADD) return _mm512_add_ps(x, y);
   else if constexpr (O == Op::SUB) return _mm512_sub_ps(x, y);
   else if constexpr (O == Op::MUL) return _mm512_mul_ps(x, y);
   else return _mm512_div_ps(x, y);
 }
 
-template <Op O>
+template <bool Scalar>
+PTO_AVX512F __m512 right16(const std::uint16_t* b, std::size_t i) {
+  if constexpr (Scalar) return widen16(_mm256_set1_epi16(static_cast<short>(b[0])));
+  else return widen16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i)));
+}
+
+template <Op O, bool Scalar>
 PTO_AVX512F bool binary_avx512(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
                                std::size_t n) noexcept {
   __mmask16 nan = 0;
   std::size_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    const __m512 z0 = apply16<O>(a + i, b + i), z1 = apply16<O>(a + i + 16, b + i + 16);
+    const __m512 x0 = widen16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i)));
+    const __m512 x1 = widen16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i + 16)));
+    const __m512 z0 = apply16<O>(x0, right16<Scalar>(b, i)), z1 = apply16<O>(x1, right16<Scalar>(b, i + 16));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm512_maskz_cvtps_ph(kAll16, z0, kRne));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 16), _mm512_maskz_cvtps_ph(kAll16, z1, kRne));
     nan = static_cast<__mmask16>(nan | _mm512_cmp_ps_mask(z0, z1, _CMP_UNORD_Q));
   }
+  if constexpr (Scalar) return nan != 0;  // whole steps only (simd::padded_steps)
   const bool tail = binary_lanes(O, a + i, b + i, out + i, n - i);
   return tail || nan != 0;
 }
 
-template <Op O>
+// Scalar: b is one element, the right operand of every lane, and n a
+// multiple of 32.
+template <Op O, bool Scalar>
 bool binary_widest(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
-  if (simd::active_tier() == simd::Tier::Avx512) return binary_avx512<O>(a, b, out, n);
-  return binary_f16c<O>(a, b, out, n);
+  if (simd::active_tier() == simd::Tier::Avx512) return binary_avx512<O, Scalar>(a, b, out, n);
+  return binary_f16c<O, Scalar>(a, b, out, n);
+}
+
+template <bool Scalar>
+bool binary_widest(Op op, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
+  switch (op) {
+    case Op::ADD: return binary_widest<Op::ADD, Scalar>(a, b, out, n);
+    case Op::SUB: return binary_widest<Op::SUB, Scalar>(a, b, out, n);
+    case Op::MUL: return binary_widest<Op::MUL, Scalar>(a, b, out, n);
+    default: return binary_widest<Op::DIV, Scalar>(a, b, out, n);
+  }
 }
 
 bool detect() noexcept {
@@ -207,13 +238,34 @@ Flags narrow_rne(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noe
 }
 
 bool binary_via_fp32(Op op, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
-  if (!available()) return binary_lanes(op, a, b, out, n);
-  switch (op) {
-    case Op::ADD: return binary_widest<Op::ADD>(a, b, out, n);
-    case Op::SUB: return binary_widest<Op::SUB>(a, b, out, n);
-    case Op::MUL: return binary_widest<Op::MUL>(a, b, out, n);
-    default: return binary_widest<Op::DIV>(a, b, out, n);
-  }
+  return available() ? binary_widest<false>(op, a, b, out, n) : binary_lanes(op, a, b, out, n);
+}
+
+}  // namespace pto::num::f16c
+
+namespace pto::num::simd {
+
+// Why the three instructions' flags are the FP16 operation's (v the exact
+// result, w = RN24(v) the binary32 one, h = RN11(w) = RN11(v) the FP16
+// one, docs/numerics.md): VCVTPH2PS is exact and raises IE only for a
+// signalling NaN (NV); the binary32 operation raises IE and ZE as the FP16
+// one does, never overflows (|v| < 2^41) and never underflows (v = 0 or
+// |v| >= 2^-48); VCVTPS2PH decides OE, UE and PE on w.  NX: w != v implies
+// h != v (h is a binary32 value), and w == v leaves h != w as the test.
+// OF and tininess: RN11 of w and of v agree with an unbounded exponent
+// (24 >= 2 * 11 + 2), so the overflow and tininess decisions do too.  UF
+// (tiny and inexact): w != v with h == w never happens where h is tiny:
+// then |v - h| < 2^-24 |h|, but for v = x / s (sums and products there
+// are exact in binary32) x - h s is zero or at least 2^-22 |h s| (h s has
+// at most 21 significant bits, x 11).  So only NaN results are `special`
+// (PTO's canonical NaN).
+std::optional<HostFlags> fp16_scalar_with_flags(f16c::Op op, const std::uint16_t* a, std::uint16_t scalar,
+                                                std::uint16_t* out, std::size_t n) noexcept {
+  if (!f16c::available()) return std::nullopt;
+  const auto loop = [op, scalar](const std::uint16_t* x, std::uint16_t* z, std::size_t m) {
+    return f16c::binary_widest<true>(op, x, &scalar, z, m);
+  };
+  return HostFlags{0, padded_steps<32>(loop, a, out, n)};
 }
 
 #else
@@ -227,6 +279,15 @@ bool binary_via_fp32(Op op, const std::uint16_t* a, const std::uint16_t* b, std:
   return binary_lanes(op, a, b, out, n);
 }
 
+}  // namespace pto::num::f16c
+
+namespace pto::num::simd {
+
+std::optional<HostFlags> fp16_scalar_with_flags(f16c::Op, const std::uint16_t*, std::uint16_t, std::uint16_t*,
+                                                std::size_t) noexcept {
+  return std::nullopt;
+}
+
 #endif
 
-}  // namespace pto::num::f16c
+}  // namespace pto::num::simd

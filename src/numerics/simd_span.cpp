@@ -22,8 +22,8 @@ using f16c::Op;
 
 // ---- BF16 arithmetic through binary32 ----
 
-template <Op O>
-float apply(float x, float y) noexcept {
+template <Op O, typename F>
+F apply(F x, F y) noexcept {
   if constexpr (O == Op::ADD) return x + y;
   else if constexpr (O == Op::SUB) return x - y;
   else if constexpr (O == Op::MUL) return x * y;
@@ -42,6 +42,17 @@ constexpr std::uint32_t carry_add_rne(std::uint32_t w) noexcept { return (w + 0x
 constexpr bool bf16_needs_exact(std::uint32_t w) noexcept {
   const std::uint32_t e = w & 0x7F800000U;
   return e == 0 || e == 0x7F800000U;
+}
+
+// What a BF16 loop reports: some result needs the exact path (`special`),
+// some binary32 result has a nonzero low half (`inexact`: its narrowing is
+// inexact; only the loops asked to (Low) compute it).
+struct Bf16Summary {
+  bool special = false;
+  bool inexact = false;
+};
+constexpr Bf16Summary operator|(Bf16Summary x, Bf16Summary y) noexcept {
+  return {x.special || y.special, x.inexact || y.inexact};
 }
 
 template <Op O>
@@ -113,6 +124,37 @@ PTO_NUM_CLONES bool min_max_lanes(T inf, const T* a, const T* b, T* out, std::si
     out[i] = left ? x : y;
   }
   return nan != 0;
+}
+
+// ---- ieee FP32/FP64 arithmetic whose flags the host's MXCSR records ----
+
+// One host operation per element; NaN results are reported (an integer
+// OR-reduction, so the loop vectorises).  No other floating-point
+// instruction runs: the sticky MXCSR flags afterwards are exactly those of
+// the n operations.  Out of line (an ifunc call), so the caller's MXCSR
+// accesses stay around it.
+template <Op O, typename T>
+PTO_NUM_CLONES bool host_scalar_lanes(const T* a, T scalar, T* out, std::size_t n) noexcept {
+  using F = std::conditional_t<sizeof(T) == 4, float, double>;
+  constexpr auto inf = static_cast<T>(sizeof(T) == 4 ? 0x7F800000ULL : 0x7FF0000000000000ULL);
+  const F y = std::bit_cast<F>(scalar);
+  T nan = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const T z = std::bit_cast<T>(apply<O>(std::bit_cast<F>(a[i]), y));
+    out[i] = z;
+    nan |= static_cast<T>(either_nan_bits(z, z, inf));
+  }
+  return nan != 0;
+}
+
+template <typename T>
+bool host_scalar(Op op, const T* a, T scalar, T* out, std::size_t n) noexcept {
+  switch (op) {
+    case Op::ADD: return host_scalar_lanes<Op::ADD>(a, scalar, out, n);
+    case Op::SUB: return host_scalar_lanes<Op::SUB>(a, scalar, out, n);
+    case Op::MUL: return host_scalar_lanes<Op::MUL>(a, scalar, out, n);
+    default: return host_scalar_lanes<Op::DIV>(a, scalar, out, n);
+  }
 }
 
 // A row's extreme as the signed maximum (minimum) of the order keys: the
@@ -280,18 +322,22 @@ PTO_AVX2 bool exponent_out_of_span(__m256i worst) {
 // field 0 or all ones (zero, subnormal, NaN, infinity) rounds to a BF16
 // exponent field of 0, 1 or all ones, which the exponent span check flags
 // (with some harmless extra results, e.g. overflow or the smallest normals).
-template <Op O>
-PTO_AVX2 bool bf16_binary_avx2(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
-                               std::size_t n) noexcept {
+// Low: also OR the binary32 results' low halves (Bf16Summary::inexact).
+// Scalar: b is one element, the right operand of every lane, and n a
+// multiple of 16 (simd::padded_steps).
+template <Op O, bool Low, bool Scalar = false>
+PTO_AVX2 Bf16Summary bf16_binary_avx2(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
+                                      std::size_t n) noexcept {
   const __m256i high = _mm256_set1_epi32(static_cast<int>(0xFFFF0000U));
   const __m256i half = _mm256_set1_epi32(0x7FFF), one = _mm256_set1_epi32(1);
-  __m256i worst = _mm256_setzero_si256();
+  __m256i worst = _mm256_setzero_si256(), low = worst;
   std::size_t i = 0;
   // Two steps per iteration (GCC and clang): the loop overhead is a tenth of a step.
 #pragma GCC unroll 2
   for (; i + 16 <= n; i += 16) {
     const __m256i va = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i));
-    const __m256i vb = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i));
+    const __m256i vb = Scalar ? _mm256_set1_epi16(static_cast<short>(b[0]))
+                              : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i));
     __m256i w[2];
     for (int odd = 0; odd < 2; ++odd) {
       const __m256 x = _mm256_castsi256_ps(odd ? _mm256_and_si256(va, high) : _mm256_slli_epi32(va, 16));
@@ -302,6 +348,7 @@ PTO_AVX2 bool bf16_binary_avx2(const std::uint16_t* a, const std::uint16_t* b, s
       else if constexpr (O == Op::MUL) z = _mm256_mul_ps(x, y);
       else z = _mm256_div_ps(x, y);
       const __m256i zi = _mm256_castps_si256(z);
+      if constexpr (Low) low = _mm256_or_si256(low, zi);
       const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(zi, 16), one);
       w[odd] = _mm256_add_epi32(_mm256_add_epi32(zi, half), lsb);  // carry_add_rne before its shift
     }
@@ -309,8 +356,8 @@ PTO_AVX2 bool bf16_binary_avx2(const std::uint16_t* a, const std::uint16_t* b, s
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), r);
     worst = worst_exponent16(worst, r);
   }
-  const bool tail = bf16_binary_lanes<O>(a + i, b + i, out + i, n - i);
-  return tail || exponent_out_of_span(worst);
+  const bool tail = !Scalar && bf16_binary_lanes<O>(a + i, b + i, out + i, n - i);
+  return {tail || exponent_out_of_span(worst), !_mm256_testz_si256(low, _mm256_set1_epi32(0xFFFF))};
 }
 
 PTO_AVX2 NarrowSummary bf16_narrow_avx2(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept {
@@ -505,18 +552,18 @@ PTO_AVX512 bool exponent_out_of_span512(__m512i worst) {
 // Thirty-two elements a step, split into even and odd BF16 as in the AVX2
 // loop; the narrowing packs the even results low and the odd ones high,
 // and one word permutation restores element order.
-template <Op O>
-PTO_AVX512 bool bf16_binary_avx512(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
-                                   std::size_t n) noexcept {
+template <Op O, bool Low, bool Scalar = false>
+PTO_AVX512 Bf16Summary bf16_binary_avx512(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,
+                                          std::size_t n) noexcept {
   alignas(64) static constexpr std::uint16_t kInterleave[32] = {0, 16, 1, 17, 2,  18, 3,  19, 4,  20, 5,
                                                                 21, 6, 22, 7, 23, 8,  24, 9,  25, 10, 26,
                                                                 11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
   const __m512i interleave = _mm512_load_si512(kInterleave);
   const __m512i high = _mm512_set1_epi32(static_cast<int>(0xFFFF0000U));
-  __m512i worst = _mm512_setzero_si512();
+  __m512i worst = _mm512_setzero_si512(), low = worst;
   std::size_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    const __m512i va = load512(a + i), vb = load512(b + i);
+    const __m512i va = load512(a + i), vb = Scalar ? _mm512_set1_epi16(static_cast<short>(b[0])) : load512(b + i);
     __m512 z[2];
     for (int odd = 0; odd < 2; ++odd) {
       const __m512 x = _mm512_castsi512_ps(odd ? _mm512_and_si512(va, high) : _mm512_slli_epi32(va, 16));
@@ -529,9 +576,11 @@ PTO_AVX512 bool bf16_binary_avx512(const std::uint16_t* a, const std::uint16_t* 
     const __m512i r = _mm512_permutexvar_epi16(interleave, narrow_bf16_pair(z[0], z[1]));
     store512(out + i, r);
     worst = worst_exponent32(worst, r);
+    if constexpr (Low)
+      low = _mm512_ternarylogic_epi32(low, _mm512_castps_si512(z[0]), _mm512_castps_si512(z[1]), 0xFE);  // A | B | C
   }
-  const bool tail = bf16_binary_lanes<O>(a + i, b + i, out + i, n - i);
-  return tail || exponent_out_of_span512(worst);
+  const bool tail = !Scalar && bf16_binary_lanes<O>(a + i, b + i, out + i, n - i);
+  return {tail || exponent_out_of_span512(worst), _mm512_test_epi32_mask(low, _mm512_set1_epi32(0xFFFF)) != 0};
 }
 
 PTO_AVX512 NarrowSummary bf16_narrow_avx512(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept {
@@ -725,8 +774,8 @@ bool detect_fma() noexcept { return __builtin_cpu_supports("avx2") && __builtin_
 template <Op O>
 bool bf16_binary(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, std::size_t n) noexcept {
 #ifdef PTO_HAVE_AVX2_PATH
-  if (active_tier() == Tier::Avx512) return bf16_binary_avx512<O>(a, b, out, n);
-  if (avx2_available()) return bf16_binary_avx2<O>(a, b, out, n);
+  if (active_tier() == Tier::Avx512) return bf16_binary_avx512<O, false>(a, b, out, n).special;
+  if (avx2_available()) return bf16_binary_avx2<O, false>(a, b, out, n).special;
 #endif
   return bf16_binary_lanes<O>(a, b, out, n);
 }
@@ -752,6 +801,50 @@ Tier host_tier() noexcept {
   return detected;
 #else
   return Tier::Portable;
+#endif
+}
+
+#ifdef PTO_HAVE_AVX2_PATH
+// MXCSR: every exception masked (bits 12:7), round to nearest even
+// (14:13 = 0), no FTZ (15) or DAZ (6), sticky flags (5:0) clear.
+constexpr std::uint32_t kMxcsrDefault = 0x1F80;
+constexpr std::uint32_t kMxcsrFlags = 0x3F;
+
+std::uint32_t read_mxcsr() noexcept {
+  std::uint32_t v = 0;
+  asm volatile("stmxcsr %0" : "=m"(v) : : "memory");
+  return v;
+}
+void write_mxcsr(std::uint32_t v) noexcept { asm volatile("ldmxcsr %0" : : "m"(v) : "memory"); }
+
+// IE, ZE, OE, UE, PE -> NV, DZ, OF, UF, NX (DE, a denormal operand, is not
+// an IEEE flag).
+Flags ieee_flags(std::uint32_t mxcsr) noexcept {
+  return static_cast<Flags>(((mxcsr & 0x01) ? kNV : 0) | ((mxcsr & 0x04) ? kDZ : 0) | ((mxcsr & 0x08) ? kOF : 0) |
+                            ((mxcsr & 0x10) ? kUF : 0) | ((mxcsr & 0x20) ? kNX : 0));
+}
+
+template <Op O>
+std::optional<HostFlags> bf16_with_flags(const std::uint16_t* a, std::uint16_t scalar, std::uint16_t* out,
+                                         std::size_t n) noexcept {
+  const Tier tier = active_tier();
+  if (tier == Tier::Portable) return std::nullopt;
+  const auto loop = [tier, &scalar](const std::uint16_t* x, std::uint16_t* z, std::size_t m) {
+    return tier == Tier::Avx512 ? bf16_binary_avx512<O, true, true>(x, &scalar, z, m)
+                                : bf16_binary_avx2<O, true, true>(x, &scalar, z, m);
+  };
+  const Bf16Summary s = padded_steps<32>(loop, a, out, n);
+  return HostFlags{s.inexact ? kNX : Flags{0}, s.special};
+}
+#endif
+
+template <typename T>
+std::optional<HostFlags> host_scalar_with_flags(Op op, const T* a, T scalar, T* out, std::size_t n) noexcept {
+#ifdef PTO_HAVE_AVX2_PATH
+  return HostFlags{0, host_scalar(op, a, scalar, out, n)};
+#else
+  (void)op, (void)a, (void)scalar, (void)out, (void)n;
+  return std::nullopt;
 #endif
 }
 
@@ -834,6 +927,48 @@ NarrowSummary bf16_narrow_common(const std::uint32_t* in, std::uint16_t* out, st
   if (avx2_available()) return bf16_narrow_avx2(in, out, n);
 #endif
   return bf16_narrow_lanes(in, out, n);
+}
+
+#ifdef PTO_HAVE_AVX2_PATH
+bool host_flags_available() noexcept { return true; }
+
+// Out of line and not inlined: calls the compiler cannot move the
+// surrounding memory-fed arithmetic across (it does not model MXCSR).
+__attribute__((noinline)) HostFlagScope::HostFlagScope() noexcept : saved_(read_mxcsr()) { write_mxcsr(kMxcsrDefault); }
+__attribute__((noinline)) HostFlagScope::~HostFlagScope() { write_mxcsr(saved_); }
+__attribute__((noinline)) Flags HostFlagScope::take() noexcept {
+  const std::uint32_t m = read_mxcsr();
+  write_mxcsr(m & ~kMxcsrFlags);
+  return ieee_flags(m);
+}
+
+std::optional<HostFlags> bf16_scalar_with_flags(Op op, const std::uint16_t* a, std::uint16_t scalar,
+                                                std::uint16_t* out, std::size_t n) noexcept {
+  switch (op) {
+    case Op::ADD: return bf16_with_flags<Op::ADD>(a, scalar, out, n);
+    case Op::SUB: return bf16_with_flags<Op::SUB>(a, scalar, out, n);
+    case Op::MUL: return bf16_with_flags<Op::MUL>(a, scalar, out, n);
+    default: return bf16_with_flags<Op::DIV>(a, scalar, out, n);
+  }
+}
+#else
+bool host_flags_available() noexcept { return false; }
+HostFlagScope::HostFlagScope() noexcept = default;
+HostFlagScope::~HostFlagScope() = default;
+Flags HostFlagScope::take() noexcept { return 0; }
+std::optional<HostFlags> bf16_scalar_with_flags(Op, const std::uint16_t*, std::uint16_t, std::uint16_t*,
+                                                std::size_t) noexcept {
+  return std::nullopt;
+}
+#endif
+
+std::optional<HostFlags> scalar_with_flags(Op op, const std::uint32_t* a, std::uint32_t scalar, std::uint32_t* out,
+                                           std::size_t n) noexcept {
+  return host_scalar_with_flags(op, a, scalar, out, n);
+}
+std::optional<HostFlags> scalar_with_flags(Op op, const std::uint64_t* a, std::uint64_t scalar, std::uint64_t* out,
+                                           std::size_t n) noexcept {
+  return host_scalar_with_flags(op, a, scalar, out, n);
 }
 
 bool exp_fp32(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept {

@@ -1,7 +1,8 @@
 // Vector span loops of the tile fast paths that have no F16C instruction to
 // lean on: BF16 arithmetic through binary32, FP32 -> BF16 RNE narrowing,
 // ADR 0050 MAX/MIN and an FP32 exp (binary32 evaluation, binary64 for the
-// elements it leaves open).  Each entry point picks, at run time, the
+// elements it leaves open); and the flag-recording tile-scalar arithmetic
+// whose IEEE flags the host's MXCSR records (HostFlagScope).  Each entry point picks, at run time, the
 // widest loop the host runs (AVX-512 with BW and BF16, else AVX2 and, for
 // exp, FMA) and otherwise runs a portable loop with the same contract; the
 // tails shorter than a vector take the portable loop too.  None of them decides a rounding the exact path could decide
@@ -11,6 +12,8 @@
 // nearest even, no DAZ/FTZ); callers check fegetround().
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -104,6 +107,103 @@ bool column_extremes(bool max, std::uint64_t inf, const std::uint64_t* first, st
 // returns std::nullopt, with no effect, otherwise.
 std::optional<std::uint16_t> fp32_row_sums16(const float* first, std::size_t stride, unsigned rows,
                                              std::uint32_t columns, float* sums) noexcept;
+
+// ---- IEEE status flags from the host (x86 MXCSR) ----
+//
+// The flag-recording ieee arithmetic (TADDS/TSUBS/TMULS/TDIVS) runs the
+// host's binary32/binary64 operations and reads the IEEE status flags they
+// raised from the host's sticky MXCSR bits, a span at a time, instead of
+// deciding them per element (docs/numerics.md, fast paths).  x86 SSE/AVX
+// arithmetic and conversions with every exception masked, DAZ and FTZ
+// clear, are IEEE 754 operations with tininess detected after rounding and
+// a masked underflow signalled only when also inexact: the spec's rules
+// (asl/arch/features/mx-formats.asl HardwareNumericTininessDetectionRule,
+// AfterRounding; docs/numerics.md, ieee profile).
+
+// Host flags available: x86-64 (GCC or clang).  Without them the
+// *_with_flags functions return std::nullopt and write nothing.
+bool host_flags_available() noexcept;
+
+// While alive, the host computes in RNE with every exception masked, no
+// DAZ/FTZ and the sticky flags clear; the caller's MXCSR comes back at
+// destruction.  take() returns the IEEE flags raised since construction or
+// the last take() (NV, DZ, OF, UF, NX from IE, ZE, OE, UE, PE; DE is not
+// an IEEE flag) and clears them.  Its members are out-of-line calls, so
+// the compiler cannot move memory-fed host arithmetic across them.
+class HostFlagScope {
+ public:
+  HostFlagScope() noexcept;
+  ~HostFlagScope();
+  HostFlagScope(const HostFlagScope&) = delete;
+  HostFlagScope& operator=(const HostFlagScope&) = delete;
+  Flags take() noexcept;
+
+ private:
+  std::uint32_t saved_ = 0;
+};
+
+// What a *_scalar_with_flags call reports beyond the host's sticky MXCSR
+// bits: `flags` the span's flags no host instruction raised (BF16: the
+// narrowing's NX), and whether some element needs the caller's exact
+// recomputation (which function says which elements; their host flags
+// never exceed the exact ones).  The calls run inside the caller's
+// HostFlagScope (one for many calls: an MXCSR round trip costs about 20 ns)
+// and leave their operations' flags in it; the caller take()s them before
+// any exact recomputation and again, discarding them, after it.
+struct HostFlags {
+  Flags flags = 0;
+  bool special = false;
+};
+
+// Runs loop(a, out, count) over the span's whole Steps, then over the rest
+// copied into one Step of operands padded with copies of its first element,
+// so every element goes through the loop's vector instructions (whose host
+// flags the caller reads) and the padding raises no flag the span does not.
+// Returns the OR of the loop's results.
+template <std::size_t Step, typename T, typename Loop>
+auto padded_steps(Loop loop, const T* a, T* out, std::size_t n) noexcept {
+  const std::size_t whole = n - n % Step;
+  const auto summary = loop(a, out, whole);
+  if (whole == n) return summary;
+  std::array<T, Step> x, z;
+  x.fill(a[whole]);
+  std::copy(a + whole, a + n, x.begin());
+  const auto rest = loop(x.data(), z.data(), Step);
+  std::copy_n(z.begin(), n - whole, out + whole);
+  return static_cast<decltype(summary)>(summary | rest);
+}
+
+// FP32 / FP64 a[i] op scalar (ieee, RNE; TADDS..TDIVS): out[i] is the
+// host's binary32/binary64 result, the operations' flags in MXCSR;
+// `special` when some result is a NaN (PTO returns the canonical NaN: the
+// caller rewrites those).  Any tier.
+std::optional<HostFlags> scalar_with_flags(f16c::Op op, const std::uint32_t* a, std::uint32_t scalar,
+                                           std::uint32_t* out, std::size_t n) noexcept;
+std::optional<HostFlags> scalar_with_flags(f16c::Op op, const std::uint64_t* a, std::uint64_t scalar,
+                                           std::uint64_t* out, std::size_t n) noexcept;
+
+// FP16 a[i] op scalar through binary32 (VCVTPH2PS, one binary32 operation,
+// VCVTPS2PH; f16c_span.cpp): out[i] is the correctly rounded FP16 result
+// (some NaN encoding for a NaN); the union of the three instructions'
+// flags, left in MXCSR, is the FP16 operation's (the argument is in
+// f16c_span.cpp); `special` when some result is a NaN.  AVX2/F16C and
+// AVX-512 tiers; std::nullopt in the portable tier.
+std::optional<HostFlags> fp16_scalar_with_flags(f16c::Op op, const std::uint16_t* a, std::uint16_t scalar,
+                                                std::uint16_t* out, std::size_t n) noexcept;
+
+// BF16 a[i] op scalar through binary32 (bf16_binary_via_fp32's loops):
+// out[i] as there.  The operation's flags are the binary32 operations'
+// (in MXCSR) with UF removed (the caller removes it), plus `flags`: NX when
+// some binary32 result has a nonzero low half (the narrowing drops it).  `special` when some result has a BF16 exponent field of 0, 1
+// or all ones: the caller recomputes those elements, which hold every
+// element whose exact flags can include UF (results below 2^-125), so UF
+// comes from the exact path alone and binary32 and BF16 tininess need not
+// be compared.  The host flags of every element are a subset of its exact
+// flags: binary32 inexact or overflowing implies BF16 inexact or
+// overflowing, and NV/DZ are the same.  AVX2 and AVX-512 tiers;
+// std::nullopt in the portable tier.
+std::optional<HostFlags> bf16_scalar_with_flags(f16c::Op op, const std::uint16_t* a, std::uint16_t scalar,
+                                                std::uint16_t* out, std::size_t n) noexcept;
 
 // FP32 exp for 0 < |x| <= 87: out[i] = exp(x) correctly rounded to
 // binary32 (RNE) for every element not marked slow; such a result is

@@ -147,67 +147,37 @@ PTO_NUM_CLONES void host_float_span(ElementContext& e, const T* a, const T* b, T
   }
 }
 
-// ieee FP32/FP64 ADD/SUB/MUL with the operation's flags (TADDS/TSUBS/TMULS
-// record them): one host operation in the default environment, and for a
-// common result (see below) the only possible flag is NX, decided by an
-// exactness test of the host's own arithmetic.  Other elements (NaN,
-// infinite, zero or near-subnormal results: every operand NaN, infinity,
-// overflow, underflow and invalid case among them) are recomputed exactly.
-//  - Common: the result's exponent field is in [kMinField, all ones).  Then
-//    it is finite (no overflow: RNE overflows to infinity) and at least
-//    2^(emin + 1), so the result is not tiny under tininess after rounding
-//    and no operand was a NaN or infinity.
-//  - ADD/SUB (SUB as x + (-y), the same IEEE operation): s = RN(x + y) is
-//    exact iff s - x == y and s - y == x (both differences are computed
-//    exactly when s is exact; when it is not, the difference with the
-//    operand of larger magnitude is exact (Fast2Sum, gradual underflow
-//    included) and differs from the other operand).  kMinField = 2.
-//  - MUL: p = RN(x y) is exact iff fma(x, y, -p) == 0: for |p| >= 2^(emin +
-//    prec + 2) (kMinField = prec + 3) the error x y - p is a binary number
-//    (e_x + e_y >= emin + prec - 1, Boldo and Muller) that the FMA returns
-//    exactly, so it is zero only when the product was exact.
-template <Binary Op, typename T>
-constexpr T common_min_field() noexcept {
-  constexpr unsigned frac = sizeof(T) == 4 ? 23 : 52;
-  return static_cast<T>(T{Op == Binary::MUL ? frac + 1 + 3 : 2} << frac);
-}
-
-template <Binary Op, typename F>
-inline bool host_exact(F x, F y, F r) noexcept {
-  if constexpr (Op == Binary::MUL) return std::fma(x, y, -r) == F{0};
-  else {
-    const F z = Op == Binary::SUB ? -y : y;
-    return (r - x == z) & (r - z == x);  // no short circuit: the loop vectorises
-  }
-}
-
-template <Binary Op, typename T>
-PTO_NUM_CLONES void host_float_flags_span(ElementContext& e, const T* a, const T* b, T* out, std::size_t n) {
-  using F = std::conditional_t<sizeof(T) == 4, float, double>;
-  const T exponent = static_cast<T>(infinity_bits(e.type));
-  constexpr T min_field = common_min_field<Op, T>();
-  ChunkOutput<T> sink(out, a, b);
+// ieee ADD/SUB/MUL/DIV by a scalar with the operation's flags (TADDS..TDIVS
+// record them), FP32/FP64/FP16/BF16: the host computes the span in binary32
+// or binary64, a chunk a call, and its MXCSR records the IEEE flags
+// (num::simd::HostFlagScope, one for the span; docs/numerics.md, fast
+// paths).  `host` is the num::simd *_scalar_with_flags function of the
+// type; the elements `special` picks (a superset of those its report
+// covers: NaN results, whose PTO encoding is the canonical NaN, and the
+// type's lanes whose host flags may fall short) are recomputed exactly,
+// their exact flags joining the span's, the host's flags taken before and
+// cleared after (the exact path's own host arithmetic, if any, must not
+// count).  `host_mask` keeps the host flags the type trusts (BF16: not UF).
+template <typename T, typename Host, typename Special>
+void host_flags_span(ElementContext& e, Host host, Special special, num::Flags host_mask, T scalar, const T* a, T* out,
+                     std::size_t n) {
+  ChunkOutput<T> sink(out, a, a);
+  num::simd::HostFlagScope scope;
+  num::Flags host_flags = 0;
   for (std::size_t i = 0; i < n; i += kChunk) {
     const std::size_t m = std::min(kChunk, n - i);
     T* z = sink.at(i);
-    T uncommon = 0, inexact = 0;  // integer OR-reductions, so the loop vectorises
-    for (std::size_t j = 0; j < m; ++j) {
-      const F x = std::bit_cast<F>(a[i + j]), y = std::bit_cast<F>(b[i + j]);
-      const F r = host_op<Op>(x, y);
-      const T field = std::bit_cast<T>(r) & exponent;
-      const bool common = (field >= min_field) & (field != exponent);
-      z[j] = std::bit_cast<T>(r);
-      uncommon |= static_cast<T>(!common);
-      inexact |= static_cast<T>(common & !host_exact<Op>(x, y, r));
+    const num::simd::HostFlags r = *host(a + i, scalar, z, m);  // the dispatcher checked availability
+    e.flags |= r.flags;
+    if (r.special) {
+      host_flags |= scope.take();
+      for (std::size_t j = 0; j < m; ++j)
+        if (special(z[j])) z[j] = e.exact(a[i + j], scalar);
+      (void)scope.take();
     }
-    if (inexact) e.flags |= num::kNX;
-    if (uncommon)
-      for (std::size_t j = 0; j < m; ++j) {
-        const T field = z[j] & exponent;
-        if (field < min_field || field == exponent) z[j] = e.exact(a[i + j], b[i + j]);
-      }
     sink.commit(i, m);
   }
+  e.flags |= (host_flags | scope.take()) & host_mask;
 }
 
 // ieee FP16/BF16 ADD/SUB/MUL/DIV through binary32.
@@ -237,6 +207,13 @@ PTO_NUM_CLONES void host_float_flags_span(ElementContext& e, const T* a, const T
 // The narrowing rounds to nearest even with an unbounded exponent and then
 // overflows to infinity, so the overflow decision agrees too.  NaN results
 // (including every NaN operand) are recomputed: PTO returns the canonical NaN.
+
+// A BF16 result of the flagged path with exponent field 0, 1 or all ones
+// (num::simd::bf16_scalar_with_flags: its `special` elements).
+constexpr bool bf16_special_result(std::uint16_t h) noexcept {
+  const unsigned field = h & 0x7F80U;
+  return field <= 0x0080U || field == 0x7F80U;
+}
 
 // A binary32 result the BF16 narrowing may not take as is.
 constexpr bool bf16_needs_exact(std::uint32_t wide) noexcept {
@@ -385,9 +362,46 @@ void for_each_span(Tile& destination, const Tile& source, F f) {
 
 // ---- dispatch ----
 
+constexpr auto kEveryFlag = static_cast<num::Flags>(num::kNV | num::kDZ | num::kOF | num::kUF | num::kNX);
+
+// TADDS..TDIVS (ieee, default host rounding): host_flags_span for the
+// type, false (the exact path) where the host lacks the loop.
+template <Binary Op>
+bool host_flags_op(Tile& d, const Tile& l, std::uint64_t scalar, ElementContext& e, num::Flags& flags) {
+  constexpr num::f16c::Op op = half_op(Op);
+  const DataType t = e.type;
+  const auto run = [&]<typename T>(auto host, auto special, num::Flags host_mask = kEveryFlag) {
+    for_each_span<T>(d, l, [&](const T* a, T* out, std::size_t n) {
+      host_flags_span<T>(e, host, special, host_mask, static_cast<T>(scalar), a, out, n);
+    });
+    flags = e.flags;
+    return true;
+  };
+  if (!num::simd::host_flags_available()) return false;
+  if (t == DataType::FP32 || t == DataType::FP64) {
+    const auto wide = [&]<typename T>() {
+      const T inf = static_cast<T>(infinity_bits(t));
+      return run.template operator()<T>(
+          [](const T* a, T y, T* out, std::size_t n) { return num::simd::scalar_with_flags(op, a, y, out, n); },
+          [inf](T z) { return is_nan_bits(z, inf); });
+    };
+    return t == DataType::FP32 ? wide.template operator()<std::uint32_t>() : wide.template operator()<std::uint64_t>();
+  }
+  using H = std::uint16_t;
+  if (t == DataType::FP16 && num::f16c::available())
+    return run.template operator()<H>(
+        [](const H* a, H y, H* out, std::size_t n) { return num::simd::fp16_scalar_with_flags(op, a, y, out, n); },
+        [](H z) { return is_nan_bits(z, H{0x7C00}); });
+  if (t == DataType::BF16 && num::simd::avx2_available())
+    return run.template operator()<H>(
+        [](const H* a, H y, H* out, std::size_t n) { return num::simd::bf16_scalar_with_flags(op, a, y, out, n); },
+        [](H z) { return bf16_special_result(z); }, static_cast<num::Flags>(kEveryFlag & ~num::kUF));
+  return false;
+}
+
 // `r` null: the right operand is `scalar` (ExecuteTileScalar), whose
-// flags the caller records, so the host float arithmetic (no flags) is
-// declined for it.  `flags`: those of the exactly recomputed elements.
+// flags the caller records: the ieee arithmetic takes host_flags_op
+// instead of the flagless host loops.  `flags`: the recorded flags.
 template <Binary Op>
 bool span_binary_op(Tile& d, const Tile& l, const Tile* r, std::uint64_t scalar, NumericProfile p, num::Flags& flags) {
   const DataType t = d.data_type();
@@ -419,18 +433,7 @@ bool span_binary_op(Tile& d, const Tile& l, const Tile* r, std::uint64_t scalar,
     }
     // The host arithmetic below is IEEE 754 only in the default rounding mode.
     if (p != NumericProfile::Ieee || std::fegetround() != FE_TONEAREST) return false;
-    if (r == nullptr) {  // TADDS..: flags recorded
-      if constexpr (Op == Binary::DIV) {
-        return false;
-      } else {
-        const auto host = [&](const auto* a, const auto* b, auto* out, std::size_t n) {
-          host_float_flags_span<Op>(e, a, b, out, n);
-        };
-        if (t == DataType::FP32) return run.template operator()<std::uint32_t>(host);
-        if (t == DataType::FP64) return run.template operator()<std::uint64_t>(host);
-        return false;
-      }
-    }
+    if (r == nullptr) return host_flags_op<Op>(d, l, scalar, e, flags);  // TADDS..TDIVS: flags recorded
     const auto host = [&](const auto* a, const auto* b, auto* out, std::size_t n) { host_float_span<Op>(e, a, b, out, n); };
     if (t == DataType::FP32) return run.template operator()<std::uint32_t>(host);
     if (t == DataType::FP64) return run.template operator()<std::uint64_t>(host);

@@ -42,9 +42,9 @@ bool span_binary(ops::Binary op, Tile& destination, const Tile& left, const Tile
 
 // ExecuteTileScalar payload step likewise (right operand: `scalar`, the
 // TileRawElementValue of the scalar): raw-carrier ADD/SUB/MUL (integer
-// types, reference profile), ieee FP32/FP64 ADD/SUB/MUL (host arithmetic
-// with vectorised NX detection) and MAX/MIN; `flags` = the OR of the element
-// flags (RecordNumericStatusFlags).  Returns false, with no effect, for
+// types, reference profile), ieee FP32/FP64/FP16/BF16 ADD/SUB/MUL/DIV (host
+// arithmetic, the flags from the host's MXCSR; x86) and MAX/MIN; `flags` =
+// the OR of the element flags (RecordNumericStatusFlags).  Returns false, with no effect, for
 // the rest.
 bool span_scalar(ops::Binary op, Tile& destination, const Tile& source, std::uint64_t scalar, NumericProfile profile,
                  num::Flags& flags);

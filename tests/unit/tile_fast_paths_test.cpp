@@ -7,7 +7,10 @@
 //    ops::binary_element ADD along each row (ADR 0092); TCOLSUM FP32/FP64,
 //    ieee (vectorised across columns) and TROWMAX/MIN, TCOLMAX/MIN (both
 //    profiles, num::simd row/column extremes) vs the same folds;
-//  - TADDS/TMAXS/TMINS spans (span_scalar) vs ops::binary_element;
+//  - TADDS/TMAXS/TMINS spans (span_scalar) vs ops::binary_element, and
+//    TADDS..TDIVS with the host's MXCSR flags (FP32/FP64 per element of a
+//    list, FP16/BF16 every encoding per element), the caller's MXCSR
+//    ignored (DAZ, FTZ, stale flags) and restored;
 //  - FP16 and BF16 ADD/SUB/MUL/DIV through binary32 (one binary32
 //    operation, one narrowing) vs the exact operation, for a sample of left
 //    operands against every encoding on the right;
@@ -26,10 +29,15 @@
 #include <bit>
 #include <cfenv>
 #include <cmath>
+#include <functional>
 #include <random>
 #include <span>
 #include <utility>
 #include <vector>
+
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
 
 #include "numerics/convert_span.hpp"
 #include "numerics/f16c_span.hpp"
@@ -506,6 +514,8 @@ std::vector<std::uint64_t> host_flag_operands(DataType t, std::mt19937_64& g) {
 
 void check_host_flag_operand(Binary op, DataType t, std::uint64_t operand, std::uint64_t scalar, std::uint32_t at) {
   Tile s = make_tile(descriptor(t, 64, 1, 64));
+  // x + 0, x - 0, 1 * x and 0 / x are exact (0 / x raises NV only where
+  // every element does: x zero or NaN).
   const std::uint64_t filler = op == Binary::MUL ? (t == DataType::FP64 ? 0x3FF0000000000000ULL : 0x3F800000U) : 0;
   for (std::uint32_t c = 0; c < 64; ++c) s.write_element(0, c, c == at ? operand : filler);
   Tile d = make_tile(s.descriptor());
@@ -523,7 +533,7 @@ TEST(TileFastPaths, HostScalarArithmeticFlagsPerElement) {
   std::mt19937_64 g(29);
   for (DataType t : {DataType::FP32, DataType::FP64}) {
     const std::vector<std::uint64_t> operands = host_flag_operands(t, g);
-    for (Binary op : {Binary::ADD, Binary::SUB, Binary::MUL})
+    for (Binary op : {Binary::ADD, Binary::SUB, Binary::MUL, Binary::DIV})
       for (std::size_t k = 0; k < operands.size(); k += 3)  // a third of the list as scalars
         for (std::size_t i = 0; i < operands.size(); ++i) {
           SCOPED_TRACE(testing::Message() << num::name(t) << " op " << static_cast<int>(op) << std::hex << " operand 0x"
@@ -540,7 +550,7 @@ TEST(TileFastPaths, HostScalarArithmeticRandomTiles) {
   std::mt19937_64 g(31);
   std::uniform_int_distribution<int> small(-64, 64);
   for (DataType t : {DataType::FP32, DataType::FP64})
-    for (Binary op : {Binary::ADD, Binary::SUB, Binary::MUL})
+    for (Binary op : {Binary::ADD, Binary::SUB, Binary::MUL, Binary::DIV})
       for (bool integers : {false, true})
         for (bool alias : {false, true}) {
           const bool f64 = t == DataType::FP64;
@@ -562,6 +572,129 @@ TEST(TileFastPaths, HostScalarArithmeticRandomTiles) {
           EXPECT_EQ(flags, want_flags) << num::name(t) << " op " << static_cast<int>(op) << " integers " << integers;
         }
 }
+
+// ieee FP16/BF16 TADDS/TSUBS/TMULS/TDIVS through binary32 with the host's
+// flags (num::simd::fp16_binary_with_flags, bf16_binary_with_flags): every
+// encoding as the tile operand, alone in a one-element tile (the vector
+// loop pads it with 1 op 1 lanes), against scalars of every class and the
+// boundaries where the host's flags and the exact ones could part (tiny
+// quotients, BF16 results near 2^-126, overflow); bits and flags vs
+// binary_element.  `stride` samples the encodings (1: all of them).
+void check_half_flags_per_element(DataType t, const std::vector<std::uint16_t>& scalars, std::uint32_t stride) {
+  Tile s = make_tile(descriptor(t, 16, 1, 1, 32));
+  Tile d = make_tile(s.descriptor());
+  for (Binary op : {Binary::ADD, Binary::SUB, Binary::MUL, Binary::DIV})
+    for (std::uint16_t scalar : scalars)
+      for (std::uint32_t x = 0; x < 65536; x += stride) {
+        s.write_element(0, 0, x);
+        const num::Flags flags = ops::tile_scalar(op, d, s, scalar, PadValue::Null, NumericProfile::Ieee);
+        const num::Result want = ops::binary_element(op, t, x, scalar, NumericProfile::Ieee);
+        ASSERT_EQ(d.read_raw(0), want.bits) << num::name(t) << " op " << static_cast<int>(op) << std::hex << " 0x" << x
+                                            << " scalar 0x" << scalar;
+        ASSERT_EQ(flags, want.flags) << num::name(t) << " op " << static_cast<int>(op) << std::hex << " 0x" << x
+                                     << " scalar 0x" << scalar;
+      }
+}
+
+std::vector<std::uint16_t> half_scalars(std::vector<std::uint16_t> v) {
+  std::mt19937_64 g(37);
+  for (int i = 0; i < 4; ++i) v.push_back(static_cast<std::uint16_t>(g()));
+  return v;
+}
+
+// The widest tier sees every encoding, narrower ones a sample.
+void for_each_tier_sampled(const std::function<void(std::uint32_t)>& body) {
+  const num::simd::Tier widest = num::simd::active_tier();
+  for_each_tier([&] { body(num::simd::active_tier() == widest ? 1 : 13); });
+}
+
+TEST(TileFastPaths, Fp16ScalarArithmeticFlagsPerElement) {
+  const std::vector<std::uint16_t> scalars =
+      half_scalars({0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x3c01, 0x7bff, 0xfbff, 0x7c00,
+                    0xfc00, 0x7e00, 0x7d00, 0x3555, 0x0200, 0x1400, 0x5bff, 0x6400, 0x2e66, 0x7000, 0x0c00});
+  for_each_tier_sampled([&](std::uint32_t stride) { check_half_flags_per_element(DataType::FP16, scalars, stride); });
+}
+
+TEST(TileFastPaths, Bf16ScalarArithmeticFlagsPerElement) {
+  const std::vector<std::uint16_t> scalars =
+      half_scalars({0x0000, 0x8000, 0x0001, 0x007f, 0x0080, 0x0081, 0x00ff, 0x3f80, 0xbf80, 0x3f81, 0x7f7f, 0xff7f,
+                    0x7f80, 0xff80, 0x7fc0, 0x7f81, 0x0100, 0x3f00, 0x4000, 0x1f80, 0x5f7f, 0x3eaa, 0x7f00, 0x4300});
+  for_each_tier_sampled([&](std::uint32_t stride) { check_half_flags_per_element(DataType::BF16, scalars, stride); });
+}
+
+// Random FP16/BF16 tiles over several chunks, partial rows (runs not a
+// multiple of the vector step), specials mixed in, and the destination the
+// source: bits of every element and the union of the flags.
+TEST(TileFastPaths, HalfScalarArithmeticRandomTiles) {
+  std::mt19937_64 g(41);
+  for_each_tier([&] {
+    for (DataType t : {DataType::FP16, DataType::BF16})
+      for (Binary op : {Binary::ADD, Binary::SUB, Binary::MUL, Binary::DIV})
+        for (bool alias : {false, true}) {
+          Tile s = make_tile(descriptor(t, 128, 100, 125, 128 * 100 * 2));
+          const std::uint32_t one = t == DataType::FP16 ? 0x3c00 : 0x3f80;
+          fill(s, {0, 0x8000, 1, 0x7c00, 0x7f80, 0x7e01}, [&] { return one + static_cast<std::uint32_t>(g() % 0x1000) - 0x800; });
+          const std::uint64_t scalar = t == DataType::FP16 ? 0x34cd : 0x3e9a;  // 0.3
+          Tile copy = s, out = make_tile(s.descriptor());
+          Tile& d = alias ? copy : out;
+          const num::Flags flags = ops::tile_scalar(op, d, copy, scalar, PadValue::Null, NumericProfile::Ieee);
+          num::Flags want_flags = 0;
+          for (std::uint32_t r = 0; r < 100; ++r)
+            for (std::uint32_t c = 0; c < 125; ++c) {
+              const std::uint32_t e = s.linear_index(r, c);
+              const num::Result want = ops::binary_element(op, t, s.read_raw(e), scalar, NumericProfile::Ieee);
+              want_flags |= want.flags;
+              ASSERT_EQ(d.read_raw(e), want.bits) << "row " << r << " column " << c;
+            }
+          EXPECT_EQ(flags, want_flags) << num::name(t) << " op " << static_cast<int>(op);
+        }
+  });
+}
+
+#if defined(__x86_64__)
+// The flagged host paths set their own MXCSR (RNE, no DAZ/FTZ, flags clear)
+// and give the caller's back: with DAZ and FTZ set, MXCSR's rounding
+// control toward zero and a stale PE before the call, subnormal operands
+// and results still come out exact, an exact span reports no NX, inexact
+// products round to nearest, and MXCSR afterwards is what the caller had.
+num::Flags scalar_under_mxcsr(unsigned mxcsr, Binary op, Tile& d, const Tile& s, std::uint64_t scalar) {
+  const unsigned before = _mm_getcsr();
+  _mm_setcsr(mxcsr);
+  const num::Flags flags = ops::tile_scalar(op, d, s, scalar, PadValue::Null, NumericProfile::Ieee);
+  const unsigned after = _mm_getcsr();
+  _mm_setcsr(before);
+  EXPECT_EQ(after, mxcsr);
+  return flags;
+}
+
+TEST(TileFastPaths, HostFlagsIgnoreAndRestoreCallerMxcsr) {
+  const unsigned caller = 0x1F80U | 0x8040U | 0x6000U | 0x20U;  // masked, FTZ + DAZ, toward zero, PE set
+  for (DataType t : {DataType::FP32, DataType::FP16, DataType::BF16, DataType::FP64}) {
+    const bool f64 = t == DataType::FP64, f32 = t == DataType::FP32, f16 = t == DataType::FP16;
+    const std::uint64_t tiny_normal = f64 ? 0x0010000000000000ULL : f32 ? 0x00800000U : f16 ? 0x0400U : 0x0080U;
+    const std::uint64_t one = f64 ? 0x3FF0000000000000ULL : f32 ? 0x3F800000U : f16 ? 0x3C00U : 0x3F80U;
+    const std::uint64_t third = f64 ? 0x3FD5555555555555ULL : f32 ? 0x3EAAAAABU : f16 ? 0x3555U : 0x3EABU;
+    for (Binary op : {Binary::ADD, Binary::MUL, Binary::DIV})
+      for (bool exact : {true, false}) {
+        SCOPED_TRACE(testing::Message() << num::name(t) << " op " << static_cast<int>(op) << " exact " << exact);
+        Tile s = make_tile(descriptor(t, 64, 1, 64, 512));
+        for (std::uint32_t c = 0; c < 64; ++c) s.write_element(0, c, c % 2 ? c + 1 : tiny_normal + c);
+        // + a subnormal, * 1 and / 1 are exact; * 1/3 and / 1/3 round.
+        const std::uint64_t scalar = op == Binary::ADD ? (exact ? 1 : third) : (exact ? one : third);
+        Tile d = make_tile(s.descriptor());
+        const num::Flags flags = scalar_under_mxcsr(caller, op, d, s, scalar);
+        num::Flags want_flags = 0;
+        for (std::uint32_t c = 0; c < 64; ++c) {
+          const num::Result want = ops::binary_element(op, t, s.read_raw(c), scalar, NumericProfile::Ieee);
+          want_flags |= want.flags;
+          ASSERT_EQ(d.read_raw(c), want.bits) << "column " << c;
+        }
+        EXPECT_EQ(want_flags == 0, exact);  // the test's own premise
+        EXPECT_EQ(flags, want_flags);
+      }
+  }
+}
+#endif
 
 // Reference-profile TCVT between a floating and another type stores the
 // source word's low element bits (TileProfileConvert returns the source
