@@ -9,6 +9,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 #include "numerics/arith.hpp"
 #include "numerics/convert_span.hpp"
 #include "numerics/format.hpp"
@@ -226,36 +230,64 @@ bool fp32_row_sum_fast(Reduction op, TileAxis axis, DataType t, NumericProfile p
 // PTO-TCOLSUM-CONTRACT-001: each column is a left fold over increasing rows
 // from +0.  Columns are independent, so one accumulator per column takes
 // one host add per row, all columns side by side: every column sees the
-// same steps in the same order as the sequential fold.  Flags as for the
-// row sums above: a column whose sum is not finite is refolded exactly;
-// the others raise only NX, when one of their steps was inexact (TwoSum).
+// same steps in the same order as the sequential fold.  Flags: a column
+// whose sum is not finite is refolded exactly (its own flags).  NX is the
+// host's inexact flag over the whole loop: a step raises it exactly when
+// ieee_binary's addition raises NX (it rounded, or overflowed), and steps
+// with an infinite or NaN operand raise neither, so the flag is the OR of
+// every column's NX, which is what the tile raises (flags are per tile).
+// The other flags of a finite column: none (UF needs a tiny inexact sum,
+// and a sum in the subnormal range is exact).
 
-// acc[c] += row[c] for `rows` rows `stride` elements apart; rounded[c]
-// becomes nonzero once a step of column c rounds.
-template <typename F, typename Bits>
-PTO_NUM_CLONES void add_rows_into_columns(const F* first, std::size_t stride, std::uint32_t rows, F* acc,
-                                          Bits* rounded, std::uint32_t n) {
+// acc[c] += row[c] for `rows` rows `stride` elements apart.  Not inlined:
+// raises_inexact reads the host flags around the call.
+template <typename F>
+[[gnu::noinline]] PTO_NUM_CLONES void add_rows_into_columns(const F* first, std::size_t stride, std::uint32_t rows,
+                                                            F* acc, std::uint32_t n) {
   for (std::uint32_t r = 0; r < rows; ++r) {
     const F* row = first + r * stride;
-    for (std::uint32_t c = 0; c < n; ++c) {
-      const F s = acc[c] + row[c];
-      F error;
-      two_sum_error(acc[c], row[c], s, error);
-      rounded[c] |= static_cast<Bits>(error != F{0});
-      acc[c] = s;
-    }
+    for (std::uint32_t c = 0; c < n; ++c) acc[c] += row[c];
   }
+}
+
+// Whether work() raised the host's inexact flag.  The flags are cleared
+// before it and the caller's floating-point environment (flags included)
+// is restored after, so nothing else sees them.  work must do its
+// floating-point operations through memory in a call that is not inlined:
+// the compiler barriers keep the flag reads and writes on their side of
+// it.
+template <typename Work>
+bool raises_inexact(Work work) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  constexpr unsigned kFlags = 0x3F, kPrecision = 0x20;  // MXCSR exception flags; PE
+  const unsigned saved = _mm_getcsr();
+  _mm_setcsr(saved & ~kFlags);
+  asm volatile("" ::: "memory");
+  work();
+  asm volatile("" ::: "memory");
+  const bool inexact = (_mm_getcsr() & kPrecision) != 0;
+  _mm_setcsr(saved);
+#else
+  std::fenv_t saved;
+  std::feholdexcept(&saved);  // saves the environment and clears the flags
+  asm volatile("" ::: "memory");
+  work();
+  asm volatile("" ::: "memory");
+  const bool inexact = std::fetestexcept(FE_INEXACT) != 0;
+  std::fesetenv(&saved);
+#endif
+  return inexact;
 }
 
 template <typename Bits>
 Flags float_column_sums(Tile& d, const Tile& s) {
   using F = std::conditional_t<sizeof(Bits) == 4, float, double>;
   const TileDescriptor& sd = s.descriptor();
+  const F* first = reinterpret_cast<const F*>(s.row_data<Bits>(0));
   std::vector<F> acc(sd.valid_columns, F{0});  // +0: TileProfileReductionInitial of SUM
-  std::vector<Bits> rounded(sd.valid_columns, 0);
-  add_rows_into_columns(reinterpret_cast<const F*>(s.row_data<Bits>(0)), sd.columns, sd.valid_rows, acc.data(),
-                        rounded.data(), sd.valid_columns);
-  Flags flags = 0;
+  const bool inexact =
+      raises_inexact([&] { add_rows_into_columns(first, sd.columns, sd.valid_rows, acc.data(), sd.valid_columns); });
+  Flags flags = inexact ? num::kNX : Flags{0};
   Bits* out = d.row_data<Bits>(0);
   for (std::uint32_t c = 0; c < sd.valid_columns; ++c) {
     if (!std::isfinite(acc[c])) {
@@ -263,7 +295,6 @@ Flags float_column_sums(Tile& d, const Tile& s) {
       continue;
     }
     out[c] = std::bit_cast<Bits>(acc[c]);
-    if (rounded[c] != 0) flags |= num::kNX;
   }
   return flags;
 }
