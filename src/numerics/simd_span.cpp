@@ -364,9 +364,9 @@ PTO_AVX2 NarrowSummary bf16_narrow_avx2(const std::uint32_t* in, std::uint16_t* 
 // |rh| < 2^-62 (k = 0, tiny x) can RN(rh rh) or 2P underflow; those terms
 // are then below 2^-120, far inside the error bound.
 alignas(64) constexpr float kExpTableHi[16] = {
-    0x1p+0f,        0x1.0b5586p+0f, 0x1.172b84p+0f, 0x1.2387a6p+0f, 0x1.306fe0p+0f, 0x1.3dea64p+0f,
-    0x1.4bfdaep+0f, 0x1.5ab07ep+0f, 0x1.6a09e6p+0f, 0x1.7a1148p+0f, 0x1.8ace54p+0f, 0x1.9c4918p+0f,
-    0x1.ae89fap+0f, 0x1.c199bep+0f, 0x1.d5818ep+0f, 0x1.ea4afap+0f};
+    0x1p-1f,        0x1.0b5586p-1f, 0x1.172b84p-1f, 0x1.2387a6p-1f, 0x1.306fe0p-1f, 0x1.3dea64p-1f,
+    0x1.4bfdaep-1f, 0x1.5ab07ep-1f, 0x1.6a09e6p-1f, 0x1.7a1148p-1f, 0x1.8ace54p-1f, 0x1.9c4918p-1f,
+    0x1.ae89fap-1f, 0x1.c199bep-1f, 0x1.d5818ep-1f, 0x1.ea4afap-1f};
 alignas(64) constexpr float kExpTableTau[16] = {
     0.0f,            0x1.8d96d4p-25f, -0x1.9c0c22p-27f, 0x1.964904p-25f, 0x1.125002p-25f,  0x1.370be4p-25f,
     -0x1.0a3550p-25f, -0x1.00d8acp-27f, 0x1.26055cp-26f, -0x1.05cb44p-25f, 0x1.67a1cap-28f, 0x1.a3b5e4p-28f,
@@ -408,35 +408,42 @@ PTO_NUM_CLONES void exp_binary64_batch(ExpBatch& b) noexcept {
   }
 }
 
-// Evaluates the batch and clears the slow mark of each element it decides.
-void refine_batch(ExpBatch& b, std::uint32_t* out, std::uint64_t* slow) noexcept {
+// Evaluates the batch and clears the slow mark of each element it decides;
+// returns true when some element stays slow.
+bool refine_batch(ExpBatch& b, std::uint32_t* out, std::uint64_t* slow) noexcept {
   exp_binary64_batch(b);
+  std::uint32_t open = 0;
   for (std::size_t k = 0; k < b.count; ++k) {
+    open |= b.open[k];
     if (b.open[k] != 0) continue;
     out[b.at[k]] = b.y[k];
     slow[b.at[k] / 64] &= ~(std::uint64_t{1} << (b.at[k] % 64));
   }
   b.count = 0;
+  return open != 0;
 }
 
-// The binary64 tier over slow[0, (n + 63) / 64) as the binary32 tier left
-// it: the marked elements are gathered branch-free (an out-of-range one is
-// overwritten by the next) and evaluated a whole batch at a time.  Returns
-// true when some element stays slow.
-bool refine_exp_binary64(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept {
-  const std::size_t words = (n + 63) / 64;
+// The binary64 tier over the slow words the binary32 tier left nonzero
+// (their indices listed[0, count)): the marked elements are gathered
+// branch-free (an out-of-range one is overwritten by the next) and
+// evaluated a whole batch at a time.  Returns true when some element stays
+// slow.
+bool refine_exp_binary64(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, const std::uint32_t* listed,
+                         std::size_t count) noexcept {
   ExpBatch b;
   b.count = 0;
-  for (std::size_t w = 0; w < words; ++w)
-    for (std::uint64_t bits = slow[w]; bits != 0; bits &= bits - 1) {
-      const std::size_t i = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+  bool open = false;
+  for (std::size_t k = 0; k < count; ++k)
+    for (std::uint64_t bits = slow[listed[k]]; bits != 0; bits &= bits - 1) {
+      const std::size_t i = std::size_t{listed[k]} * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+      const bool fast = exp_fast_range(in[i]);
       b.at[b.count] = i;
       b.x[b.count] = std::bit_cast<float>(in[i]);
-      b.count += static_cast<std::size_t>(exp_fast_range(in[i]));
-      if (b.count == ExpBatch::kSize) refine_batch(b, out, slow);
+      b.count += static_cast<std::size_t>(fast);
+      open = open || !fast;
+      if (b.count == ExpBatch::kSize) open = refine_batch(b, out, slow) || open;
     }
-  refine_batch(b, out, slow);
-  return std::any_of(slow, slow + words, [](std::uint64_t w) { return w != 0; });
+  return refine_batch(b, out, slow) || open;
 }
 
 // The binary32 tier on eight lanes (AVX2 + FMA).
@@ -474,10 +481,11 @@ struct V {
     const I e = _mm256_slli_epi32(_mm256_srai_epi32(_mm256_castps_si256(shifted), 4), 23);
     return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(y), e));
   }
-  static unsigned greater(I a, I b) {
-    return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b))));
+  // The lanes with a <= limit (signed) and x == y, one bit each.
+  static unsigned fast(I a, I limit, F x, F y) {
+    const __m256 beyond = _mm256_castsi256_ps(_mm256_cmpgt_epi32(a, limit));
+    return static_cast<unsigned>(_mm256_movemask_ps(_mm256_andnot_ps(beyond, _mm256_cmp_ps(x, y, _CMP_EQ_OQ))));
   }
-  static unsigned unequal(F a, F b) { return static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_NEQ_UQ))); }
 };
 #include "numerics/exp_binary32.inc"
 }  // namespace exp8
@@ -716,8 +724,10 @@ struct V {
   static F sub(F a, F b) { return _mm512_sub_ps(a, b); }
   static I add(I a, I b) { return _mm512_add_epi32(a, b); }
   static F scale(F y, F kq, F /*shifted*/) { return _mm512_scalef_ps(y, kq); }  // y 2^floor(kq)
-  static unsigned greater(I a, I b) { return _mm512_cmpgt_epi32_mask(a, b); }
-  static unsigned unequal(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_NEQ_UQ); }
+  // The lanes with a <= limit (signed) and x == y: one masked compare.
+  static unsigned fast(I a, I limit, F x, F y) {
+    return _mm512_mask_cmp_ps_mask(_mm512_cmple_epi32_mask(a, limit), x, y, _CMP_EQ_OQ);
+  }
 };
 #include "numerics/exp_binary32.inc"
 }  // namespace exp16
