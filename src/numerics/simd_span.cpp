@@ -358,12 +358,12 @@ PTO_AVX2 NarrowSummary bf16_narrow_avx2(const std::uint32_t* in, std::uint16_t* 
 // agree, that value is exp(x)/2^e correctly rounded, as the exact path rounds
 // it.  yh + low lies in [0.97, 1.96], so the result is normal in the fast
 // range and scaling by 2^e is exact.
-// The loops compute 2P = RN(Th RN(rh rh)) and q1/2 (the halved constants)
-// instead, and RN(P + yh) as RN(2P / 2 + yh): every rounding stays the same
-// (scaling by 2 is exact and commutes with RN for normal values).  Only for
-// |rh| < 2^-62 (k = 0, tiny x) can RN(rh rh) or 2P underflow; those terms
-// are then below 2^-120, far inside the error bound.
-alignas(64) constexpr float kExpTableHi[16] = {
+// The table holds Th/2: Th is one exact add (on an adder, not an FMA
+// unit) and P = RN((Th/2) RN(rh rh)).  Only for |rh| < 2^-62 (k = 0, tiny
+// x) can RN(rh rh) or P underflow; those terms are then below 2^-120, far
+// inside the error bound.  The vector loops scale the result by 2^e with
+// VSCALEFPS (AVX-512) or an exponent add (AVX2).
+alignas(64) constexpr float kExpTableHalfHi[16] = {
     0x1p-1f,        0x1.0b5586p-1f, 0x1.172b84p-1f, 0x1.2387a6p-1f, 0x1.306fe0p-1f, 0x1.3dea64p-1f,
     0x1.4bfdaep-1f, 0x1.5ab07ep-1f, 0x1.6a09e6p-1f, 0x1.7a1148p-1f, 0x1.8ace54p-1f, 0x1.9c4918p-1f,
     0x1.ae89fap-1f, 0x1.c199bep-1f, 0x1.d5818ep-1f, 0x1.ea4afap-1f};
@@ -375,7 +375,7 @@ constexpr float kExp16InvC = 0x1.715476p+0f;   // RN(16 / ln2) / 16
 constexpr float kExp16C1 = 0x1.62e430p-1f;     // RN(ln2 / 16) 16
 constexpr float kExp16C2 = -0x1.05c610p-29f;   // RN(ln2 / 16 - C1) 16
 constexpr float kExp16Shift = 0x1.8p19f;       // adding it rounds to a multiple of 1/16: kq in the low bits
-constexpr float kExp16HalfQ1 = 0x1.5556e0p-3f, kExp16HalfQ2 = 0x1.555656p-5f;  // c1/2, c2/2 (c1 ~ 1/3, c2 ~ 1/12)
+constexpr float kExp16Q1 = 0x1.5556e0p-2f, kExp16Q2 = 0x1.555656p-4f;  // c1 ~ 1/3, c2 ~ 1/12
 constexpr float kExp16Delta = 0x1p-33f;  // 1.16e-10 > 9.1e-11 + 2^-36
 // Lanes outside 0 < |x| <= 87: 2 |x| bits - 2 (wrapping for zero), biased
 // for a signed compare, exceeds 2 * 87.0f bits - 2.
