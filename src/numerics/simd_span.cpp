@@ -666,17 +666,11 @@ PTO_AVX512 void transpose16(__m512 (&r)[16]) {
 // (rows past `rows` are zero, their lanes unused) and transposed in
 // registers, then each valid column is one step of every lane.  Columns
 // past `columns` are never added (adding +0 would turn a -0 sum into +0).
-// A step s = RN(a + b) is exact iff s - a == b and s - b == a (computed):
-// if exact, both differences are representable, hence computed exactly;
-// if not, the difference with the operand of larger magnitude is exact
-// (Dekker's Fast2Sum lemma: for |a| >= |b|, s - a is representable, with
-// gradual underflow too, as long as nothing overflows) and differs from
-// the other operand because s != a + b.  A row that overflows ends
-// infinite or NaN and is refolded by the caller.
-PTO_AVX512 std::uint16_t fp32_row_sums16_avx512(const float* first, std::size_t stride, unsigned rows,
-                                                std::uint32_t columns, float* sums) noexcept {
+// Lanes past `rows` add zeros: exact, so the host's inexact flag stays the
+// rows' own.
+PTO_AVX512 void fp32_row_sums16_avx512(const float* first, std::size_t stride, unsigned rows, std::uint32_t columns,
+                                       float* sums) noexcept {
   __m512 acc = _mm512_setzero_ps();  // +0: TileProfileReductionInitial of SUM
-  __mmask16 inexact = 0;
   for (std::uint32_t c0 = 0; c0 < columns; c0 += 16) {
     const std::uint32_t count = std::min<std::uint32_t>(16, columns - c0);
     const auto valid = static_cast<__mmask16>((1U << count) - 1U);
@@ -684,18 +678,9 @@ PTO_AVX512 std::uint16_t fp32_row_sums16_avx512(const float* first, std::size_t 
     for (unsigned k = 0; k < 16; ++k)
       r[k] = k < rows ? _mm512_maskz_loadu_ps(valid, first + k * stride + c0) : _mm512_setzero_ps();
     transpose16(r);
-    for (std::uint32_t c = 0; c < count; ++c) {
-      const __m512 b = r[c];
-      const __m512 s = _mm512_add_ps(acc, b);
-      const __mmask16 b_lost = _mm512_cmp_ps_mask(_mm512_sub_ps(s, acc), b, _CMP_NEQ_UQ);
-      const __mmask16 acc_lost = _mm512_cmp_ps_mask(_mm512_sub_ps(s, b), acc, _CMP_NEQ_UQ);
-      inexact = static_cast<__mmask16>(inexact | b_lost | acc_lost);
-      acc = s;
-    }
+    for (std::uint32_t c = 0; c < count; ++c) acc = _mm512_add_ps(acc, r[c]);
   }
-  const auto live = static_cast<__mmask16>((1U << rows) - 1U);
-  _mm512_mask_storeu_ps(sums, live, acc);
-  return static_cast<std::uint16_t>(inexact & live);
+  _mm512_mask_storeu_ps(sums, static_cast<__mmask16>((1U << rows) - 1U), acc);
 }
 
 // ---- FP32 exp, binary32 tier on sixteen lanes ----
@@ -800,12 +785,15 @@ bool avx2_fma_available() noexcept {
 bool avx2_fma_available() noexcept { return false; }
 #endif
 
-std::optional<std::uint16_t> fp32_row_sums16(const float* first, std::size_t stride, unsigned rows,
-                                             std::uint32_t columns, float* sums) noexcept {
+bool fp32_row_sums16(const float* first, std::size_t stride, unsigned rows, std::uint32_t columns,
+                     float* sums) noexcept {
 #ifdef PTO_HAVE_AVX2_PATH
-  if (active_tier() == Tier::Avx512) return fp32_row_sums16_avx512(first, stride, rows, columns, sums);
+  if (active_tier() == Tier::Avx512) {
+    fp32_row_sums16_avx512(first, stride, rows, columns, sums);
+    return true;
+  }
 #endif
-  return std::nullopt;
+  return false;
 }
 
 bool min_max(bool max, std::uint16_t inf, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,

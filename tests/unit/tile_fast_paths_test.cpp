@@ -384,12 +384,12 @@ TEST(TileFastPaths, ColumnSumFp32IeeeUnderDirectedHostRounding) {
   std::fesetround(FE_TONEAREST);
 }
 
-// NX comes from the host's inexact flag around the column loop: the
-// caller's floating-point flags are neither cleared nor added to, a flag
-// already raised (inexact included) does not become the tile's NX, and
-// FP64 columns and non-finite columns beside inexact ones keep their own
+// NX comes from the host's inexact flag around the row and column loops:
+// the caller's floating-point flags are neither cleared nor added to, a
+// flag already raised (inexact included) does not become the tile's NX,
+// and FP64 lines and non-finite lines beside inexact ones keep their own
 // flags.
-TEST(TileFastPaths, ColumnSumIeeeLeavesTheHostFlagsAsTheyWere) {
+TEST(TileFastPaths, RowAndColumnSumIeeeLeaveTheHostFlagsAsTheyWere) {
   std::mt19937_64 g(31);
   Tile exact = make_tile(descriptor(DataType::FP32, 5, 4, 5));
   fill(exact, {}, [] { return f32(1.0f); });
@@ -399,15 +399,18 @@ TEST(TileFastPaths, ColumnSumIeeeLeavesTheHostFlagsAsTheyWere) {
   Tile mixed = random_tile(DataType::FP32, 9, 6, 9, g, random_finite);
   mixed.write_element(2, 4, 0x7f800000);  // +inf: that column is refolded exactly
   mixed.write_element(5, 7, 0x7fc00000);
-  for (int raised : {0, FE_INEXACT, FE_DIVBYZERO | FE_INVALID}) {
-    for (const Tile* s : {&exact, &inexact, &mixed}) {
-      std::feclearexcept(FE_ALL_EXCEPT);
-      if (raised != 0) std::feraiseexcept(raised);
-      SCOPED_TRACE(testing::Message() << "raised " << raised << " type " << static_cast<int>(s->data_type()));
-      check_reduce(ops::Reduction::SUM, TileAxis::Column, NumericProfile::Ieee, *s);
-      EXPECT_EQ(std::fetestexcept(FE_ALL_EXCEPT), raised);
-    }
-  }
+  for_each_tier([&] {
+    for (int raised : {0, FE_INEXACT, FE_DIVBYZERO | FE_INVALID})
+      for (TileAxis axis : {TileAxis::Row, TileAxis::Column})
+        for (const Tile* s : {&exact, &inexact, &mixed}) {
+          std::feclearexcept(FE_ALL_EXCEPT);
+          if (raised != 0) std::feraiseexcept(raised);
+          SCOPED_TRACE(testing::Message() << "raised " << raised << " row " << (axis == TileAxis::Row) << " type "
+                                          << static_cast<int>(s->data_type()));
+          check_reduce(ops::Reduction::SUM, axis, NumericProfile::Ieee, *s);
+          EXPECT_EQ(std::fetestexcept(FE_ALL_EXCEPT), raised);
+        }
+  });
   std::feclearexcept(FE_ALL_EXCEPT);
 }
 
