@@ -174,7 +174,7 @@ bool row_extremes_of(bool max, T inf, const T* first, std::size_t stride, std::u
 // Tiers, each vouching only for the roundings it can prove (docs/numerics.md,
 // TEXP FP32): the AVX2+FMA loop evaluates eight lanes in binary32 with an
 // error bound and marks the lanes whose rounding that bound leaves open
-// (about 1 in 200); the binary64 evaluation below redoes those (and is the
+// (about 1 in 500); the binary64 evaluation below redoes those (and is the
 // portable loop for every element); what it cannot decide (about one
 // random element in 2^18) stays slow for the caller's exact path.
 //

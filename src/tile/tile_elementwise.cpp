@@ -329,7 +329,7 @@ struct UnaryContext {
 // below 2^-62 before its one rounding, docs/numerics.md) recomputes those.
 // Every other element rounds as the exact path does, to a normal, inexact
 // result: its only flag is NX.  Chunks of 8192: the binary64 evaluation
-// runs once per chunk on the few open lanes (about one in 200), so fewer,
+// runs once per chunk on the few open lanes (about one in 500), so fewer,
 // fuller calls keep its vectors busy.
 constexpr std::size_t kExpChunk = 8192;
 
