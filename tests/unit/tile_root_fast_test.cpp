@@ -1,4 +1,4 @@
-// Differential tests of the FP32 TSQRT/TRECIP fast path in the ieee
+// Differential tests of the FP32 TSQRT/TRECIP/TRSQRT fast path in the ieee
 // profile (tile_elementwise.cpp root_fp32_span over num::simd::root_fp32)
 // against the exact per-element path ops::sfu_element, in every vector tier
 // the host has: every element's bits, and the tile's flags against the OR
@@ -25,7 +25,7 @@ namespace {
 
 using pto::test::for_each_tier;
 
-constexpr std::array kOps = {ops::Unary::SQRT, ops::Unary::RECIP};
+constexpr std::array kOps = {ops::Unary::SQRT, ops::Unary::RECIP, ops::Unary::RSQRT};
 
 Tile fp32_tile(std::uint32_t columns, std::uint32_t rows, std::uint32_t valid_columns) {
   TileDescriptor d;
@@ -95,9 +95,10 @@ TEST(TileRootFastPath, RandomEncodingsOfEveryClassMatchTheExactPath) {
 TEST(TileRootFastPath, OneInexactElementAmongExactOnesRaisesNx) {
   for_each_tier([] {
     for (ops::Unary op : kOps) {
-      const auto exact = [op](std::uint32_t i) {  // (i % 7 + 1)^2 or +-2^(i % 9 - 4)
-        const float v = op == ops::Unary::SQRT ? static_cast<float>((i % 7 + 1) * (i % 7 + 1))
-                                               : std::ldexp(i % 2 ? -1.0f : 1.0f, static_cast<int>(i % 9) - 4);
+      const auto exact = [op](std::uint32_t i) {  // (i % 7 + 1)^2, +-2^(i % 9 - 4) or 4^(i % 9 - 4)
+        const float v = op == ops::Unary::SQRT    ? static_cast<float>((i % 7 + 1) * (i % 7 + 1))
+                        : op == ops::Unary::RECIP ? std::ldexp(i % 2 ? -1.0f : 1.0f, static_cast<int>(i % 9) - 4)
+                                                  : std::ldexp(1.0f, 2 * (static_cast<int>(i % 9) - 4));
         return std::bit_cast<std::uint32_t>(v);
       };
       for (int at : {-1, 0, 700, 2047, 2048, 4095}) {
