@@ -102,29 +102,31 @@ RootSummary root_lanes(const std::uint32_t* in, std::uint32_t* out, std::uint64_
 #endif
 #define PTO_AVX512_ROOT __attribute__((target("avx512f")))
 
-// RSQRT of sixteen lanes as two binary64 halves: the values rounded to
-// binary32 and the lanes rsqrt_decided keeps.
+// RSQRT of eight lanes in binary64: the values rounded to binary32 and
+// the lanes rsqrt_decided keeps.
+struct Rsqrt8 {
+  __m256 value;
+  __mmask8 decided;
+};
+PTO_AVX512_ROOT Rsqrt8 rsqrt8(__m256 x) {
+  const __m512d y = _mm512_div_pd(_mm512_set1_pd(1.0), _mm512_sqrt_pd(_mm512_cvtps_pd(x)));
+  const __m512i low = _mm512_and_si512(
+      _mm512_add_epi64(_mm512_castpd_si512(y), _mm512_set1_epi64(static_cast<long long>(kRsqrtTolerance))),
+      _mm512_set1_epi64(static_cast<long long>(kRsqrtGrid)));
+  return {_mm512_cvtpd_ps(y), _mm512_cmpge_epu64_mask(low, _mm512_set1_epi64(static_cast<long long>(2 * kRsqrtTolerance)))};
+}
+
+// RSQRT of sixteen lanes as two binary64 halves.
 struct Rsqrt16 {
   __m512 value;
   __mmask16 decided;
 };
 PTO_AVX512_ROOT Rsqrt16 rsqrt16(__m512 x) {
-  const __m512d one = _mm512_set1_pd(1.0);
-  const __m512i tolerance = _mm512_set1_epi64(static_cast<long long>(kRsqrtTolerance));
-  const __m512i grid = _mm512_set1_epi64(static_cast<long long>(kRsqrtGrid));
-  const __m512i twice = _mm512_set1_epi64(static_cast<long long>(2 * kRsqrtTolerance));
-  __m256 half[2];
-  __mmask8 decided[2];
-  for (int h = 0; h < 2; ++h) {
-    const __m256 part = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), h));
-    const __m512d y = _mm512_div_pd(one, _mm512_sqrt_pd(_mm512_cvtps_pd(part)));
-    const __m512i low = _mm512_and_si512(_mm512_add_epi64(_mm512_castpd_si512(y), tolerance), grid);
-    decided[h] = _mm512_cmpge_epu64_mask(low, twice);
-    half[h] = _mm512_cvtpd_ps(y);
-  }
+  const Rsqrt8 low = rsqrt8(_mm512_castps512_ps256(x));
+  const Rsqrt8 high = rsqrt8(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1)));
   const __m512 value = _mm512_castpd_ps(
-      _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(half[0])), _mm256_castps_pd(half[1]), 1));
-  return {value, static_cast<__mmask16>(decided[0] | (unsigned{decided[1]} << 8))};
+      _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(low.value)), _mm256_castps_pd(high.value), 1));
+  return {value, static_cast<__mmask16>(low.decided | (unsigned{high.decided} << 8))};
 }
 
 // Sixteen lanes a step (masked loads and stores for the tail): the fast
