@@ -2,7 +2,8 @@
 // same benchmark: TADD, TMUL, TMAX, TADDS, TMULS, TDIVS (FP32, FP16, BF16,
 // FP64), TEXP (FP32), TROWSUM,
 // TROWMAX, TCOLSUM, TCOLMAX (FP32), TCVT FP32->BF16, TCMP and TSEL (FP32,
-// FP16, BF16, FP64), each in the reference and ieee profiles.
+// FP16, BF16, FP64), TLOG, TSQRT, TRSQRT, TRECIP (FP32), each in the
+// reference and ieee profiles.
 // Kernels run through their registered TileKernel::execute (steps 10-11 of
 // the commit path); bytes/s counts the destination bytes (TROWSUM: the 64 KiB
 // source).  Counter `memcpy_fraction` = kernel throughput / throughput of a
@@ -204,5 +205,16 @@ void BM_TSEL(benchmark::State& state) {
   b.run(state, isa::TileOp::TSEL, profile_of(state));
 }
 BENCHMARK(BM_TSEL)->Apply(float_types);
+
+// The other SFU unaries on the FP32 sources (values in [0.5, 2): positive,
+// finite, so every element is a regular result).
+void BM_TLOG(benchmark::State& s) { elementwise(s, isa::TileOp::TLOG); }
+void BM_TSQRT(benchmark::State& s) { elementwise(s, isa::TileOp::TSQRT); }
+void BM_TRSQRT(benchmark::State& s) { elementwise(s, isa::TileOp::TRSQRT); }
+void BM_TRECIP(benchmark::State& s) { elementwise(s, isa::TileOp::TRECIP); }
+BENCHMARK(BM_TLOG)->Apply(fp32_only);
+BENCHMARK(BM_TSQRT)->Apply(fp32_only);
+BENCHMARK(BM_TRSQRT)->Apply(fp32_only);
+BENCHMARK(BM_TRECIP)->Apply(fp32_only);
 
 }  // namespace

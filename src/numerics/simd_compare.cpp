@@ -110,11 +110,17 @@ struct Lanes<std::uint8_t> {
   PTO_AVX512_BW static __m512i load(const std::uint8_t* p) { return _mm512_loadu_si512(p); }
   PTO_AVX512_BW static __m512i maxu(__m512i x, __m512i y) { return _mm512_max_epu8(x, y); }
   PTO_AVX512_BW static __m512i set1(std::uint8_t v) { return _mm512_set1_epi8(static_cast<char>(v)); }
-  PTO_AVX512_BW static Mask lt(__m512i x, __m512i y) { return _mm512_cmplt_epi8_mask(x, y); }
-  PTO_AVX512_BW static Mask ltu(__m512i x, __m512i y) { return _mm512_cmplt_epu8_mask(x, y); }
-  PTO_AVX512_BW static Mask eq(__m512i x, __m512i y) { return _mm512_cmpeq_epi8_mask(x, y); }
-  PTO_AVX512_BW static Mask test(__m512i x, __m512i y) { return _mm512_test_epi8_mask(x, y); }
-  PTO_AVX512_BW static __m512i maskz_mov(Mask k, __m512i x) { return _mm512_maskz_mov_epi8(k, x); }
+  template <int P>
+  PTO_AVX512_BW static Mask cmp(__m512i x, __m512i y) {
+    return _mm512_cmp_epi8_mask(x, y, P);
+  }
+  template <int P>
+  PTO_AVX512_BW static Mask cmpu(__m512i x, __m512i y) {
+    return _mm512_cmp_epu8_mask(x, y, P);
+  }
+  PTO_AVX512_BW static __m512i mask_sub(__m512i src, Mask k, __m512i x, __m512i y) {
+    return _mm512_mask_sub_epi8(src, k, x, y);
+  }
   PTO_AVX512_BW static __m512i blend(Mask k, __m512i x, __m512i y) { return _mm512_mask_blend_epi8(k, x, y); }
 };
 
@@ -126,11 +132,17 @@ struct Lanes<std::uint16_t> {
   PTO_AVX512_BW static __m512i load(const std::uint16_t* p) { return _mm512_loadu_si512(p); }
   PTO_AVX512_BW static __m512i maxu(__m512i x, __m512i y) { return _mm512_max_epu16(x, y); }
   PTO_AVX512_BW static __m512i set1(std::uint16_t v) { return _mm512_set1_epi16(static_cast<short>(v)); }
-  PTO_AVX512_BW static Mask lt(__m512i x, __m512i y) { return _mm512_cmplt_epi16_mask(x, y); }
-  PTO_AVX512_BW static Mask ltu(__m512i x, __m512i y) { return _mm512_cmplt_epu16_mask(x, y); }
-  PTO_AVX512_BW static Mask eq(__m512i x, __m512i y) { return _mm512_cmpeq_epi16_mask(x, y); }
-  PTO_AVX512_BW static Mask test(__m512i x, __m512i y) { return _mm512_test_epi16_mask(x, y); }
-  PTO_AVX512_BW static __m512i maskz_mov(Mask k, __m512i x) { return _mm512_maskz_mov_epi16(k, x); }
+  template <int P>
+  PTO_AVX512_BW static Mask cmp(__m512i x, __m512i y) {
+    return _mm512_cmp_epi16_mask(x, y, P);
+  }
+  template <int P>
+  PTO_AVX512_BW static Mask cmpu(__m512i x, __m512i y) {
+    return _mm512_cmp_epu16_mask(x, y, P);
+  }
+  PTO_AVX512_BW static __m512i mask_sub(__m512i src, Mask k, __m512i x, __m512i y) {
+    return _mm512_mask_sub_epi16(src, k, x, y);
+  }
   PTO_AVX512_BW static __m512i blend(Mask k, __m512i x, __m512i y) { return _mm512_mask_blend_epi16(k, x, y); }
 };
 
@@ -142,11 +154,17 @@ struct Lanes<std::uint32_t> {
   PTO_AVX512_BW static __m512i load(const std::uint32_t* p) { return _mm512_loadu_si512(p); }
   PTO_AVX512_BW static __m512i maxu(__m512i x, __m512i y) { return _mm512_max_epu32(x, y); }
   PTO_AVX512_BW static __m512i set1(std::uint32_t v) { return _mm512_set1_epi32(static_cast<int>(v)); }
-  PTO_AVX512_BW static Mask lt(__m512i x, __m512i y) { return _mm512_cmplt_epi32_mask(x, y); }
-  PTO_AVX512_BW static Mask ltu(__m512i x, __m512i y) { return _mm512_cmplt_epu32_mask(x, y); }
-  PTO_AVX512_BW static Mask eq(__m512i x, __m512i y) { return _mm512_cmpeq_epi32_mask(x, y); }
-  PTO_AVX512_BW static Mask test(__m512i x, __m512i y) { return _mm512_test_epi32_mask(x, y); }
-  PTO_AVX512_BW static __m512i maskz_mov(Mask k, __m512i x) { return _mm512_maskz_mov_epi32(k, x); }
+  template <int P>
+  PTO_AVX512_BW static Mask cmp(__m512i x, __m512i y) {
+    return _mm512_cmp_epi32_mask(x, y, P);
+  }
+  template <int P>
+  PTO_AVX512_BW static Mask cmpu(__m512i x, __m512i y) {
+    return _mm512_cmp_epu32_mask(x, y, P);
+  }
+  PTO_AVX512_BW static __m512i mask_sub(__m512i src, Mask k, __m512i x, __m512i y) {
+    return _mm512_mask_sub_epi32(src, k, x, y);
+  }
   PTO_AVX512_BW static __m512i blend(Mask k, __m512i x, __m512i y) { return _mm512_mask_blend_epi32(k, x, y); }
 };
 
@@ -158,28 +176,33 @@ struct Lanes<std::uint64_t> {
   PTO_AVX512_BW static __m512i load(const std::uint64_t* p) { return _mm512_loadu_si512(p); }
   PTO_AVX512_BW static __m512i maxu(__m512i x, __m512i y) { return _mm512_max_epu64(x, y); }
   PTO_AVX512_BW static __m512i set1(std::uint64_t v) { return _mm512_set1_epi64(static_cast<long long>(v)); }
-  PTO_AVX512_BW static Mask lt(__m512i x, __m512i y) { return _mm512_cmplt_epi64_mask(x, y); }
-  PTO_AVX512_BW static Mask ltu(__m512i x, __m512i y) { return _mm512_cmplt_epu64_mask(x, y); }
-  PTO_AVX512_BW static Mask eq(__m512i x, __m512i y) { return _mm512_cmpeq_epi64_mask(x, y); }
-  PTO_AVX512_BW static Mask test(__m512i x, __m512i y) { return _mm512_test_epi64_mask(x, y); }
-  PTO_AVX512_BW static __m512i maskz_mov(Mask k, __m512i x) { return _mm512_maskz_mov_epi64(k, x); }
+  template <int P>
+  PTO_AVX512_BW static Mask cmp(__m512i x, __m512i y) {
+    return _mm512_cmp_epi64_mask(x, y, P);
+  }
+  template <int P>
+  PTO_AVX512_BW static Mask cmpu(__m512i x, __m512i y) {
+    return _mm512_cmp_epu64_mask(x, y, P);
+  }
+  PTO_AVX512_BW static __m512i mask_sub(__m512i src, Mask k, __m512i x, __m512i y) {
+    return _mm512_mask_sub_epi64(src, k, x, y);
+  }
   PTO_AVX512_BW static __m512i blend(Mask k, __m512i x, __m512i y) { return _mm512_mask_blend_epi64(k, x, y); }
 };
 
 template <typename T>
 constexpr std::size_t kLanes = 64 / sizeof(T);
 
-// x with its magnitude bits flipped in the negative lanes: x ^ (sign fill
-// & magnitude) in one ternary-logic step (no 8-bit arithmetic shift: there
-// the sign mask picks the flipped lanes).
+// The signed value key of a floating carrier: the encoding itself when
+// non-negative, minus its magnitude when negative (sign bit - x in the
+// negative lanes: -m -> -m, so -0 and +0 both key 0).  Equal keys are
+// equal values, so the key order is the value order with -0 == +0 and one
+// signed compare gives each relation.  Two operations: a sign test into a
+// mask and a masked subtraction.
 template <typename T>
-PTO_AVX512_BW __m512i flip_negative(__m512i x, __m512i magnitude) {
+PTO_AVX512_BW __m512i value_key(__m512i x, __m512i sign) {
   using L = Lanes<T>;
-  constexpr int kXorAnd = 0x78;  // A ^ (B & C)
-  if constexpr (sizeof(T) == 1) return L::blend(L::lt(x, _mm512_setzero_si512()), x, _mm512_xor_si512(x, magnitude));
-  else if constexpr (sizeof(T) == 2) return _mm512_ternarylogic_epi32(x, _mm512_srai_epi16(x, 15), magnitude, kXorAnd);
-  else if constexpr (sizeof(T) == 4) return _mm512_ternarylogic_epi32(x, _mm512_srai_epi32(x, 31), magnitude, kXorAnd);
-  else return _mm512_ternarylogic_epi64(x, _mm512_srai_epi64(x, 63), magnitude, kXorAnd);
+  return L::mask_sub(x, L::template cmp<_MM_CMPINT_LT>(x, _mm512_setzero_si512()), sign, x);
 }
 
 // The load mask of the lanes from `first` below n.
@@ -195,65 +218,88 @@ PTO_AVX512_BW typename Lanes<T>::Mask lanes_below(std::size_t first, std::size_t
 // subnormal, order -0 == +0 and report NaN pairs unordered).
 enum class Kind : std::uint8_t { Signed, Unsigned, FloatingKeys, FloatingHost };
 
-template <typename T>
-struct Relations {
-  typename Lanes<T>::Mask less, equal, nan;
+// The one relation a lane computes: every outcome set TileCompareBoolean
+// gives is one of these, its complement (GT: not LE, NE: not EQ, GE: not
+// LT) or a constant, applied to whole words (WordForm).
+enum class Relation : std::uint8_t { Less, Equal, LessOrEqual };
+
+// A predicate word is (relation bits & keep) ^ flip.
+struct WordForm {
+  Relation relation;
+  std::uint64_t keep, flip;
 };
 
-// Floating keys: the signed key of a carrier, x with its magnitude bits
-// flipped when negative (-m -> -1 - m); -0 (key -1) against +0 (key 0) is
-// the only pair of equal values with unequal keys, found by a zero test of
-// x | y.  NaNs: `widest` accumulates the largest magnitude, compared with
-// the NaN bound once per call.
-template <Kind K, typename T>
+WordForm word_form(Outcomes h) noexcept {
+  constexpr std::uint64_t kAll = ~std::uint64_t{0};
+  const int count = int{h.less} + int{h.equal} + int{h.greater};
+  if (count == 0 || count == 3) return {Relation::Less, 0, count == 3 ? kAll : 0};
+  const bool complement = count == 2;
+  // The single outcome that holds, or the one that does not.
+  const bool less = h.less != complement, equal = h.equal != complement;
+  const Relation r = less ? Relation::Less : equal ? Relation::Equal : Relation::LessOrEqual;
+  // GREATER alone is not LE; not GREATER is LE.
+  const bool flip = (r == Relation::LessOrEqual) != complement;
+  return {r, kAll, flip ? kAll : 0};
+}
+
+// The integer compare predicate of a relation; the quiet host one for
+// floating carriers (a NaN pair's bit is the caller's).
+template <Relation R>
+constexpr int kIntegerPredicate = R == Relation::Less ? _MM_CMPINT_LT : R == Relation::Equal ? _MM_CMPINT_EQ : _MM_CMPINT_LE;
+template <Relation R>
+constexpr int kHostPredicate = R == Relation::Less ? _CMP_LT_OQ : R == Relation::Equal ? _CMP_EQ_OQ : _CMP_LE_OQ;
+
+template <typename T>
+struct Relations {
+  typename Lanes<T>::Mask holds, nan;
+};
+
+// Floating keys: value_key of both operands.  NaNs: `widest` accumulates
+// the largest magnitude, compared with the NaN bound once per call.
+template <Kind K, Relation R, typename T>
 PTO_AVX512_BW Relations<T> relate(__m512i x, __m512i y, __m512i& widest) {
   using L = Lanes<T>;
   if constexpr (K == Kind::Signed) {
-    return {L::lt(x, y), L::eq(x, y), 0};
+    return {L::template cmp<kIntegerPredicate<R>>(x, y), 0};
   } else if constexpr (K == Kind::Unsigned) {
-    return {L::ltu(x, y), L::eq(x, y), 0};
+    return {L::template cmpu<kIntegerPredicate<R>>(x, y), 0};
   } else if constexpr (K == Kind::FloatingHost && sizeof(T) == 4) {
     const __m512 fx = _mm512_castsi512_ps(x), fy = _mm512_castsi512_ps(y);
-    return {_mm512_cmp_ps_mask(fx, fy, _CMP_LT_OQ), _mm512_cmp_ps_mask(fx, fy, _CMP_EQ_OQ),
-            _mm512_cmp_ps_mask(fx, fy, _CMP_UNORD_Q)};
+    return {_mm512_cmp_ps_mask(fx, fy, kHostPredicate<R>), _mm512_cmp_ps_mask(fx, fy, _CMP_UNORD_Q)};
   } else if constexpr (K == Kind::FloatingHost) {
     const __m512d fx = _mm512_castsi512_pd(x), fy = _mm512_castsi512_pd(y);
-    return {_mm512_cmp_pd_mask(fx, fy, _CMP_LT_OQ), _mm512_cmp_pd_mask(fx, fy, _CMP_EQ_OQ),
-            _mm512_cmp_pd_mask(fx, fy, _CMP_UNORD_Q)};
+    return {_mm512_cmp_pd_mask(fx, fy, kHostPredicate<R>), _mm512_cmp_pd_mask(fx, fy, _CMP_UNORD_Q)};
   } else {
-    const __m512i magnitude = L::set1(magnitude_bits<T>());
-    const __m512i kx = flip_negative<T>(x, magnitude), ky = flip_negative<T>(y, magnitude);
-    const auto nonzero = L::test(_mm512_or_si512(x, y), magnitude);
+    const __m512i sign = L::set1(sign_bit<T>()), magnitude = L::set1(magnitude_bits<T>());
     widest = L::maxu(widest, L::maxu(_mm512_and_si512(x, magnitude), _mm512_and_si512(y, magnitude)));
-    return {static_cast<typename L::Mask>(L::lt(kx, ky) & nonzero),
-            static_cast<typename L::Mask>(L::eq(kx, ky) | ~nonzero), 0};
+    return {L::template cmp<kIntegerPredicate<R>>(value_key<T>(x, sign), value_key<T>(y, sign)), 0};
   }
 }
 
 // One 64-lane word from `first`: sizeof(T) vectors, lanes from n on masked
 // off (a full word: no lane masked).
-template <Kind K, typename T, bool Tail>
-PTO_AVX512_BW void relate_word(Outcomes holds, const T* a, const T* b, __m512i broadcast, std::size_t first,
+template <Kind K, Relation R, typename T, bool Tail>
+PTO_AVX512_BW void relate_word(WordForm form, const T* a, const T* b, __m512i broadcast, std::size_t first,
                                std::size_t n, std::uint64_t* out, std::uint64_t& nan, __m512i& widest) {
   using L = Lanes<T>;
-  std::uint64_t l = 0, e = 0;
+  std::uint64_t word = 0;
   for (std::size_t v = 0; v < sizeof(T); ++v) {
     const std::size_t at = first + v * kLanes<T>;
     if (Tail && at >= n) break;
     const auto k = Tail ? lanes_below<T>(at, n) : static_cast<typename L::Mask>(~std::uint64_t{0});
     const __m512i x = Tail ? L::load(k, a + at) : L::load(a + at);
     const __m512i y = b == nullptr ? broadcast : Tail ? L::load(k, b + at) : L::load(b + at);
-    const Relations<T> r = relate<K, T>(x, y, widest);
-    const unsigned shift = static_cast<unsigned>(v * kLanes<T>);
-    l |= static_cast<std::uint64_t>(static_cast<typename L::Mask>(r.less & k)) << shift;
-    e |= static_cast<std::uint64_t>(static_cast<typename L::Mask>(r.equal & k)) << shift;
+    const Relations<T> r = relate<K, R, T>(x, y, widest);
+    word |= static_cast<std::uint64_t>(r.holds) << (v * kLanes<T>);
     nan |= static_cast<typename L::Mask>(r.nan & k);
   }
-  out[first / kWordBits] = outcome_word(holds, l, e, Tail ? n - first : kWordBits);
+  const std::size_t count = Tail ? n - first : kWordBits;
+  word = (word & form.keep) ^ form.flip;
+  out[first / kWordBits] = count >= kWordBits ? word : word & ((std::uint64_t{1} << count) - 1);
 }
 
-template <Kind K, typename T>
-PTO_AVX512_BW bool compare_avx512(Outcomes holds, T nan_above, const T* a, const T* b, T scalar, std::size_t n,
+template <Kind K, Relation R, typename T>
+PTO_AVX512_BW bool compare_avx512(WordForm form, T nan_above, const T* a, const T* b, T scalar, std::size_t n,
                                   std::uint64_t* out) noexcept {
   using L = Lanes<T>;
   const __m512i broadcast = L::set1(scalar);
@@ -261,9 +307,21 @@ PTO_AVX512_BW bool compare_avx512(Outcomes holds, T nan_above, const T* a, const
   std::uint64_t nan = 0;
   std::size_t first = 0;
   for (; first + kWordBits <= n; first += kWordBits)
-    relate_word<K, T, false>(holds, a, b, broadcast, first, n, out, nan, widest);
-  if (first < n) relate_word<K, T, true>(holds, a, b, broadcast, first, n, out, nan, widest);
-  return nan != 0 || L::ltu(L::set1(nan_above), widest) != 0;
+    relate_word<K, R, T, false>(form, a, b, broadcast, first, n, out, nan, widest);
+  if (first < n) relate_word<K, R, T, true>(form, a, b, broadcast, first, n, out, nan, widest);
+  return nan != 0 || L::template cmpu<_MM_CMPINT_LT>(L::set1(nan_above), widest) != 0;
+}
+
+// compare_avx512 for the relation of `holds`.
+template <Kind K, typename T>
+PTO_AVX512_BW bool compare_relation(Outcomes holds, T nan_above, const T* a, const T* b, T scalar, std::size_t n,
+                                    std::uint64_t* out) noexcept {
+  const WordForm form = word_form(holds);
+  switch (form.relation) {
+    case Relation::Less: return compare_avx512<K, Relation::Less>(form, nan_above, a, b, scalar, n, out);
+    case Relation::Equal: return compare_avx512<K, Relation::Equal>(form, nan_above, a, b, scalar, n, out);
+    default: return compare_avx512<K, Relation::LessOrEqual>(form, nan_above, a, b, scalar, n, out);
+  }
 }
 
 template <typename T>
@@ -288,15 +346,15 @@ bool compare_order(Outcomes holds, T nan_above, const T* a, const T* b, T scalar
                    std::uint64_t* out) noexcept {
 #ifdef PTO_HAVE_AVX512_COMPARE
   if (active_tier() == Tier::Avx512) {
-    if constexpr (O == Order::Signed) return compare_avx512<Kind::Signed>(holds, nan_above, a, b, scalar, n, out);
-    if constexpr (O == Order::Unsigned) return compare_avx512<Kind::Unsigned>(holds, nan_above, a, b, scalar, n, out);
+    if constexpr (O == Order::Signed) return compare_relation<Kind::Signed>(holds, nan_above, a, b, scalar, n, out);
+    if constexpr (O == Order::Unsigned) return compare_relation<Kind::Unsigned>(holds, nan_above, a, b, scalar, n, out);
     // 32- and 64-bit Floating carriers are binary32 (FP32, and TF32/HF32
     // with zero low bits) and binary64 encodings.
     constexpr std::uint32_t kDenormalsAreZero = 0x0040;
     if constexpr (sizeof(T) >= 4)
       if ((_mm_getcsr() & kDenormalsAreZero) == 0)
-        return compare_avx512<Kind::FloatingHost>(holds, nan_above, a, b, scalar, n, out);
-    return compare_avx512<Kind::FloatingKeys>(holds, nan_above, a, b, scalar, n, out);
+        return compare_relation<Kind::FloatingHost>(holds, nan_above, a, b, scalar, n, out);
+    return compare_relation<Kind::FloatingKeys>(holds, nan_above, a, b, scalar, n, out);
   }
 #endif
   return compare_lanes<O>(holds, nan_above, a, b, scalar, n, out);

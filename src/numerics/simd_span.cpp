@@ -216,7 +216,7 @@ bool row_extremes_of(bool max, T inf, const T* first, std::size_t stride, std::u
 // Tiers, each vouching only for the roundings it can prove (docs/numerics.md,
 // TEXP FP32): the AVX2+FMA loop evaluates eight lanes in binary32 with an
 // error bound and marks the lanes whose rounding that bound leaves open
-// (about 1 in 200); the binary64 evaluation below redoes those (and is the
+// (about 1 in 500); the binary64 evaluation below redoes those (and is the
 // portable loop for every element); what it cannot decide (about one
 // random element in 2^18) stays slow for the caller's exact path.
 //
@@ -378,50 +378,56 @@ PTO_AVX2 NarrowSummary bf16_narrow_avx2(const std::uint32_t* in, std::uint16_t* 
 
 // ---- FP32 exp, binary32 tier (AVX2 + FMA) ----
 //
-// exp(x) = 2^e T exp(r): k = round(x 8/ln2), j = k mod 8, e = floor(k / 8),
-// T = 2^(j/8) = Th (1 + tau) (Th, tau binary32; |T - Th (1 + tau)| < 2^-49 T),
-// r = x - k ln2/8 = rh + l.  rh = x - k C1 is exact in one FMA (C1 = RN(ln2/8)
-// is a multiple of 2^-24; k != 0 needs |x| > 2^-5, a multiple of 2^-28, and
-// |rh| < 2^-4), l = -k (ln2/8 - C1) is below 2^-21.9, and s = RN(tau - k C2)
-// stands for tau + l.  Then exp(x) / 2^e = Th exp(rh) (1 + s) up to 2^-43.8
-// relative, evaluated as yh + low:
+// exp(x) = 2^e T exp(r): k = round(x 16/ln2), j = k mod 16, e = floor(k / 16),
+// T = 2^(j/16) = Th (1 + tau) (Th, tau binary32; |T - Th (1 + tau)| < 2^-49.3 T),
+// r = x - k ln2/16 = rh + l.  The loops carry kq = k/16 (the shifter
+// 1.5 2^19 rounds x 16/ln2 / 16 to a multiple of 1/16, so kq's low four
+// mantissa bits are j and the ones above e), and every constant it
+// multiplies is scaled by 16 (exact).  rh = x - k C1 is exact in one FMA
+// (C1 = RN(ln2/16) is a multiple of 2^-28; k != 0 needs |x| > 2^-6, a
+// multiple of 2^-29, and |rh| <= 0.02167 < 2^-5), l = -k (ln2/16 - C1) is
+// below 2^-21.9, and s = RN(tau - k C2) stands for tau + l.  Then
+// exp(x) / 2^e = Th exp(rh) (1 + s) up to 2^-43 relative, evaluated as
+// yh + low:
 //   yh  = RN(Th + Th rh), eps = RN(Th rh + (Th - yh)): Th - yh is exact and
 //         Th rh + (Th - yh) is the rounding error of yh (below 2^-24), so
 //         eps is that error to 2^-48;
-//   h2  = RN(rh rh/2), u = RN(h2 + h2 q) ~ exp(rh) - 1 - rh with
-//         q ~ rh/3 + rh^2/12 + rh^3/60 (Taylor, truncation below 1e-8);
-//   low = RN(Th u + RN(s RN(Th h2 + yh) + eps)).
-// |yh + low - exp(x)/2^e| <= 1.93e-10 (2^-32.3; the terms are summed in
+//   P   = RN(Th RN(rh rh)/2) ~ Th H, H = rh^2/2, and
+//   q1  = RN(1 + rh RN(c1 + c2 rh)) ~ 1 + Q, Q = (exp(rh) - 1 - rh)/H - 1
+//         (c1, c2 binary32, fitted on |rh| <= 0.02167: |Q - rh (c1 + c2 rh)|
+//         <= 4.26e-8), so P q1 ~ Th (exp(rh) - 1 - rh);
+//   low = RN(P q1 + RN(s RN(P + yh) + eps)).
+// |yh + low - exp(x)/2^e| <= 9.1e-11 (2^-33.4; the terms are summed in
 // docs/numerics.md).  Lp = RN(low + delta) and Lm = RN(low - delta) lie
-// beyond low +- (delta - 2^-34), so a binary32 midpoint within 1.93e-10 of
-// yh + low (where exp(x)/2^e and the exact path's value, error below 2^-62,
-// both lie) separates RN(yh + Lp) from RN(yh + Lm).  When the two agree,
-// that value is exp(x)/2^e correctly rounded, as the exact path rounds it.
-// yh + low lies in [0.95, 1.92], so the result is normal in the fast range
-// and scaling by 2^e is an exponent add.
-// The loops hold doubled or halved values where that saves an operation
-// and every rounding stays the same (scaling by 2 is exact and commutes
-// with RN for normal values): the table holds Th/2 (Th is one exact add),
-// S = RN(rh rh) = 2 h2 (one multiplication instead of two), q takes
-// RN(rh/60) + 1/12 against S, 2u = RN(S + S q), and Th u = (Th/2) 2u,
-// Th h2 = (Th/2) S.  Only for |rh| < 2^-62 (k = 0, tiny x) can S or the
-// halved constants' products underflow; those terms are then below 2^-120,
-// far inside the error bound.
-alignas(32) constexpr float kExpTableHalfHi[8] = {0x1p-1f,        0x1.172b84p-1f, 0x1.306fe0p-1f, 0x1.4bfdaep-1f,
-                                                  0x1.6a09e6p-1f, 0x1.8ace54p-1f, 0x1.ae89fap-1f, 0x1.d5818ep-1f};
-alignas(32) constexpr float kExpTableTau[8] = {0.0f,            -0x1.9c0c22p-27f, 0x1.125002p-25f, -0x1.0a3550p-25f,
-                                               0x1.26055cp-26f, 0x1.67a1cap-28f,  -0x1.f9c304p-27f, -0x1.a5217cp-28f};
-constexpr float kExp8InvC = 0x1.715476p+3f;  // RN(8 / ln2)
-constexpr float kExp8C1 = 0x1.62e430p-4f;    // RN(ln2 / 8)
-constexpr float kExp8C2 = -0x1.05c610p-32f;  // RN(ln2 / 8 - C1)
-constexpr float kExp8Shift = 0x1.8p23f;      // adding it rounds to an integer, k in the low bits
-constexpr float kExp8Third = 0x1.555556p-2f;
-constexpr float kExp8Twelfth = 0x1.555556p-4f, kExp8Sixtieth = 0x1.111112p-6f;  // RN(1/6)/2, RN(1/30)/2
-constexpr float kExp8Delta = 0x1.2p-32f;  // 2.62e-10 > 1.93e-10 + 2^-34
+// beyond low +- (delta - 2^-36) (|low| < 2^-11), so a binary32 midpoint within
+// 9.1e-11 of yh + low (where exp(x)/2^e and the exact path's value, error
+// below 2^-62, both lie) separates RN(yh + Lp) from RN(yh + Lm).  When the two
+// agree, that value is exp(x)/2^e correctly rounded, as the exact path rounds
+// it.  yh + low lies in [0.97, 1.96], so the result is normal in the fast
+// range and scaling by 2^e is exact.
+// The table holds Th/2: Th is one exact add (on an adder, not an FMA
+// unit) and P = RN((Th/2) RN(rh rh)).  Only for |rh| < 2^-62 (k = 0, tiny
+// x) can RN(rh rh) or P underflow; those terms are then below 2^-120, far
+// inside the error bound.  The vector loops scale the result by 2^e with
+// VSCALEFPS (AVX-512) or an exponent add (AVX2).
+alignas(64) constexpr float kExpTableHalfHi[16] = {
+    0x1p-1f,        0x1.0b5586p-1f, 0x1.172b84p-1f, 0x1.2387a6p-1f, 0x1.306fe0p-1f, 0x1.3dea64p-1f,
+    0x1.4bfdaep-1f, 0x1.5ab07ep-1f, 0x1.6a09e6p-1f, 0x1.7a1148p-1f, 0x1.8ace54p-1f, 0x1.9c4918p-1f,
+    0x1.ae89fap-1f, 0x1.c199bep-1f, 0x1.d5818ep-1f, 0x1.ea4afap-1f};
+alignas(64) constexpr float kExpTableTau[16] = {
+    0.0f,            0x1.8d96d4p-25f, -0x1.9c0c22p-27f, 0x1.964904p-25f, 0x1.125002p-25f,  0x1.370be4p-25f,
+    -0x1.0a3550p-25f, -0x1.00d8acp-27f, 0x1.26055cp-26f, -0x1.05cb44p-25f, 0x1.67a1cap-28f, 0x1.a3b5e4p-28f,
+    -0x1.f9c304p-27f, -0x1.6961b4p-28f, -0x1.a5217cp-28f, 0x1.61428ep-28f};
+constexpr float kExp16InvC = 0x1.715476p+0f;   // RN(16 / ln2) / 16
+constexpr float kExp16C1 = 0x1.62e430p-1f;     // RN(ln2 / 16) 16
+constexpr float kExp16C2 = -0x1.05c610p-29f;   // RN(ln2 / 16 - C1) 16
+constexpr float kExp16Shift = 0x1.8p19f;       // adding it rounds to a multiple of 1/16: kq in the low bits
+constexpr float kExp16Q1 = 0x1.5556e0p-2f, kExp16Q2 = 0x1.555656p-4f;  // c1 ~ 1/3, c2 ~ 1/12
+constexpr float kExp16Delta = 0x1p-33f;  // 1.16e-10 > 9.1e-11 + 2^-36
 // Lanes outside 0 < |x| <= 87: 2 |x| bits - 2 (wrapping for zero), biased
 // for a signed compare, exceeds 2 * 87.0f bits - 2.
-constexpr auto kExp8RangeBias = static_cast<int>(0x80000000U - 2U);
-constexpr auto kExp8RangeLimit = static_cast<int>(0x80000000U + 2U * kExpFastLimit - 2U);
+constexpr auto kExpRangeBias = static_cast<int>(0x80000000U - 2U);
+constexpr auto kExpRangeLimit = static_cast<int>(0x80000000U + 2U * kExpFastLimit - 2U);
 
 // A batch of the binary64 tier: the in-range arguments the binary32 tier
 // left open, gathered with their positions (entries [0, count) live).
@@ -449,35 +455,42 @@ PTO_NUM_CLONES void exp_binary64_batch(ExpBatch& b) noexcept {
   }
 }
 
-// Evaluates the batch and clears the slow mark of each element it decides.
-void refine_batch(ExpBatch& b, std::uint32_t* out, std::uint64_t* slow) noexcept {
+// Evaluates the batch and clears the slow mark of each element it decides;
+// returns true when some element stays slow.
+bool refine_batch(ExpBatch& b, std::uint32_t* out, std::uint64_t* slow) noexcept {
   exp_binary64_batch(b);
+  std::uint32_t open = 0;
   for (std::size_t k = 0; k < b.count; ++k) {
+    open |= b.open[k];
     if (b.open[k] != 0) continue;
     out[b.at[k]] = b.y[k];
     slow[b.at[k] / 64] &= ~(std::uint64_t{1} << (b.at[k] % 64));
   }
   b.count = 0;
+  return open != 0;
 }
 
-// The binary64 tier over slow[0, (n + 63) / 64) as the binary32 tier left
-// it: the marked elements are gathered branch-free (an out-of-range one is
-// overwritten by the next) and evaluated a whole batch at a time.  Returns
-// true when some element stays slow.
-bool refine_exp_binary64(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept {
-  const std::size_t words = (n + 63) / 64;
+// The binary64 tier over the slow words the binary32 tier left nonzero
+// (their indices listed[0, count)): the marked elements are gathered
+// branch-free (an out-of-range one is overwritten by the next) and
+// evaluated a whole batch at a time.  Returns true when some element stays
+// slow.
+bool refine_exp_binary64(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, const std::uint32_t* listed,
+                         std::size_t count) noexcept {
   ExpBatch b;
   b.count = 0;
-  for (std::size_t w = 0; w < words; ++w)
-    for (std::uint64_t bits = slow[w]; bits != 0; bits &= bits - 1) {
-      const std::size_t i = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+  bool open = false;
+  for (std::size_t k = 0; k < count; ++k)
+    for (std::uint64_t bits = slow[listed[k]]; bits != 0; bits &= bits - 1) {
+      const std::size_t i = std::size_t{listed[k]} * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+      const bool fast = exp_fast_range(in[i]);
       b.at[b.count] = i;
       b.x[b.count] = std::bit_cast<float>(in[i]);
-      b.count += static_cast<std::size_t>(exp_fast_range(in[i]));
-      if (b.count == ExpBatch::kSize) refine_batch(b, out, slow);
+      b.count += static_cast<std::size_t>(fast);
+      open = open || !fast;
+      if (b.count == ExpBatch::kSize) open = refine_batch(b, out, slow) || open;
     }
-  refine_batch(b, out, slow);
-  return std::any_of(slow, slow + words, [](std::uint64_t w) { return w != 0; });
+  return refine_batch(b, out, slow) || open;
 }
 
 // The binary32 tier on eight lanes (AVX2 + FMA).
@@ -493,19 +506,33 @@ struct V {
   static I to_int(F v) { return _mm256_castps_si256(v); }
   static F splat(float v) { return _mm256_set1_ps(v); }
   static I splat(int v) { return _mm256_set1_epi32(v); }
-  static F table(const float (&t)[8]) { return _mm256_load_ps(t); }
-  static F lookup(F table, I index) { return _mm256_permutevar8x32_ps(table, index); }  // index mod 8
+  // A 16-entry table as two registers: the permutation reads the index's
+  // low three bits, and bit 3 (moved to the sign) picks the half.
+  struct Table {
+    F low, high;
+  };
+  static Table table(const float (&t)[16]) { return {_mm256_load_ps(t), _mm256_load_ps(t + 8)}; }
+  static F lookup(const Table& t, I index) {  // index mod 16
+    const __m256 upper = _mm256_castsi256_ps(_mm256_slli_epi32(index, 28));
+    return _mm256_blendv_ps(_mm256_permutevar8x32_ps(t.low, index), _mm256_permutevar8x32_ps(t.high, index), upper);
+  }
   static F fmadd(F a, F b, F c) { return _mm256_fmadd_ps(a, b, c); }
   static F fnmadd(F a, F b, F c) { return _mm256_fnmadd_ps(a, b, c); }
   static F mul(F a, F b) { return _mm256_mul_ps(a, b); }
   static F add(F a, F b) { return _mm256_add_ps(a, b); }
   static F sub(F a, F b) { return _mm256_sub_ps(a, b); }
   static I add(I a, I b) { return _mm256_add_epi32(a, b); }
-  static I exponent_of_eighths(I k) { return _mm256_slli_epi32(_mm256_srai_epi32(k, 3), 23); }
-  static unsigned greater(I a, I b) {
-    return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b))));
+  // y 2^floor(kq): the shifter's bits of kq above its four fraction bits
+  // are floor(kq) (its own high bits drop out of the exponent field).
+  static F scale(F y, F /*kq*/, F shifted) {
+    const I e = _mm256_slli_epi32(_mm256_srai_epi32(_mm256_castps_si256(shifted), 4), 23);
+    return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(y), e));
   }
-  static unsigned unequal(F a, F b) { return static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_NEQ_UQ))); }
+  // The lanes with a <= limit (signed) and x == y, one bit each.
+  static unsigned fast(I a, I limit, F x, F y) {
+    const __m256 beyond = _mm256_castsi256_ps(_mm256_cmpgt_epi32(a, limit));
+    return static_cast<unsigned>(_mm256_movemask_ps(_mm256_andnot_ps(beyond, _mm256_cmp_ps(x, y, _CMP_EQ_OQ))));
+  }
 };
 #include "numerics/exp_binary32.inc"
 }  // namespace exp8
@@ -688,17 +715,11 @@ PTO_AVX512 void transpose16(__m512 (&r)[16]) {
 // (rows past `rows` are zero, their lanes unused) and transposed in
 // registers, then each valid column is one step of every lane.  Columns
 // past `columns` are never added (adding +0 would turn a -0 sum into +0).
-// A step s = RN(a + b) is exact iff s - a == b and s - b == a (computed):
-// if exact, both differences are representable, hence computed exactly;
-// if not, the difference with the operand of larger magnitude is exact
-// (Dekker's Fast2Sum lemma: for |a| >= |b|, s - a is representable, with
-// gradual underflow too, as long as nothing overflows) and differs from
-// the other operand because s != a + b.  A row that overflows ends
-// infinite or NaN and is refolded by the caller.
-PTO_AVX512 std::uint16_t fp32_row_sums16_avx512(const float* first, std::size_t stride, unsigned rows,
-                                                std::uint32_t columns, float* sums) noexcept {
+// Lanes past `rows` add zeros: exact, so the host's inexact flag stays the
+// rows' own.
+PTO_AVX512 void fp32_row_sums16_avx512(const float* first, std::size_t stride, unsigned rows, std::uint32_t columns,
+                                       float* sums) noexcept {
   __m512 acc = _mm512_setzero_ps();  // +0: TileProfileReductionInitial of SUM
-  __mmask16 inexact = 0;
   for (std::uint32_t c0 = 0; c0 < columns; c0 += 16) {
     const std::uint32_t count = std::min<std::uint32_t>(16, columns - c0);
     const auto valid = static_cast<__mmask16>((1U << count) - 1U);
@@ -706,24 +727,15 @@ PTO_AVX512 std::uint16_t fp32_row_sums16_avx512(const float* first, std::size_t 
     for (unsigned k = 0; k < 16; ++k)
       r[k] = k < rows ? _mm512_maskz_loadu_ps(valid, first + k * stride + c0) : _mm512_setzero_ps();
     transpose16(r);
-    for (std::uint32_t c = 0; c < count; ++c) {
-      const __m512 b = r[c];
-      const __m512 s = _mm512_add_ps(acc, b);
-      const __mmask16 b_lost = _mm512_cmp_ps_mask(_mm512_sub_ps(s, acc), b, _CMP_NEQ_UQ);
-      const __mmask16 acc_lost = _mm512_cmp_ps_mask(_mm512_sub_ps(s, b), acc, _CMP_NEQ_UQ);
-      inexact = static_cast<__mmask16>(inexact | b_lost | acc_lost);
-      acc = s;
-    }
+    for (std::uint32_t c = 0; c < count; ++c) acc = _mm512_add_ps(acc, r[c]);
   }
-  const auto live = static_cast<__mmask16>((1U << rows) - 1U);
-  _mm512_mask_storeu_ps(sums, live, acc);
-  return static_cast<std::uint16_t>(inexact & live);
+  _mm512_mask_storeu_ps(sums, static_cast<__mmask16>((1U << rows) - 1U), acc);
 }
 
 // ---- FP32 exp, binary32 tier on sixteen lanes ----
 //
-// The same operations on 512-bit vectors; the 2^(j/8) tables fill both
-// halves, so the four-bit permutation index selects k mod 8.
+// The same operations on 512-bit vectors; each 2^(j/16) table is one
+// register, indexed by the four-bit permutation index k mod 16.
 PTO_TARGET_BEGIN("avx512f,avx512bw,avx512bf16")
 namespace exp16 {
 struct V {
@@ -736,19 +748,20 @@ struct V {
   static I to_int(F v) { return _mm512_castps_si512(v); }
   static F splat(float v) { return _mm512_set1_ps(v); }
   static I splat(int v) { return _mm512_set1_epi32(v); }
-  static F table(const float (&t)[8]) {
-    return _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_castps_pd(_mm256_load_ps(t))));
-  }
-  static F lookup(F table, I index) { return _mm512_permutexvar_ps(index, table); }  // index mod 16
+  using Table = F;
+  static Table table(const float (&t)[16]) { return _mm512_load_ps(t); }
+  static F lookup(Table table, I index) { return _mm512_permutexvar_ps(index, table); }  // index mod 16
   static F fmadd(F a, F b, F c) { return _mm512_fmadd_ps(a, b, c); }
   static F fnmadd(F a, F b, F c) { return _mm512_fnmadd_ps(a, b, c); }
   static F mul(F a, F b) { return _mm512_mul_ps(a, b); }
   static F add(F a, F b) { return _mm512_add_ps(a, b); }
   static F sub(F a, F b) { return _mm512_sub_ps(a, b); }
   static I add(I a, I b) { return _mm512_add_epi32(a, b); }
-  static I exponent_of_eighths(I k) { return _mm512_slli_epi32(_mm512_srai_epi32(k, 3), 23); }
-  static unsigned greater(I a, I b) { return _mm512_cmpgt_epi32_mask(a, b); }
-  static unsigned unequal(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_NEQ_UQ); }
+  static F scale(F y, F kq, F /*shifted*/) { return _mm512_scalef_ps(y, kq); }  // y 2^floor(kq)
+  // The lanes with a <= limit (signed) and x == y: one masked compare.
+  static unsigned fast(I a, I limit, F x, F y) {
+    return _mm512_mask_cmp_ps_mask(_mm512_cmple_epi32_mask(a, limit), x, y, _CMP_EQ_OQ);
+  }
 };
 #include "numerics/exp_binary32.inc"
 }  // namespace exp16
@@ -865,12 +878,15 @@ bool avx2_fma_available() noexcept {
 bool avx2_fma_available() noexcept { return false; }
 #endif
 
-std::optional<std::uint16_t> fp32_row_sums16(const float* first, std::size_t stride, unsigned rows,
-                                             std::uint32_t columns, float* sums) noexcept {
+bool fp32_row_sums16(const float* first, std::size_t stride, unsigned rows, std::uint32_t columns,
+                     float* sums) noexcept {
 #ifdef PTO_HAVE_AVX2_PATH
-  if (active_tier() == Tier::Avx512) return fp32_row_sums16_avx512(first, stride, rows, columns, sums);
+  if (active_tier() == Tier::Avx512) {
+    fp32_row_sums16_avx512(first, stride, rows, columns, sums);
+    return true;
+  }
 #endif
-  return std::nullopt;
+  return false;
 }
 
 bool min_max(bool max, std::uint16_t inf, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out,

@@ -16,7 +16,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 
 #include "numerics/f16c_span.hpp"
 #include "numerics/rounding.hpp"
@@ -100,12 +99,12 @@ bool column_extremes(bool max, std::uint64_t inf, const std::uint64_t* first, st
 // order from +0 (ADR 0092): row k holds `columns` floats at
 // first + k * stride.  One vector lane per row; each step is one binary32
 // add in the host's default environment (round to nearest even, no flush
-// to zero).  Writes sums[0, rows) and sets bit k of the returned mask when
-// some step of row k was inexact (valid while the row's sum stays finite:
-// the caller refolds other rows).
+// to zero), and no other floating-point operation runs, so the host's
+// inexact flag afterwards tells whether some step rounded.  Writes
+// sums[0, rows) and returns true.
 // Only in the Avx512 tier (16 x 16 blocks transposed in registers):
-// returns std::nullopt, with no effect, otherwise.
-std::optional<std::uint16_t> fp32_row_sums16(const float* first, std::size_t stride, unsigned rows,
+// returns false, with no effect, otherwise.
+bool fp32_row_sums16(const float* first, std::size_t stride, unsigned rows,
                                              std::uint32_t columns, float* sums) noexcept;
 
 // ---- IEEE status flags from the host (x86 MXCSR) ----

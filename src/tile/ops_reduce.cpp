@@ -9,6 +9,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 #include "numerics/arith.hpp"
 #include "numerics/convert_span.hpp"
 #include "numerics/format.hpp"
@@ -121,13 +125,14 @@ Flags sequential_fold(Reduction op, TileAxis axis, Tile& d, const Tile& s, Numer
 // ---- ieee FP32 row SUM, vectorised across rows ----
 //
 // ADR 0092 fixes each row's fold as strictly sequential in column order, so
-// the fast path keeps that order within a row and runs kRowLanes rows side
-// by side (one vector lane per row).  Each step is one host binary32 add,
-// which in the default environment (round to nearest even, no flush to
-// zero) is the IEEE 754 addition ieee_binary computes.  Its flags:
-//  - NX: the step was inexact.  TwoSum (Knuth) recovers the exact rounding
-//    error of a + b from the sum with five more adds whenever nothing
-//    overflows, subnormal operands included, so NX is "error != 0".
+// the fast path keeps that order within a row and runs rows side by side
+// (one vector lane per row).  Each step is one host binary32 add, which in
+// the default environment (round to nearest even, no flush to zero) is the
+// IEEE 754 addition ieee_binary computes.  Its flags:
+//  - NX: the host's inexact flag around the loops (raises_inexact).  A step
+//    raises it exactly when ieee_binary's addition raises NX (it rounded,
+//    or overflowed), steps with an infinite or NaN operand raise neither,
+//    and flags are per tile, so the flag is the tile's NX.
 //  - UF: never; a sum in the subnormal range is exact, and the ieee profile
 //    raises UF only when tiny and inexact.
 //  - OF, NV and NaN results: a row whose final sum is not finite had a NaN
@@ -136,72 +141,70 @@ Flags sequential_fold(Reduction op, TileAxis axis, Tile& d, const Tile& s, Numer
 constexpr std::uint32_t kRowLanes = 8;
 constexpr std::uint32_t kColumnBlock = 256;  // transposed block: 8 KiB on the stack
 
-// The rounding error of the step s = RN(a + b), exactly (Knuth's TwoSum;
-// F a scalar or a vector of lanes, hence the reference parameters).
-template <typename F>
-void two_sum_error(const F& a, const F& b, const F& s, F& error) noexcept {
-  const F b_part = s - a;
-  error = (a - (s - b_part)) + (b - b_part);
+// Whether work() raised the host's inexact flag.  The flags are cleared
+// before it and the caller's floating-point environment (flags included)
+// is restored after, so nothing else sees them.  work must do its
+// floating-point operations through memory in a call that is not inlined:
+// the compiler barriers keep the flag reads and writes on their side of
+// it.
+template <typename Work>
+bool raises_inexact(Work work) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  constexpr unsigned kFlags = 0x3F, kPrecision = 0x20;  // MXCSR exception flags; PE
+  const unsigned saved = _mm_getcsr();
+  _mm_setcsr(saved & ~kFlags);
+  asm volatile("" ::: "memory");
+  work();
+  asm volatile("" ::: "memory");
+  const bool inexact = (_mm_getcsr() & kPrecision) != 0;
+  _mm_setcsr(saved);
+#else
+  std::fenv_t saved;
+  std::feholdexcept(&saved);  // saves the environment and clears the flags
+  asm volatile("" ::: "memory");
+  work();
+  asm volatile("" ::: "memory");
+  const bool inexact = std::fetestexcept(FE_INEXACT) != 0;
+  std::fesetenv(&saved);
+#endif
+  return inexact;
 }
 
 // One lane per row (GCC/Clang vector extensions: the lanes are vector
 // registers on every target, two SSE halves or one AVX register).
 using RowLanes = float __attribute__((vector_size(kRowLanes * sizeof(float))));
-using LaneMask = std::int32_t __attribute__((vector_size(kRowLanes * sizeof(float))));
 
 // Folds `columns` transposed columns (block[c * kRowLanes + lane]) into the
-// lane sums; a lane of `inexact` becomes nonzero once a step of it rounds.
-PTO_NUM_CLONES void add_row_lanes(const float* block, std::uint32_t columns, RowLanes& sum, LaneMask& inexact) {
+// lane sums.  Not inlined: raises_inexact reads the host flags around it.
+[[gnu::noinline]] PTO_NUM_CLONES void add_row_lanes(const float* block, std::uint32_t columns, RowLanes& sum) {
   RowLanes acc = sum;
-  LaneMask rounded = inexact;
   for (std::uint32_t c = 0; c < columns; ++c) {
     RowLanes b;
     std::memcpy(&b, block + std::size_t{c} * kRowLanes, sizeof b);
-    const RowLanes s = acc + b;
-    RowLanes error;
-    two_sum_error(acc, b, s, error);
-    rounded |= error != 0.0f;
-    acc = s;
+    acc += b;
   }
   sum = acc;
-  inexact = rounded;
 }
 
-// Row `row`'s result from its lane: a sum that is not finite (a NaN or
-// infinite element, or overflow) is refolded exactly; otherwise NX is the
-// only flag, raised when some step was inexact.
-Flags finish_row_sum(Tile& d, const Tile& s, std::uint32_t row, float sum, bool inexact) {
-  if (!std::isfinite(sum))
-    return sequential_fold_line<std::uint32_t>(Reduction::SUM, TileAxis::Row, d, s, NumericProfile::Ieee, row);
-  d.row_data<std::uint32_t>(row)[0] = std::bit_cast<std::uint32_t>(sum);
-  return inexact ? num::kNX : Flags{0};
-}
-
-// Sixteen rows a group through num::simd::fp32_row_sums16; false, with no
-// effect, where the host has no such loop.
-bool fp32_row_sums_gathered(Tile& d, const Tile& s, Flags& flags) {
+// Sixteen rows a group through num::simd::fp32_row_sums16 into sums; false,
+// with no effect, where the host has no such loop.
+bool row_sums_gathered(const Tile& s, float* sums) {
   const TileDescriptor& sd = s.descriptor();
   constexpr std::uint32_t kGroup = 16;
-  std::array<float, kGroup> sums{};
-  for (std::uint32_t first = 0; first < sd.valid_rows; first += kGroup) {
-    const std::uint32_t rows = std::min(kGroup, sd.valid_rows - first);
-    const auto inexact = num::simd::fp32_row_sums16(reinterpret_cast<const float*>(s.row_data<std::uint32_t>(first)),
-                                                    sd.columns, rows, sd.valid_columns, sums.data());
-    if (!inexact) return false;
-    for (std::uint32_t k = 0; k < rows; ++k) flags |= finish_row_sum(d, s, first + k, sums[k], (*inexact >> k) & 1U);
-  }
+  for (std::uint32_t first = 0; first < sd.valid_rows; first += kGroup)
+    if (!num::simd::fp32_row_sums16(reinterpret_cast<const float*>(s.row_data<std::uint32_t>(first)), sd.columns,
+                                    std::min(kGroup, sd.valid_rows - first), sd.valid_columns, sums + first))
+      return false;
   return true;
 }
 
-Flags fp32_row_sums(Tile& d, const Tile& s) {
-  Flags flags = 0;
-  if (fp32_row_sums_gathered(d, s, flags)) return flags;
+// kRowLanes rows a group through add_row_lanes, transposed in blocks.
+void row_sums_in_lanes(const Tile& s, float* sums) {
   const TileDescriptor& sd = s.descriptor();
   std::array<float, kColumnBlock * kRowLanes> block;
   for (std::uint32_t first = 0; first < sd.valid_rows; first += kRowLanes) {
     const std::uint32_t lanes = std::min(kRowLanes, sd.valid_rows - first);
     RowLanes sum{};  // +0: TileProfileReductionInitial of SUM
-    LaneMask inexact{};
     for (std::uint32_t c0 = 0; c0 < sd.valid_columns; c0 += kColumnBlock) {
       const std::uint32_t columns = std::min(kColumnBlock, sd.valid_columns - c0);
       if (lanes < kRowLanes) block.fill(0.0f);  // idle lanes add +0: exact, finite
@@ -209,9 +212,24 @@ Flags fp32_row_sums(Tile& d, const Tile& s) {
         const std::uint32_t* row = s.row_data<std::uint32_t>(first + k) + c0;
         for (std::uint32_t c = 0; c < columns; ++c) block[c * kRowLanes + k] = std::bit_cast<float>(row[c]);
       }
-      add_row_lanes(block.data(), columns, sum, inexact);
+      add_row_lanes(block.data(), columns, sum);
     }
-    for (std::uint32_t k = 0; k < lanes; ++k) flags |= finish_row_sum(d, s, first + k, sum[k], inexact[k] != 0);
+    for (std::uint32_t k = 0; k < lanes; ++k) sums[first + k] = sum[k];
+  }
+}
+
+Flags fp32_row_sums(Tile& d, const Tile& s) {
+  const TileDescriptor& sd = s.descriptor();
+  std::vector<float> sums(sd.valid_rows);
+  const bool inexact = raises_inexact([&] {
+    if (!row_sums_gathered(s, sums.data())) row_sums_in_lanes(s, sums.data());
+  });
+  Flags flags = inexact ? num::kNX : Flags{0};
+  for (std::uint32_t r = 0; r < sd.valid_rows; ++r) {
+    if (std::isfinite(sums[r]))
+      d.row_data<std::uint32_t>(r)[0] = std::bit_cast<std::uint32_t>(sums[r]);
+    else
+      flags |= sequential_fold_line<std::uint32_t>(Reduction::SUM, TileAxis::Row, d, s, NumericProfile::Ieee, r);
   }
   return flags;
 }
@@ -226,24 +244,23 @@ bool fp32_row_sum_fast(Reduction op, TileAxis axis, DataType t, NumericProfile p
 // PTO-TCOLSUM-CONTRACT-001: each column is a left fold over increasing rows
 // from +0.  Columns are independent, so one accumulator per column takes
 // one host add per row, all columns side by side: every column sees the
-// same steps in the same order as the sequential fold.  Flags as for the
-// row sums above: a column whose sum is not finite is refolded exactly;
-// the others raise only NX, when one of their steps was inexact (TwoSum).
+// same steps in the same order as the sequential fold.  Flags: a column
+// whose sum is not finite is refolded exactly (its own flags).  NX is the
+// host's inexact flag over the whole loop: a step raises it exactly when
+// ieee_binary's addition raises NX (it rounded, or overflowed), and steps
+// with an infinite or NaN operand raise neither, so the flag is the OR of
+// every column's NX, which is what the tile raises (flags are per tile).
+// The other flags of a finite column: none (UF needs a tiny inexact sum,
+// and a sum in the subnormal range is exact).
 
-// acc[c] += row[c] for `rows` rows `stride` elements apart; rounded[c]
-// becomes nonzero once a step of column c rounds.
-template <typename F, typename Bits>
-PTO_NUM_CLONES void add_rows_into_columns(const F* first, std::size_t stride, std::uint32_t rows, F* acc,
-                                          Bits* rounded, std::uint32_t n) {
+// acc[c] += row[c] for `rows` rows `stride` elements apart.  Not inlined:
+// raises_inexact reads the host flags around the call.
+template <typename F>
+[[gnu::noinline]] PTO_NUM_CLONES void add_rows_into_columns(const F* first, std::size_t stride, std::uint32_t rows,
+                                                            F* acc, std::uint32_t n) {
   for (std::uint32_t r = 0; r < rows; ++r) {
     const F* row = first + r * stride;
-    for (std::uint32_t c = 0; c < n; ++c) {
-      const F s = acc[c] + row[c];
-      F error;
-      two_sum_error(acc[c], row[c], s, error);
-      rounded[c] |= static_cast<Bits>(error != F{0});
-      acc[c] = s;
-    }
+    for (std::uint32_t c = 0; c < n; ++c) acc[c] += row[c];
   }
 }
 
@@ -251,11 +268,11 @@ template <typename Bits>
 Flags float_column_sums(Tile& d, const Tile& s) {
   using F = std::conditional_t<sizeof(Bits) == 4, float, double>;
   const TileDescriptor& sd = s.descriptor();
+  const F* first = reinterpret_cast<const F*>(s.row_data<Bits>(0));
   std::vector<F> acc(sd.valid_columns, F{0});  // +0: TileProfileReductionInitial of SUM
-  std::vector<Bits> rounded(sd.valid_columns, 0);
-  add_rows_into_columns(reinterpret_cast<const F*>(s.row_data<Bits>(0)), sd.columns, sd.valid_rows, acc.data(),
-                        rounded.data(), sd.valid_columns);
-  Flags flags = 0;
+  const bool inexact =
+      raises_inexact([&] { add_rows_into_columns(first, sd.columns, sd.valid_rows, acc.data(), sd.valid_columns); });
+  Flags flags = inexact ? num::kNX : Flags{0};
   Bits* out = d.row_data<Bits>(0);
   for (std::uint32_t c = 0; c < sd.valid_columns; ++c) {
     if (!std::isfinite(acc[c])) {
@@ -263,7 +280,6 @@ Flags float_column_sums(Tile& d, const Tile& s) {
       continue;
     }
     out[c] = std::bit_cast<Bits>(acc[c]);
-    if (rounded[c] != 0) flags |= num::kNX;
   }
   return flags;
 }

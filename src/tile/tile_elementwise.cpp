@@ -12,6 +12,7 @@
 #include "numerics/convert_span.hpp"
 #include "numerics/f16c_span.hpp"
 #include "numerics/format.hpp"
+#include "numerics/simd_sfu.hpp"
 #include "numerics/simd_span.hpp"
 #include "tile/ops_elementwise.hpp"
 
@@ -305,7 +306,7 @@ struct UnaryContext {
 // below 2^-62 before its one rounding, docs/numerics.md) recomputes those.
 // Every other element rounds as the exact path does, to a normal, inexact
 // result: its only flag is NX.  Chunks of 8192: the binary64 evaluation
-// runs once per chunk on the few open lanes (about one in 200), so fewer,
+// runs once per chunk on the few open lanes (about one in 500), so fewer,
 // fuller calls keep its vectors busy.
 constexpr std::size_t kExpChunk = 8192;
 
@@ -324,6 +325,33 @@ void exp_fp32_span(UnaryContext& e, const std::uint32_t* a, std::uint32_t* out, 
           ++slow_count;
         }
     if (slow_count < m) e.flags |= num::kNX;  // some element took a fast evaluation
+    sink.commit(i, m);
+  }
+}
+
+// FP32 TSQRT/TRECIP/TRSQRT, ieee profile: num::simd::root_fp32 (the host's
+// correctly rounded square root or division; RSQRT in binary64) marks every
+// element outside its fast range or too near a rounding boundary
+// (docs/numerics.md); the exact path recomputes those.  The
+// other elements round as the exact path does, to normal results whose
+// only flag is NX, raised when one of them was inexact.
+void root_fp32_span(UnaryContext& e, const std::uint32_t* a, std::uint32_t* out, std::size_t n) {
+  const num::simd::RootOp op = e.op == ops::Unary::SQRT    ? num::simd::RootOp::SQRT
+                               : e.op == ops::Unary::RECIP ? num::simd::RootOp::RECIP
+                                                           : num::simd::RootOp::RSQRT;
+  std::array<std::uint64_t, kChunk / 64 + 1> slow;
+  ChunkOutput<std::uint32_t> sink(out, a, a);
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t m = std::min(kChunk, n - i);
+    std::uint32_t* z = sink.at(i);
+    const num::simd::RootSummary s = num::simd::root_fp32(op, a + i, z, slow.data(), m);
+    if (s.slow)
+      for (std::size_t w = 0; w < (m + 63) / 64; ++w)
+        for (std::uint64_t bits = slow[w]; bits != 0; bits &= bits - 1) {
+          const std::size_t j = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+          z[j] = e.exact(a[i + j]);
+        }
+    if (s.inexact) e.flags |= num::kNX;
     sink.commit(i, m);
   }
 }
@@ -481,10 +509,18 @@ bool vec_arithmetic_data_type_supported(DataType t) noexcept {
 
 bool span_unary(ops::Unary op, Tile& destination, const Tile& source, NumericProfile profile, num::Flags& flags) {
   const DataType t = destination.data_type();
-  if (op != ops::Unary::EXP || infinity_bits(t) == 0 || destination.descriptor().layout != TileLayout::RowMajor)
+  const bool root = (op == ops::Unary::SQRT || op == ops::Unary::RECIP || op == ops::Unary::RSQRT) &&
+                    t == DataType::FP32 && profile == NumericProfile::Ieee;
+  if ((op != ops::Unary::EXP && !root) || infinity_bits(t) == 0 ||
+      destination.descriptor().layout != TileLayout::RowMajor)
     return false;
   UnaryContext e{op, t, profile};
-  if (profile == NumericProfile::Reference) {
+  if (root) {
+    if (std::fegetround() != FE_TONEAREST) return false;
+    for_each_span<std::uint32_t>(destination, source, [&](const std::uint32_t* a, std::uint32_t* out, std::size_t n) {
+      root_fp32_span(e, a, out, n);
+    });
+  } else if (profile == NumericProfile::Reference) {
     ops::visit_carrier(t, [&]<typename T>() {
       for_each_span<T>(destination, source, [&](const T* a, T* out, std::size_t n) { reference_exp_span<T>(e, a, out, n); });
     });

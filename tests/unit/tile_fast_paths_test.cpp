@@ -392,6 +392,36 @@ TEST(TileFastPaths, ColumnSumFp32IeeeUnderDirectedHostRounding) {
   std::fesetround(FE_TONEAREST);
 }
 
+// NX comes from the host's inexact flag around the row and column loops:
+// the caller's floating-point flags are neither cleared nor added to, a
+// flag already raised (inexact included) does not become the tile's NX,
+// and FP64 lines and non-finite lines beside inexact ones keep their own
+// flags.
+TEST(TileFastPaths, RowAndColumnSumIeeeLeaveTheHostFlagsAsTheyWere) {
+  std::mt19937_64 g(31);
+  Tile exact = make_tile(descriptor(DataType::FP32, 5, 4, 5));
+  fill(exact, {}, [] { return f32(1.0f); });
+  Tile inexact = make_tile(descriptor(DataType::FP64, 5, 4, 5));
+  fill(inexact, {}, [] { return std::bit_cast<std::uint64_t>(1.0); });
+  inexact.write_element(1, 3, std::bit_cast<std::uint64_t>(0x1p-60));  // 1 + 2^-60 rounds
+  Tile mixed = random_tile(DataType::FP32, 9, 6, 9, g, random_finite);
+  mixed.write_element(2, 4, 0x7f800000);  // +inf: that column is refolded exactly
+  mixed.write_element(5, 7, 0x7fc00000);
+  for_each_tier([&] {
+    for (int raised : {0, FE_INEXACT, FE_DIVBYZERO | FE_INVALID})
+      for (TileAxis axis : {TileAxis::Row, TileAxis::Column})
+        for (const Tile* s : {&exact, &inexact, &mixed}) {
+          std::feclearexcept(FE_ALL_EXCEPT);
+          if (raised != 0) std::feraiseexcept(raised);
+          SCOPED_TRACE(testing::Message() << "raised " << raised << " row " << (axis == TileAxis::Row) << " type "
+                                          << static_cast<int>(s->data_type()));
+          check_reduce(ops::Reduction::SUM, axis, NumericProfile::Ieee, *s);
+          EXPECT_EQ(std::fetestexcept(FE_ALL_EXCEPT), raised);
+        }
+  });
+  std::feclearexcept(FE_ALL_EXCEPT);
+}
+
 // ---- TROWMAX/TROWMIN/TCOLMAX/TCOLMIN (num::simd row/column extremes) ----
 
 // Any encoding of the type but NaNs (those tiles take the exact fold; the
