@@ -878,8 +878,9 @@ bool avx2_fma_available() noexcept {
 bool avx2_fma_available() noexcept { return false; }
 #endif
 
-bool fp32_row_sums16(const float* first, std::size_t stride, unsigned rows, std::uint32_t columns,
-                     float* sums) noexcept {
+bool fp32_row_sums16([[maybe_unused]] const float* first, [[maybe_unused]] std::size_t stride,
+                     [[maybe_unused]] unsigned rows, [[maybe_unused]] std::uint32_t columns,
+                     [[maybe_unused]] float* sums) noexcept {
 #ifdef PTO_HAVE_AVX2_PATH
   if (active_tier() == Tier::Avx512) {
     fp32_row_sums16_avx512(first, stride, rows, columns, sums);
@@ -969,9 +970,18 @@ std::optional<HostFlags> bf16_scalar_with_flags(Op op, const std::uint16_t* a, s
 }
 #else
 bool host_flags_available() noexcept { return false; }
-HostFlagScope::HostFlagScope() noexcept = default;
-HostFlagScope::~HostFlagScope() = default;
-Flags HostFlagScope::take() noexcept { return 0; }
+__attribute__((noinline)) HostFlagScope::HostFlagScope() noexcept {
+  std::feholdexcept(&saved_);  // saves the environment, clears the flags, masks traps
+  std::fesetround(FE_TONEAREST);
+}
+__attribute__((noinline)) HostFlagScope::~HostFlagScope() { std::fesetenv(&saved_); }
+__attribute__((noinline)) Flags HostFlagScope::take() noexcept {
+  const int raised = std::fetestexcept(FE_ALL_EXCEPT);
+  std::feclearexcept(FE_ALL_EXCEPT);
+  return static_cast<Flags>(((raised & FE_INVALID) ? kNV : 0) | ((raised & FE_DIVBYZERO) ? kDZ : 0) |
+                            ((raised & FE_OVERFLOW) ? kOF : 0) | ((raised & FE_UNDERFLOW) ? kUF : 0) |
+                            ((raised & FE_INEXACT) ? kNX : 0));
+}
 std::optional<HostFlags> bf16_scalar_with_flags(Op, const std::uint16_t*, std::uint16_t, std::uint16_t*,
                                                 std::size_t) noexcept {
   return std::nullopt;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cfenv>
 #include <cstddef>
 #include <cstdint>
 
@@ -124,11 +125,12 @@ bool fp32_row_sums16(const float* first, std::size_t stride, unsigned rows,
 bool host_flags_available() noexcept;
 
 // While alive, the host computes in RNE with every exception masked, no
-// DAZ/FTZ and the sticky flags clear; the caller's MXCSR comes back at
-// destruction.  take() returns the IEEE flags raised since construction or
-// the last take() (NV, DZ, OF, UF, NX from IE, ZE, OE, UE, PE; DE is not
-// an IEEE flag) and clears them.  Its members are out-of-line calls, so
-// the compiler cannot move memory-fed host arithmetic across them.
+// DAZ/FTZ and the sticky flags clear; the caller's floating-point
+// environment (x86-64: MXCSR; elsewhere <cfenv>) comes back at destruction.
+// take() returns the IEEE flags raised since construction or the last
+// take() (NV, DZ, OF, UF, NX from IE, ZE, OE, UE, PE; DE is not an IEEE
+// flag) and clears them.  Its members are out-of-line calls, so the
+// compiler cannot move memory-fed host arithmetic across them.
 class HostFlagScope {
  public:
   HostFlagScope() noexcept;
@@ -138,7 +140,11 @@ class HostFlagScope {
   Flags take() noexcept;
 
  private:
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   std::uint32_t saved_ = 0;
+#else
+  std::fenv_t saved_{};
+#endif
 };
 
 // What a *_scalar_with_flags call reports beyond the host's sticky MXCSR

@@ -9,10 +9,6 @@
 #include <type_traits>
 #include <vector>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#endif
-
 #include "numerics/arith.hpp"
 #include "numerics/convert_span.hpp"
 #include "numerics/format.hpp"
@@ -141,33 +137,16 @@ Flags sequential_fold(Reduction op, TileAxis axis, Tile& d, const Tile& s, Numer
 constexpr std::uint32_t kRowLanes = 8;
 constexpr std::uint32_t kColumnBlock = 256;  // transposed block: 8 KiB on the stack
 
-// Whether work() raised the host's inexact flag.  The flags are cleared
-// before it and the caller's floating-point environment (flags included)
-// is restored after, so nothing else sees them.  work must do its
-// floating-point operations through memory in a call that is not inlined:
-// the compiler barriers keep the flag reads and writes on their side of
-// it.
+// Whether work() raised the host's inexact flag, inside a HostFlagScope:
+// the flags are cleared before it and the caller's floating-point
+// environment (flags included) is restored after, so nothing else sees
+// them.  work must do its floating-point operations through memory in a
+// call that is not inlined, so the scope's out-of-line calls fence them.
 template <typename Work>
 bool raises_inexact(Work work) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  constexpr unsigned kFlags = 0x3F, kPrecision = 0x20;  // MXCSR exception flags; PE
-  const unsigned saved = _mm_getcsr();
-  _mm_setcsr(saved & ~kFlags);
-  asm volatile("" ::: "memory");
+  num::simd::HostFlagScope scope;
   work();
-  asm volatile("" ::: "memory");
-  const bool inexact = (_mm_getcsr() & kPrecision) != 0;
-  _mm_setcsr(saved);
-#else
-  std::fenv_t saved;
-  std::feholdexcept(&saved);  // saves the environment and clears the flags
-  asm volatile("" ::: "memory");
-  work();
-  asm volatile("" ::: "memory");
-  const bool inexact = std::fetestexcept(FE_INEXACT) != 0;
-  std::fesetenv(&saved);
-#endif
-  return inexact;
+  return (scope.take() & num::kNX) != 0;
 }
 
 // One lane per row (GCC/Clang vector extensions: the lanes are vector
