@@ -22,6 +22,13 @@ list).  Exit status 0 only when every selected mutation was killed.
                                       (docs/conformance.md); with an existing
                                       pto_tests in --build-dir the count is
                                       checked against --gtest_list_tests
+  tools/mutate_rules.py --uncovered-hand
+                                      the spec's fault points in no vector file
+                                      (hand-written translations), each with
+                                      its citing tests: "own" (a mutation of
+                                      its id selects one of them), "incidental"
+                                      (only another id's mutation does) or
+                                      "none"
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from spec_coverage import AVS_RE, expand_braces  # the citation rules of docs/spec-coverage.md
 
 ROOT = Path(__file__).resolve().parent.parent
 LIST = ROOT / "tools/rule_mutations.json"
@@ -139,6 +148,57 @@ def uncovered(mutations: list[dict], build_dir: Path) -> int:
     return 0
 
 
+SPEC_POINTS = ROOT / "tests/data/spec_points.tsv"
+TEST_MACRO = re.compile(r"^TEST(?:_F|_P)?\(\s*(\w+),\s*(\w+)\)", re.M)
+
+
+def hand_written_tests() -> dict[str, set[str]]:
+    """AVS id -> "Suite.Name" of the hand-written tests citing it: in the
+    test's name, body, or the comment above it (the text since the previous
+    top-level closing brace)."""
+    cited: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "tests/unit").glob("*.cpp")):
+        block: list[str] = []
+        for line in path.read_text(errors="replace").splitlines():
+            block.append(line)
+            macro = TEST_MACRO.match(line)
+            one_liner = macro is not None and line.rstrip().endswith("}")
+            if not (line.startswith("}") or one_liner):
+                continue
+            names = [f"{a}.{b}" for a, b in (TEST_MACRO.findall("\n".join(block)))]
+            for found in AVS_RE.findall("\n".join(block)):
+                for avs in expand_braces(found.replace("_", "-")):
+                    cited.setdefault(avs, set()).update(names)
+            block = []
+    return cited
+
+
+def hand_fault_points() -> list[str]:
+    """The spec's fault points (tests/data/spec_points.tsv) in no vector file."""
+    in_vectors = {avs for _, avs, _ in fault_vector_tests()}
+    rows = [line.split("\t") for line in SPEC_POINTS.read_text().splitlines()[1:]]
+    return [r[0] for r in rows if r[3] == "fault" and r[0] not in in_vectors]
+
+
+def uncovered_hand(mutations: list[dict]) -> int:
+    """Classifies the hand-written fault points by mutation (docs/conformance.md)."""
+    tests = hand_written_tests()
+    counts = {"own": 0, "incidental": 0, "none": 0}
+    for avs in hand_fault_points():
+        names = sorted(tests.get(avs, ()))
+        own = [m for m in mutations if m["avs_id"] == avs]
+        if any(gtest_filter_matcher(m["tests"])(n) for m in own for n in names):
+            kind = "own"
+        elif any(gtest_filter_matcher(m["tests"])(n) for m in mutations for n in names):
+            kind = "incidental"
+        else:
+            kind = "none"
+        counts[kind] += 1
+        print(f"{kind}\t{avs}\t{' '.join(names) or '(no test)'}")
+    print("hand-written fault points: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sample", action="store_true", help="only the mutations marked \"sample\"")
@@ -146,6 +206,8 @@ def main(argv=None) -> int:
     ap.add_argument("--check", action="store_true", help="check the anchors without building")
     ap.add_argument("--uncovered", action="store_true",
                     help="list the translated fault vectors no mutation's test filter selects")
+    ap.add_argument("--uncovered-hand", action="store_true",
+                    help="classify the fault points in no vector file: own, incidental or no mutation")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--build-dir", type=Path, default=BUILD,
                     help="an existing build tree to use instead (CI: build/default, rebuilt unmutated at the end)")
@@ -170,6 +232,8 @@ def main(argv=None) -> int:
         return 0
     if args.uncovered:
         return uncovered(mutations, args.build_dir)
+    if args.uncovered_hand:
+        return uncovered_hand(mutations)
 
     restorer = Restorer()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
