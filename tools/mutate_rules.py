@@ -4,7 +4,9 @@
 tools/rule_mutations.json lists, per fault point (AVS id), the rule that
 makes it fault: a source file, an anchor (an exact snippet that occurs
 exactly once in that file) and the replacement that deletes or inverts the
-rule, and the gtest filter of the tests that must then fail.  For each
+rule, and the gtest filter of the tests that must then fail; an optional
+"also" lists further points the same rule serves, each of which must then
+have a failing test citing it (its vector or a hand-written test).  For each
 mutation this script applies the replacement in place (the original text is
 restored on every exit path, including Ctrl-C and SIGTERM), rebuilds
 pto_tests in its own build directory (build/mutation, the default preset's
@@ -15,7 +17,7 @@ list).  Exit status 0 only when every selected mutation was killed.
 
   tools/mutate_rules.py               every mutation (docs/conformance.md)
   tools/mutate_rules.py --sample      the mutations marked "sample" (CI)
-  tools/mutate_rules.py --only ID...  the named AVS ids
+  tools/mutate_rules.py --only ID...  the mutations for the named AVS ids (avs_id or also)
   tools/mutate_rules.py --check       anchors only, no build
   tools/mutate_rules.py --uncovered   the translated fault vectors no mutation's
                                       filter selects, and the covered count
