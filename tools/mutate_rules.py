@@ -4,7 +4,9 @@
 tools/rule_mutations.json lists, per fault point (AVS id), the rule that
 makes it fault: a source file, an anchor (an exact snippet that occurs
 exactly once in that file) and the replacement that deletes or inverts the
-rule, and the gtest filter of the tests that must then fail.  For each
+rule, and the gtest filter of the tests that must then fail; an optional
+"also" lists further points the same rule serves, each of which must then
+have a failing test citing it (its vector or a hand-written test).  For each
 mutation this script applies the replacement in place (the original text is
 restored on every exit path, including Ctrl-C and SIGTERM), rebuilds
 pto_tests in its own build directory (build/mutation, the default preset's
@@ -15,13 +17,20 @@ list).  Exit status 0 only when every selected mutation was killed.
 
   tools/mutate_rules.py               every mutation (docs/conformance.md)
   tools/mutate_rules.py --sample      the mutations marked "sample" (CI)
-  tools/mutate_rules.py --only ID...  the named AVS ids
+  tools/mutate_rules.py --only ID...  the mutations for the named AVS ids (avs_id or also)
   tools/mutate_rules.py --check       anchors only, no build
   tools/mutate_rules.py --uncovered   the translated fault vectors no mutation's
                                       filter selects, and the covered count
                                       (docs/conformance.md); with an existing
                                       pto_tests in --build-dir the count is
                                       checked against --gtest_list_tests
+  tools/mutate_rules.py --uncovered-hand
+                                      the spec's fault points in no vector file
+                                      (hand-written translations), each with
+                                      its citing tests: "own" (a mutation of
+                                      its id selects one of them), "incidental"
+                                      (only another id's mutation does) or
+                                      "none"
 """
 
 from __future__ import annotations
@@ -34,6 +43,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from spec_coverage import AVS_RE, expand_braces  # the citation rules of docs/spec-coverage.md
 
 ROOT = Path(__file__).resolve().parent.parent
 LIST = ROOT / "tools/rule_mutations.json"
@@ -139,6 +150,72 @@ def uncovered(mutations: list[dict], build_dir: Path) -> int:
     return 0
 
 
+SPEC_POINTS = ROOT / "tests/data/spec_points.tsv"
+TEST_MACRO = re.compile(r"^TEST(?:_F|_P)?\(\s*(\w+),\s*(\w+)\)", re.M)
+
+
+def hand_written_tests() -> dict[str, set[str]]:
+    """AVS id -> "Suite.Name" of the hand-written tests citing it: in the
+    test's name, body, or the comment above it (the text since the previous
+    top-level closing brace)."""
+    cited: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "tests/unit").glob("*.cpp")):
+        block: list[str] = []
+        for line in path.read_text(errors="replace").splitlines():
+            block.append(line)
+            macro = TEST_MACRO.match(line)
+            one_liner = macro is not None and line.rstrip().endswith("}")
+            if not (line.startswith("}") or one_liner):
+                continue
+            names = [f"{a}.{b}" for a, b in (TEST_MACRO.findall("\n".join(block)))]
+            for found in AVS_RE.findall("\n".join(block)):
+                for avs in expand_braces(found.replace("_", "-")):
+                    cited.setdefault(avs, set()).update(names)
+            block = []
+    return cited
+
+
+def hand_fault_points() -> list[str]:
+    """The spec's fault points (tests/data/spec_points.tsv) in no vector file."""
+    in_vectors = {avs for _, avs, _ in fault_vector_tests()}
+    rows = [line.split("\t") for line in SPEC_POINTS.read_text().splitlines()[1:]]
+    return [r[0] for r in rows if r[3] == "fault" and r[0] not in in_vectors]
+
+
+def points_of(m: dict) -> list[str]:
+    """The fault points a mutation is for: its avs_id and the optional "also"
+    list (one rule named by several points; each must have a failing test)."""
+    return [m["avs_id"], *m.get("also", [])]
+
+
+def killed_point(avs: str, failed: set[str]) -> bool:
+    """Whether a failing test (gtest's "Suite.Name" or "Prefix/Suite.Name/N")
+    is a hand-written test citing `avs` or its translated vector."""
+    cited = hand_written_tests().get(avs, set())
+    vectors = {name for _, a, name in fault_vector_tests() if a == avs}
+    return any(f in vectors or any(f == c or f.endswith("/" + c) or ("/" + c + "/") in f for c in cited)
+               for f in failed)
+
+
+def uncovered_hand(mutations: list[dict]) -> int:
+    """Classifies the hand-written fault points by mutation (docs/conformance.md)."""
+    tests = hand_written_tests()
+    counts = {"own": 0, "incidental": 0, "none": 0}
+    for avs in hand_fault_points():
+        names = sorted(tests.get(avs, ()))
+        own = [m for m in mutations if avs in points_of(m)]
+        if any(gtest_filter_matcher(m["tests"])(n) for m in own for n in names):
+            kind = "own"
+        elif any(gtest_filter_matcher(m["tests"])(n) for m in mutations for n in names):
+            kind = "incidental"
+        else:
+            kind = "none"
+        counts[kind] += 1
+        print(f"{kind}\t{avs}\t{' '.join(names) or '(no test)'}")
+    print("hand-written fault points: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sample", action="store_true", help="only the mutations marked \"sample\"")
@@ -146,6 +223,8 @@ def main(argv=None) -> int:
     ap.add_argument("--check", action="store_true", help="check the anchors without building")
     ap.add_argument("--uncovered", action="store_true",
                     help="list the translated fault vectors no mutation's test filter selects")
+    ap.add_argument("--uncovered-hand", action="store_true",
+                    help="classify the fault points in no vector file: own, incidental or no mutation")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--build-dir", type=Path, default=BUILD,
                     help="an existing build tree to use instead (CI: build/default, rebuilt unmutated at the end)")
@@ -155,7 +234,7 @@ def main(argv=None) -> int:
     if args.sample:
         mutations = [m for m in mutations if m.get("sample")]
     if args.only:
-        mutations = [m for m in mutations if m["avs_id"] in args.only]
+        mutations = [m for m in mutations if set(points_of(m)) & set(args.only)]
     errors = []
     for m in mutations:
         try:
@@ -170,6 +249,8 @@ def main(argv=None) -> int:
         return 0
     if args.uncovered:
         return uncovered(mutations, args.build_dir)
+    if args.uncovered_hand:
+        return uncovered_hand(mutations)
 
     restorer = Restorer()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
@@ -196,9 +277,14 @@ def main(argv=None) -> int:
                 ran = selected > 0
                 t = run([binary, f"--gtest_filter={m['tests']}", "--gtest_brief=1"])
                 if t.returncode != 0 and ran:  # a failing test, or a crash of one
-                    killed.append(m["avs_id"])
                     failed = {line.split()[3].rstrip(",") for line in t.stdout.splitlines()
                               if line.startswith("[  FAILED  ] ") and not line.split()[3].isdigit()}
+                    spared = [a for a in m.get("also", []) if failed and not killed_point(a, failed)]
+                    if spared:  # a point the mutation is listed for has no failing test of its own
+                        survived.append(m["avs_id"])
+                        print(f"SURVIVED {m['avs_id']}: no failing test cites {' '.join(spared)}", flush=True)
+                        continue
+                    killed.append(m["avs_id"])
                     how = f"{len(failed)} of {selected} selected tests fail" if failed else "a selected test crashes"
                     print(f"killed   {m['avs_id']}: {how}", flush=True)
                 else:

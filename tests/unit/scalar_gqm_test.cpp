@@ -80,6 +80,27 @@ TEST_F(Gqm, PTO_AVS_BLOCK_HL_QMT_FLAGS_001) {
   EXPECT_EQ(st.pc, 0x740u);
 }
 
+// PTO-AVS-BLOCK-HL-QMT-FLAGS-001's rule with every source available
+// (PTO-HL-QMT-GQM-001; the catalog: "s+r raises Fault_IllegalInstruction
+// before operand reads or effects").  The point above reaches the rejection
+// with invalid t#1/t#2 sources, which reject on their own; here only s+r
+// can reject.  Twin: .s alone on the same queue executes and suspends it.
+TEST_F(Gqm, QmtSuspendWithRestoreRejectsWithAvailableSources) {
+  gqm::initialize_queue(g, 0x1100, 2);
+  st.pc = 0x740;
+  st.write_gpr(1, 0x1100);
+  st.write_gpr(3, 0x55);
+  ASSERT_EQ(run(qmt(3, 1, 0, false, false, true, true)), ScalarResult::Rejected);
+  EXPECT_EQ(st.last_fault, FaultCode::Fault_IllegalInstruction);
+  EXPECT_EQ(st.read_gpr(3), 0x55u);
+  EXPECT_FALSE(queue(0x1100).suspended);
+  EXPECT_EQ(st.pc, 0x740u);
+  h.machine.clear_fault();
+  ASSERT_EQ(run(qmt(3, 1, 0, false, false, true, false)), ScalarResult::Executed);
+  EXPECT_EQ(status_of(st.read_gpr(3)), 0b00u);
+  EXPECT_TRUE(queue(0x1100).suspended);
+}
+
 TEST_F(Gqm, PTO_AVS_BLOCK_HL_QMT_CONTROL_001) {
   st.write_gpr(1, 0x1100);
   st.write_gpr(2, 2);
