@@ -574,6 +574,24 @@ TEST(TileFastPaths, HostScalarArithmeticFlagsPerElement) {
   }
 }
 
+// ieee tile_scalar(op) of s's valid region (into a copy of s when `alias`,
+// else a fresh tile) against binary_element of every valid element: bits
+// of each element and the union of the element flags.
+void expect_tile_scalar_matches_elements(Binary op, DataType t, const Tile& s, std::uint64_t scalar, bool alias) {
+  Tile copy = s, out = make_tile(s.descriptor());
+  Tile& d = alias ? copy : out;
+  const num::Flags flags = ops::tile_scalar(op, d, copy, scalar, PadValue::Null, NumericProfile::Ieee);
+  num::Flags want_flags = 0;
+  for (std::uint32_t r = 0; r < s.descriptor().valid_rows; ++r)
+    for (std::uint32_t c = 0; c < s.descriptor().valid_columns; ++c) {
+      const std::uint32_t e = s.linear_index(r, c);
+      const num::Result want = ops::binary_element(op, t, s.read_raw(e), scalar, NumericProfile::Ieee);
+      want_flags |= want.flags;
+      ASSERT_EQ(d.read_raw(e), want.bits) << "row " << r << " column " << c;
+    }
+  EXPECT_EQ(flags, want_flags) << num::name(t) << " op " << static_cast<int>(op) << " alias " << alias;
+}
+
 // Random tiles (exact and inexact elements mixed), spans past a chunk, and
 // the destination the source.
 TEST(TileFastPaths, HostScalarArithmeticRandomTiles) {
@@ -588,18 +606,8 @@ TEST(TileFastPaths, HostScalarArithmeticRandomTiles) {
           Tile s = make_tile(descriptor(t, 128, 40, 125, 128 * 40 * 8));
           fill(s, {}, [&] { return integers ? enc(small(g)) : enc(std::ldexp(static_cast<double>(g() % 1000000), small(g))); });
           const std::uint64_t scalar = integers ? enc(3.0) : enc(0.3);
-          Tile copy = s, out = make_tile(s.descriptor());
-          Tile& d = alias ? copy : out;
-          const num::Flags flags = ops::tile_scalar(op, d, copy, scalar, PadValue::Null, NumericProfile::Ieee);
-          num::Flags want_flags = 0;
-          for (std::uint32_t r = 0; r < 40; ++r)
-            for (std::uint32_t c = 0; c < 125; ++c) {
-              const std::uint32_t e = s.linear_index(r, c);
-              const num::Result want = ops::binary_element(op, t, s.read_raw(e), scalar, NumericProfile::Ieee);
-              want_flags |= want.flags;
-              ASSERT_EQ(d.read_raw(e), want.bits) << "row " << r << " column " << c;
-            }
-          EXPECT_EQ(flags, want_flags) << num::name(t) << " op " << static_cast<int>(op) << " integers " << integers;
+          SCOPED_TRACE(testing::Message() << "integers " << integers);
+          expect_tile_scalar_matches_elements(op, t, s, scalar, alias);
         }
 }
 
@@ -665,18 +673,7 @@ TEST(TileFastPaths, HalfScalarArithmeticRandomTiles) {
           const std::uint32_t one = t == DataType::FP16 ? 0x3c00 : 0x3f80;
           fill(s, {0, 0x8000, 1, 0x7c00, 0x7f80, 0x7e01}, [&] { return one + static_cast<std::uint32_t>(g() % 0x1000) - 0x800; });
           const std::uint64_t scalar = t == DataType::FP16 ? 0x34cd : 0x3e9a;  // 0.3
-          Tile copy = s, out = make_tile(s.descriptor());
-          Tile& d = alias ? copy : out;
-          const num::Flags flags = ops::tile_scalar(op, d, copy, scalar, PadValue::Null, NumericProfile::Ieee);
-          num::Flags want_flags = 0;
-          for (std::uint32_t r = 0; r < 100; ++r)
-            for (std::uint32_t c = 0; c < 125; ++c) {
-              const std::uint32_t e = s.linear_index(r, c);
-              const num::Result want = ops::binary_element(op, t, s.read_raw(e), scalar, NumericProfile::Ieee);
-              want_flags |= want.flags;
-              ASSERT_EQ(d.read_raw(e), want.bits) << "row " << r << " column " << c;
-            }
-          EXPECT_EQ(flags, want_flags) << num::name(t) << " op " << static_cast<int>(op);
+          expect_tile_scalar_matches_elements(op, t, s, scalar, alias);
         }
   });
 }
