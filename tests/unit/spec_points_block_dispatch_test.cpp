@@ -1016,6 +1016,21 @@ TEST(SpecPointsBlockDispatch, PTO_AVS_BLOCK_TLOAD_TSTORE_CUBE_SHARED_003) {
   }
 }
 
+// PTO-AVS-BLOCK-TLOAD-TSTORE-CUBE-SHARED-003 with the one tile binding the
+// conversion takes: the point's run has no tile binding, which
+// BundleCubeTransportBindingsLegal rejects on its own, so this run isolates
+// the Shared-binding count (a legal TLOAD code 22 beside a B.IOS).
+TEST(SpecPointsBlockDispatch, PTO_AVS_BLOCK_TLOAD_TSTORE_CUBE_SHARED_003_BesideTileBinding) {
+  Host h;
+  h.poke(0, 0xa5);
+  expect_no_effect_fault(h,
+                         {tload_start(kFP16), datr(22, kDtypeNone), bdim(0, 1), bdim(1, 1), ios(22, 1, kMask0001),
+                          kCubeDestination, kBstop},
+                         FaultCode::Fault_TileLegality);
+  EXPECT_FALSE(h.file.shared(22).descriptor_valid);
+  EXPECT_EQ(h.byte(0), 0xa5U);
+}
+
 // PTO-AVS-BLOCK-TLOAD-TSTORE-CUBE-ATTRS-007: ND2M16 TLOAD accepts DTYPE_NONE
 // with each of the four PadValue encodings; a concrete DataType, a nonzero
 // CMode, RMode, Sat or Canonicalize each rejects before any effect.

@@ -494,6 +494,9 @@ TEST(SpecPointsTileModel, PTO_AVS_TILE_CUBE_CELL_ORDER_003) {
 TEST(SpecPointsTileModel, PTO_AVS_TILE_CUBE_CELL_CAPACITY_005) {
   EXPECT_TRUE(cube_descriptor_shape_legal(768, 13, 19, DataType::FP16, TileLayout::CubeN8));
   EXPECT_FALSE(cube_descriptor_shape_legal(767, 13, 19, DataType::FP16, TileLayout::CubeN8));
+  // 767 is also not whole CELLs; 640 is five whole CELLs, one short of the
+  // six (16 x 24 in 8 x 8 FP16 N8 CELLs) the shape needs: the capacity rule alone.
+  EXPECT_FALSE(cube_descriptor_shape_legal(640, 13, 19, DataType::FP16, TileLayout::CubeN8));
   EXPECT_FALSE(cube_descriptor_shape_legal(128, 0, 8, DataType::FP16, TileLayout::CubeN8));
   EXPECT_FALSE(cube_descriptor_shape_legal(128, 8, 0, DataType::FP16, TileLayout::CubeN8));
   EXPECT_FALSE(cube_descriptor_shape_legal(128, 17, 1, DataType::FP32, TileLayout::CubeM16));
