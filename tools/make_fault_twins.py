@@ -993,6 +993,20 @@ def memory_command_post(tpc: int, address: int, size: int) -> list:
             {"op": "expect_last_memory_command_size", "value": hex64(size)}]
 
 
+def fallthrough_block_started(pc: int, kind: str, bpcn: int, taken: bool) -> list:
+    """Expectations after a FALL block start at pc executed: no fault, the
+    bundle active, BPC = pc, TPC = pc + 4 and BARG's kind, transfer, BPCN
+    and taken bit."""
+    return [{"op": "expect_fault", "fault": "Fault_None"},
+            {"op": "expect_bundle_state", "field": "active", "value": True},
+            {"op": "expect_bpc", "value": hex64(pc)},
+            {"op": "expect_tpc", "value": hex64(pc + 4)},
+            {"op": "expect_barg", "field": "block_type", "value": kind},
+            {"op": "expect_barg", "field": "transfer_type", "value": "BundleTransfer_Fallthrough"},
+            {"op": "expect_barg", "field": "taken", "value": taken},
+            {"op": "expect_barg", "field": "bpcn", "value": hex64(bpcn)}]
+
+
 def tpc_before(steps: list) -> int:
     return int(next(s for s in reversed(steps) if s["op"] == "set_tpc")["value"], 16)
 
@@ -1091,14 +1105,7 @@ def sys_fixup_twin(v: dict, catalog: Catalog) -> tuple[list, str, str]:
     form = catalog.form_of(bits, steps[e1]["length_bits"])
     prefix = steps[:e1]
     pc = tpc_before(prefix)
-    post = [{"op": "expect_fault", "fault": "Fault_None"},
-            {"op": "expect_bundle_state", "field": "active", "value": True},
-            {"op": "expect_bpc", "value": hex64(pc)},
-            {"op": "expect_tpc", "value": hex64(pc + 4)},
-            {"op": "expect_barg", "field": "block_type", "value": "BundleKind_System"},
-            {"op": "expect_barg", "field": "transfer_type", "value": "BundleTransfer_Fallthrough"},
-            {"op": "expect_barg", "field": "taken", "value": False},
-            {"op": "expect_barg", "field": "bpcn", "value": hex64(0)}]
+    post = fallthrough_block_started(pc, "BundleKind_System", bpcn=0, taken=False)
     return (prefix + [command_executed(steps[e1], with_field(form, bits, "simm17", 0))] + post,
             "catalog constraint simm17 one-of {0} (BSTART.SYS FALL)", f"simm17 {Catalog.field(form, bits, 'simm17'):#x} -> 0")
 
@@ -1420,14 +1427,7 @@ def tepl_twin(v: dict, commands: Catalog) -> dict:
     pc = tpc_before(prefix)
     stop = {k: x for k, x in steps[e].items() if k != "expect_fault"}
     stop.update(bits=f"{with_field(form, bits, 'DataType', 14):#010x}", expect_status="CommandExecution_Executed")
-    post = [{"op": "expect_fault", "fault": "Fault_None"},
-            {"op": "expect_bundle_state", "field": "active", "value": True},
-            {"op": "expect_bpc", "value": hex64(pc)},
-            {"op": "expect_tpc", "value": hex64(pc + 4)},
-            {"op": "expect_barg", "field": "block_type", "value": "BundleKind_TileElement"},
-            {"op": "expect_barg", "field": "transfer_type", "value": "BundleTransfer_Fallthrough"},
-            {"op": "expect_barg", "field": "bpcn", "value": hex64(pc + 4)},
-            {"op": "expect_barg", "field": "taken", "value": True}]
+    post = fallthrough_block_started(pc, "BundleKind_TileElement", bpcn=pc + 4, taken=True)
     return {"avs_id": v["avs_id"], "source": v["source"], "family": "tile BSTART descriptor",
             "rule": "BundleOperationDescriptorLegal / BundleDataTypeConcrete: DataType 15 is reserved",
             "legalisation": "DataType 15 -> 14", "steps": prefix + [stop] + post}

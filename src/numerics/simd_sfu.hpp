@@ -5,7 +5,10 @@
 // rounding mode), NX from an exact FMA residual; RSQRT evaluated in
 // binary64 and kept only where that value is far from every binary32
 // number and midpoint.  Tiers as in simd_span.hpp: an AVX-512 loop, and a portable
-// loop with the same contract.
+// loop with the same contract.  The ieee profile's TileSquareRoot,
+// TileReciprocal and TileReciprocalSquareRoot (impdef hooks of
+// PTO-TILE-MODEL-EXECUTION-ELEMENTWISE, asl/tile/model/execution/elementwise.asl:
+// RSQRT is one profile operation, one rounding, not two steps).
 #pragma once
 
 #include <cstddef>

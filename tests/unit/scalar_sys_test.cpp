@@ -219,6 +219,16 @@ class SysSpec : public ::testing::Test {
   ScalarResult run(M m, std::initializer_list<std::int64_t> fields) {
     return h.execute(encode_insn(m, fields), length_of(m));
   }
+  // After an ACRE that recovered the context saved at TPC 0x240 / BPC 0x220
+  // (RecoverTrapContext): no fault, ring 0, that TPC and BPC, no block open.
+  void expect_recovered_at_0x240() {
+    EXPECT_EQ(st.last_fault, FaultCode::Fault_None);
+    EXPECT_EQ(st.current_acr, 0);
+    EXPECT_EQ(st.pc, 0x240u);
+    EXPECT_EQ(st.bpc, 0x220u);
+    EXPECT_FALSE(st.block.bundle_active);
+    EXPECT_FALSE(st.block.bundle_body_active);
+  }
 };
 
 // The AVS id of a generated SYS point: PTO-AVS-SYS-<MNEMONIC, '.' -> '-'>-<VARIANT>-001.
@@ -573,12 +583,7 @@ TEST_F(SysSpec, AcreRecoversTheSavedContext) {
     st.predicates[3] = 0xA5;
     SetUp();
     ASSERT_EQ(run(M::ACRE, {request}), ScalarResult::Executed);
-    EXPECT_EQ(st.last_fault, FaultCode::Fault_None);
-    EXPECT_EQ(st.current_acr, 0);
-    EXPECT_EQ(st.pc, 0x240u);
-    EXPECT_EQ(st.bpc, 0x220u);
-    EXPECT_FALSE(st.block.bundle_active);
-    EXPECT_FALSE(st.block.bundle_body_active);
+    expect_recovered_at_0x240();
     EXPECT_EQ(st.block.bundle_argument, 0x55u);
     EXPECT_EQ(st.commit_argument, 0x66u);
     EXPECT_TRUE(st.t_queue.valid[0]);
@@ -675,12 +680,7 @@ class SysSpecAcreTwin : public SysSpec {
     book.architecture_request_epoch = 7;
     book.control_request_operand = 0x555;
     ASSERT_EQ(run(M::ACRE, {0}), ScalarResult::Executed);
-    EXPECT_EQ(st.last_fault, FaultCode::Fault_None);
-    EXPECT_EQ(st.current_acr, 0);
-    EXPECT_EQ(st.pc, 0x240u);
-    EXPECT_EQ(st.bpc, 0x220u);
-    EXPECT_FALSE(st.block.bundle_active);
-    EXPECT_FALSE(st.block.bundle_body_active);
+    expect_recovered_at_0x240();
     EXPECT_FALSE(st.trap_contexts[0].valid);
     EXPECT_EQ(book.architecture_request_epoch, 8u);
     EXPECT_EQ(book.control_request_operand, 0x550u);
