@@ -620,6 +620,19 @@ HiF8Grid hif8_grid(int e) noexcept {
   return {1, code(96 + (a - 8) * 2 + (e > 0 ? 0 : 16))};
 }
 
+// The row kernel's copy of the grid, one word per exponent -22..15.
+const HiF8GridTable& hif8_grid_table() noexcept {
+  static const HiF8GridTable table = [] {
+    HiF8GridTable t{};
+    for (int e = kHiF8GridMinimumExponent; e <= kHiF8GridMaximumExponent; ++e) {
+      const HiF8Grid g = hif8_grid(e);
+      t[static_cast<std::size_t>(e - kHiF8GridMinimumExponent)] = hif8_grid_word(e, g.fraction_bits, g.code, hif8_grid(e + 1).code);
+    }
+    return t;
+  }();
+  return table;
+}
+
 // ReferenceFP8Encoding (HiF8) of a nonzero normal binary64 value in a mode
 // whose choice is by value (RHB, the only one its modes use, RNA, RTZ, RTP,
 // RTM): the candidate search selects the magnitude rounded on the grid of
@@ -752,22 +765,24 @@ bool fast_element(std::uint64_t value, const TilePlan& p, const ColumnPlan& c, n
 // The AVX2 row kernel that takes a tile's whole groups of four columns
 // (matrix_postprocess_isa.hpp): the shift modes (Shift); S32 / FP32 sources
 // without pre-quantisation offset to FP32 / FP16 / BF16 / E4M3 destinations
-// (Binary), or S32 / FP32 sources to integer destinations (Integer, with or
-// without the intermediate and offset); every rounding mode, finite
-// multipliers, on a CPU with AVX2 and F16C under the default MXCSR (round to
-// nearest, no FTZ / DAZ).  None keeps the scalar kernel.
+// in every rounding mode and to HiF8 in RHB, its modes' rounding (Binary),
+// or S32 / FP32 sources to integer destinations (Integer, with or without
+// the intermediate and offset) in every rounding mode; finite multipliers,
+// on a CPU with AVX2 and F16C (as num::simd's tier cap allows) under the
+// default MXCSR (round to nearest, no FTZ / DAZ).  None keeps the scalar
+// kernel.
 enum class RowKernel : std::uint8_t { None, Shift, Binary, Integer };
 
 RowKernel row_kernel(const TilePlan& p, const std::vector<ColumnPlan>& columns) noexcept {
 #ifdef PTO_POSTPROCESS_X86
-  static const bool cpu = num::f16c::available();  // AVX2 and F16C
-  if (!cpu || (_mm_getcsr() & ~0x3FU) != 0x1F80U) return RowKernel::None;
+  if (!num::f16c::available() || (_mm_getcsr() & ~0x3FU) != 0x1F80U) return RowKernel::None;  // AVX2 and F16C
   if (p.shift) return RowKernel::Shift;
   for (const ColumnPlan& c : columns)
     if (!c.fast) return RowKernel::None;
   const DataType t = p.encoder.output;
   if (num::is_integer(t)) return RowKernel::Integer;
-  return p.width == 0 && t != DataType::HiF8 ? RowKernel::Binary : RowKernel::None;
+  if (t == DataType::HiF8 && p.rounding != RoundingMode::RHB) return RowKernel::None;
+  return p.width == 0 ? RowKernel::Binary : RowKernel::None;
 #else
   static_cast<void>(p);
   static_cast<void>(columns);
@@ -788,7 +803,8 @@ class RowKernelCall {
       shift_[c] = plans[c].shift;
     }
     const DataType t = p.encoder.output;
-    binary_ = {simd_destination(t), p.rounding, p.encoder.saturating, positive_.data(), negative_.data(), p.s32_source};
+    binary_ = {simd_destination(t), p.rounding, p.encoder.saturating, positive_.data(), negative_.data(), p.s32_source,
+               &hif8_grid_table()};
     integer_ = {p.rounding, p.encoder.saturating, p.s32_source, p.width, num::is_integer(t) ? integer_bits(t) : 32,
                 num::is_signed(t), positive_.data(), negative_.data(), offset_.data()};
   }
@@ -811,6 +827,7 @@ class RowKernelCall {
       case DataType::FP16: return SimdDestination::FP16;
       case DataType::BF16: return SimdDestination::BF16;
       case DataType::E4M3: return SimdDestination::E4M3;
+      case DataType::HiF8: return SimdDestination::HiF8;
       default: return SimdDestination::FP32;
     }
   }

@@ -94,8 +94,11 @@ bool row_kernel_applies(unsigned pre_quant_mode, DataType output, Control contro
 // matrix_postprocess_isa.hpp); the exact post_process stays the path of
 // every element it declines (NaN, infinity and -0 FP32 sources, products
 // beyond 2^62 on an integer path) and of every tile it declines (sources
-// other than S32 / FP32; HiF8 in RNE or RTO, which no mode uses).  HiF8
-// takes the scalar kernel, every other destination the row kernel.
+// other than S32 / FP32; HiF8 in RNE or RTO, which no mode uses).  The
+// row kernel takes every destination (HiF8 in RHB, its modes' rounding);
+// the scalar kernel the columns after the last group of four, and whole
+// tiles on a CPU without AVX2 + F16C or under num::simd::limit_tier below
+// AVX2.
 num::Flags post_process_tile(std::span<std::uint64_t> values, std::span<const ColumnWords> columns, unsigned pre_quant_mode,
                              unsigned relu_mode, DataType output, Control control) noexcept;
 

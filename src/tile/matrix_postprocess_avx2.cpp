@@ -36,6 +36,15 @@
 //   (matrix_postprocess.cpp, encode_binary_fast), with 448 its largest
 //   magnitude, 0x7F its non-saturating overflow for either sign and code 0
 //   for a negative magnitude that rounds to zero.
+// - HiF8 (in RHB, the rounding MatrixFPATREffectiveControl gives its modes):
+//   the same rounding on the grid of each lane's exponent, which one gather
+//   fetches from a table of the exponents -22..15 (HiF8GridTable, built from
+//   matrix_postprocess.cpp's hif8_grid, the scalar kernel's grid): the scale
+//   to an integer grid of 3, 2, 1 or 0 fraction bits, the code of the
+//   integer's exponent and the code of a carry to the next power of two.
+//   ReferenceFP8Encoding's candidate search selects this rounding
+//   (encode_hif8_fast); magnitudes above 32768 overflow before rounding, one
+//   that rounds to zero is the single zero, UF|NX below 2^-15 when inexact.
 // - Shift modes: VPSRAVD by each column's count, clamped to S16.
 #include "tile/matrix_postprocess_isa.hpp"
 
@@ -51,8 +60,9 @@ struct Format {
   double overflow_at;       // |d| at or above it overflows
   int emin;                 // below 2^emin d is tiny
   int fraction_bits;
-  std::uint32_t infinity;   // the infinity code (a magnitude at or above it overflows)
+  std::uint32_t infinity;   // the infinity code (the overflow result)
   std::uint32_t largest;    // the largest finite code
+  std::uint32_t overflow_code;  // a rounded code magnitude at or above it overflows
   std::uint32_t sign;       // the sign bit
   bool unsigned_overflow;   // a non-saturating overflow is `infinity` whatever the sign
   bool unsigned_zero;       // a magnitude rounded to zero is +0
@@ -60,10 +70,13 @@ struct Format {
 
 constexpr Format format_of(SimdDestination d) noexcept {
   switch (d) {
-    case SimdDestination::FP32: return {0x1p128, -126, 23, 0x7f800000U, 0x7f7fffffU, 0x80000000U, false, false};
-    case SimdDestination::FP16: return {0x1p16, -14, 10, 0x7c00U, 0x7bffU, 0x8000U, false, false};
-    case SimdDestination::BF16: return {0x1p128, -126, 7, 0x7f80U, 0x7f7fU, 0x8000U, false, false};
-    case SimdDestination::E4M3: return {448.0 + 0x1p-44, -6, 3, 0x7fU, 0x7eU, 0x80U, true, true};  // 448's successor
+    case SimdDestination::FP32: return {0x1p128, -126, 23, 0x7f800000U, 0x7f7fffffU, 0x7f800000U, 0x80000000U, false, false};
+    case SimdDestination::FP16: return {0x1p16, -14, 10, 0x7c00U, 0x7bffU, 0x7c00U, 0x8000U, false, false};
+    case SimdDestination::BF16: return {0x1p128, -126, 7, 0x7f80U, 0x7f7fU, 0x7f80U, 0x8000U, false, false};
+    case SimdDestination::E4M3: return {448.0 + 0x1p-44, -6, 3, 0x7fU, 0x7eU, 0x7fU, 0x80U, true, true};  // 448's successor
+    // 32768's successor; a carry stops at 2^15 (code 0x6E), so no code
+    // overflows; the grid is per exponent (encode_hif8).
+    case SimdDestination::HiF8: return {32768.0 + 0x1p-37, -15, 0, 0x6fU, 0x6eU, 0x80U, 0x80U, false, true};
   }
   return {};
 }
@@ -88,12 +101,13 @@ Directions directions(num::RoundingMode mode, __m128i negative) noexcept {
   }
 }
 
-// A 4 x 64-bit double comparison mask narrowed to 4 x 32 bits.
-__m128i narrow(__m256d mask) noexcept {
-  const __m256i m = _mm256_castpd_si256(mask);
-  const __m256i packed = _mm256_permutevar8x32_epi32(m, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
-  return _mm256_castsi256_si128(packed);
+// The low 32 bits of four 64-bit lanes.
+__m128i low_halves(__m256i v) noexcept {
+  return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
 }
+
+// A 4 x 64-bit double comparison mask narrowed to 4 x 32 bits.
+__m128i narrow(__m256d mask) noexcept { return low_halves(_mm256_castpd_si256(mask)); }
 
 __m256d absolute(__m256d v) noexcept { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), v); }
 
@@ -195,6 +209,12 @@ MagnitudeRounded round_magnitude(__m256d m, num::RoundingMode mode, __m256d nega
 
 __m256d negative_lanes(__m256d d) noexcept { return _mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_LT_OQ); }
 
+// The integers (0 <= v < 2^52) of four integer-valued lanes.
+__m256i integers(__m256d v) noexcept {
+  return _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(v, _mm256_set1_pd(0x1p52))),
+                          _mm256_castpd_si256(_mm256_set1_pd(0x1p52)));
+}
+
 // Four reals encoded by rounding their magnitude on the destination's grid
 // (every mode; E4M3); zeros and overflow are fixed by the caller.
 Encoded encode_by_magnitude(__m256d d, const Format& f, num::RoundingMode mode) noexcept {
@@ -207,11 +227,35 @@ Encoded encode_by_magnitude(__m256d d, const Format& f, num::RoundingMode mode) 
   const MagnitudeRounded m = round_magnitude(_mm256_mul_pd(magnitude, _mm256_castsi256_pd(scale)), mode, negative_lanes(d));
   const __m128i fraction_bits = _mm_cvtsi32_si128(f.fraction_bits);
   const __m256i exponent = _mm256_sll_epi64(_mm256_sub_epi64(field, _mm256_set1_epi64x(f.emin + 1023)), fraction_bits);
-  const __m256i integer = _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(m.value, _mm256_set1_pd(0x1p52))),
-                                           _mm256_castpd_si256(_mm256_set1_pd(0x1p52)));
-  const __m256i code = _mm256_add_epi64(exponent, integer);
-  return {_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(code, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))),
-          narrow(m.inexact)};
+  return {low_halves(_mm256_add_epi64(exponent, integers(m.value))), narrow(m.inexact)};
+}
+
+// ReferenceFP8Encoding (HiF8) of four reals: each magnitude rounded on the
+// grid of its exponent, clamped to -22..15 (below 2^-22 the grid is 0 and
+// 2^-22; above 2^15 every value overflows), read from `grid`
+// (hif8_grid_word); zeros, the sign and overflow are fixed by the caller.
+// A NaN or infinite lane (declined by the caller) still indexes the table.
+Encoded encode_hif8(__m256d d, const HiF8GridTable& grid, num::RoundingMode mode) noexcept {
+  const __m256d magnitude = absolute(d);
+  const __m256d clamped = _mm256_min_pd(_mm256_max_pd(magnitude, _mm256_set1_pd(0x1p-22)), _mm256_set1_pd(0x1p15));
+  const __m256i index = _mm256_sub_epi64(_mm256_srli_epi64(_mm256_castpd_si256(clamped), 52),
+                                         _mm256_set1_epi64x(1023 + kHiF8GridMinimumExponent));
+  const __m256i word = _mm256_i64gather_epi64(reinterpret_cast<const long long*>(grid.data()), index, 8);
+  const __m256i byte = _mm256_set1_epi64x(0xFF);
+  const __m256d scale = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_and_si256(word, _mm256_set1_epi64x(0x7FF)), 52));
+  const MagnitudeRounded m = round_magnitude(_mm256_mul_pd(magnitude, scale), mode, negative_lanes(d));
+  const __m256i n = integers(m.value);
+  const __m256i base = _mm256_and_si256(_mm256_srli_epi64(word, 16), byte);
+  const __m256i carry_code = _mm256_and_si256(_mm256_srli_epi64(word, 24), byte), carry = _mm256_srli_epi64(word, 32);
+  const __m256i code = _mm256_blendv_epi8(_mm256_add_epi64(base, n), carry_code, _mm256_cmpeq_epi64(n, carry));
+  return {low_halves(code), narrow(m.inexact)};
+}
+
+// The encoding of four reals in the plan's destination and rounding.
+Encoded encode_lanes(__m256d d, const Format& f, const SimdRowPlan& plan, __m128i negative) noexcept {
+  if (plan.destination == SimdDestination::HiF8) return encode_hif8(d, *plan.hif8_grid, plan.rounding);
+  if (plan.destination == SimdDestination::E4M3 || !host_mode(plan.rounding)) return encode_by_magnitude(d, f, plan.rounding);
+  return encode(d, plan, negative);
 }
 
 // d rounded to an integer: the host's VROUNDPD in its four modes, else the
@@ -264,7 +308,7 @@ Sources sources(__m256i carriers, bool s32) noexcept {
 // zero-extended).
 __m256i integer_words(__m256d v, unsigned bits, bool is_signed) noexcept {
   const __m256i sum = _mm256_castpd_si256(_mm256_add_pd(v, _mm256_set1_pd(0x1.8p52)));
-  const __m128i low = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(sum, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+  const __m128i low = low_halves(sum);
   const __m128i unused = _mm_cvtsi32_si128(static_cast<int>(32 - bits));
   const __m128i top = _mm_sll_epi32(low, unused);
   return is_signed ? _mm256_cvtepi32_epi64(_mm_sra_epi32(top, unused)) : _mm256_cvtepu32_epi64(_mm_srl_epi32(top, unused));
@@ -274,8 +318,7 @@ __m256i integer_words(__m256d v, unsigned bits, bool is_signed) noexcept {
 
 num::Flags fp32_row_avx2(std::uint64_t* row, std::size_t columns, const SimdRowPlan& plan, std::uint8_t* declined) noexcept {
   const Format f = format_of(plan.destination);
-  const bool by_magnitude = plan.destination == SimdDestination::E4M3 || !host_mode(plan.rounding);
-  const __m128i infinity = _mm_set1_epi32(static_cast<int>(f.infinity));
+  const __m128i overflow_code = _mm_set1_epi32(static_cast<int>(f.overflow_code));
   const __m128i overflow_magnitude = _mm_set1_epi32(static_cast<int>(plan.saturating ? f.largest : f.infinity));
   const __m128i sign_bit = _mm_set1_epi32(static_cast<int>(f.sign));
   const __m128i overflow_sign_bit = f.unsigned_overflow && !plan.saturating ? _mm_setzero_si128() : sign_bit;
@@ -291,10 +334,10 @@ num::Flags fp32_row_avx2(std::uint64_t* row, std::size_t columns, const SimdRowP
     const __m256d magnitude = absolute(d);
     const __m128i negative = _mm_srai_epi32(_mm_castps_si128(_mm256_cvtpd_ps(d)), 31);
     const __m128i zero = narrow(_mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_EQ_OQ));
-    const Encoded e = by_magnitude ? encode_by_magnitude(d, f, plan.rounding) : encode(d, plan, negative);
+    const Encoded e = encode_lanes(d, f, plan, negative);
     const __m128i code_magnitude = _mm_andnot_si128(sign_bit, e.bits);
     const __m128i overflow = _mm_or_si128(narrow(_mm256_cmp_pd(magnitude, overflow_at, _CMP_GE_OQ)),
-                                          _mm_cmpgt_epi32(code_magnitude, _mm_sub_epi32(infinity, _mm_set1_epi32(1))));
+                                          _mm_cmpgt_epi32(code_magnitude, _mm_sub_epi32(overflow_code, _mm_set1_epi32(1))));
     __m128i sign = _mm_and_si128(negative, sign_bit);
     const __m128i overflow_bits = _mm_or_si128(_mm_and_si128(negative, overflow_sign_bit), overflow_magnitude);
     if (f.unsigned_zero) sign = _mm_andnot_si128(_mm_cmpeq_epi32(code_magnitude, _mm_setzero_si128()), sign);
@@ -362,7 +405,7 @@ num::Flags shift_row_avx2(std::uint64_t* row, std::size_t columns, const std::in
   __m128i any_clamped = _mm_setzero_si128();
   for (std::size_t c = 0; c < columns; c += 4) {
     const __m256i carriers = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + c));
-    const __m128i source = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(carriers, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+    const __m128i source = low_halves(carriers);
     const __m128i shifted = _mm_srav_epi32(source, _mm_loadu_si128(reinterpret_cast<const __m128i*>(shift + c)));  // ASR
     const __m128i clamped = _mm_min_epi32(_mm_max_epi32(shifted, minimum), maximum);
     any_clamped = _mm_or_si128(any_clamped, _mm_xor_si128(_mm_cmpeq_epi32(clamped, shifted), _mm_set1_epi32(-1)));

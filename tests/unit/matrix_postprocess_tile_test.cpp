@@ -7,12 +7,16 @@
 // beyond the kernel's integer range.
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "numerics/f16c_span.hpp"
 #include "numerics/format.hpp"
+#include "simd_tiers.hpp"
 #include "tile/matrix_postprocess.hpp"
 #include "tile/ops_matrix.hpp"
 
@@ -170,7 +174,7 @@ TEST(MatrixPostprocessTile, LargestTilesMatchTheExactPath) {
 // pre-quantisation intermediate and offset) and floating ones (FP32, FP16,
 // BF16, E4M3) from S32 or FP32, whole groups of four columns plus a
 // remainder, every rounding mode, Sat on and off.  On a host with AVX2 and
-// F16C the row kernel takes every such tile but HiF8's.
+// F16C the row kernel takes every such tile (HiF8's modes round RHB).
 TEST(MatrixPostprocessTile, RowKernelModesMatchTheExactPath) {
   Sources s(1212);
   unsigned row_kernel_tiles = 0;
@@ -186,12 +190,12 @@ TEST(MatrixPostprocessTile, RowKernelModesMatchTheExactPath) {
             const bool taken = pp::row_kernel_applies(mode, output, control);
             row_kernel_tiles += unsigned{taken};
             if (num::f16c::available()) {
-              EXPECT_EQ(taken, output != DataType::HiF8) << describe(mode, relu, output, control);
+              EXPECT_TRUE(taken) << describe(mode, relu, output, control);
             }
           }
   }
   if (num::f16c::available()) {
-    EXPECT_EQ(row_kernel_tiles, (26 - 2) * 4 * 7 * 2U);  // all but modes 25 and 28 (HiF8)
+    EXPECT_EQ(row_kernel_tiles, 26 * 4 * 7 * 2U);
   }
 }
 
@@ -224,6 +228,99 @@ TEST(MatrixPostprocessTile, RowKernelTiesAndFP8RangesMatchTheExactPath) {
           const Tile t{std::vector<std::uint64_t>(5, sign | value), std::vector<pp::ColumnWords>(5, words)};
           expect_tile_matches_exact(t, mode, 0, outputs_of(mode).front(), {rounding, saturating});
         }
+}
+
+// FP32 sources probing HiF8's grids, positive (the tests add the sign): at
+// every binary exponent e from below its denormal powers (2^-26) to past its
+// largest finite (2^16), each grid point of e's significand width (3, 2, 1
+// or 0 fraction bits as |e| <= 3, 7, 15, else 0: the dot-field decode of
+// ReferenceFP8FiniteValue), the tie after it and the tie's FP32 neighbours,
+// and a random significand; then the range edges: 2^15 (the largest finite)
+// and its FP32 successor (overflow), 1.75 * 2^15 (beyond), values that
+// carry into 2^15 and into 2^-15 (the tie of 2^-16's grid of no fraction
+// bits and a value above it), 2^-15's neighbours (tininess), 2^-22 (the least denormal
+// power), the tie 2^-23 below it and its neighbours (zero or 2^-22), and
+// FP32 subnormals.
+std::vector<std::uint32_t> hif8_probes(Sources& s) {
+  std::vector<std::uint32_t> probes;
+  const auto add = [&](float v) { probes.push_back(std::bit_cast<std::uint32_t>(v)); };
+  const auto neighbours = [&](float v) {
+    add(std::nextafter(v, 0.0F));
+    add(v);
+    add(std::nextafter(v, 1e30F));
+  };
+  for (int e = -26; e <= 16; ++e) {
+    const int a = std::abs(e), fraction_bits = a <= 3 ? 3 : a <= 7 ? 2 : a <= 15 ? 1 : 0;
+    const float power = std::ldexp(1.0F, e), step = std::ldexp(1.0F, e - fraction_bits);
+    for (int k = 0; k < (1 << fraction_bits); ++k) {
+      add(power + static_cast<float>(k) * step);
+      neighbours(power + (static_cast<float>(k) + 0.5F) * step);
+    }
+    add(std::bit_cast<float>(static_cast<std::uint32_t>(e + 127) << 23 | (s.bits() & 0x7FFFFFU)));
+  }
+  for (const float edge : {0x1p15F, 0x1.cp15F, 0x1.ep14F, 0x1.8p-16F, 0x1.ep-16F, 0x1p-15F, 0x1p-22F, 0x1p-23F})
+    neighbours(edge);
+  add(std::bit_cast<float>(1U));
+  add(std::bit_cast<float>(0x7FFFFFU));
+  return probes;
+}
+
+// HiF8 (modes 25 and 28, whose rounding is RHB whatever B.DATR RMode says)
+// value by value: each probe with either sign, under each ReLU mode (the
+// ReLU word a power of two or a random FP19), each B.DATR rounding and Sat,
+// with a scale of 1, 2^-1 or a random FP19 fills a one-row tile of four
+// columns, one row-kernel step, so the tile's flags are that value's; every
+// tier the host has runs it (the portable tier the scalar kernel, the
+// others the AVX2 row kernel) against the exact path's result.
+TEST(MatrixPostprocessTile, HiF8GridsTiesAndRangeEdgesMatchTheExactPathValueByValue) {
+  Sources s(1515);
+  const std::vector<std::uint32_t> probes = hif8_probes(s);
+  unsigned values = 0;
+  std::set<num::Flags> outcomes;
+  for (const unsigned mode : {25U, 28U})
+    for (unsigned relu = 0; relu < 4; ++relu)
+      for (const RoundingMode rounding : num::kAllRoundingModes)
+        for (const bool saturating : {false, true}) {
+          const pp::Control control{rounding, saturating};
+          for (const std::uint32_t probe : probes) {
+            const std::uint32_t scale = s.below(3) == 0 ? s.scale() : fp19(127 - s.below(2), 0);
+            const std::uint64_t relu_word = s.below(2) == 0 ? fp19(126 + s.below(3), 0) : s.scale();
+            const pp::ColumnWords words{pp::quant_parameter(scale, 0, 0), relu_word};
+            const std::uint64_t value = probe | (s.below(2) << 31);
+            const num::Result exact = pp::post_process(value, mode, relu, DataType::HiF8, words.quant, words.relu, control);
+            outcomes.insert(exact.flags);
+            for_each_tier([&] {
+              ASSERT_EQ(pp::row_kernel_applies(mode, DataType::HiF8, control), num::f16c::available());
+              std::vector<std::uint64_t> tile(4, value);
+              const num::Flags flags =
+                  pp::post_process_tile(tile, std::vector<pp::ColumnWords>(4, words), mode, relu, DataType::HiF8, control);
+              ASSERT_EQ(tile, std::vector<std::uint64_t>(4, exact.bits))
+                  << describe(mode, relu, DataType::HiF8, control) << " source 0x" << std::hex << value << " quant 0x"
+                  << words.quant << " relu 0x" << words.relu;
+              ASSERT_EQ(flags, exact.flags) << describe(mode, relu, DataType::HiF8, control) << " source 0x" << std::hex
+                                            << value << " quant 0x" << words.quant << " relu 0x" << words.relu;
+            });
+            ++values;
+          }
+        }
+  EXPECT_EQ(values, 2 * 4 * 7 * 2 * probes.size());
+  EXPECT_GT(probes.size(), 300U);
+  // Exact values, inexact ones, tiny and overflowing ones all occur.
+  EXPECT_EQ(outcomes, (std::set<num::Flags>{0, num::kNX, num::kUF | num::kNX, num::kOF | num::kNX}));
+}
+
+// The same probes side by side: four different values a step (each lane
+// on its own exponent's grid), scalar and vector parameters, in every tier.
+TEST(MatrixPostprocessTile, HiF8MixedLanesMatchTheExactPath) {
+  Sources s(2828);
+  const std::vector<std::uint32_t> probes = hif8_probes(s);
+  for (const unsigned mode : {25U, 28U})
+    for (unsigned relu = 0; relu < 4; ++relu)
+      for (const bool saturating : {false, true}) {
+        Tile t = random_tile(s, mode, relu, false, static_cast<std::uint32_t>(probes.size() / 16), 16);
+        for (std::size_t e = 0; e < t.values.size(); ++e) t.values[e] = probes[e] | (s.below(2) << 31);
+        for_each_tier([&] { expect_tile_matches_exact(t, mode, relu, DataType::HiF8, {RoundingMode::RHB, saturating}); });
+      }
 }
 
 // The kernel declines exactly what the header names: accumulators other
