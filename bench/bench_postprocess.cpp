@@ -3,10 +3,13 @@
 //
 // BM_MatrixPostprocess/<mode>/<relu>/<rounding>/<path>: `tile` is
 // postprocess::post_process_tile (the per-tile kernel with its exact
-// fallbacks), `element` the exact postprocess::post_process per element with
-// its column's words (what the tile kernel is checked against).  Counters:
-// melements = elements per second / 1e6 and, on `tile`, speedup = its rate
-// over the element path's rate on the same tile measured in the same process.
+// fallbacks), `scalar` the same under num::simd::limit_tier(Portable) (the
+// scalar kernel, no row kernel), `element` the exact
+// postprocess::post_process per element with its column's words (what the
+// tile kernel is checked against).  Counters: melements = elements per
+// second / 1e6 and, on `tile`, speedup = its rate over the element path's
+// rate and over_scalar = its rate over the scalar kernel's, both on the same
+// tile measured in the same process.
 #include <benchmark/benchmark.h>
 
 #include <bit>
@@ -18,6 +21,7 @@
 
 #include "memcpy_baseline.hpp"
 #include "numerics/datatypes.hpp"
+#include "numerics/simd_span.hpp"
 #include "tile/matrix_postprocess.hpp"
 #include "tile/ops_matrix.hpp"
 
@@ -64,8 +68,27 @@ Workload workload(const Case& c) {
   return w;
 }
 
+enum class Path : std::uint8_t { Tile, Scalar, Element };
+
+// Caps num::simd at the portable tier for the scalar path while it lives.
+class TierCap {
+ public:
+  explicit TierCap(Path p) : capped_(p == Path::Scalar) {
+    if (capped_) num::simd::limit_tier(num::simd::Tier::Portable);
+  }
+  ~TierCap() {
+    if (capped_) num::simd::limit_tier(num::simd::Tier::Avx512);
+  }
+  TierCap(const TierCap&) = delete;
+  TierCap& operator=(const TierCap&) = delete;
+
+ private:
+  bool capped_;
+};
+
 // Elements per second of one path over the workload, in thread CPU time.
-double rate(benchmark::State* state, const Case& c, bool tiled, std::uint64_t repeats) {
+double rate(benchmark::State* state, const Case& c, Path path, std::uint64_t repeats) {
+  const TierCap cap(path);
   const Workload w = workload(c);
   const pp::Control control{c.rounding, false};
   const DataType output = output_of(c);
@@ -74,7 +97,7 @@ double rate(benchmark::State* state, const Case& c, bool tiled, std::uint64_t re
   num::Flags flags = 0;
   const auto once = [&] {
     values = w.values;
-    if (tiled) {
+    if (path != Path::Element) {
       flags |= pp::post_process_tile(values, w.columns, c.mode, c.relu, output, control);
     } else {
       for (std::size_t e = 0; e < values.size(); ++e) {
@@ -100,15 +123,17 @@ double rate(benchmark::State* state, const Case& c, bool tiled, std::uint64_t re
 
 std::string rounding_name(RoundingMode m) { return std::string(num::rounding_mode_name(m)); }
 
+std::string path_name(Path p) { return p == Path::Tile ? "tile" : p == Path::Scalar ? "scalar" : "element"; }
+
 std::string case_name(const Case& c) {
   return std::string(tile::fpatr::pre_quant_mode(c.mode).name) + "/relu" + std::to_string(c.relu) + "/" + rounding_name(c.rounding);
 }
 
-// The element path's rate on a case, measured once per process.
-double element_rate(const Case& c) {
+// A reference path's rate on a case, measured once per process.
+double reference_rate(const Case& c, Path p) {
   static std::map<std::string, double> rates;
-  const std::string key = case_name(c);
-  if (rates.count(key) == 0) rates[key] = rate(nullptr, c, false, 8);
+  const std::string key = case_name(c) + "/" + path_name(p);
+  if (rates.count(key) == 0) rates[key] = rate(nullptr, c, p, p == Path::Element ? 8 : 64);
   return rates[key];
 }
 
@@ -117,13 +142,15 @@ const int kRegistered = [] {
                        Case{24, 1, RoundingMode::RNE}, Case{2, 3, RoundingMode::RTZ}, Case{5, 0, RoundingMode::RTP},
                        Case{13, 0, RoundingMode::RNE}, Case{26, 0, RoundingMode::RNE}, Case{0, 2, RoundingMode::RNA},
                        Case{27, 0, RoundingMode::RHB}, Case{5, 0, RoundingMode::RTO}, Case{24, 1, RoundingMode::RNA},
-                       Case{35, 0, RoundingMode::RHB}, Case{25, 0, RoundingMode::RHB}})
-    for (const bool tiled : {true, false}) {
-      const std::string name = "BM_MatrixPostprocess/" + case_name(c) + (tiled ? "/tile" : "/element");
+                       Case{35, 0, RoundingMode::RHB}, Case{25, 0, RoundingMode::RHB}, Case{28, 3, RoundingMode::RHB}})
+    for (const Path path : {Path::Tile, Path::Scalar, Path::Element}) {
+      const std::string name = "BM_MatrixPostprocess/" + case_name(c) + "/" + path_name(path);
       benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-        const double r = rate(&state, c, tiled, 0);
+        const double r = rate(&state, c, path, 0);
         state.counters["melements"] = r / 1e6;
-        if (tiled) state.counters["speedup"] = r / element_rate(c);
+        if (path != Path::Tile) return;
+        state.counters["speedup"] = r / reference_rate(c, Path::Element);
+        state.counters["over_scalar"] = r / reference_rate(c, Path::Scalar);
       });
     }
   return 0;
