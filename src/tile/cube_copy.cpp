@@ -5,6 +5,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "numerics/simd_span.hpp"
 #include "tile/cube_layout.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -19,6 +20,9 @@ namespace pto::tile {
 namespace {
 
 std::atomic<bool> g_enabled{true};
+
+// num::simd's AVX-512 tier (F and BW, which it implies; never off x86-64).
+bool avx512() noexcept { return num::simd::active_tier() == num::simd::Tier::Avx512; }
 
 // The one primitive: out[c * out_stride + r * U] = in[r * in_stride + c * U]
 // for r < rows, c < columns (units of U bytes).  Image to payload, each
@@ -53,10 +57,8 @@ struct Sse2Lanes {
   static Reg hi64(Reg a, Reg b) noexcept { return _mm_unpackhi_epi64(a, b); }
 };
 
-bool avx2() noexcept {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
+// num::simd's AVX2 tier (tests cap it to run the SSE2 blocks on a wide host).
+bool avx2() noexcept { return num::simd::avx2_available(); }
 
 // B x B units: B = 8 for bytes, 16 / U otherwise.
 template <std::size_t U>
@@ -171,9 +173,10 @@ void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Tile
   }
 }
 
-// Full N8 CELLs of `count` (1, 2 or 4) adjacent column blocks (`lane`
+// Full N8 CELLs of `count` (1, 2, 4 or 8) adjacent column blocks (`lane`
 // bytes apart in the payload): for bytes, each two one 16 x 16 byte
-// transpose (four: two of them on AVX2 lanes); for 16-bit units two CELLs
+// transpose (four: two of them on AVX2 lanes; eight: four on AVX-512
+// lanes); for 16-bit units two CELLs
 // as an AVX2 pair; for 32-bit units one CELL per AVX2 block; else one CELL
 // at a time (SSE2 blocks).
 template <std::size_t U, bool ToPayload, typename Payload, typename Image>
@@ -181,6 +184,11 @@ void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
 #ifdef PTO_CUBE_COPY_SSE2
   if constexpr (U == 1) {  // 16 rows x 8 bytes per CELL: a pair is one 16 x 16 byte block
+    if (count == 8) {
+      if constexpr (ToPayload) unpack_bytes_quad_avx512(cell, CR, lane, 2 * lane, image, row_bytes, 8 * row_bytes, 16);
+      else unpack_bytes_quad_avx512(image, row_bytes, 8 * row_bytes, 16, cell, CR, lane, 2 * lane);
+      return;
+    }
     if (count == 4 && avx2()) {
       if constexpr (ToPayload) unpack_bytes_pair_avx2(cell, CR, lane, 2 * lane, image, row_bytes, 8 * row_bytes, 16);
       else unpack_bytes_pair_avx2(image, row_bytes, 8 * row_bytes, 16, cell, CR, lane, 2 * lane);
@@ -225,8 +233,12 @@ void n8_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Til
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
   const std::size_t lane = std::size_t{k_repeat} * kTileCellBytes;  // CELL (nb + 1, kb) - CELL (nb, kb)
   for (std::uint32_t nb = 0; nb * 8 < d.valid_columns;) {
-    // Column blocks taken together: four (bytes) or two when they are all full.
-    const std::uint32_t count = U == 1 && nb * 8 + 32 <= d.valid_columns ? 4 : nb * 8 + 16 <= d.valid_columns ? 2 : 1;
+    // Column blocks taken together: eight (bytes on AVX-512), four (bytes) or
+    // two when they are all full.
+    const std::uint32_t count = U == 1 && avx512() && nb * 8 + 64 <= d.valid_columns ? 8
+                                : U == 1 && nb * 8 + 32 <= d.valid_columns       ? 4
+                                : nb * 8 + 16 <= d.valid_columns                 ? 2
+                                                                                 : 1;
     for (std::uint32_t kb = band.first / CR; kb * CR < band.first + band.rows; ++kb) {
       const std::size_t cell = (std::size_t{nb} * k_repeat + kb) * kTileCellBytes;
       const std::uint32_t rows = std::min(CR, d.valid_rows - kb * CR), columns = std::min(8U, d.valid_columns - nb * 8);

@@ -1,5 +1,6 @@
-// The AVX2 entries of the CUBE block copies (cube_copy_avx2.cpp, compiled
-// for AVX2, called only when the CPU has it).  Two N8 CELLs per call, one
+// The AVX2 and AVX-512 entries of the CUBE block copies (cube_copy_avx2.cpp,
+// compiled for AVX2, and cube_copy_avx512.cpp, for AVX-512F and BW; called
+// only when the CPU has them and num::simd's tier allows).  Two N8 CELLs per call, one
 // per 128-bit lane, between them and an image block whose lanes are
 // adjacent (in_lane or else out_lane = 16: one 32-byte access): two 8 x 8
 // blocks of 16-bit units (unpack_pair_avx2, cube_copy_unpack.hpp's
@@ -24,5 +25,11 @@ void image_to_cell32_avx2(std::byte* cell, const std::byte* image, std::size_t r
 void cell32_to_image_avx2(std::byte* image, std::size_t row_bytes, const std::byte* cell) noexcept;
 void unpack_bytes_pair_avx2(std::byte* out, std::size_t os, std::size_t out_half, std::size_t out_lane,
                             const std::byte* in, std::size_t is, std::size_t in_half, std::size_t in_lane) noexcept;
+// The same for four 16 x 16 byte blocks (eight CELLs; cube_copy_avx512.cpp,
+// compiled for AVX-512F and BW): lane l at in + l * in_lane, out + l *
+// out_lane, in_lane or else out_lane = 16 (the image side, one 64-byte
+// access), the CELL side's 16-byte columns in groups of four.
+void unpack_bytes_quad_avx512(std::byte* out, std::size_t os, std::size_t out_half, std::size_t out_lane,
+                              const std::byte* in, std::size_t is, std::size_t in_half, std::size_t in_lane) noexcept;
 
 }  // namespace pto::tile
