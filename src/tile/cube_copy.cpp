@@ -21,8 +21,12 @@ namespace {
 
 std::atomic<bool> g_enabled{true};
 
-// num::simd's AVX-512 tier (F and BW, which it implies; never off x86-64).
-bool avx512() noexcept { return num::simd::active_tier() == num::simd::Tier::Avx512; }
+using num::simd::Tier;
+
+// num::simd's tier, read once per band (tests cap it to run the narrower
+// blocks on a wide host): Avx2 for the AVX2 blocks, Avx512 (F and BW, which
+// it implies; never off x86-64) for the eight-CELL byte blocks.
+Tier tier() noexcept { return num::simd::active_tier(); }
 
 // The one primitive: out[c * out_stride + r * U] = in[r * in_stride + c * U]
 // for r < rows, c < columns (units of U bytes).  Image to payload, each
@@ -57,8 +61,6 @@ struct Sse2Lanes {
   static Reg hi64(Reg a, Reg b) noexcept { return _mm_unpackhi_epi64(a, b); }
 };
 
-// num::simd's AVX2 tier (tests cap it to run the SSE2 blocks on a wide host).
-bool avx2() noexcept { return num::simd::avx2_available(); }
 
 // B x B units: B = 8 for bytes, 16 / U otherwise.
 template <std::size_t U>
@@ -119,7 +121,7 @@ template <std::size_t U>
 void transpose(const Transpose& t, std::uint32_t rows, std::uint32_t columns) noexcept {
 #ifdef PTO_CUBE_COPY_SSE2
   if constexpr (U == 4 || U == 8) {
-    if (avx2()) {
+    if (tier() >= Tier::Avx2) {
       constexpr std::uint32_t W = 32 / U;
       const std::uint32_t wide_rows = rows / W * W, wide_columns = columns / W * W;
       for (std::uint32_t r = 0; r < wide_rows; r += W)
@@ -173,14 +175,15 @@ void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Tile
   }
 }
 
-// Full N8 CELLs of `count` (1, 2, 4 or 8) adjacent column blocks (`lane`
-// bytes apart in the payload): for bytes, each two one 16 x 16 byte
+// Full N8 CELLs of `count` (1, 2, 4 or 8, n8_step) adjacent column blocks
+// (`lane` bytes apart in the payload): for bytes, each two one 16 x 16 byte
 // transpose (four: two of them on AVX2 lanes; eight: four on AVX-512
-// lanes); for 16-bit units two CELLs
-// as an AVX2 pair; for 32-bit units one CELL per AVX2 block; else one CELL
-// at a time (SSE2 blocks).
+// lanes); for 16-bit units two CELLs as an AVX2 pair (four: on AVX-512
+// lanes); for 32-bit units one CELL per AVX2 block (`avx2`: the
+// tier allows AVX2); else one CELL at a time (SSE2 blocks).
 template <std::size_t U, bool ToPayload, typename Payload, typename Image>
-void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, std::uint32_t count) noexcept {
+void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, std::uint32_t count,
+                [[maybe_unused]] bool avx2) noexcept {
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
 #ifdef PTO_CUBE_COPY_SSE2
   if constexpr (U == 1) {  // 16 rows x 8 bytes per CELL: a pair is one 16 x 16 byte block
@@ -189,7 +192,7 @@ void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row
       else unpack_bytes_quad_avx512(image, row_bytes, 8 * row_bytes, 16, cell, CR, lane, 2 * lane);
       return;
     }
-    if (count == 4 && avx2()) {
+    if (count == 4 && avx2) {
       if constexpr (ToPayload) unpack_bytes_pair_avx2(cell, CR, lane, 2 * lane, image, row_bytes, 8 * row_bytes, 16);
       else unpack_bytes_pair_avx2(image, row_bytes, 8 * row_bytes, 16, cell, CR, lane, 2 * lane);
       return;
@@ -203,7 +206,7 @@ void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row
     }
   }
   if constexpr (U == 4) {  // 4 rows x 8 columns per CELL: 32-byte rows and column pairs
-    if (avx2()) {
+    if (avx2) {
       for (std::uint32_t i = 0; i < count; ++i) {
         if constexpr (ToPayload) image_to_cell32_avx2(cell + i * lane, image + i * 8 * U, row_bytes);
         else cell32_to_image_avx2(image + i * 8 * U, row_bytes, cell + i * lane);
@@ -212,7 +215,12 @@ void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row
     }
   }
   if constexpr (U == 2) {  // one 8 x 8 block per CELL: a pair spans two CELLs
-    if (count >= 2 && avx2()) {
+    if (count == 4) {
+      if constexpr (ToPayload) unpack_quad_avx512(cell, CR * U, lane, image, row_bytes, 16);
+      else unpack_quad_avx512(image, row_bytes, 16, cell, CR * U, lane);
+      return;
+    }
+    if (count >= 2 && avx2) {
       for (std::uint32_t i = 0; i < count; i += 2) {
         if constexpr (ToPayload) unpack_pair_avx2(cell + i * lane, CR * U, lane, image + i * 8 * U, row_bytes, 8 * U);
         else unpack_pair_avx2(image + i * 8 * U, row_bytes, 8 * U, cell + i * lane, CR * U, lane);
@@ -225,6 +233,17 @@ void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row
     move_block<U, ToPayload>(cell + i * lane, CR * U, image + i * 8 * U, row_bytes, CR, 8);
 }
 
+// The column blocks an N8 step takes together, `full` (>= 0) of them full
+// from it on: the widest the tier has for the unit (eight bytes or four
+// 16-bit on AVX-512, four bytes or two otherwise), halved while more than
+// `full`; one (a partial block) at least.
+std::uint32_t n8_step(std::size_t unit, Tier t, std::uint32_t full) noexcept {
+  std::uint32_t count = unit == 1 ? 4 : 2;
+  if (t == Tier::Avx512 && unit <= 2) count *= 2;
+  while (count > 1 && count > full) count /= 2;
+  return count;
+}
+
 // N8: CELL (nb, kb) at nb * k_repeat + kb holds rows kb * CR .. + CR - 1 of
 // columns nb * 8 .. + 7, column-major: a CR x 8 transpose of elements.
 template <std::size_t U, bool ToPayload, typename Payload, typename Image>
@@ -232,18 +251,14 @@ void n8_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Til
               const Band& band) noexcept {
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
   const std::size_t lane = std::size_t{k_repeat} * kTileCellBytes;  // CELL (nb + 1, kb) - CELL (nb, kb)
+  const Tier t = tier();
   for (std::uint32_t nb = 0; nb * 8 < d.valid_columns;) {
-    // Column blocks taken together: eight (bytes on AVX-512), four (bytes) or
-    // two when they are all full.
-    const std::uint32_t count = U == 1 && avx512() && nb * 8 + 64 <= d.valid_columns ? 8
-                                : U == 1 && nb * 8 + 32 <= d.valid_columns       ? 4
-                                : nb * 8 + 16 <= d.valid_columns                 ? 2
-                                                                                 : 1;
+    const std::uint32_t count = n8_step(U, t, (d.valid_columns - nb * 8) / 8);
     for (std::uint32_t kb = band.first / CR; kb * CR < band.first + band.rows; ++kb) {
       const std::size_t cell = (std::size_t{nb} * k_repeat + kb) * kTileCellBytes;
       const std::uint32_t rows = std::min(CR, d.valid_rows - kb * CR), columns = std::min(8U, d.valid_columns - nb * 8);
       auto* at = image + (kb * CR - band.first) * row_bytes + nb * 8 * U;
-      if (rows == CR && columns == 8) full_cells<U, ToPayload>(payload + cell, lane, at, row_bytes, count);
+      if (rows == CR && columns == 8) full_cells<U, ToPayload>(payload + cell, lane, at, row_bytes, count, t >= Tier::Avx2);
       else
         for (std::uint32_t i = 0; i < count; ++i)
           move_block<U, ToPayload>(payload + cell + i * lane, CR * U, at + i * 8 * U, row_bytes, rows, count > 1 ? 8U : columns);

@@ -1,10 +1,11 @@
 // AVX-512 (F + BW) unpacks of the CUBE block copies (this unit is compiled
 // with -mavx512f -mavx512bw): eight byte N8 CELLs per call as four 16 x 16
-// byte transposes, one per 128-bit lane (cube_copy_unpack.hpp's byte
-// network over 64-byte registers).  The image side's 64-byte rows hold the
-// four lanes side by side; on the CELL side each lane is two CELLs of its
-// own, so four adjacent 16-byte CELL columns of the four lanes move as
-// 64-byte accesses after a 4 x 4 exchange of 128-bit lanes.
+// byte transposes, or four 16-bit N8 CELLs as four 8 x 8 transposes, one
+// per 128-bit lane (cube_copy_unpack.hpp's networks over 64-byte
+// registers).  The image side's 64-byte rows hold the four lanes side by
+// side; on the CELL side each lane is CELLs of its own, so four adjacent
+// 16-byte CELL columns of the four lanes move as 64-byte accesses after a
+// 4 x 4 exchange of 128-bit lanes.
 #include "tile/cube_copy_isa.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -50,6 +51,29 @@ void exchange_lanes(__m512i (&q)[4]) noexcept {
 }
 
 }  // namespace
+
+void unpack_quad_avx512(std::byte* out, std::size_t os, std::size_t out_lane, const std::byte* in, std::size_t is,
+                        std::size_t in_lane) noexcept {
+  __m512i a[8];
+  if (in_lane == 16) {  // image to CELLs: register c holds column 8 l + c in lane l
+    for (std::size_t row = 0; row < 8; ++row) a[row] = _mm512_loadu_si512(in + row * is);
+    unpack_block_rounds<Avx512Lanes, 2>(a);
+    for (std::size_t c = 0; c < 8; c += 4) {  // columns c .. c + 3: 64 bytes of each lane's CELL
+      __m512i q[4] = {a[c], a[c + 1], a[c + 2], a[c + 3]};
+      exchange_lanes(q);
+      for (std::size_t l = 0; l < 4; ++l) _mm512_storeu_si512(out + c * os + l * out_lane, q[l]);
+    }
+    return;
+  }
+  for (std::size_t row = 0; row < 8; row += 4) {  // CELL columns row .. row + 3 of each lane
+    __m512i q[4];
+    for (std::size_t l = 0; l < 4; ++l) q[l] = _mm512_loadu_si512(in + row * is + l * in_lane);
+    exchange_lanes(q);
+    for (std::size_t j = 0; j < 4; ++j) a[row + j] = q[j];
+  }
+  unpack_block_rounds<Avx512Lanes, 2>(a);
+  for (std::size_t c = 0; c < 8; ++c) _mm512_storeu_si512(out + c * os, a[c]);
+}
 
 void unpack_bytes_quad_avx512(std::byte* out, std::size_t os, std::size_t out_half, std::size_t out_lane,
                               const std::byte* in, std::size_t is, std::size_t in_half, std::size_t in_lane) noexcept {

@@ -25,7 +25,14 @@ void image_to_cell32_avx2(std::byte* cell, const std::byte* image, std::size_t r
 void cell32_to_image_avx2(std::byte* image, std::size_t row_bytes, const std::byte* cell) noexcept;
 void unpack_bytes_pair_avx2(std::byte* out, std::size_t os, std::size_t out_half, std::size_t out_lane,
                             const std::byte* in, std::size_t is, std::size_t in_half, std::size_t in_lane) noexcept;
-// The same for four 16 x 16 byte blocks (eight CELLs; cube_copy_avx512.cpp,
+// unpack_pair_avx2 for four 8 x 8 blocks of 16-bit units (four CELLs;
+// cube_copy_avx512.cpp, compiled for AVX-512F and BW): lane l at in + l *
+// in_lane, out + l * out_lane, in_lane or else out_lane = 16 (the image
+// side, one 64-byte access), the CELL side's 16-byte columns in groups of
+// four.
+void unpack_quad_avx512(std::byte* out, std::size_t os, std::size_t out_lane, const std::byte* in, std::size_t is,
+                        std::size_t in_lane) noexcept;
+// unpack_bytes_pair_avx2 for four 16 x 16 byte blocks (eight CELLs; cube_copy_avx512.cpp,
 // compiled for AVX-512F and BW): lane l at in + l * in_lane, out + l *
 // out_lane, in_lane or else out_lane = 16 (the image side, one 64-byte
 // access), the CELL side's 16-byte columns in groups of four.

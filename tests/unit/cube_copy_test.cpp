@@ -264,34 +264,39 @@ TEST(CubeCopy, StoreMatchesElementPath) {
   }
 }
 
-// Byte CUBE_N8 tiles wide enough for the four-CELL AVX2 blocks (32
-// columns of full 16-row CELLs, lane-exchanged on the payload side in both
-// directions) and the eight-CELL AVX-512 ones (64 columns, lanes exchanged
-// four by four), with partial CELLs at the edges, dense and padded, TLOAD
-// and TSTORE over every route, in every num::simd tier the host has (SSE2
-// blocks, AVX2, AVX-512).
-TEST(CubeCopy, ByteN8FourCellBlocksMatchElementPath) {
+// Byte and 16-bit CUBE_N8 tiles wide enough for the multi-CELL blocks:
+// bytes four CELLs (32 columns of full 16-row CELLs) on AVX2 and eight (64
+// columns) on AVX-512, 16-bit units two CELLs on AVX2 and four on
+// AVX-512, lane-exchanged on the payload side in both directions; with
+// partial CELLs at the edges (120 columns: seven full blocks after 64),
+// dense and padded, TLOAD and TSTORE over every route, in every num::simd
+// tier the host has (SSE2 blocks, AVX2, AVX-512).
+TEST(CubeCopy, N8MultiCellBlocksMatchElementPathInEveryTier) {
   for_each_tier([] {
     std::mt19937_64 rng(1719);
     unsigned cases = 0;
-    for (const std::uint32_t rows : {16U, 40U, 128U})
-      for (const std::uint32_t columns : {32U, 72U, 120U, 136U, 200U})
-        for (const std::uint64_t padding : {0U, 7U}) {
-          const Case c{TileLayout::CubeN8, rng() % 2 != 0 ? DataType::S8 : DataType::E4M3, rows, columns, rng() % 64,
-                       columns + padding};
-          const tile::CubeGeometry g = tile::cube_geometry(c.layout, rows, columns, c.type);
-          if (!g.valid() || !tile::cube_descriptor_shape_legal(capacity(g), rows, columns, c.type, c.layout)) continue;
-          ++cases;
-          const std::vector<std::byte> memory = random_bytes(rng, footprint(c));
-          const Loaded exact_load = load(c, memory, false);
-          const auto seed = rng();
-          const std::vector<std::byte> exact_store = store(c, memory, seed, false);
-          for (const Route route : kRoutes) {
-            EXPECT_TRUE(load(c, memory, true, route).payload == exact_load.payload) << describe(c) << " route " << static_cast<int>(route);
-            EXPECT_TRUE(store(c, memory, seed, true, route) == exact_store) << describe(c) << " route " << static_cast<int>(route);
+    for (const bool bytes : {true, false})
+      for (const std::uint32_t rows : {16U, 40U, 128U})
+        for (const std::uint32_t columns : {32U, 72U, 120U, 136U, 200U})
+          for (const std::uint64_t padding : {0U, 7U}) {
+            const DataType type = bytes ? (rng() % 2 != 0 ? DataType::S8 : DataType::E4M3)
+                                        : (rng() % 2 != 0 ? DataType::FP16 : DataType::BF16);
+            const unsigned size = tile::memory_element_bytes(type);
+            const Case c{TileLayout::CubeN8, type, rows, columns, size * (rng() % 64), (columns + padding) * size};
+            const tile::CubeGeometry g = tile::cube_geometry(c.layout, rows, columns, c.type);
+            if (!g.valid() || !tile::cube_descriptor_shape_legal(capacity(g), rows, columns, c.type, c.layout)) continue;
+            ++cases;
+            const std::vector<std::byte> memory = random_bytes(rng, footprint(c));
+            const Loaded exact_load = load(c, memory, false);
+            const auto seed = rng();
+            const std::vector<std::byte> exact_store = store(c, memory, seed, false);
+            for (const Route route : kRoutes) {
+              EXPECT_TRUE(load(c, memory, true, route).payload == exact_load.payload)
+                  << describe(c) << " route " << static_cast<int>(route);
+              EXPECT_TRUE(store(c, memory, seed, true, route) == exact_store) << describe(c) << " route " << static_cast<int>(route);
+            }
           }
-        }
-    EXPECT_GE(cases, 20U);
+    EXPECT_GE(cases, 36U);
   });
 }
 
