@@ -5,7 +5,9 @@
 // registers).  The image side's 64-byte rows hold the four lanes side by
 // side; on the CELL side each lane is CELLs of its own, so four adjacent
 // 16-byte CELL columns of the four lanes move as 64-byte accesses after a
-// 4 x 4 exchange of 128-bit lanes.
+// 4 x 4 exchange of 128-bit lanes.  The placement is cube_copy.hpp's
+// (PTO-CUBE-CELL-STATE-001: 128-byte N8 CELLs of 8 columns, column-major,
+// asl/tile/model/shape/cube-cell.asl).
 #include "tile/cube_copy_isa.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -1,6 +1,7 @@
 // The unpack networks of the CUBE block copies (cube_copy.cpp), written
 // once over a vector trait V and included by one translation unit per ISA
-// (cube_copy.cpp SSE2, cube_copy_avx2.cpp AVX2).  One call transposes a
+// (cube_copy.cpp SSE2, cube_copy_avx2.cpp AVX2, cube_copy_avx512.cpp
+// AVX-512).  One call transposes a
 // B x B block of U-byte units per 128-bit lane: out[c * os + r * U] =
 // in[r * is + c * U]; lane L reads at in + L * in_lane and writes at
 // out + L * out_lane, so two lanes handle two blocks anywhere (side by side
