@@ -179,11 +179,13 @@ void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Tile
 // (`lane` bytes apart in the payload): for bytes, each two one 16 x 16 byte
 // transpose (four: two of them on AVX2 lanes; eight: four on AVX-512
 // lanes); for 16-bit units two CELLs as an AVX2 pair (four: on AVX-512
-// lanes); for 32-bit units one CELL per AVX2 block (`avx2`: the
+// lanes); for 32-bit units one CELL per AVX2 block (two: on AVX-512
+// lanes; `avx2`: the
 // tier allows AVX2); else one CELL at a time (SSE2 blocks).
 template <std::size_t U, bool ToPayload, typename Payload, typename Image>
 void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, std::uint32_t count,
-                [[maybe_unused]] bool avx2) noexcept {
+                [[maybe_unused]] Tier tier) noexcept {
+  [[maybe_unused]] const bool avx2 = tier >= Tier::Avx2;
   constexpr std::uint32_t CR = kTileCellBytes / (8 * U);
 #ifdef PTO_CUBE_COPY_SSE2
   if constexpr (U == 1) {  // 16 rows x 8 bytes per CELL: a pair is one 16 x 16 byte block
@@ -206,6 +208,11 @@ void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row
     }
   }
   if constexpr (U == 4) {  // 4 rows x 8 columns per CELL: 32-byte rows and column pairs
+    if (count == 2 && tier == Tier::Avx512) {
+      if constexpr (ToPayload) image_to_cell32_pair_avx512(cell, lane, image, row_bytes);
+      else cell32_pair_to_image_avx512(image, row_bytes, cell, lane);
+      return;
+    }
     if (avx2) {
       for (std::uint32_t i = 0; i < count; ++i) {
         if constexpr (ToPayload) image_to_cell32_avx2(cell + i * lane, image + i * 8 * U, row_bytes);
@@ -258,7 +265,7 @@ void n8_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Til
       const std::size_t cell = (std::size_t{nb} * k_repeat + kb) * kTileCellBytes;
       const std::uint32_t rows = std::min(CR, d.valid_rows - kb * CR), columns = std::min(8U, d.valid_columns - nb * 8);
       auto* at = image + (kb * CR - band.first) * row_bytes + nb * 8 * U;
-      if (rows == CR && columns == 8) full_cells<U, ToPayload>(payload + cell, lane, at, row_bytes, count, t >= Tier::Avx2);
+      if (rows == CR && columns == 8) full_cells<U, ToPayload>(payload + cell, lane, at, row_bytes, count, t);
       else
         for (std::uint32_t i = 0; i < count; ++i)
           move_block<U, ToPayload>(payload + cell + i * lane, CR * U, at + i * 8 * U, row_bytes, rows, count > 1 ? 8U : columns);

@@ -1,7 +1,7 @@
 // AVX-512 (F + BW) unpacks of the CUBE block copies (this unit is compiled
 // with -mavx512f -mavx512bw): eight byte N8 CELLs per call as four 16 x 16
-// byte transposes, or four 16-bit N8 CELLs as four 8 x 8 transposes, one
-// per 128-bit lane (cube_copy_unpack.hpp's networks over 64-byte
+// byte transposes, four 16-bit N8 CELLs as four 8 x 8 transposes, or two
+// 32-bit N8 CELLs as four 4 x 4 transposes, one per 128-bit lane (cube_copy_unpack.hpp's networks over 64-byte
 // registers).  The image side's 64-byte rows hold the four lanes side by
 // side; on the CELL side each lane is CELLs of its own, so four adjacent
 // 16-byte CELL columns of the four lanes move as 64-byte accesses after a
@@ -75,6 +75,27 @@ void unpack_quad_avx512(std::byte* out, std::size_t os, std::size_t out_lane, co
   }
   unpack_block_rounds<Avx512Lanes, 2>(a);
   for (std::size_t c = 0; c < 8; ++c) _mm512_storeu_si512(out + c * os, a[c]);
+}
+
+// Two 32-bit N8 CELLs (4 rows x 8 columns each, column-major, 16-byte
+// columns): the four 64-byte image rows are one 4 x 4 unpack block per
+// lane (register c holds column 4 l + c in lane l), and after the lane
+// exchange register l holds columns 4 l .. 4 l + 3, i.e. half l % 2 of
+// CELL l / 2.
+void image_to_cell32_pair_avx512(std::byte* cell, std::size_t lane, const std::byte* image, std::size_t row_bytes) noexcept {
+  __m512i a[4];
+  for (std::size_t row = 0; row < 4; ++row) a[row] = _mm512_loadu_si512(image + row * row_bytes);
+  unpack_block_rounds<Avx512Lanes, 4>(a);
+  exchange_lanes(a);
+  for (std::size_t l = 0; l < 4; ++l) _mm512_storeu_si512(cell + (l / 2) * lane + (l % 2) * 64, a[l]);
+}
+
+void cell32_pair_to_image_avx512(std::byte* image, std::size_t row_bytes, const std::byte* cell, std::size_t lane) noexcept {
+  __m512i a[4];
+  for (std::size_t l = 0; l < 4; ++l) a[l] = _mm512_loadu_si512(cell + (l / 2) * lane + (l % 2) * 64);
+  exchange_lanes(a);
+  unpack_block_rounds<Avx512Lanes, 4>(a);
+  for (std::size_t row = 0; row < 4; ++row) _mm512_storeu_si512(image + row * row_bytes, a[row]);
 }
 
 void unpack_bytes_quad_avx512(std::byte* out, std::size_t os, std::size_t out_half, std::size_t out_lane,

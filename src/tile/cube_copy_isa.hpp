@@ -32,6 +32,10 @@ void unpack_bytes_pair_avx2(std::byte* out, std::size_t os, std::size_t out_half
 // four.
 void unpack_quad_avx512(std::byte* out, std::size_t os, std::size_t out_lane, const std::byte* in, std::size_t is,
                         std::size_t in_lane) noexcept;
+// Two adjacent N8 CELLs of 32-bit elements (`lane` bytes apart) from or to
+// 4 image rows of 64 bytes, `row_bytes` apart (cube_copy_avx512.cpp).
+void image_to_cell32_pair_avx512(std::byte* cell, std::size_t lane, const std::byte* image, std::size_t row_bytes) noexcept;
+void cell32_pair_to_image_avx512(std::byte* image, std::size_t row_bytes, const std::byte* cell, std::size_t lane) noexcept;
 // unpack_bytes_pair_avx2 for four 16 x 16 byte blocks (eight CELLs; cube_copy_avx512.cpp,
 // compiled for AVX-512F and BW): lane l at in + l * in_lane, out + l *
 // out_lane, in_lane or else out_lane = 16 (the image side, one 64-byte

@@ -264,10 +264,11 @@ TEST(CubeCopy, StoreMatchesElementPath) {
   }
 }
 
-// Byte and 16-bit CUBE_N8 tiles wide enough for the multi-CELL blocks:
-// bytes four CELLs (32 columns of full 16-row CELLs) on AVX2 and eight (64
-// columns) on AVX-512, 16-bit units two CELLs on AVX2 and four on
-// AVX-512, lane-exchanged on the payload side in both directions; with
+// Byte, 16-bit and 32-bit CUBE_N8 tiles wide enough for the multi-CELL
+// blocks: bytes four CELLs (32 columns of full 16-row CELLs) on AVX2 and
+// eight (64 columns) on AVX-512, 16-bit units two CELLs on AVX2 and four on
+// AVX-512, 32-bit units two on AVX-512, lane-exchanged on the payload side
+// in both directions; with
 // partial CELLs at the edges (91 columns: three full blocks and a partial
 // one after 64; 120: seven full blocks after 64),
 // dense and padded, TLOAD and TSTORE over every route, in every num::simd
@@ -276,12 +277,14 @@ TEST(CubeCopy, N8MultiCellBlocksMatchElementPathInEveryTier) {
   for_each_tier([] {
     std::mt19937_64 rng(1719);
     unsigned cases = 0;
-    for (const bool bytes : {true, false})
+    for (const unsigned width : {1U, 2U, 4U})
       for (const std::uint32_t rows : {16U, 40U, 128U})
         for (const std::uint32_t columns : {32U, 72U, 91U, 120U, 136U, 200U})
           for (const std::uint64_t padding : {0U, 7U}) {
-            const DataType type = bytes ? (rng() % 2 != 0 ? DataType::S8 : DataType::E4M3)
-                                        : (rng() % 2 != 0 ? DataType::FP16 : DataType::BF16);
+            const bool pick = rng() % 2 != 0;
+            const DataType type = width == 1   ? (pick ? DataType::S8 : DataType::E4M3)
+                                  : width == 2 ? (pick ? DataType::FP16 : DataType::BF16)
+                                               : (pick ? DataType::FP32 : DataType::S32);
             const unsigned size = tile::memory_element_bytes(type);
             const Case c{TileLayout::CubeN8, type, rows, columns, size * (rng() % 64), (columns + padding) * size};
             const tile::CubeGeometry g = tile::cube_geometry(c.layout, rows, columns, c.type);
@@ -297,7 +300,7 @@ TEST(CubeCopy, N8MultiCellBlocksMatchElementPathInEveryTier) {
               EXPECT_TRUE(store(c, memory, seed, true, route) == exact_store) << describe(c) << " route " << static_cast<int>(route);
             }
           }
-    EXPECT_GE(cases, 42U);
+    EXPECT_GE(cases, 60U);
   });
 }
 
