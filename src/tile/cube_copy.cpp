@@ -25,7 +25,7 @@ using num::simd::Tier;
 
 // num::simd's tier, read once per band (tests cap it to run the narrower
 // blocks on a wide host): Avx2 for the AVX2 blocks, Avx512 (F and BW, which
-// it implies; never off x86-64) for the eight-CELL byte blocks.
+// it implies; never off x86-64) for the AVX-512 N8 blocks.
 Tier tier() noexcept { return num::simd::active_tier(); }
 
 // The one primitive: out[c * out_stride + r * U] = in[r * in_stride + c * U]
@@ -60,7 +60,6 @@ struct Sse2Lanes {
   static Reg lo64(Reg a, Reg b) noexcept { return _mm_unpacklo_epi64(a, b); }
   static Reg hi64(Reg a, Reg b) noexcept { return _mm_unpackhi_epi64(a, b); }
 };
-
 
 // B x B units: B = 8 for bytes, 16 / U otherwise.
 template <std::size_t U>
@@ -180,8 +179,7 @@ void m_cells(Payload* payload, Image* image, std::uint64_t row_bytes, const Tile
 // transpose (four: two of them on AVX2 lanes; eight: four on AVX-512
 // lanes); for 16-bit units two CELLs as an AVX2 pair (four: on AVX-512
 // lanes); for 32-bit units one CELL per AVX2 block (two: on AVX-512
-// lanes; `avx2`: the
-// tier allows AVX2); else one CELL at a time (SSE2 blocks).
+// lanes); else, or below the AVX2 tier, one CELL at a time (SSE2 blocks).
 template <std::size_t U, bool ToPayload, typename Payload, typename Image>
 void full_cells(Payload* cell, std::size_t lane, Image* image, std::uint64_t row_bytes, std::uint32_t count,
                 [[maybe_unused]] Tier tier) noexcept {

@@ -620,13 +620,15 @@ HiF8Grid hif8_grid(int e) noexcept {
   return {1, code(96 + (a - 8) * 2 + (e > 0 ? 0 : 16))};
 }
 
-// The row kernel's copy of the grid, one word per exponent -22..15.
+// The row kernel's copy of the grid, one word per exponent -22..15 (2^15
+// never carries: larger magnitudes overflow before rounding).
 const HiF8GridTable& hif8_grid_table() noexcept {
   static const HiF8GridTable table = [] {
     HiF8GridTable t{};
     for (int e = kHiF8GridMinimumExponent; e <= kHiF8GridMaximumExponent; ++e) {
       const HiF8Grid g = hif8_grid(e);
-      t[static_cast<std::size_t>(e - kHiF8GridMinimumExponent)] = hif8_grid_word(e, g.fraction_bits, g.code, hif8_grid(e + 1).code);
+      const auto index = static_cast<std::size_t>(e - kHiF8GridMinimumExponent);
+      t[index] = hif8_grid_word(e, g.fraction_bits, g.code, hif8_grid(e + 1).code);
     }
     return t;
   }();
