@@ -339,6 +339,145 @@ PTO_AVX512_BW void select_avx512(const std::uint64_t* take, const T* on_true, co
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+
+// ---- AVX2 (hosts without AVX-512) ----
+//
+// The same relations on 256-bit vectors with AVX2's signed compares (no
+// mask registers): Unsigned flips the sign bits, FloatingKeys compares
+// value_key's keys (negative lanes by a compare with zero and a blend),
+// FloatingHost the host's quiet compares; each lane mask becomes bits by
+// VPMOVMSKB / VMOVMSKPS / VMOVMSKPD (16-bit lanes packed to bytes first).
+// LessOrEqual is the complement of the Greater compare.  Whole 64-lane
+// words only: the last partial word takes the portable loop.
+#define PTO_AVX2_COMPARE __attribute__((target("avx2")))
+
+template <typename T>
+struct Lanes2 {
+  PTO_AVX2_COMPARE static __m256i set1(T v) {
+    if constexpr (sizeof(T) == 1) return _mm256_set1_epi8(static_cast<char>(v));
+    else if constexpr (sizeof(T) == 2) return _mm256_set1_epi16(static_cast<short>(v));
+    else if constexpr (sizeof(T) == 4) return _mm256_set1_epi32(static_cast<int>(v));
+    else return _mm256_set1_epi64x(static_cast<long long>(v));
+  }
+  PTO_AVX2_COMPARE static __m256i gt(__m256i x, __m256i y) {
+    if constexpr (sizeof(T) == 1) return _mm256_cmpgt_epi8(x, y);
+    else if constexpr (sizeof(T) == 2) return _mm256_cmpgt_epi16(x, y);
+    else if constexpr (sizeof(T) == 4) return _mm256_cmpgt_epi32(x, y);
+    else return _mm256_cmpgt_epi64(x, y);
+  }
+  PTO_AVX2_COMPARE static __m256i eq(__m256i x, __m256i y) {
+    if constexpr (sizeof(T) == 1) return _mm256_cmpeq_epi8(x, y);
+    else if constexpr (sizeof(T) == 2) return _mm256_cmpeq_epi16(x, y);
+    else if constexpr (sizeof(T) == 4) return _mm256_cmpeq_epi32(x, y);
+    else return _mm256_cmpeq_epi64(x, y);
+  }
+  PTO_AVX2_COMPARE static __m256i sub(__m256i x, __m256i y) {
+    if constexpr (sizeof(T) == 1) return _mm256_sub_epi8(x, y);
+    else if constexpr (sizeof(T) == 2) return _mm256_sub_epi16(x, y);
+    else if constexpr (sizeof(T) == 4) return _mm256_sub_epi32(x, y);
+    else return _mm256_sub_epi64(x, y);
+  }
+};
+
+// Vectors per 64-lane word.
+template <typename T>
+constexpr std::size_t kVectors2 = 2 * sizeof(T);
+
+// The relation's lane mask: all ones where it holds (LessOrEqual: where
+// Greater holds; the caller complements the word).  FloatingKeys: `nan`
+// collects the lanes with a NaN operand.
+template <Kind K, Relation R, typename T>
+PTO_AVX2_COMPARE __m256i relate2(__m256i x, __m256i y, __m256i nan_above, __m256i& nan) {
+  using L = Lanes2<T>;
+  if constexpr (K == Kind::FloatingHost && sizeof(T) == 4) {
+    const __m256 fx = _mm256_castsi256_ps(x), fy = _mm256_castsi256_ps(y);
+    nan = _mm256_or_si256(nan, _mm256_castps_si256(_mm256_cmp_ps(fx, fy, _CMP_UNORD_Q)));
+    constexpr int predicate = R == Relation::Less ? _CMP_LT_OQ : R == Relation::Equal ? _CMP_EQ_OQ : _CMP_GT_OQ;
+    return _mm256_castps_si256(_mm256_cmp_ps(fx, fy, predicate));
+  } else if constexpr (K == Kind::FloatingHost) {
+    const __m256d fx = _mm256_castsi256_pd(x), fy = _mm256_castsi256_pd(y);
+    nan = _mm256_or_si256(nan, _mm256_castpd_si256(_mm256_cmp_pd(fx, fy, _CMP_UNORD_Q)));
+    constexpr int predicate = R == Relation::Less ? _CMP_LT_OQ : R == Relation::Equal ? _CMP_EQ_OQ : _CMP_GT_OQ;
+    return _mm256_castpd_si256(_mm256_cmp_pd(fx, fy, predicate));
+  } else {
+    const __m256i sign = L::set1(sign_bit<T>());
+    if constexpr (K == Kind::Unsigned) {
+      x = _mm256_xor_si256(x, sign);
+      y = _mm256_xor_si256(y, sign);
+    } else if constexpr (K == Kind::FloatingKeys) {
+      const __m256i magnitude = L::set1(magnitude_bits<T>()), zero = _mm256_setzero_si256();
+      nan = _mm256_or_si256(nan, _mm256_or_si256(L::gt(_mm256_and_si256(x, magnitude), nan_above),
+                                                 L::gt(_mm256_and_si256(y, magnitude), nan_above)));
+      x = _mm256_blendv_epi8(x, L::sub(sign, x), L::gt(zero, x));  // value_key
+      y = _mm256_blendv_epi8(y, L::sub(sign, y), L::gt(zero, y));
+    }
+    if constexpr (R == Relation::Less) return L::gt(y, x);
+    else if constexpr (R == Relation::Equal) return L::eq(x, y);
+    else return L::gt(x, y);
+  }
+}
+
+// The 64 bits of a word's lane masks, lane i at bit i.
+template <typename T>
+PTO_AVX2_COMPARE std::uint64_t word_bits2(const __m256i (&m)[kVectors2<T>]) {
+  std::uint64_t word = 0;
+  if constexpr (sizeof(T) == 2) {
+    for (std::size_t p = 0; p < 2; ++p) {
+      // The pack interleaves 128-bit halves; the permutation restores order.
+      const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packs_epi16(m[2 * p], m[2 * p + 1]), 0xD8);
+      word |= std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(bytes))} << (32 * p);
+    }
+  } else {
+    for (std::size_t v = 0; v < kVectors2<T>; ++v) {
+      const std::uint32_t bits = sizeof(T) == 1   ? static_cast<std::uint32_t>(_mm256_movemask_epi8(m[v]))
+                                 : sizeof(T) == 4 ? static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(m[v])))
+                                                  : static_cast<std::uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(m[v])));
+      word |= std::uint64_t{bits} << (v * 32 / sizeof(T));
+    }
+  }
+  return word;
+}
+
+template <Kind K, Relation R, typename T>
+PTO_AVX2_COMPARE bool compare_avx2(WordForm form, Outcomes holds, T nan_above, const T* a, const T* b, T scalar,
+                                   std::size_t n, std::uint64_t* out) noexcept {
+  const __m256i broadcast = Lanes2<T>::set1(scalar), bound = Lanes2<T>::set1(nan_above);
+  const std::uint64_t complement = R == Relation::LessOrEqual ? ~std::uint64_t{0} : 0;
+  __m256i nan = _mm256_setzero_si256();
+  std::size_t first = 0;
+  for (; first + kWordBits <= n; first += kWordBits) {
+    __m256i m[kVectors2<T>];
+    for (std::size_t v = 0; v < kVectors2<T>; ++v) {
+      const std::size_t at = first + v * 32 / sizeof(T);
+      const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + at));
+      const __m256i y = b == nullptr ? broadcast : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + at));
+      m[v] = relate2<K, R, T>(x, y, bound, nan);
+    }
+    out[first / kWordBits] = ((word_bits2<T>(m) ^ complement) & form.keep) ^ form.flip;
+  }
+  constexpr Order order = K == Kind::Signed ? Order::Signed : K == Kind::Unsigned ? Order::Unsigned : Order::Floating;
+  const bool tail = first < n && compare_lanes<order>(holds, nan_above, a + first, b == nullptr ? nullptr : b + first,
+                                                      scalar, n - first, out + first / kWordBits);
+  return tail || !_mm256_testz_si256(nan, nan);
+}
+
+template <Kind K, typename T>
+PTO_AVX2_COMPARE bool compare_relation2(Outcomes holds, T nan_above, const T* a, const T* b, T scalar, std::size_t n,
+                                        std::uint64_t* out) noexcept {
+  const WordForm form = word_form(holds);
+  switch (form.relation) {
+    case Relation::Less: return compare_avx2<K, Relation::Less>(form, holds, nan_above, a, b, scalar, n, out);
+    case Relation::Equal: return compare_avx2<K, Relation::Equal>(form, holds, nan_above, a, b, scalar, n, out);
+    default: return compare_avx2<K, Relation::LessOrEqual>(form, holds, nan_above, a, b, scalar, n, out);
+  }
+}
+
+// The host compares of binary32/binary64 carriers (FloatingHost) see
+// subnormals only while MXCSR.DAZ is clear.
+bool host_compares_exact() noexcept {
+  constexpr std::uint32_t kDenormalsAreZero = 0x0040;
+  return (_mm_getcsr() & kDenormalsAreZero) == 0;
+}
 #endif
 
 template <Order O, typename T>
@@ -350,11 +489,16 @@ bool compare_order(Outcomes holds, T nan_above, const T* a, const T* b, T scalar
     if constexpr (O == Order::Unsigned) return compare_relation<Kind::Unsigned>(holds, nan_above, a, b, scalar, n, out);
     // 32- and 64-bit Floating carriers are binary32 (FP32, and TF32/HF32
     // with zero low bits) and binary64 encodings.
-    constexpr std::uint32_t kDenormalsAreZero = 0x0040;
     if constexpr (sizeof(T) >= 4)
-      if ((_mm_getcsr() & kDenormalsAreZero) == 0)
-        return compare_relation<Kind::FloatingHost>(holds, nan_above, a, b, scalar, n, out);
+      if (host_compares_exact()) return compare_relation<Kind::FloatingHost>(holds, nan_above, a, b, scalar, n, out);
     return compare_relation<Kind::FloatingKeys>(holds, nan_above, a, b, scalar, n, out);
+  }
+  if (avx2_available()) {
+    if constexpr (O == Order::Signed) return compare_relation2<Kind::Signed>(holds, nan_above, a, b, scalar, n, out);
+    if constexpr (O == Order::Unsigned) return compare_relation2<Kind::Unsigned>(holds, nan_above, a, b, scalar, n, out);
+    if constexpr (sizeof(T) >= 4)
+      if (host_compares_exact()) return compare_relation2<Kind::FloatingHost>(holds, nan_above, a, b, scalar, n, out);
+    return compare_relation2<Kind::FloatingKeys>(holds, nan_above, a, b, scalar, n, out);
   }
 #endif
   return compare_lanes<O>(holds, nan_above, a, b, scalar, n, out);

@@ -2,11 +2,13 @@
 // TSELS): the order relations of carriers as bit vectors, and the raw
 // carrier selection under a bit vector.  Tiers as in simd_span.hpp
 // (active_tier): an AVX-512 loop (mask registers, masked loads for the
-// tail) and a portable loop with the same contract.  Floating carriers
+// tail), an AVX2 compare loop (lane masks to bits by VPMOVMSKB/VMOVMSKPS/
+// VMOVMSKPD; the last partial 64-lane word portable) and a portable loop
+// with the same contract.  Floating carriers
 // compare as integer order keys, except that the AVX-512 loop compares
 // binary32/binary64 carriers with the host's quiet compares when MXCSR.DAZ
 // is clear (the only host state they depend on; the rounding mode plays no
-// part in a compare).
+// part in a compare); the AVX2 loop likewise.
 #pragma once
 
 #include <cstddef>

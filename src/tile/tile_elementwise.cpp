@@ -329,8 +329,8 @@ void exp_fp32_span(UnaryContext& e, const std::uint32_t* a, std::uint32_t* out, 
   }
 }
 
-// FP32 TSQRT/TRECIP/TRSQRT, ieee profile: num::simd::root_fp32 (the host's
-// correctly rounded square root or division; RSQRT in binary64) marks every
+// FP32 TSQRT/TRECIP/TRSQRT/TLOG, ieee profile: num::simd::root_fp32 (the host's
+// correctly rounded square root or division; RSQRT and LOG in binary64) marks every
 // element outside its fast range or too near a rounding boundary
 // (docs/numerics.md); the exact path recomputes those.  The
 // other elements round as the exact path does, to normal results whose
@@ -338,6 +338,7 @@ void exp_fp32_span(UnaryContext& e, const std::uint32_t* a, std::uint32_t* out, 
 void root_fp32_span(UnaryContext& e, const std::uint32_t* a, std::uint32_t* out, std::size_t n) {
   const num::simd::RootOp op = e.op == ops::Unary::SQRT    ? num::simd::RootOp::SQRT
                                : e.op == ops::Unary::RECIP ? num::simd::RootOp::RECIP
+                               : e.op == ops::Unary::LOG   ? num::simd::RootOp::LOG
                                                            : num::simd::RootOp::RSQRT;
   std::array<std::uint64_t, kChunk / 64 + 1> slow;
   ChunkOutput<std::uint32_t> sink(out, a, a);
@@ -509,7 +510,8 @@ bool vec_arithmetic_data_type_supported(DataType t) noexcept {
 
 bool span_unary(ops::Unary op, Tile& destination, const Tile& source, NumericProfile profile, num::Flags& flags) {
   const DataType t = destination.data_type();
-  const bool root = (op == ops::Unary::SQRT || op == ops::Unary::RECIP || op == ops::Unary::RSQRT) &&
+  const bool root = (op == ops::Unary::SQRT || op == ops::Unary::RECIP || op == ops::Unary::RSQRT ||
+                     op == ops::Unary::LOG) &&
                     t == DataType::FP32 && profile == NumericProfile::Ieee;
   if ((op != ops::Unary::EXP && !root) || infinity_bits(t) == 0 ||
       destination.descriptor().layout != TileLayout::RowMajor)

@@ -51,7 +51,7 @@ bool span_scalar(ops::Binary op, Tile& destination, const Tile& source, std::uin
 
 // ExecuteTileUnary payload step for the operations and types with a span
 // fast path (TEXP: FP32 in the ieee profile; FP64/FP32/FP16/BF16 in the
-// reference profile): destination valid region = op(source), bit-identical
+// reference profile; TSQRT/TRECIP/TRSQRT/TLOG: FP32 in the ieee profile): destination valid region = op(source), bit-identical
 // to ops::sfu_element, and `flags` = the OR of the element flags
 // (ScalarFPRecordFlags).  Returns false, with no effect, otherwise.  Preconditions as for ops::tile_unary; the destination may be
 // the source.  The caller publishes the destination.

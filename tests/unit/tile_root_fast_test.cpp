@@ -1,11 +1,11 @@
-// Differential tests of the FP32 TSQRT/TRECIP/TRSQRT fast path in the ieee
+// Differential tests of the FP32 TSQRT/TRECIP/TRSQRT/TLOG fast path in the ieee
 // profile (tile_elementwise.cpp root_fp32_span over num::simd::root_fp32)
 // against the exact per-element path ops::sfu_element, in every vector tier
 // the host has: every element's bits, and the tile's flags against the OR
 // of the elements' flags.  Values: every class of encoding (zeros,
 // subnormals, normals across the whole exponent range and the fast-range
 // limits, infinities, NaNs, both signs), exact results (perfect squares,
-// powers of two) alone or beside one inexact element at several
+// powers of two, log(1) = 0) alone or beside one inexact element at several
 // positions, the destination the source itself, and a host rounding mode
 // other than nearest (the fast path must decline).
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ namespace {
 
 using pto::test::for_each_tier;
 
-constexpr std::array kOps = {ops::Unary::SQRT, ops::Unary::RECIP, ops::Unary::RSQRT};
+constexpr std::array kOps = {ops::Unary::SQRT, ops::Unary::RECIP, ops::Unary::RSQRT, ops::Unary::LOG};
 
 Tile fp32_tile(std::uint32_t columns, std::uint32_t rows, std::uint32_t valid_columns) {
   TileDescriptor d;
@@ -66,7 +66,8 @@ std::uint32_t draw(std::mt19937& g) {
   static constexpr std::uint32_t kSpecials[] = {0x00000000, 0x00000001, 0x007fffff, 0x00800000, 0x0d800000,
                                                 0x0d7fffff, 0x0d800001, 0x01000000, 0x00ffffff, 0x7e000000,
                                                 0x7dffffff, 0x7e000001, 0x7f7fffff, 0x7f800000, 0x7f800001,
-                                                0x7fc00000, 0x3f800000, 0x40800000, 0x3f800001};
+                                                0x7fc00000, 0x3f800000, 0x40800000, 0x3f800001,
+                                                0x3f7fffff, 0x3f3504f3, 0x3fb504f3, 0x3fb504f4};
   switch (g() % 4) {
     case 0: return kSpecials[g() % std::size(kSpecials)] | (g() % 2 ? 0x80000000U : 0);
     case 1: return static_cast<std::uint32_t>(g() % 0x10000000U + 0x38000000U);  // around 1
@@ -95,9 +96,10 @@ TEST(TileRootFastPath, RandomEncodingsOfEveryClassMatchTheExactPath) {
 TEST(TileRootFastPath, OneInexactElementAmongExactOnesRaisesNx) {
   for_each_tier([] {
     for (ops::Unary op : kOps) {
-      const auto exact = [op](std::uint32_t i) {  // (i % 7 + 1)^2, +-2^(i % 9 - 4) or 4^(i % 9 - 4)
+      const auto exact = [op](std::uint32_t i) {  // (i % 7 + 1)^2, +-2^(i % 9 - 4), 4^(i % 9 - 4) or 1
         const float v = op == ops::Unary::SQRT    ? static_cast<float>((i % 7 + 1) * (i % 7 + 1))
                         : op == ops::Unary::RECIP ? std::ldexp(i % 2 ? -1.0f : 1.0f, static_cast<int>(i % 9) - 4)
+                        : op == ops::Unary::LOG   ? 1.0f
                                                   : std::ldexp(1.0f, 2 * (static_cast<int>(i % 9) - 4));
         return std::bit_cast<std::uint32_t>(v);
       };
