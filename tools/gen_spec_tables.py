@@ -548,6 +548,50 @@ def fpatr_fields_table(catalog, asl, _spec):
         "}  // namespace pto::tile::fpatr", ""])
 
 
+# ------------------------------------------------------------------ (g) CUBE layout conversions
+
+CUBE_CONVERSIONS = "src/tile/generated/cube_conversions.hpp"
+CUBE_LAYOUT_NAMES = {"CUBE_M16": "CubeM16", "CUBE_M32": "CubeM32", "CUBE_N8": "CubeN8"}
+
+
+def cube_conversions(asl):
+    """[(code, load, TileLayout)] of the B.DATR Layout codes
+    TileDataLayoutIsCubeConversion accepts: TileDataLayoutConversionIsLoad /
+    IsStore (exactly one holds) and TileDataLayoutCubeLayout."""
+    codes = codes_where(asl, CONTROL_STATE_UNIT, "TileDataLayoutIsCubeConversion", "code")
+    load = set(codes_where(asl, CONTROL_STATE_UNIT, "TileDataLayoutConversionIsLoad", "code"))
+    store = set(codes_where(asl, CONTROL_STATE_UNIT, "TileDataLayoutConversionIsStore", "code"))
+    if load & store or load | store != set(codes) or not set(codes) <= {c for c, _ in data_layouts(asl)}:
+        sys.exit("TileDataLayoutConversionIsLoad/IsStore disagree with TileDataLayoutIsCubeConversion")
+    body = re.sub(r"\s+", " ", asl.body(CONTROL_STATE_UNIT, "TileDataLayoutCubeLayout"))
+    layout = {}
+    for cond, name in re.findall(r"(?:if|elsif) (.*?) then return TileLayout_(\w+);", body):
+        for term in cond.split("||"):
+            layout[int(re.fullmatch(r"code == (\d+)", term.strip()).group(1))] = name
+    default = re.search(r"else return TileLayout_(\w+);", body)
+    if not default:
+        sys.exit("TileDataLayoutCubeLayout: unexpected shape")
+    rows = [(c, c in load, CUBE_LAYOUT_NAMES[layout.get(c, default.group(1))]) for c in codes]
+    if not set(layout) <= set(codes):
+        sys.exit("TileDataLayoutCubeLayout names a code that is no CUBE conversion")
+    return rows
+
+
+def cube_conversion_table(_catalog, asl, _spec):
+    rows = cube_conversions(asl)
+    return "\n".join([
+        header(f"asl/{CONTROL_STATE_UNIT} TileDataLayoutIsCubeConversion, TileDataLayoutConversionIsLoad/IsStore, "
+               "TileDataLayoutCubeLayout"), "#pragma once", "", "#include <array>", "#include <cstdint>", "",
+        '#include "tile/tile_types.hpp"', "", "namespace pto::tile::generated {", "",
+        "struct CubeConversion {", "  std::uint8_t code;  // B.DATR Layout",
+        "  bool load;          // TileDataLayoutConversionIsLoad (else IsStore)",
+        "  TileLayout layout;  // TileDataLayoutCubeLayout", "};", "",
+        "// The B.DATR Layout codes TileDataLayoutIsCubeConversion accepts.",
+        f"inline constexpr std::array<CubeConversion, {len(rows)}> kCubeConversions{{{{",
+        *[f"    {{{c}, {'true' if load else 'false'}, TileLayout::{layout}}}," for c, load, layout in rows],
+        "}};", "", "}  // namespace pto::tile::generated", ""])
+
+
 OUTPUTS = [
     (BLOCK_START_FORMS, bundle_start_forms),
     (PE_MODE_MASKS, pe_mode_table),
@@ -555,6 +599,7 @@ OUTPUTS = [
     (PRE_QUANT_MODES, pre_quant_table),
     (DATA_LAYOUTS, data_layout_table),
     (FPATR_FIELDS, fpatr_fields_table),
+    (CUBE_CONVERSIONS, cube_conversion_table),
 ]
 
 

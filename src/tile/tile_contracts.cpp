@@ -3,6 +3,8 @@
 #include <array>
 #include <string_view>
 
+#include "tile/cube_transport.hpp"
+
 namespace pto::tile {
 namespace {
 
@@ -21,9 +23,6 @@ static_assert(std::size(kRows) == isa::kTileOpCount, "tile_contracts.inc is stal
 constexpr std::array<std::string_view, 15> kHandlersOwningDefinedness{
     "TGATHER", "THISTOGRAM", "TIMG2COL", "TGEMV", "TGEMV_ACC", "TGEMV_BIAS", "TGEMV_MX", "TGEMV_MX_ACC",
     "TGEMV_MX_BIAS", "TMATMUL", "TMATMUL_ACC", "TMATMUL_BIAS", "TMATMUL_MX", "TMATMUL_MX_ACC", "TMATMUL_MX_BIAS"};
-
-// TileDataLayoutIsCubeConversion (asl/block/model/state/control-state.asl).
-constexpr bool layout_is_cube_conversion(unsigned code) noexcept { return code >= 21 && code <= 26; }
 
 }  // namespace
 
@@ -57,7 +56,7 @@ bool datr_fields_legal(isa::TileOp op, const arch::BlockState& bundle) noexcept 
   for (const auto& [field, set] : nonzero)
     if (set && !c.allows(field)) return false;
   // Ordinary TLOAD/TSTORE keep the zero-only PadValue union rule.
-  if ((op == isa::TileOp::TLOAD || op == isa::TileOp::TSTORE) && !layout_is_cube_conversion(layout) && pad != 0)
+  if ((op == isa::TileOp::TLOAD || op == isa::TileOp::TSTORE) && cube_conversion(layout) == nullptr && pad != 0)
     return false;
   return !(pad != 0 && c.pad_union == PadUnion::MustZero);
 }
@@ -91,7 +90,7 @@ BundleTileLayouts bundle_tile_layouts(const arch::BlockState& bundle) noexcept {
     case 27: return {true, L::NZ, L::RowMajor};              // NZ2ND
     case 28: return {true, L::NZ, L::ColumnMajor};           // NZ2DN
     case 30: return {true, L::NZ, L::ZN};                    // NZ2ZN
-    default: return {!layout_is_cube_conversion(code), L::RowMajor, L::RowMajor};  // NORM (B.DATR accepts no other code)
+    default: return {cube_conversion(code) == nullptr, L::RowMajor, L::RowMajor};  // NORM (B.DATR accepts no other code)
   }
 }
 

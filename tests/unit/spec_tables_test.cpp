@@ -15,6 +15,7 @@
 #include "numerics/datatypes.hpp"
 #include "numerics/profile.hpp"
 #include "test_paths.hpp"
+#include "tile/cube_transport.hpp"
 #include "tile/ops_matrix.hpp"
 #include "tile/tile_types.hpp"
 
@@ -192,6 +193,23 @@ TEST(SpecTables, ReluModesAndGroupNCodesMatchTheCatalog) {
   for (unsigned code = 0; code < 17; ++code) {
     EXPECT_EQ(group_n_code(code).legal, code <= 9) << code;
     EXPECT_EQ(tile::fpatr::group_n(code), code <= 9 ? kColumns[code] : 0U) << code;
+  }
+}
+
+// ---- CUBE layout conversions (src/tile/generated/cube_conversions.hpp).
+// Expected values: asl/block/model/state/control-state.asl,
+// TileDataLayoutIsCubeConversion 21..26, TileDataLayoutConversionIsLoad
+// 21..23, TileDataLayoutCubeLayout 21/24 CUBE_M32, 22/25 CUBE_M16, 23/26
+// CUBE_N8.
+TEST(SpecTables, CubeConversionsMatchTheControlStateAsl) {
+  for (unsigned code = 0; code < 32; ++code) {
+    const tile::generated::CubeConversion* c = tile::cube_conversion(code);
+    ASSERT_EQ(c != nullptr, code >= 21 && code <= 26) << code;
+    if (c == nullptr) continue;
+    EXPECT_EQ(c->load, code <= 23) << code;
+    constexpr tile::TileLayout kLayouts[] = {tile::TileLayout::CubeM32, tile::TileLayout::CubeM16,
+                                             tile::TileLayout::CubeN8};
+    EXPECT_EQ(c->layout, kLayouts[(code - 21) % 3]) << code;
   }
 }
 
