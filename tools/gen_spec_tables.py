@@ -548,10 +548,27 @@ def fpatr_fields_table(catalog, asl, _spec):
         "}  // namespace pto::tile::fpatr", ""])
 
 
-# ------------------------------------------------------------------ (g) CUBE layout conversions
+# ------------------------------------------------------------------ (g) B.DATR layout conversions
 
-CUBE_CONVERSIONS = "src/tile/generated/cube_conversions.hpp"
+LAYOUT_CONVERSIONS = "src/tile/generated/layout_conversions.hpp"
 CUBE_LAYOUT_NAMES = {"CUBE_M16": "CubeM16", "CUBE_M32": "CubeM32", "CUBE_N8": "CubeN8"}
+TILE_LAYOUT_NAMES = {"RowMajor": "RowMajor", "ColumnMajor": "ColumnMajor", "ZN": "ZN", "NZ": "NZ"}
+
+
+def layout_pairs(asl, cube_codes):
+    """[(code, name, source, destination)] of every accepted non-CUBE Layout
+    code: TileDataLayoutSourceLayout / TileDataLayoutDestinationLayout."""
+    def arms(name):
+        return {k.removeprefix("TileDataLayout_"): TILE_LAYOUT_NAMES[v.removeprefix("TileLayout_")]
+                for keys, v in asl.case_arms(CONTROL_STATE_UNIT, name) for k in keys}
+    source, destination = arms("TileDataLayoutSourceLayout"), arms("TileDataLayoutDestinationLayout")
+    rows = []
+    for code, name in data_layouts(asl):
+        if (code in cube_codes) == (name in source) or (name in source) != (name in destination):
+            sys.exit(f"TileDataLayoutSource/DestinationLayout: unexpected arm for {name} (code {code})")
+        if code not in cube_codes:
+            rows.append((code, name, source[name], destination[name]))
+    return rows
 
 
 def cube_conversions(asl):
@@ -577,12 +594,21 @@ def cube_conversions(asl):
     return rows
 
 
-def cube_conversion_table(_catalog, asl, _spec):
+def layout_conversion_table(_catalog, asl, _spec):
     rows = cube_conversions(asl)
+    pairs = layout_pairs(asl, {c for c, _, _ in rows})
     return "\n".join([
-        header(f"asl/{CONTROL_STATE_UNIT} TileDataLayoutIsCubeConversion, TileDataLayoutConversionIsLoad/IsStore, "
-               "TileDataLayoutCubeLayout"), "#pragma once", "", "#include <array>", "#include <cstdint>", "",
+        header(f"asl/{CONTROL_STATE_UNIT} TileDataLayoutSource/DestinationLayout, TileDataLayoutIsCubeConversion, "
+               "TileDataLayoutConversionIsLoad/IsStore, TileDataLayoutCubeLayout"), "#pragma once", "",
+        "#include <array>", "#include <cstdint>", "",
         '#include "tile/tile_types.hpp"', "", "namespace pto::tile::generated {", "",
+        "struct LayoutPair {", "  std::uint8_t code;  // B.DATR Layout",
+        "  TileLayout source;       // TileDataLayoutSourceLayout",
+        "  TileLayout destination;  // TileDataLayoutDestinationLayout", "};", "",
+        "// Every accepted B.DATR Layout code that is no CUBE conversion (NORM is code 0).",
+        f"inline constexpr std::array<LayoutPair, {len(pairs)}> kLayoutPairs{{{{",
+        *[f"    {{{c}, TileLayout::{s}, TileLayout::{d}}},  // {n}" for c, n, s, d in pairs],
+        "}};", "",
         "struct CubeConversion {", "  std::uint8_t code;  // B.DATR Layout",
         "  bool load;          // TileDataLayoutConversionIsLoad (else IsStore)",
         "  TileLayout layout;  // TileDataLayoutCubeLayout", "};", "",
@@ -599,7 +625,7 @@ OUTPUTS = [
     (PRE_QUANT_MODES, pre_quant_table),
     (DATA_LAYOUTS, data_layout_table),
     (FPATR_FIELDS, fpatr_fields_table),
-    (CUBE_CONVERSIONS, cube_conversion_table),
+    (LAYOUT_CONVERSIONS, layout_conversion_table),
 ]
 
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "arch/state.hpp"
-#include "tile/generated/cube_conversions.hpp"
+#include "tile/generated/layout_conversions.hpp"
 #include "tile/tile_memory.hpp"
 #include "tile/tile_state.hpp"
 

@@ -196,7 +196,7 @@ TEST(SpecTables, ReluModesAndGroupNCodesMatchTheCatalog) {
   }
 }
 
-// ---- CUBE layout conversions (src/tile/generated/cube_conversions.hpp).
+// ---- CUBE layout conversions (src/tile/generated/layout_conversions.hpp).
 // Expected values: asl/block/model/state/control-state.asl,
 // TileDataLayoutIsCubeConversion 21..26, TileDataLayoutConversionIsLoad
 // 21..23, TileDataLayoutCubeLayout 21/24 CUBE_M32, 22/25 CUBE_M16, 23/26
