@@ -117,7 +117,36 @@ def first_token_match(text, table, default):
     return default
 
 
-def bundle_start_forms(catalog, _asl, _spec):
+def bit_literal_codes(asl, unit, name, variable):
+    """A boolean function written as a disjunction of `<variable> == '<bits>'`."""
+    expr = re.sub(r"\s+", " ", asl.body(unit, name).split("return", 1)[1]).strip().rstrip(";")
+    codes = []
+    for term in expr.split("||"):
+        m = re.fullmatch(re.escape(variable) + r" == '([01]+)'", term.strip())
+        if not m:
+            sys.exit(f"{unit} {name}: unexpected term {term!r}")
+        codes.append(int(m.group(1), 2))
+    return sorted(codes)
+
+
+def branch_types(catalog, asl):
+    """[(BrType, transfer or None)] for the eight three-bit codes:
+    BundleTransferOfBranchType's arms, which must be exactly the codes
+    BundleBranchTypeLegal accepts and include every catalog BrType one-of value."""
+    legal = bit_literal_codes(asl, DESCRIPTOR_LEGALITY_UNIT, "BundleBranchTypeLegal", "branch_type")
+    arms = {int(k.strip("'"), 2): v.removeprefix("BundleTransfer_")
+            for keys, v in asl.case_arms(DESCRIPTOR_LEGALITY_UNIT, "BundleTransferOfBranchType") for k in keys}
+    if sorted(arms) != legal:
+        sys.exit("BundleTransferOfBranchType disagrees with BundleBranchTypeLegal")
+    for file in ("scalar-forms.json", "command-forms.json"):
+        for form in load(os.path.join(catalog, file))["forms"]:
+            for c in form.get("constraints", []):
+                if c["field"] == "BrType" and not set(c["values"]) <= set(legal):
+                    sys.exit(f"{form['asm']}: BrType one-of {c['values']} outside BundleBranchTypeLegal")
+    return [(code, arms.get(code)) for code in range(8)]
+
+
+def bundle_start_forms(catalog, asl, _spec):
     scalar = load(os.path.join(catalog, "scalar-forms.json"))["forms"]
     command = load(os.path.join(catalog, "command-forms.json"))["forms"]
     tiles = load(os.path.join(catalog, "tile-operations.json"))["operations"]
@@ -141,15 +170,24 @@ def bundle_start_forms(catalog, _asl, _spec):
                     f"arch::BundleTransfer::{transfer}}},  // {form['asm']}")
     if len(rows) != 43:
         sys.exit(f"expected 43 BSTART forms, found {len(rows)}")
-    return "\n".join([header("scalar-forms.json, command-forms.json; scripts/generate-asl-decoders rules"),
-                      "#pragma once", "", '#include "arch/state.hpp"', '#include "isa/catalog.hpp"', "",
-                      "namespace pto::block::generated {", "",
+    branch_rows = [f"    {{{'true' if transfer else 'false'}, arch::BundleTransfer::{transfer or 'Fallthrough'}}},  // {code}"
+                   + ("" if transfer else " (reserved)") for code, transfer in branch_types(catalog, asl)]
+    return "\n".join([header("scalar-forms.json, command-forms.json; scripts/generate-asl-decoders rules; "
+                             f"asl/{DESCRIPTOR_LEGALITY_UNIT}"),
+                      "#pragma once", "", "#include <array>", "", '#include "arch/state.hpp"', '#include "isa/catalog.hpp"',
+                      "", "namespace pto::block::generated {", "",
                       "// The bundle facts of one ExecuteBundleStart form.",
                       "struct StartFormFacts {", "  isa::FormIndex form;", "  arch::BundleKind kind;",
                       "  arch::BundleOperationClass operation_class;", "  arch::BundleTransfer transfer;", "};", "",
                       "// Every ExecuteBundleStart form, in catalog order.",
                       f"inline constexpr StartFormFacts kStartFormFacts[{len(rows)}] = {{",
-                      *rows, "};", "", "}  // namespace pto::block::generated", ""])
+                      *rows, "};", "",
+                      "// A three-bit BrType: BundleBranchTypeLegal and BundleTransferOfBranchType",
+                      "// (Fallthrough, unused, for a reserved code).",
+                      "struct BranchTypeFacts {", "  bool legal;", "  arch::BundleTransfer transfer;", "};", "",
+                      "// Indexed by BrType.",
+                      "inline constexpr std::array<BranchTypeFacts, 8> kBranchTypes{{", *branch_rows, "}};", "",
+                      "}  // namespace pto::block::generated", ""])
 
 
 # ------------------------------------------------------------------ (b) PEMode masks
@@ -192,13 +230,14 @@ DESCRIPTORS_UNIT = "tile/model/state/descriptors.asl"
 DESCRIPTOR_LEGALITY_UNIT = "block/model/dispatch/descriptor-legality.asl"
 
 
-def codes_where(asl, unit, name, variable):
-    """The codes 0..31 for which the range expression of `name` holds."""
+def codes_where(asl, unit, name, variable, count=32):
+    """The codes 0..count-1 for which the range expression of `name` holds
+    (`UInt(<variable>)` reads as the code itself)."""
     expr = re.sub(r"\s+", " ", asl.body(unit, name).split("return", 1)[1]).strip().rstrip(";")
     if not re.fullmatch(r"[\w\s()<=&|]+", expr):
         sys.exit(f"{unit} {name}: unexpected expression {expr!r}")
-    python = expr.replace("||", " or ").replace("&&", " and ")
-    return [c for c in range(32) if eval(python, {}, {variable: c})]  # noqa: S307 (checked above)
+    python = expr.replace(f"UInt({variable})", variable).replace("||", " or ").replace("&&", " and ")
+    return [c for c in range(count) if eval(python, {}, {variable: c})]  # noqa: S307 (checked above)
 
 
 def format_descriptor(asl, name):
@@ -346,10 +385,10 @@ def adr_pre_quant_rows(spec):
     return rows
 
 
-def fpatr_legal_codes(catalog):
+def fpatr_legal_codes(catalog, field="PreQuantMode"):
     command = load(os.path.join(catalog, "command-forms.json"))["forms"]
     (fpatr,) = [f for f in command if f["mnemonic"] == "B.FPATR"]
-    (constraint,) = [c for c in fpatr["constraints"] if c["field"] == "PreQuantMode"]
+    (constraint,) = [c for c in fpatr["constraints"] if c["field"] == field]
     assert constraint["operator"] == "one-of"
     return sorted(constraint["values"])
 
@@ -457,12 +496,136 @@ def pre_quant_table(catalog, asl, spec):
     return "\n".join(out)
 
 
+# ------------------------------------------------------------------ (f) ReluMode, GroupNCode
+
+FPATR_FIELDS = "src/tile/generated/fpatr_fields.hpp"
+
+
+def relu_modes(catalog, asl):
+    """[(legal, scalar parameter, vector parameter)] for the eight ReluMode codes."""
+    legal = codes_where(asl, FPATR_UNIT, "BundleFPATRReluModeLegal", "code", 8)
+    if legal != fpatr_legal_codes(catalog, "ReluMode"):
+        sys.exit("BundleFPATRReluModeLegal disagrees with the catalog's ReluMode constraint")
+    scalar = set(asl.equal_codes(FPATR_UNIT, "BundleFPATRReluModeUsesScalarParameter"))
+    vector = set(asl.equal_codes(FPATR_UNIT, "BundleFPATRReluModeUsesVectorParameter"))
+    if not (scalar | vector) <= set(legal) or scalar & vector:
+        sys.exit("BundleFPATRReluModeUses*Parameter: unexpected codes")
+    return [(code in legal, code in scalar, code in vector) for code in range(8)]
+
+
+def group_n_codes(catalog, asl):
+    """[(legal, columns)] for the sixteen GroupNCode codes (columns 0 when reserved)."""
+    legal = codes_where(asl, FPATR_UNIT, "BundleFPATRGroupNCodeLegal", "code", 16)
+    if legal != fpatr_legal_codes(catalog, "GroupNCode"):
+        sys.exit("BundleFPATRGroupNCodeLegal disagrees with the catalog's GroupNCode constraint")
+    columns = {int(k): int(v) for keys, v in asl.case_arms(FPATR_UNIT, "BundleFPATRGroupN") for k in keys}
+    if sorted(columns) != legal:
+        sys.exit("BundleFPATRGroupN disagrees with BundleFPATRGroupNCodeLegal")
+    return [(code in legal, columns.get(code, 0)) for code in range(16)]
+
+
+def fpatr_fields_table(catalog, asl, _spec):
+    def flag(b):
+        return "true" if b else "false"
+    relu = [f"    {{{flag(l)}, {flag(s)}, {flag(v)}}},  // {code}" for code, (l, s, v) in enumerate(relu_modes(catalog, asl))]
+    group = [f"    {{{flag(l)}, {c}}},  // {code}" for code, (l, c) in enumerate(group_n_codes(catalog, asl))]
+    return "\n".join([
+        header(f"command-forms.json B.FPATR ReluMode / GroupNCode, asl/{FPATR_UNIT}"), "#pragma once", "",
+        "#include <array>", "#include <cstdint>", "", "namespace pto::tile::fpatr {", "",
+        "struct ReluMode {",
+        "  bool legal;             // BundleFPATRReluModeLegal (the catalog's one-of constraint)",
+        "  bool scalar_parameter;  // BundleFPATRReluModeUsesScalarParameter",
+        "  bool vector_parameter;  // BundleFPATRReluModeUsesVectorParameter",
+        "};", "", "// The row of every reserved code.", "inline constexpr ReluMode kReservedReluMode{false, false, false};",
+        "// Indexed by the three-bit ReluMode code.",
+        "inline constexpr std::array<ReluMode, 8> kReluModes{{", *relu, "}};", "",
+        "struct GroupNCode {",
+        "  bool legal;              // BundleFPATRGroupNCodeLegal (the catalog's one-of constraint)",
+        "  std::uint16_t columns;   // BundleFPATRGroupN (0 for a reserved code)",
+        "};", "", "// The row of every reserved code.", "inline constexpr GroupNCode kReservedGroupNCode{false, 0};",
+        "// Indexed by the four-bit GroupNCode.",
+        "inline constexpr std::array<GroupNCode, 16> kGroupNCodes{{", *group, "}};", "",
+        "}  // namespace pto::tile::fpatr", ""])
+
+
+# ------------------------------------------------------------------ (g) B.DATR layout conversions
+
+LAYOUT_CONVERSIONS = "src/tile/generated/layout_conversions.hpp"
+CUBE_LAYOUT_NAMES = {"CUBE_M16": "CubeM16", "CUBE_M32": "CubeM32", "CUBE_N8": "CubeN8"}
+TILE_LAYOUT_NAMES = {"RowMajor": "RowMajor", "ColumnMajor": "ColumnMajor", "ZN": "ZN", "NZ": "NZ"}
+
+
+def layout_pairs(asl, cube_codes):
+    """[(code, name, source, destination)] of every accepted non-CUBE Layout
+    code: TileDataLayoutSourceLayout / TileDataLayoutDestinationLayout."""
+    def arms(name):
+        return {k.removeprefix("TileDataLayout_"): TILE_LAYOUT_NAMES[v.removeprefix("TileLayout_")]
+                for keys, v in asl.case_arms(CONTROL_STATE_UNIT, name) for k in keys}
+    source, destination = arms("TileDataLayoutSourceLayout"), arms("TileDataLayoutDestinationLayout")
+    rows = []
+    for code, name in data_layouts(asl):
+        if (code in cube_codes) == (name in source) or (name in source) != (name in destination):
+            sys.exit(f"TileDataLayoutSource/DestinationLayout: unexpected arm for {name} (code {code})")
+        if code not in cube_codes:
+            rows.append((code, name, source[name], destination[name]))
+    return rows
+
+
+def cube_conversions(asl):
+    """[(code, load, TileLayout)] of the B.DATR Layout codes
+    TileDataLayoutIsCubeConversion accepts: TileDataLayoutConversionIsLoad /
+    IsStore (exactly one holds) and TileDataLayoutCubeLayout."""
+    codes = codes_where(asl, CONTROL_STATE_UNIT, "TileDataLayoutIsCubeConversion", "code")
+    load = set(codes_where(asl, CONTROL_STATE_UNIT, "TileDataLayoutConversionIsLoad", "code"))
+    store = set(codes_where(asl, CONTROL_STATE_UNIT, "TileDataLayoutConversionIsStore", "code"))
+    if load & store or load | store != set(codes) or not set(codes) <= {c for c, _ in data_layouts(asl)}:
+        sys.exit("TileDataLayoutConversionIsLoad/IsStore disagree with TileDataLayoutIsCubeConversion")
+    body = re.sub(r"\s+", " ", asl.body(CONTROL_STATE_UNIT, "TileDataLayoutCubeLayout"))
+    layout = {}
+    for cond, name in re.findall(r"(?:if|elsif) (.*?) then return TileLayout_(\w+);", body):
+        for term in cond.split("||"):
+            layout[int(re.fullmatch(r"code == (\d+)", term.strip()).group(1))] = name
+    default = re.search(r"else return TileLayout_(\w+);", body)
+    if not default:
+        sys.exit("TileDataLayoutCubeLayout: unexpected shape")
+    rows = [(c, c in load, CUBE_LAYOUT_NAMES[layout.get(c, default.group(1))]) for c in codes]
+    if not set(layout) <= set(codes):
+        sys.exit("TileDataLayoutCubeLayout names a code that is no CUBE conversion")
+    return rows
+
+
+def layout_conversion_table(_catalog, asl, _spec):
+    rows = cube_conversions(asl)
+    pairs = layout_pairs(asl, {c for c, _, _ in rows})
+    return "\n".join([
+        header(f"asl/{CONTROL_STATE_UNIT} TileDataLayoutSource/DestinationLayout, TileDataLayoutIsCubeConversion, "
+               "TileDataLayoutConversionIsLoad/IsStore, TileDataLayoutCubeLayout"), "#pragma once", "",
+        "#include <array>", "#include <cstdint>", "",
+        '#include "tile/tile_types.hpp"', "", "namespace pto::tile::generated {", "",
+        "struct LayoutPair {", "  std::uint8_t code;  // B.DATR Layout",
+        "  TileLayout source;       // TileDataLayoutSourceLayout",
+        "  TileLayout destination;  // TileDataLayoutDestinationLayout", "};", "",
+        "// Every accepted B.DATR Layout code that is no CUBE conversion (NORM is code 0).",
+        f"inline constexpr std::array<LayoutPair, {len(pairs)}> kLayoutPairs{{{{",
+        *[f"    {{{c}, TileLayout::{s}, TileLayout::{d}}},  // {n}" for c, n, s, d in pairs],
+        "}};", "",
+        "struct CubeConversion {", "  std::uint8_t code;  // B.DATR Layout",
+        "  bool load;          // TileDataLayoutConversionIsLoad (else IsStore)",
+        "  TileLayout layout;  // TileDataLayoutCubeLayout", "};", "",
+        "// The B.DATR Layout codes TileDataLayoutIsCubeConversion accepts.",
+        f"inline constexpr std::array<CubeConversion, {len(rows)}> kCubeConversions{{{{",
+        *[f"    {{{c}, {'true' if load else 'false'}, TileLayout::{layout}}}," for c, load, layout in rows],
+        "}};", "", "}  // namespace pto::tile::generated", ""])
+
+
 OUTPUTS = [
     (BLOCK_START_FORMS, bundle_start_forms),
     (PE_MODE_MASKS, pe_mode_table),
     (DATA_TYPES, data_type_table),
     (PRE_QUANT_MODES, pre_quant_table),
     (DATA_LAYOUTS, data_layout_table),
+    (FPATR_FIELDS, fpatr_fields_table),
+    (LAYOUT_CONVERSIONS, layout_conversion_table),
 ]
 
 

@@ -70,15 +70,10 @@ const std::array<StartForm, isa::kFormRecordCount> kStartForms = [] {
 const StartForm& start_form(isa::FormIndex form) { return kStartForms[form]; }
 
 // BundleBranchTypeLegal / BundleTransferOfBranchType
-// (asl/block/model/dispatch/descriptor-legality.asl).
+// (asl/block/model/dispatch/descriptor-legality.asl), the generated table.
 constexpr std::optional<BundleTransfer> transfer_of_branch_type(unsigned bt) {
-  switch (bt) {
-    case 1: return BundleTransfer::Fallthrough;
-    case 5: return BundleTransfer::Indirect;
-    case 6: return BundleTransfer::IndirectCall;
-    case 7: return BundleTransfer::Return;
-    default: return std::nullopt;
-  }
+  if (bt >= generated::kBranchTypes.size() || !generated::kBranchTypes[bt].legal) return std::nullopt;
+  return generated::kBranchTypes[bt].transfer;
 }
 
 // DecodeBundleOperationDescriptor.

@@ -1,12 +1,19 @@
 #include "numerics/profile.hpp"
 
+#include <optional>
+
 namespace pto::num {
 
 namespace {
 
 constexpr std::uint64_t kOnes = ~0ULL;
 
-DataType fp_code(std::uint8_t code) { return static_cast<DataType>(code <= 14 ? code : 0); }
+// The floating DataType a scalar FP type code selects (DataTypeKind Float or
+// Scale in the generated table); any other code reads as FP64 (code 0).
+DataType fp_code(std::uint8_t code) {
+  const std::optional<DataType> t = data_type_from_code(code);
+  return t && is_float(*t) ? *t : DataType::FP64;
+}
 
 // ---------------------------------------------------------------------------
 // Reference profile (asl/arch/profile/reference-profile.asl).

@@ -1,21 +1,12 @@
 #include "tile/cube_transport.hpp"
 
+#include "numerics/datatypes.hpp"
 #include "tile/cube_layout.hpp"
 #include "tile/tile_ops.hpp"
 
 namespace pto::tile {
 namespace {
 
-constexpr unsigned kDtypeNone = 31;  // DTYPE_NONE
-
-constexpr bool is_cube_conversion(unsigned code) noexcept { return code >= 21 && code <= 26; }
-constexpr bool is_load_conversion(unsigned code) noexcept { return code >= 21 && code <= 23; }
-
-// TileDataLayoutCubeLayout: 21/24 M32, 22/25 M16, 23/26 N8.
-constexpr TileLayout cube_layout_of(unsigned code) noexcept {
-  const unsigned kind = (code - 21) % 3;
-  return kind == 0 ? TileLayout::CubeM32 : kind == 1 ? TileLayout::CubeM16 : TileLayout::CubeN8;
-}
 
 // BundleCubeTransportDimensionsLegal: LB0 (valid columns) and LB1 (valid
 // rows) in 1..65535, no LB2.
@@ -28,14 +19,15 @@ bool dimensions_legal(const arch::BlockState& b) noexcept {
 // TSTORE a store conversion; no type, comparison or numeric controls.
 bool data_attributes_legal(const arch::BlockState& b) noexcept {
   const arch::BundleDataAttributes& d = b.data_attributes;
-  if (!b.data_attributes_present || d.data_type != kDtypeNone || !is_cube_conversion(d.data_layout) ||
+  const generated::CubeConversion* conversion = cube_conversion(d.data_layout);
+  if (!b.data_attributes_present || d.data_type != num::kDataTypeNoneCode || conversion == nullptr ||
       d.comparison_mode != 0 || d.rounding_mode != 0 || d.saturating || d.canonicalize)
     return false;
   if (!b.operation.valid || b.operation.operation_class != arch::BundleOperationClass::TileMemory ||
       !b.operation.selector_valid)
     return false;
   const unsigned function = b.operation.selector & 31U;
-  return function == 0 ? is_load_conversion(d.data_layout) : function == 1 && !is_load_conversion(d.data_layout);
+  return function == 0 ? conversion->load : function == 1 && !conversion->load;
 }
 
 // BundleCubeTransportBindingsLegal after the generic checks: one binding,
@@ -79,8 +71,14 @@ FaultCode resolve_destination(arch::BlockState& b, TileFile& f, std::uint32_t ro
 
 }  // namespace
 
+const generated::CubeConversion* cube_conversion(unsigned code) noexcept {
+  for (const generated::CubeConversion& c : generated::kCubeConversions)
+    if (c.code == code) return &c;
+  return nullptr;
+}
+
 bool cube_transport_selected(const arch::BlockState& b) noexcept {
-  return b.data_attributes_present && is_cube_conversion(b.data_attributes.data_layout);
+  return b.data_attributes_present && cube_conversion(b.data_attributes.data_layout) != nullptr;
 }
 
 CubeTransportResult execute_cube_transport(arch::BlockState& b, TileFile& f, TileMemoryPort& memory,
@@ -94,7 +92,7 @@ CubeTransportResult execute_cube_transport(arch::BlockState& b, TileFile& f, Til
   if (!type || !cube_data_type_supported(*type)) return faulted(FaultCode::Fault_TileLegality);
   const auto columns = static_cast<std::uint32_t>(b.dimensions[0]);
   const auto rows = static_cast<std::uint32_t>(b.dimensions[1]);
-  const TileLayout layout = cube_layout_of(b.data_attributes.data_layout);
+  const TileLayout layout = cube_conversion(b.data_attributes.data_layout)->layout;
   // An omitted B.IOR reads base zero and the dense byte pitch of the valid columns.
   if (!b.scalar_bindings[0].valid) {
     base = 0;

@@ -14,10 +14,15 @@
 #include <vector>
 
 #include "arch/state.hpp"
+#include "tile/generated/layout_conversions.hpp"
 #include "tile/tile_memory.hpp"
 #include "tile/tile_state.hpp"
 
 namespace pto::tile {
+
+// TileDataLayoutIsCubeConversion: the generated row of B.DATR Layout `code`
+// (its direction and CUBE layout), or nullptr for any other code.
+const generated::CubeConversion* cube_conversion(unsigned code) noexcept;
 
 // BundleCubeTransportSelected: B.DATR is present with a CUBE conversion Layout.
 bool cube_transport_selected(const arch::BlockState& b) noexcept;

@@ -39,8 +39,17 @@ const PreQuantMode& pre_quant_mode(unsigned m) noexcept {
   return m < kPreQuantModes.size() ? kPreQuantModes[m] : kReservedPreQuantMode;
 }
 
+const ReluMode& relu_mode(unsigned code) noexcept {
+  return code < kReluModes.size() ? kReluModes[code] : kReservedReluMode;
+}
+
+const GroupNCode& group_n_code(unsigned code) noexcept {
+  return code < kGroupNCodes.size() ? kGroupNCodes[code] : kReservedGroupNCode;
+}
+
 bool fields_legal(const arch::BundleFixedPointAttributes& a) noexcept {
-  if (!pre_quant_mode(a.pre_quant_mode).legal || a.relu_mode > 3 || a.group_n_code > 9) return false;
+  if (!pre_quant_mode(a.pre_quant_mode).legal || !relu_mode(a.relu_mode).legal || !group_n_code(a.group_n_code).legal)
+    return false;
   if (!a.row_max_en && a.row_max_init) return false;
   if (a.group_max_en != (a.group_n_code != 0)) return false;
   return a.row_max_en || a.group_max_en || !a.max_abs_en;
@@ -75,10 +84,7 @@ bool relu_parameter_word_legal(std::uint64_t v) noexcept {
   return zero_bits(v, 63, 19) && (v == 0 || fp19_positive_normal(v));
 }
 
-unsigned group_n(unsigned code) noexcept {
-  constexpr std::array<unsigned, 10> kColumns{0, 8, 16, 32, 48, 64, 80, 96, 112, 128};
-  return code < kColumns.size() ? kColumns[code] : 0;
-}
+unsigned group_n(unsigned code) noexcept { return group_n_code(code).columns; }
 
 }  // namespace fpatr
 

@@ -40,6 +40,7 @@
 #include <string>
 
 #include "arch/state.hpp"
+#include "tile/generated/fpatr_fields.hpp"
 #include "tile/generated/pre_quant_modes.hpp"
 #include "tile/tile_ops.hpp"
 
@@ -52,8 +53,11 @@ const PreQuantMode& pre_quant_mode(unsigned mode) noexcept;
 bool fields_legal(const arch::BundleFixedPointAttributes& a) noexcept;                  // BundleFPATRFieldsLegal
 bool mode_uses_vector_parameter(unsigned mode) noexcept;                                // ...ModeUsesVectorParameter
 bool mode_uses_scalar_parameter(unsigned mode) noexcept;                                // ...ModeUsesScalarParameter
-constexpr bool relu_uses_scalar_parameter(unsigned relu) noexcept { return relu == 2; }
-constexpr bool relu_uses_vector_parameter(unsigned relu) noexcept { return relu == 3; }
+// The generated rows of ReluMode / GroupNCode `code` (a reserved row beyond the field).
+const ReluMode& relu_mode(unsigned code) noexcept;
+const GroupNCode& group_n_code(unsigned code) noexcept;
+inline bool relu_uses_scalar_parameter(unsigned relu) noexcept { return relu_mode(relu).scalar_parameter; }
+inline bool relu_uses_vector_parameter(unsigned relu) noexcept { return relu_mode(relu).vector_parameter; }
 bool accumulator_type_legal(unsigned mode, DataType accumulator) noexcept;              // ...AccumulatorTypeLegal
 DataType output_type(unsigned mode) noexcept;                                           // BundleFPATROutputType
 bool quant_parameter_word_legal(unsigned mode, std::uint64_t value) noexcept;           // ...QuantParameterWordLegal

@@ -3,6 +3,8 @@
 #include <array>
 #include <string_view>
 
+#include "tile/cube_transport.hpp"
+
 namespace pto::tile {
 namespace {
 
@@ -21,9 +23,6 @@ static_assert(std::size(kRows) == isa::kTileOpCount, "tile_contracts.inc is stal
 constexpr std::array<std::string_view, 15> kHandlersOwningDefinedness{
     "TGATHER", "THISTOGRAM", "TIMG2COL", "TGEMV", "TGEMV_ACC", "TGEMV_BIAS", "TGEMV_MX", "TGEMV_MX_ACC",
     "TGEMV_MX_BIAS", "TMATMUL", "TMATMUL_ACC", "TMATMUL_BIAS", "TMATMUL_MX", "TMATMUL_MX_ACC", "TMATMUL_MX_BIAS"};
-
-// TileDataLayoutIsCubeConversion (asl/block/model/state/control-state.asl).
-constexpr bool layout_is_cube_conversion(unsigned code) noexcept { return code >= 21 && code <= 26; }
 
 }  // namespace
 
@@ -57,7 +56,7 @@ bool datr_fields_legal(isa::TileOp op, const arch::BlockState& bundle) noexcept 
   for (const auto& [field, set] : nonzero)
     if (set && !c.allows(field)) return false;
   // Ordinary TLOAD/TSTORE keep the zero-only PadValue union rule.
-  if ((op == isa::TileOp::TLOAD || op == isa::TileOp::TSTORE) && !layout_is_cube_conversion(layout) && pad != 0)
+  if ((op == isa::TileOp::TLOAD || op == isa::TileOp::TSTORE) && cube_conversion(layout) == nullptr && pad != 0)
     return false;
   return !(pad != 0 && c.pad_union == PadUnion::MustZero);
 }
@@ -76,23 +75,12 @@ std::uint8_t generic_defined_sources(isa::TileOp op) noexcept {
 }
 
 BundleTileLayouts bundle_tile_layouts(const arch::BlockState& bundle) noexcept {
-  using L = TileLayout;
+  // TileDataLayoutOfCode, then TileDataLayoutSource/DestinationLayout (the
+  // generated pairs); an omitted B.DATR reads NORM (code 0).
   const unsigned code = bundle.data_attributes_present ? bundle.data_attributes.data_layout : 0;
-  switch (code) {  // TileDataLayoutOfCode, then the source/destination tables
-    case 1: return {true, L::RowMajor, L::ColumnMajor};      // ND2DN
-    case 3: return {true, L::RowMajor, L::ZN};               // ND2ZN
-    case 4: return {true, L::RowMajor, L::NZ};               // ND2NZ
-    case 6: return {true, L::ColumnMajor, L::RowMajor};      // DN2ND
-    case 8: return {true, L::ColumnMajor, L::ZN};            // DN2ZN
-    case 9: return {true, L::ColumnMajor, L::NZ};            // DN2NZ
-    case 17: return {true, L::ZN, L::RowMajor};              // ZN2ND
-    case 18: return {true, L::ZN, L::ColumnMajor};           // ZN2DN
-    case 20: return {true, L::ZN, L::NZ};                    // ZN2NZ
-    case 27: return {true, L::NZ, L::RowMajor};              // NZ2ND
-    case 28: return {true, L::NZ, L::ColumnMajor};           // NZ2DN
-    case 30: return {true, L::NZ, L::ZN};                    // NZ2ZN
-    default: return {!layout_is_cube_conversion(code), L::RowMajor, L::RowMajor};  // NORM (B.DATR accepts no other code)
-  }
+  for (const generated::LayoutPair& p : generated::kLayoutPairs)
+    if (p.code == code) return {true, p.source, p.destination};
+  return {false, TileLayout::RowMajor, TileLayout::RowMajor};  // a CUBE conversion: no generic pair
 }
 
 }  // namespace pto::tile

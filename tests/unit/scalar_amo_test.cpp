@@ -218,5 +218,63 @@ TEST_F(AmoHandlers, DmaCopiesWithMemmoveSemanticsAndFaultsBeforeWriting) {
   EXPECT_EQ(mem(0xFC1, 8), 0u);
 }
 
+// PTO-AVS-SCALAR-DMA-PRECISE-001 (scalar/amo/DMA; ExecuteScalarDMACopy64,
+// asl/arch/memory-model/fault-precision.asl): the point's own run.  At ACR2,
+// with ACR1's EVBASE (context register 0xF01) 0x900, a reservation of 8
+// bytes at 0x500 and event capture on for agent 2, DMA x1 = 0x100 (64 source
+// bytes 1..64) to x2 = PTO_MODEL_MEMORY_BYTES - 32 (the last 32 bytes hold
+// 0xA5) is Fault_DataPage at that address before any access: no event, the
+// destination and the reservation unchanged, the trap taken to ACR1 at 0x900
+// with the context's TPC 0x100.  RecoverTrapContext(1) returns to ACR2 at
+// 0x100; the reissue with x2 = 0x300 executes once: TPC 0x104, 16 events
+// (eight 8-byte loads, then eight stores), the reservation kept, the 64
+// bytes at 0x300 equal to the source.
+TEST(AmoSpecPoints, PTO_AVS_SCALAR_DMA_PRECISE_001) {
+  ScalarHarness h;  // the reference 4096-byte model memory
+  arch::Machine& m = h.machine;
+  arch::State& st = m.state;
+  const Word source = 0x100, fault_address = 4096 - 32, legal_destination = 0x300;
+  for (unsigned i = 0; i < 64; ++i) m.memory.write(source + i, 1, i + 1);
+  for (unsigned i = 0; i < 32; ++i) m.memory.write(fault_address + i, 1, 0xa5);
+  st.reservation_valid = true;
+  st.reservation_address = 0x500;
+  st.reservation_size = 8;
+  m.start_memory_event_capture(2);
+  st.write_gpr(1, source);
+  st.write_gpr(2, fault_address);
+  m.set_current_acr(2);
+  st.banked_reg(1, 0x0f01) = 0x900;
+  st.pc = 0x100;
+  m.clear_fault();
+  const std::uint64_t dma = encode_insn(M::DMA, {1, 2});
+  ASSERT_EQ(dma, 0x0000700bu | (1u << 15) | (2u << 20));  // the point's word
+  ASSERT_EQ(h.execute(dma, 32), ScalarResult::Rejected);
+  EXPECT_EQ(st.last_fault, FaultCode::Fault_DataPage);
+  EXPECT_EQ(st.fault_address, fault_address);
+  EXPECT_EQ(st.memory_event_count, 0u);
+  EXPECT_TRUE(st.reservation_valid);
+  EXPECT_EQ(st.reservation_address, 0x500u);
+  for (unsigned i = 0; i < 32; ++i) EXPECT_EQ(m.memory.read(fault_address + i, 1), 0xa5u) << i;
+  EXPECT_EQ(st.current_acr, 1);
+  EXPECT_EQ(st.pc, 0x900u);
+  EXPECT_EQ(st.trap_contexts[1].tpc, 0x100u);
+
+  ASSERT_TRUE(m.recover_trap_context(1));
+  EXPECT_EQ(st.current_acr, 2);
+  EXPECT_EQ(st.pc, 0x100u);
+
+  st.write_gpr(2, legal_destination);
+  m.clear_fault();
+  ASSERT_EQ(h.execute(dma, 32), ScalarResult::Executed);
+  EXPECT_EQ(st.last_fault, FaultCode::Fault_None);
+  EXPECT_EQ(st.pc, 0x104u);
+  EXPECT_EQ(st.memory_event_count, 16u);
+  EXPECT_TRUE(st.reservation_valid);
+  for (unsigned i = 0; i < 64; ++i) {
+    EXPECT_EQ(m.memory.read(legal_destination + i, 1), i + 1) << i;
+    EXPECT_EQ(m.memory.read(legal_destination + i, 1), m.memory.read(source + i, 1)) << i;
+  }
+}
+
 }  // namespace
 }  // namespace pto::test

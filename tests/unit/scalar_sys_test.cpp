@@ -622,6 +622,47 @@ TEST(SysSpecAcre, PTO_AVS_SYS_ACRE_COMMIT_001) {
   EXPECT_EQ(st.trap_contexts[0].bpc, 0x220u);
 }
 
+// PTO-AVS-SYS-SETC-TGT-SOURCE-001 (scalar/sys/SETC.TGT, the point's own
+// word 0x000c403b: SETC.TGT with SrcL selector 24 = t#1): in the body of a
+// STD Fallthrough block begun at 0x100 (TPC = its sequential 0x180), ring 0,
+// with the T queue empty, the source is not available
+// (ScalarRegisterOperandsLegal): Fault_IllegalInstruction at 0x180 before
+// the commit target is written (BARG.bpcn keeps 0x555), the trap context of
+// ring 0 saved with TPC 0x180.  The twin pushes one value on the T queue:
+// SETC.TGT executes and writes it to BARG.bpcn (SetCommitTarget).
+TEST(SysSpecSetcTgt, PTO_AVS_SYS_SETC_TGT_SOURCE_001) {
+  constexpr std::uint64_t kSetcTgtT1 = 0x000c403b;
+  for (const bool twin : {false, true}) {
+    SCOPED_TRACE(twin ? "twin" : "fault");
+    ScalarHarness h;
+    arch::State& st = h.state();
+    h.machine.set_current_acr(0);
+    st.pc = 0x100;
+    block::begin_bundle_at(h.machine, st.pc, arch::BundleKind::Standard, arch::BundleTransfer::Fallthrough, 0, 0x180, 0,
+                           false);
+    block::enter_bundle_body(h.machine);
+    st.block.barg.bpcn = 0x555;
+    ASSERT_EQ(st.pc, 0x180u);
+    ASSERT_FALSE(st.t_queue.valid[0]);
+    if (twin) st.t_queue.push(0x900);
+    const ScalarResult r = h.execute(kSetcTgtT1, 32);
+    if (twin) {
+      ASSERT_EQ(r, ScalarResult::Executed);
+      EXPECT_EQ(st.last_fault, FaultCode::Fault_None);
+      EXPECT_EQ(st.block.barg.bpcn, 0x900u);
+      EXPECT_EQ(st.pc, 0x184u);
+      continue;
+    }
+    ASSERT_EQ(r, ScalarResult::Rejected);
+    EXPECT_EQ(st.last_fault, FaultCode::Fault_IllegalInstruction);
+    EXPECT_EQ(st.fault_address, 0x180u);
+    EXPECT_EQ(st.block.barg.bpcn, 0x555u);
+    EXPECT_FALSE(st.t_queue.valid[0]);
+    EXPECT_TRUE(st.trap_contexts[0].valid);
+    EXPECT_EQ(st.trap_contexts[0].tpc, 0x180u);
+  }
+}
+
 // PTO-AVS-SYS-ACRE-CONTEXT-001 (saved TPC odd) and -MISSING-001 (no saved
 // context): Fault_ExecutionStateCheck before any effect; a valid saved
 // context is kept, a missing one is replaced by the fault's own save.

@@ -411,6 +411,43 @@ TEST(SpecPointsBlockDispatch, PTO_AVS_BLOCK_TMATMUL_ORDINARY_PRIMARY_004) {
   EXPECT_EQ(h.status_flags(), flags);
 }
 
+// PTO-AVS-BLOCK-TMATMUL-ORDINARY-PRIMARY-004, one rule at a time.  The
+// point's row-major A and B are each rejected by more than one conjunct, in
+// the ASL as here: a RowMajor tile is no CUBE descriptor
+// (TileCubeDescriptorLegal) and has the wrong layout, and A's M layout is
+// checked again by BundleMatrixCooperativeMLayout.  B's layout conjunct of
+// TileMatrixLocalPrimaryInfoLegal (expected CUBE_N8) is isolated by a B
+// that is a legal CUBE descriptor in CUBE_M16: the run of
+// PTO-AVS-BLOCK-TMATMUL-CUBE-DESTINATION-005 (M16 A 2x3 times B 3x2) with
+// only B's layout changed rejects with Fault_TileLegality and no effect;
+// its twin, the same B in CUBE_N8, executes: D(0,0) = 1*1 + 2*3 + 3*5 = 22,
+// D(1,1) = 4*2 + 5*4 + 6*6 = 64 (raw carriers, reference profile).
+TEST(SpecPointsBlockDispatch, PTO_AVS_BLOCK_TMATMUL_ORDINARY_PRIMARY_004_RightLayoutAlone) {
+  const auto run = [](TileLayout right_layout, Host& h) {
+    h.cube(1, 128, 2, 3, DataType::FP16, TileLayout::CubeM16);
+    h.cube(2, 128, 3, 2, DataType::FP16, right_layout);
+    for (std::uint32_t e = 0; e < 6; ++e) {
+      h.put(1, e / 3, e % 3, e + 1);
+      h.put(2, e / 2, e % 2, e + 1);
+    }
+    return std::vector<std::uint64_t>{cube_start(0, kFP16), fpatr(), bdim(0, 2), bdim(1, 2), bdim(2, 3),
+                                      iot_src_src_dst(1, 2, 1, kMask1111, true), kBstop};
+  };
+  {
+    Host h;
+    const auto words = run(TileLayout::CubeM16, h);
+    const std::uint64_t flags = h.status_flags();
+    expect_no_effect_fault(h, words, FaultCode::Fault_TileLegality);
+    EXPECT_EQ(h.get(2, 2, 1), 6U);  // B unchanged
+    EXPECT_EQ(h.status_flags(), flags);
+  }
+  Host h;
+  const auto o = h.run(run(TileLayout::CubeN8, h));
+  ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+  EXPECT_EQ(h.get(h.destination(), 0, 0), 22U);
+  EXPECT_EQ(h.get(h.destination(), 1, 1), 64U);
+}
+
 // PTO-AVS-BLOCK-TMATMUL-CUBE-DESTINATION-005: M16 A (2x3) times N8 B (3x2),
 // FP16 raw carriers: D is a new FP32 CUBE_M16 Matrix tile, 2x2 valid,
 // 16 x 2 storage, one 128-byte cell, mask 1111, D(0,0) = 22, D(1,1) = 64.
@@ -1076,6 +1113,53 @@ TEST(SpecPointsBlockDispatch, PTO_AVS_BLOCK_TLOAD_TSTORE_ORDINARY_PAD_008) {
     expect_no_effect_fault(h, words(load, 1), FaultCode::Fault_TileLegality);
     EXPECT_EQ(h.file.core_capacity_in_use(), 0U);
     EXPECT_EQ(h.byte(0), 0x5aU);
+  }
+}
+
+// PTO-AVS-BLOCK-TLOAD-TSTORE-ORDINARY-PAD-008 with PadValue the only
+// illegal field (SelectedBundleTileDataAttributesLegal, tile-schema.asl:
+// ordinary TLOAD/TSTORE keep the zero-only PadValue union).  The point's
+// words with B.DATR DataType 0 (TLOAD/TSTORE's datr_contract allows only
+// PadValue and Layout to be nonzero) and, for TSTORE, T#0 configured
+// (1x1 FP16, mask 1000 = PEMode 1, holding 0x3c00).  Every PadValue 1..3
+// rejects with Fault_TileLegality, nothing allocated, memory unchanged;
+// the twin, PadValue 0, executes: TLOAD reads the FP16 0x125a at base 0
+// into a new 1x1 destination, TSTORE writes 0x3c00 there.
+TEST(SpecPointsBlockDispatch, PTO_AVS_BLOCK_TLOAD_TSTORE_ORDINARY_PAD_008_PadValueAlone) {
+  const auto prepare = [](Host& h, bool load) {
+    h.poke(0, 0x5a);
+    h.poke(1, 0x12);
+    if (!load) {
+      h.plain(0, 128, 8, 1, 1, DataType::FP16, TileLocation::Any, 0b1000);
+      h.put(0, 0, 0, 0x3c00);
+    }
+  };
+  const auto words = [](bool load, unsigned pad) {
+    const std::uint64_t start = (load ? 0x00011181ULL : 0x00111181ULL) | (std::uint64_t{kFP16} << 27);
+    const std::uint64_t binding =
+        (load ? 0x00006013ULL | (1ULL << 15) : 0x00005013ULL) | (1ULL << 19) | (1ULL << 9);
+    return std::vector<std::uint64_t>{start, datr(0, 0, pad), bdim(0, 1), bdim(1, 1), bdim(2, 1), binding, kBstop};
+  };
+  for (const bool load : {true, false}) {
+    SCOPED_TRACE(load ? "TLOAD" : "TSTORE");
+    for (unsigned pad = 1; pad < 4; ++pad) {
+      SCOPED_TRACE(pad);
+      Host h;
+      prepare(h, load);
+      expect_no_effect_fault(h, words(load, pad), FaultCode::Fault_TileLegality);
+      EXPECT_EQ(h.byte(0), 0x5aU);
+      EXPECT_EQ(h.byte(1), 0x12U);
+    }
+    Host h;
+    prepare(h, load);
+    const auto o = h.run(words(load, 0));
+    ASSERT_TRUE(o.ok()) << static_cast<int>(o.fault) << " " << o.message;
+    if (load) {
+      EXPECT_EQ(h.get(h.destination(), 0, 0), 0x125aU);
+    } else {
+      EXPECT_EQ(h.byte(0), 0x00U);
+      EXPECT_EQ(h.byte(1), 0x3cU);
+    }
   }
 }
 

@@ -6,13 +6,16 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
+#include <utility>
 
 #include "arch/state.hpp"
 #include "block/generated/bundle_start_forms.hpp"
 #include "asm/syntax.hpp"
 #include "isa/catalog.hpp"
 #include "numerics/datatypes.hpp"
+#include "numerics/profile.hpp"
 #include "test_paths.hpp"
+#include "tile/cube_transport.hpp"
 #include "tile/ops_matrix.hpp"
 #include "tile/tile_types.hpp"
 
@@ -153,6 +156,76 @@ TEST(SpecTables, PreQuantModesMatchAdr0085AndTheAsl) {
   for (const unsigned reserved : {6U, 11U, 14U, 15U, 21U, 22U, 29U, 31U, 40U, 63U, 64U})
     EXPECT_FALSE(tile::fpatr::pre_quant_mode(reserved).legal) << reserved;
   EXPECT_EQ(tile::fpatr::kLegalPreQuantModeCount, 27u);  // catalog B.FPATR PreQuantMode one-of: 27 values
+}
+
+// ---- BrType (src/block/generated/bundle_start_forms.hpp kBranchTypes).
+// Expected values: asl/block/model/dispatch/descriptor-legality.asl,
+// BundleBranchTypeLegal ('001', '101', '110', '111') and
+// BundleTransferOfBranchType (Fallthrough, Indirect, IndirectCall, Return).
+TEST(SpecTables, BranchTypesMatchDescriptorLegality) {
+  using block::generated::kBranchTypes;
+  for (const unsigned reserved : {0U, 2U, 3U, 4U}) EXPECT_FALSE(kBranchTypes[reserved].legal) << reserved;
+  const std::pair<unsigned, BundleTransfer> legal[] = {{1, BundleTransfer::Fallthrough},
+                                                       {5, BundleTransfer::Indirect},
+                                                       {6, BundleTransfer::IndirectCall},
+                                                       {7, BundleTransfer::Return}};
+  for (const auto& [code, transfer] : legal) {
+    EXPECT_TRUE(kBranchTypes[code].legal) << code;
+    EXPECT_EQ(kBranchTypes[code].transfer, transfer) << code;
+  }
+}
+
+// ---- ReluMode / GroupNCode (src/tile/generated/fpatr_fields.hpp).
+// Expected values: the catalog's B.FPATR legality ("ReluMode codes 0..3
+// select None, ReLU, scalar LReLU/PReLU, and vector PReLU; codes 4..7 are
+// reserved.  GroupNCode codes 0..9 select 0, 8, 16, 32, 48, 64, 80, 96,
+// 112, and 128 columns; codes 10..15 are reserved.") and B.FPATR.asl
+// (BundleFPATRReluModeUses{Scalar,Vector}Parameter: 2, 3).
+TEST(SpecTables, ReluModesAndGroupNCodesMatchTheCatalog) {
+  using tile::fpatr::group_n_code;
+  using tile::fpatr::relu_mode;
+  for (unsigned code = 0; code < 9; ++code) {
+    EXPECT_EQ(relu_mode(code).legal, code <= 3) << code;
+    EXPECT_EQ(relu_mode(code).scalar_parameter, code == 2) << code;
+    EXPECT_EQ(relu_mode(code).vector_parameter, code == 3) << code;
+  }
+  constexpr unsigned kColumns[] = {0, 8, 16, 32, 48, 64, 80, 96, 112, 128};
+  for (unsigned code = 0; code < 17; ++code) {
+    EXPECT_EQ(group_n_code(code).legal, code <= 9) << code;
+    EXPECT_EQ(tile::fpatr::group_n(code), code <= 9 ? kColumns[code] : 0U) << code;
+  }
+}
+
+// ---- CUBE layout conversions (src/tile/generated/layout_conversions.hpp).
+// Expected values: asl/block/model/state/control-state.asl,
+// TileDataLayoutIsCubeConversion 21..26, TileDataLayoutConversionIsLoad
+// 21..23, TileDataLayoutCubeLayout 21/24 CUBE_M32, 22/25 CUBE_M16, 23/26
+// CUBE_N8.
+TEST(SpecTables, CubeConversionsMatchTheControlStateAsl) {
+  for (unsigned code = 0; code < 32; ++code) {
+    const tile::generated::CubeConversion* c = tile::cube_conversion(code);
+    ASSERT_EQ(c != nullptr, code >= 21 && code <= 26) << code;
+    if (c == nullptr) continue;
+    EXPECT_EQ(c->load, code <= 23) << code;
+    constexpr tile::TileLayout kLayouts[] = {tile::TileLayout::CubeM32, tile::TileLayout::CubeM16,
+                                             tile::TileLayout::CubeN8};
+    EXPECT_EQ(c->layout, kLayouts[(code - 21) % 3]) << code;
+  }
+}
+
+// ---- Scalar FP type codes (src/numerics/profile.cpp fp_code, read from the
+// generated data-type table): the floating codes 0..14 select their format
+// (FP16 and BF16: 1.0 + 1.0 = 2.0, 0x4000); a non-floating code reads as
+// FP64 (1.0 + 1.0 = 2.0).
+TEST(SpecTables, ScalarFpCodesAreTheFloatingDataTypes) {
+  const num::NumericProfile& p = num::ieee_profile();
+  using num::BinaryOp;
+  using num::RoundingMode;
+  EXPECT_EQ(p.scalar_binary(BinaryOp::ADD, RoundingMode::RNE, 4, 0x3c00, 0x3c00).bits, 0x4000U);
+  EXPECT_EQ(p.scalar_binary(BinaryOp::ADD, RoundingMode::RNE, 5, 0x3f80, 0x3f80).bits, 0x4000U);
+  constexpr std::uint64_t kOne = 0x3ff0000000000000ULL, kTwo = 0x4000000000000000ULL;
+  for (const std::uint8_t code : {std::uint8_t{0}, std::uint8_t{15}, std::uint8_t{17}, std::uint8_t{24}})
+    EXPECT_EQ(p.scalar_binary(BinaryOp::ADD, RoundingMode::RNE, code, kOne, kOne).bits, kTwo) << int{code};
 }
 
 }  // namespace
