@@ -250,6 +250,7 @@ RUNNER_OPS = {
     "expect_tile_payload", "expect_tile_dispatch_legal", "configure_predicate_tile",
     "write_tile_predicate_bit", "expect_tile_dtype_legal", "expect_tile_datr_legal",
     "expect_tile_datr_pad_union", "expect_tile_linear_index", "expect_fp_flags", "record_fp_flags",
+    "expect_no_form",
 }
 # TileInstructionOperands fields a translated legality check may bind (the
 # rest of the record keeps its reset value in the runner).
