@@ -468,6 +468,8 @@ class Executor:
 
     # -- values ---------------------------------------------------------
     def concrete(self, v):
+        if isinstance(v, NoForm):
+            raise Unsupported(f"form count of the {v.surface} surface used as a value")
         if isinstance(v, (Opaque, Obs, Snapshot, SnapshotPlus, Capture)):
             raise Unsupported("state-dependent or helper value used where a constant is needed"
                               + (f" ({', '.join(sorted(v.names))})" if isinstance(v, Opaque) else ""))
