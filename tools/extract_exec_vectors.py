@@ -175,6 +175,37 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
     {"op":"expect_sysreg","addr":a24,"value":w}         ReadSystemRegisterAddress(a)
                                             (the architectural read: a denied or
                                             write-only address faults, as in the ASL)
+    {"op":"expect_bpc","value":w}                       ReadBPC()
+    {"op":"expect_no_form","surface":"scalar"|"command","bits":"0x..","length_bits":N}
+                                            DecodeScalarForm(bits, N) == PTO_SCALAR_FORM_COUNT /
+                                            DecodeCommandForm(bits, N) == PTO_COMMAND_FORM_COUNT:
+                                            no catalog form of that surface matches
+    {"op":"expect_form_operands_legal","bits":"0x..","form_index":k,"form_id":"...","value":b}
+                                            ScalarFormOperandsLegal(bits, k): the form's
+                                            field constraints hold (the model's decode)
+  Model helpers checked against what the model's execution uses:
+    {"op":"expect_agu_fact","form_index":k,"form_id":"...","fact":f,"value":v}
+                                            ScalarAGU{Action,AddressKind,UpdateMode,Size}OfForm(k)
+                                            (f = action, address_kind, update_mode,
+                                            size_bytes): the generated AGU table entry
+                                            the form's handler is instantiated from
+    {"op":"expect_agu_offset","bits":"0x..","form_index":k,"form_id":"...",
+     "address_kind":e,"value":w}            ScalarDecodedAGUOffset(bits, k, e) in the
+                                            current state (the handler's offset)
+    {"op":"expect_decoded_register","bits":"0x..","form_index":k,"form_id":"...",
+     "field":"SrcL","value":w}              ReadDecodedScalarRegister(bits, k, ScalarField_SrcL):
+                                            the Reg5 read of the decoded field
+    {"op":"expect_contract","contract":"MN","fact":"operation","bits":"0x..",
+     "length_bits":N,"value":e}             InstructionContractOperation_MN() of the
+                                            point's last executed word (which must decode
+                                            to MN): ScalarOperation_<its mnemonic>
+    {"op":"expect_model_value","of":{"model":F,...},"value":w}
+                                            F(constants) == w, F evaluated by the runner
+                                            with the model's function
+  Expected values may be {"model": F, <parameter>: value, ...}: a pure model
+  function of constants (NormalizeMemoryAccessValue(value, size),
+  NormalizeAtomicReturn(value, size), AtomicValueSized(op, old_value, operand,
+  size)) that the runner evaluates with the function the model uses.
   An expectation may carry "negate": true when the test asserts "!=".
   Snapshots (an assertion comparing two state reads): the earlier read
   (expect_sysreg, expect_cycle, expect_gpr, expect_tpc, expect_queue,
@@ -190,10 +221,10 @@ Translation rules
     value is never asserted are dropped.
   * Assertions whose operands only involve constants are evaluated here and
     dropped if true (reported as a problem if false).
-  * Assertions on pure/readonly *model helper* functions (InstructionContract*,
-    ScalarBinary, ScalarAGUActionOfForm, ReadDecodedScalarRegister, ...) are
-    not architectural observations: they are omitted, counted in
-    ``omitted_checks`` and the test point is marked ``complete: false``.
+  * Assertions on the model helpers above become the steps above; those on
+    other pure/readonly *model helper* functions (InstructionContractResult_*,
+    ScalarBinary, ...) are omitted, counted in ``omitted_checks`` and the test
+    point is marked ``complete: false``.
   * Any other construct (state-changing model calls outside the vocabulary,
     unknown state variables, helper results flowing into state, data-dependent
     control flow, ...) makes the whole test point untranslatable; it is listed
@@ -826,6 +857,13 @@ class Executor:
 
         # --- model facts and functions the model's execution uses (checked
         # against the model's own tables and functions by the runner) ---
+        if name == "ReadBPC" and not args:
+            return Obs("expect_bpc", _key="value")
+        if name == "ScalarFormOperandsLegal" and len(args) == 2:
+            bits = self.as_bits(A()[0], 48)
+            form = self.as_int(A()[1])
+            return Obs("expect_form_operands_legal", bits=fmt_instruction(bits, 48), form_index=form,
+                       form_id=self.form_id(form), _key="value")
         if name in AGU_FACTS and len(args) == 1:
             form = self.as_int(A()[0])
             return Obs("expect_agu_fact", form_index=form, form_id=self.form_id(form),
@@ -1312,7 +1350,7 @@ class Executor:
             if not isinstance(const, EnumV):
                 raise Unsupported("fault/status is not an enumeration value")
             return const.name
-        if key in ("valid", "expect_result"):
+        if key in ("valid", "expect_result") or op == "expect_form_operands_legal":
             return self.as_bool(const)
         return fmt(const)
 

@@ -7,6 +7,11 @@
 #include <fmt/format.h>
 
 namespace pto::arch {
+
+Word normalize_memory_access_value(Word v, unsigned size_bytes) {
+  return size_bytes >= 8 ? v : v & ((Word{1} << (8 * size_bytes)) - 1);
+}
+
 namespace {
 
 // TrapTargetForFault (asl/arch/system-registers/access-control.asl).
@@ -257,9 +262,11 @@ void Machine::record_event(MemoryEventKind kind, Word address, unsigned size, Wo
 void Machine::record_atomic(Word address, unsigned size, Word read_value, Word write_value, MemoryOrder order,
                             bool write_performed) {
   if (access_log_) {
-    access_log_->push_back({address, static_cast<std::uint8_t>(size), false, normalize_memory_access_value(read_value, size)});
+    access_log_->push_back(
+        {address, static_cast<std::uint8_t>(size), false, normalize_memory_access_value(read_value, size)});
     if (write_performed) {
-      access_log_->push_back({address, static_cast<std::uint8_t>(size), true, normalize_memory_access_value(write_value, size)});
+      access_log_->push_back(
+          {address, static_cast<std::uint8_t>(size), true, normalize_memory_access_value(write_value, size)});
     }
   }
   if (!capture_slot_available()) return;
@@ -308,7 +315,9 @@ Word Machine::read_probed(Word address, unsigned size, MemoryOrder order) {
 void Machine::write_probed(Word address, unsigned size, Word value, MemoryOrder order) {
   memory.write(address, size, value);
   clear_overlapping_reservation(address, size);
-  if (access_log_) access_log_->push_back({address, static_cast<std::uint8_t>(size), true, normalize_memory_access_value(value, size)});
+  if (access_log_) {
+    access_log_->push_back({address, static_cast<std::uint8_t>(size), true, normalize_memory_access_value(value, size)});
+  }
   record_event(MemoryEventKind::Store, address, size, 0, value, order);
 }
 

@@ -18,9 +18,7 @@ namespace pto::arch {
 
 // NormalizeMemoryAccessValue (asl/scalar/model/agu/memory.asl): the low
 // size_bytes of a value, as memory events record read and write values.
-constexpr Word normalize_memory_access_value(Word v, unsigned size_bytes) {
-  return size_bytes >= 8 ? v : v & ((Word{1} << (8 * size_bytes)) - 1);
-}
+Word normalize_memory_access_value(Word v, unsigned size_bytes);
 
 // The numeric profile behind the FSU and tile arithmetic hooks
 // (src/numerics/profile.hpp): the ASL reference placeholder the spec's test

@@ -370,6 +370,16 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
     return got == s["value"].get<std::string>() ? "" : "operation " + got;
   }
   if (op == "expect_no_form") return no_form_step(s);
+  if (op == "expect_form_operands_legal") {  // ScalarFormOperandsLegal(bits, form): its field constraints
+    const auto idx = pto::isa::form_by_id(s.at("form_id").get<std::string>());
+    if (!idx) return "unknown form id";
+    const pto::isa::FormDesc& f = pto::isa::form(*idx);
+    const Word bits = num(s["bits"]) & pto::isa::length_mask(f.length_bits);
+    if ((bits & f.mask) != f.match) return "the word does not match the form";
+    // The form's entries of the constraint table the decoder checks.
+    const bool legal = pto::isa::first_failed_constraint(f, bits) < 0;
+    return legal == s["value"].get<bool>() ? "" : fmt::format("operands legal = {}", legal);
+  }
   if (op == "expect_agu_fact") {  // ScalarAGU*OfForm(form)
     const auto idx = pto::isa::form_by_id(s.at("form_id").get<std::string>());
     const pto::scalar::AguForm* a = idx ? pto::test::agu_form_entry(pto::isa::form(*idx).mnem) : nullptr;
@@ -580,7 +590,8 @@ std::string run_step(Machine& m, const json& s) {
   } else if (op == "set_bookkeeping" || op == "expect_bookkeeping") {
     return bookkeeping_field_step(st.bookkeeping, op == "set_bookkeeping", s);
   } else if (op == "expect_model_value" || op == "expect_contract" || op == "expect_decoded_register" ||
-             op == "expect_agu_fact" || op == "expect_agu_offset" || op == "expect_no_form") {
+             op == "expect_agu_fact" || op == "expect_agu_offset" || op == "expect_no_form" ||
+             op == "expect_form_operands_legal") {
     return model_helper_step(m, op, s);
   } else if (op.starts_with("set_") || op.starts_with("expect_")) {
     return bookkeeping_step(st, op, s);
