@@ -175,6 +175,37 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
     {"op":"expect_sysreg","addr":a24,"value":w}         ReadSystemRegisterAddress(a)
                                             (the architectural read: a denied or
                                             write-only address faults, as in the ASL)
+    {"op":"expect_bpc","value":w}                       ReadBPC()
+    {"op":"expect_no_form","surface":"scalar"|"command","bits":"0x..","length_bits":N}
+                                            DecodeScalarForm(bits, N) == PTO_SCALAR_FORM_COUNT /
+                                            DecodeCommandForm(bits, N) == PTO_COMMAND_FORM_COUNT:
+                                            no catalog form of that surface matches
+    {"op":"expect_form_operands_legal","bits":"0x..","form_index":k,"form_id":"...","value":b}
+                                            ScalarFormOperandsLegal(bits, k): the form's
+                                            field constraints hold (the model's decode)
+  Model helpers checked against what the model's execution uses:
+    {"op":"expect_agu_fact","form_index":k,"form_id":"...","fact":f,"value":v}
+                                            ScalarAGU{Action,AddressKind,UpdateMode,Size}OfForm(k)
+                                            (f = action, address_kind, update_mode,
+                                            size_bytes): the generated AGU table entry
+                                            the form's handler is instantiated from
+    {"op":"expect_agu_offset","bits":"0x..","form_index":k,"form_id":"...",
+     "address_kind":e,"value":w}            ScalarDecodedAGUOffset(bits, k, e) in the
+                                            current state (the handler's offset)
+    {"op":"expect_decoded_register","bits":"0x..","form_index":k,"form_id":"...",
+     "field":"SrcL","value":w}              ReadDecodedScalarRegister(bits, k, ScalarField_SrcL):
+                                            the Reg5 read of the decoded field
+    {"op":"expect_contract","contract":"MN","fact":"operation","bits":"0x..",
+     "length_bits":N,"value":e}             InstructionContractOperation_MN() of the
+                                            point's last executed word (which must decode
+                                            to MN): ScalarOperation_<its mnemonic>
+    {"op":"expect_model_value","of":{"model":F,...},"value":w}
+                                            F(constants) == w, F evaluated by the runner
+                                            with the model's function
+  Expected values may be {"model": F, <parameter>: value, ...}: a pure model
+  function of constants (NormalizeMemoryAccessValue(value, size),
+  NormalizeAtomicReturn(value, size), AtomicValueSized(op, old_value, operand,
+  size)) that the runner evaluates with the function the model uses.
   An expectation may carry "negate": true when the test asserts "!=".
   Snapshots (an assertion comparing two state reads): the earlier read
   (expect_sysreg, expect_cycle, expect_gpr, expect_tpc, expect_queue,
@@ -190,10 +221,10 @@ Translation rules
     value is never asserted are dropped.
   * Assertions whose operands only involve constants are evaluated here and
     dropped if true (reported as a problem if false).
-  * Assertions on pure/readonly *model helper* functions (InstructionContract*,
-    ScalarBinary, ScalarAGUActionOfForm, ReadDecodedScalarRegister, ...) are
-    not architectural observations: they are omitted, counted in
-    ``omitted_checks`` and the test point is marked ``complete: false``.
+  * Assertions on the model helpers above become the steps above; those on
+    other pure/readonly *model helper* functions (InstructionContractResult_*,
+    ScalarBinary, ...) are omitted, counted in ``omitted_checks`` and the test
+    point is marked ``complete: false``.
   * Any other construct (state-changing model calls outside the vocabulary,
     unknown state variables, helper results flowing into state, data-dependent
     control flow, ...) makes the whole test point untranslatable; it is listed
@@ -270,6 +301,27 @@ class Opaque:
         self.names = set(names)
 
 
+class ModelValue:
+    """A model function applied to constants (``NormalizeMemoryAccessValue(v,
+    4)``): the runner evaluates it with the model's own function, nothing is
+    computed here.  Serialised as {"model": function, <argument>: value, ...}."""
+
+    def __init__(self, function: str, **args):
+        self.function = function
+        self.args = args
+
+    def json(self) -> dict:
+        return {"model": self.function, **self.args}
+
+
+class NoForm:
+    """PTO_SCALAR_FORM_COUNT / PTO_COMMAND_FORM_COUNT: what DecodeScalarForm /
+    DecodeCommandForm return when no form of that surface matches."""
+
+    def __init__(self, surface: str):
+        self.surface = surface
+
+
 class Obs:
     """A readable piece of state; turned into an expect step by assert."""
 
@@ -308,6 +360,8 @@ class Return(Exception):
 
 
 def fmt(value):
+    if isinstance(value, ModelValue):
+        return value.json()
     if isinstance(value, Bits):
         return "0x" + format(value.value, f"0{max(1, (value.width + 3) // 4)}x")
     if isinstance(value, EnumV):
@@ -414,6 +468,23 @@ BUNDLE_STATE = {"_BundleActive": "active", "_BundleBodyActive": "body_active",
                 "_SystemBlockTerminalPending": "system_block_terminal_pending"}
 
 
+# ScalarAGU*OfForm(form): the generated AGU table entry of the form's mnemonic.
+AGU_FACTS = {"ScalarAGUActionOfForm": "action", "ScalarAGUAddressKindOfForm": "address_kind",
+             "ScalarAGUUpdateModeOfForm": "update_mode", "ScalarAGUSizeOfForm": "size_bytes"}
+# Pure model functions of constants that the runner evaluates with the
+# model's function (their parameters, in ASL order).
+MODEL_VALUE_FUNCTIONS = {
+    "NormalizeMemoryAccessValue": ("value", "size"),
+    "NormalizeAtomicReturn": ("value", "size"),
+    "AtomicValueSized": ("op", "old_value", "operand", "size"),
+}
+# InstructionContract<Fact>_<MN>() facts of the executed instruction that
+# the runner checks against the model's decode of it.
+CONTRACT_RE = re.compile(r"^InstructionContract([A-Za-z]+?)_([A-Z][A-Z0-9_]*)$")
+CONTRACT_FACTS = {"Operation": "operation"}
+NO_FORM = {"PTO_SCALAR_FORM_COUNT": "scalar", "PTO_COMMAND_FORM_COUNT": "command"}
+
+
 class Executor:
     def __init__(self, index: FunctionIndex, local_funcs: dict, scalar_forms: list[dict]):
         self.index = index
@@ -428,6 +499,8 @@ class Executor:
 
     # -- values ---------------------------------------------------------
     def concrete(self, v):
+        if isinstance(v, NoForm):
+            raise Unsupported(f"form count of the {v.surface} surface used as a value")
         if isinstance(v, (Opaque, Obs, Snapshot, SnapshotPlus, Capture)):
             raise Unsupported("state-dependent or helper value used where a constant is needed"
                               + (f" ({', '.join(sorted(v.names))})" if isinstance(v, Opaque) else ""))
@@ -549,6 +622,8 @@ class Executor:
             raise Unsupported(f"state variable {name}")
         if re.match(r"^[A-Z][A-Za-z0-9]*_\w+$", name) and not name.startswith("PTO_"):
             return EnumV(name)
+        if name in NO_FORM:
+            return NoForm(NO_FORM[name])
         if name.startswith("PTO_"):
             return Opaque([name])
         raise Unsupported(f"unknown identifier {name}")
@@ -619,6 +694,8 @@ class Executor:
             return ("cmp", op, a, b)
         if op == "+" and isinstance(a, Snapshot) and not isinstance(b, (Opaque, Obs, Snapshot, Capture)):
             return SnapshotPlus(a, self.as_bits(b, 64).value if isinstance(b, Bits) else self.as_int(b))
+        if isinstance(a, ModelValue) or isinstance(b, ModelValue):
+            return Opaque({x.function for x in (a, b) if isinstance(x, ModelValue)})
         if isinstance(a, Opaque) or isinstance(b, Opaque):
             return Opaque((a.names if isinstance(a, Opaque) else set())
                           | (b.names if isinstance(b, Opaque) else set()))
@@ -763,6 +840,11 @@ class Executor:
             length = self.as_int(A()[1])
             return Obs("expect_decode", bits=fmt_instruction(bits, length),
                        length_bits=length, _key="form_index")
+        if name == "DecodeCommandForm" and len(args) == 2:
+            bits = self.as_bits(A()[0], 64)
+            length = self.as_int(A()[1])
+            return Obs("expect_decode", surface="command", bits=fmt_instruction(bits, length),
+                       length_bits=length, _key="form_index")
         if name == "DecodeScalarOperandRaw" and len(args) == 3:
             bits = self.as_bits(A()[0], 48)
             form = self.as_int(A()[1])
@@ -772,6 +854,50 @@ class Executor:
             return Obs("expect_decode_field", bits=fmt_instruction(bits, 48),
                        form_index=form, form_id=self.form_id(form),
                        field=field.name[len("ScalarField_"):], _key="value")
+
+        # --- model facts and functions the model's execution uses (checked
+        # against the model's own tables and functions by the runner) ---
+        if name == "ReadBPC" and not args:
+            return Obs("expect_bpc", _key="value")
+        if name == "ScalarFormOperandsLegal" and len(args) == 2:
+            bits = self.as_bits(A()[0], 48)
+            form = self.as_int(A()[1])
+            return Obs("expect_form_operands_legal", bits=fmt_instruction(bits, 48), form_index=form,
+                       form_id=self.form_id(form), _key="value")
+        if name in AGU_FACTS and len(args) == 1:
+            form = self.as_int(A()[0])
+            return Obs("expect_agu_fact", form_index=form, form_id=self.form_id(form),
+                       fact=AGU_FACTS[name], _key="value")
+        if name in ("ScalarDecodedAGUOffset", "ReadDecodedScalarRegister") and len(args) == 3:
+            bits = self.as_bits(A()[0], 48)
+            form = self.as_int(A()[1])
+            last = self.concrete(A()[2])
+            if not isinstance(last, EnumV):
+                raise Unsupported(f"{name} argument")
+            if name == "ScalarDecodedAGUOffset":
+                return Obs("expect_agu_offset", bits=fmt_instruction(bits, 48), form_index=form,
+                           form_id=self.form_id(form), address_kind=last.name, _key="value")
+            if not last.name.startswith("ScalarField_"):
+                raise Unsupported("ReadDecodedScalarRegister field")
+            return Obs("expect_decoded_register", bits=fmt_instruction(bits, 48), form_index=form,
+                       form_id=self.form_id(form), field=last.name[len("ScalarField_"):], _key="value")
+        if name in MODEL_VALUE_FUNCTIONS and len(args) == len(MODEL_VALUE_FUNCTIONS[name]):
+            values = A()
+            if any(isinstance(v, (Opaque, Obs, Snapshot, SnapshotPlus, Capture, ModelValue)) for v in values):
+                return Opaque([name])
+            named = {}
+            for param, v in zip(MODEL_VALUE_FUNCTIONS[name], values):
+                if param in ("size", "op"):
+                    named[param] = v.name if isinstance(v, EnumV) else self.as_int(v)
+                else:
+                    named[param] = fmt(self.as_bits(v, 64))
+            return ModelValue(name, **named)
+        if (m := CONTRACT_RE.match(name)) and m.group(1) in CONTRACT_FACTS and not args:
+            last_exec = next((s for s in reversed(self.steps) if s["op"] == "exec"), None)
+            if last_exec is None:
+                return Opaque([name])
+            return Obs("expect_contract", contract=m.group(2), fact=CONTRACT_FACTS[m.group(1)],
+                       bits=last_exec["bits"], length_bits=last_exec["length_bits"], _key="value")
 
         # --- effectful calls with a result ---
         if name in ("ExecuteScalarInstruction", "ExecutePTOInstruction") and len(args) == 2:
@@ -1077,6 +1203,21 @@ class Executor:
             if sym_a and sym_b:
                 self.expect_same(a, b, op == "!=")
                 return
+            if isinstance(a, NoForm) or isinstance(b, NoForm):
+                self.expect_no_form(a, b, op == "!=")
+                return
+            if self.is_command_decode(a) or self.is_command_decode(b):
+                self.omitted["DecodeCommandForm"] += 1  # a command form index
+                return
+            if not sym_a and not sym_b and (isinstance(a, ModelValue) or isinstance(b, ModelValue)):
+                fn, other = (a, b) if isinstance(a, ModelValue) else (b, a)
+                if isinstance(other, ModelValue):
+                    raise Unsupported("comparison of two model function values")
+                step = {"op": "expect_model_value", "of": fn.json(), "value": fmt(self.as_bits(other, 64))}
+                if op == "!=":
+                    step["negate"] = True
+                self.emit(step)
+                return
             if not sym_a and not sym_b:
                 if not self.const_compare(v):
                     self.problems.append("constant assertion is false")
@@ -1092,6 +1233,31 @@ class Executor:
                 self.problems.append("constant boolean assertion is false")
             return
         raise Unsupported("assertion shape")
+
+    def expect_no_form(self, a, b, negate):
+        """assert DecodeScalarForm(w, n) == PTO_SCALAR_FORM_COUNT (or the
+        command pair): no form of that surface decodes the word."""
+        no_form, read = (a, b) if isinstance(a, NoForm) else (b, a)
+        if isinstance(read, Snapshot) and read.step["op"] == "expect_decode" and read.step[read.key] is None:
+            step = read.step  # let f = Decode*Form(...): the check stays at the let
+            del step[read.key]
+        elif isinstance(read, Obs) and read.op == "expect_decode":
+            step = self.emit({"op": "expect_no_form",
+                              **{k: v for k, v in read.params.items() if not k.startswith("_")}})
+        else:
+            raise Unsupported("form count compared with something other than a decode")
+        if step.pop("surface", "scalar") != no_form.surface:
+            raise Unsupported("form count of the other surface")
+        step["op"] = "expect_no_form"
+        step["surface"] = no_form.surface
+        if negate:
+            step["negate"] = True
+
+    @staticmethod
+    def is_command_decode(v) -> bool:
+        if isinstance(v, Obs):
+            return v.op == "expect_decode" and v.params.get("surface") == "command"
+        return isinstance(v, Snapshot) and v.step["op"] == "expect_decode" and v.step.get("surface") == "command"
 
     def snapshot_reference(self, v) -> dict:
         """The expected value {"snapshot": name, "offset": k} of an earlier
@@ -1157,6 +1323,10 @@ class Executor:
 
     def normalise(self, step, key, const):
         op = step["op"]
+        if isinstance(const, ModelValue):
+            return const.json()
+        if op in ("expect_agu_offset", "expect_decoded_register"):
+            return fmt(self.as_bits(const, 64))
         if op == "expect_decode" and key == "form_index":
             idx = self.as_int(const)
             step["form_id"] = self.form_id(idx)
@@ -1180,7 +1350,7 @@ class Executor:
             if not isinstance(const, EnumV):
                 raise Unsupported("fault/status is not an enumeration value")
             return const.name
-        if key in ("valid", "expect_result"):
+        if key in ("valid", "expect_result") or op == "expect_form_operands_legal":
             return self.as_bool(const)
         return fmt(const)
 

@@ -7,10 +7,12 @@
 #include <fmt/format.h>
 
 namespace pto::arch {
-namespace {
 
-// NormalizeMemoryAccessValue: the low size_bytes of a value.
-Word normalize(Word v, unsigned size) { return size >= 8 ? v : v & ((Word{1} << (8 * size)) - 1); }
+Word normalize_memory_access_value(Word v, unsigned size_bytes) {
+  return size_bytes >= 8 ? v : v & ((Word{1} << (8 * size_bytes)) - 1);
+}
+
+namespace {
 
 // TrapTargetForFault (asl/arch/system-registers/access-control.asl).
 unsigned trap_target_for_fault(unsigned source) { return source == 0 ? 0 : 1; }
@@ -247,10 +249,10 @@ void Machine::record_event(MemoryEventKind kind, Word address, unsigned size, Wo
   e.size_bytes = static_cast<std::uint8_t>(size);
   e.order = order;
   if (kind == MemoryEventKind::Load) {
-    e.read_value = normalize(read_value, size);
+    e.read_value = normalize_memory_access_value(read_value, size);
     e.read_from = captured_read_from(state, address, size, e.read_value);
   } else {
-    e.write_value = normalize(write_value, size);
+    e.write_value = normalize_memory_access_value(write_value, size);
     e.write_performed = true;
     e.coherence_rank = next_coherence_rank(state, address, size);
   }
@@ -260,9 +262,11 @@ void Machine::record_event(MemoryEventKind kind, Word address, unsigned size, Wo
 void Machine::record_atomic(Word address, unsigned size, Word read_value, Word write_value, MemoryOrder order,
                             bool write_performed) {
   if (access_log_) {
-    access_log_->push_back({address, static_cast<std::uint8_t>(size), false, normalize(read_value, size)});
+    access_log_->push_back(
+        {address, static_cast<std::uint8_t>(size), false, normalize_memory_access_value(read_value, size)});
     if (write_performed) {
-      access_log_->push_back({address, static_cast<std::uint8_t>(size), true, normalize(write_value, size)});
+      access_log_->push_back(
+          {address, static_cast<std::uint8_t>(size), true, normalize_memory_access_value(write_value, size)});
     }
   }
   if (!capture_slot_available()) return;
@@ -272,8 +276,8 @@ void Machine::record_atomic(Word address, unsigned size, Word read_value, Word w
   e.agent = state.current_pe;
   e.address = address;
   e.size_bytes = static_cast<std::uint8_t>(size);
-  e.read_value = normalize(read_value, size);
-  e.write_value = normalize(write_value, size);
+  e.read_value = normalize_memory_access_value(read_value, size);
+  e.write_value = normalize_memory_access_value(write_value, size);
   e.write_performed = write_performed;
   e.order = order;
   e.coherence_rank = write_performed ? next_coherence_rank(state, address, size) : 0;
@@ -311,7 +315,9 @@ Word Machine::read_probed(Word address, unsigned size, MemoryOrder order) {
 void Machine::write_probed(Word address, unsigned size, Word value, MemoryOrder order) {
   memory.write(address, size, value);
   clear_overlapping_reservation(address, size);
-  if (access_log_) access_log_->push_back({address, static_cast<std::uint8_t>(size), true, normalize(value, size)});
+  if (access_log_) {
+    access_log_->push_back({address, static_cast<std::uint8_t>(size), true, normalize_memory_access_value(value, size)});
+  }
   record_event(MemoryEventKind::Store, address, size, 0, value, order);
 }
 

@@ -16,6 +16,10 @@
 
 namespace pto::arch {
 
+// NormalizeMemoryAccessValue (asl/scalar/model/agu/memory.asl): the low
+// size_bytes of a value, as memory events record read and write values.
+Word normalize_memory_access_value(Word v, unsigned size_bytes);
+
 // The numeric profile behind the FSU and tile arithmetic hooks
 // (src/numerics/profile.hpp): the ASL reference placeholder the spec's test
 // points observe, or IEEE 754 results (docs/numerics.md).

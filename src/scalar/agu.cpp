@@ -9,6 +9,7 @@
 // written; pair forms probe both accesses before either is performed; the
 // update (.pr/.po) write happens only after the access succeeded.
 #include <array>
+#include <optional>
 #include <utility>
 
 #include "scalar/handler_support.hpp"
@@ -178,6 +179,16 @@ constexpr auto make_agu_handlers(std::index_sequence<I...>) {
 
 constexpr auto kAguHandlers = make_agu_handlers(std::make_index_sequence<std::size(generated::kAguForms)>{});
 
+using AguOffset = Word (*)(const arch::State&, const DecodedInsn&);
+
+// Row i: agu_offset of generated::kAguForms[i] (the offset execute_agu adds).
+template <std::size_t... I>
+constexpr auto make_agu_offsets(std::index_sequence<I...>) {
+  return std::array<AguOffset, sizeof...(I)>{&agu_offset<generated::kAguForms[I].mnemonic>...};
+}
+
+constexpr auto kAguOffsets = make_agu_offsets(std::make_index_sequence<std::size(generated::kAguForms)>{});
+
 // ---- register-only fast variant (predecode installs it through
 // agu_register_only_variant when SrcL and RegDst are GPRs and RegDst is not
 // R0): a load with an immediate offset and no address update, without the
@@ -221,6 +232,13 @@ constexpr auto kRegisterOnlyLoads =
 }  // namespace
 
 std::span<const HandlerEntry> agu_handlers() { return kAguHandlers; }
+
+std::optional<Word> decoded_agu_offset(const arch::State& st, const DecodedInsn& d) {
+  for (std::size_t i = 0; i < std::size(generated::kAguForms); ++i) {
+    if (generated::kAguForms[i].mnemonic == d.mnemonic) return kAguOffsets[i](st, d);
+  }
+  return std::nullopt;
+}
 
 Handler agu_register_only_variant(const DecodedInsn& d) {
   for (std::size_t i = 0; i < std::size(generated::kAguForms); ++i) {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <array>
 
-#include "scalar/alu_semantics.hpp"
+#include "scalar/amo_semantics.hpp"
 #include "scalar/handler_support.hpp"
 
 namespace pto::scalar {
@@ -15,9 +15,6 @@ namespace {
 
 using M = isa::Mnemonic;
 using arch::MemoryOrder;
-
-// AtomicOperation
-enum class AtomicOp : std::uint8_t { SWAP, ADD, AND, OR, XOR, SMIN, SMAX, UMIN, UMAX };
 
 // ScalarDecodedMemoryOrder: forms without aq (or rl) read it as 0.
 template <M Mn>
@@ -30,34 +27,6 @@ MemoryOrder decoded_memory_order(const DecodedInsn& d) {
   if (acquire && release) return MemoryOrder::AcquireRelease;
   if (acquire) return MemoryOrder::Acquire;
   return release ? MemoryOrder::Release : MemoryOrder::Relaxed;
-}
-
-// NormalizeAtomicReturn: bytes and halfwords zero-extend, words sign-extend.
-template <unsigned Size>
-constexpr Word normalize_atomic_return(Word value) {
-  return Size == 4 ? sign_extend(value, 32) : zero_extend(value, 8 * Size);
-}
-
-// AtomicValueSized: the new memory value, computed on size-normalized operands.
-template <AtomicOp Op, unsigned Size>
-constexpr Word atomic_value_sized(Word old_value, Word operand) {
-  constexpr unsigned kBits = 8 * Size;
-  const Word old_u = zero_extend(old_value, kBits);
-  const Word operand_u = zero_extend(operand, kBits);
-  const auto old_s = as_signed(sign_extend(old_value, kBits));
-  const auto operand_s = as_signed(sign_extend(operand, kBits));
-  switch (Op) {
-    case AtomicOp::SWAP: return operand_u;
-    case AtomicOp::ADD: return zero_extend(old_u + operand_u, kBits);
-    case AtomicOp::AND: return old_u & operand_u;
-    case AtomicOp::OR: return old_u | operand_u;
-    case AtomicOp::XOR: return old_u ^ operand_u;
-    case AtomicOp::SMIN: return old_s < operand_s ? old_u : operand_u;
-    case AtomicOp::SMAX: return old_s > operand_s ? old_u : operand_u;
-    case AtomicOp::UMIN: return old_u < operand_u ? old_u : operand_u;
-    case AtomicOp::UMAX: return old_u > operand_u ? old_u : operand_u;
-  }
-  return 0;
 }
 
 // Probe for an access that reads and writes the same location (the read and
@@ -94,7 +63,7 @@ ExecOutcome execute_load_reserved(arch::Machine& m, const DecodedInsn& d) {
   st.reservation_valid = true;
   st.reservation_address = address;
   st.reservation_size = Size;
-  write_destination<s.reg_dst>(st, d, normalize_atomic_return<Size>(value));
+  write_destination<s.reg_dst>(st, d, normalize_atomic_return(value, Size));
   return ExecOutcome::Next;
 }
 
@@ -127,10 +96,10 @@ ExecOutcome execute_atomic_rmw(arch::Machine& m, const DecodedInsn& d) {
   const Word operand = read_source<s.src_r>(st, d);
   if (!probe_or_fault(m, address, Size, Size)) return m.raised();
   const Word old_value = m.memory.read(address, Size);
-  const Word new_value = atomic_value_sized<Op, Size>(old_value, operand);
+  const Word new_value = atomic_value_sized(Op, old_value, operand, Size);
   store_translated(m, address, Size, new_value);
   m.record_atomic(address, Size, old_value, new_value, decoded_memory_order<Mn>(d), true);
-  if constexpr (s.reg_dst >= 0) write_destination<s.reg_dst>(st, d, normalize_atomic_return<Size>(old_value));
+  if constexpr (s.reg_dst >= 0) write_destination<s.reg_dst>(st, d, normalize_atomic_return(old_value, Size));
   return ExecOutcome::Next;
 }
 
@@ -148,7 +117,7 @@ ExecOutcome execute_compare_and_swap(arch::Machine& m, const DecodedInsn& d) {
   const bool succeeds = old_value == zero_extend(expected, 8 * Size);
   if (succeeds) store_translated(m, address, Size, desired);
   m.record_atomic(address, Size, old_value, desired, decoded_memory_order<Mn>(d), succeeds);
-  write_destination<s.reg_dst>(st, d, normalize_atomic_return<Size>(old_value));
+  write_destination<s.reg_dst>(st, d, normalize_atomic_return(old_value, Size));
   return ExecOutcome::Next;
 }
 

@@ -60,6 +60,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "arch/outcome.hpp"
@@ -67,6 +68,7 @@
 
 namespace pto::arch {
 class Machine;
+struct State;
 }
 
 namespace pto::scalar {
@@ -171,5 +173,9 @@ Handler alu_register_only_variant(const DecodedInsn& d);
 // The same for AGU loads with an immediate offset and no address update
 // (SrcL and RegDst GPRs, RegDst not R0); defined in src/scalar/agu.cpp.
 Handler agu_register_only_variant(const DecodedInsn& d);
+// ScalarDecodedAGUOffset of a decoded AGU form in state `st` (the offset its
+// handler adds to the base), or nullopt for a form that is not an AGU form;
+// defined in src/scalar/agu.cpp.
+std::optional<std::uint64_t> decoded_agu_offset(const arch::State& st, const DecodedInsn& d);
 
 }  // namespace pto::scalar

@@ -556,6 +556,10 @@ std::string run_step(Machine& m, const json& s) {
     if (got != want && !(want == "True" && got == "true") && !(want == "False" && got == "false")) {
       return fmt::format("event {} {} = {}", u(s["index"]), s["field"].get<std::string>(), got);
     }
+  } else if (op == "expect_no_form") {
+    const std::string failure = no_form_step(s);
+    if (s.value("negate", false)) return failure.empty() ? "decodes to no form of the surface" : "";
+    return failure;
   } else {
     return "unknown step op " + op;
   }

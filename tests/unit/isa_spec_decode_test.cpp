@@ -6,46 +6,31 @@
 // forms it decodes in the model's form table and generated AGU table.
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <string>
 
 #include "isa/decoder.hpp"
 #include "scalar/tables.hpp"
+#include "scalar_fact_names.hpp"
 #include "test_util.hpp"
 
 using namespace pto;
 
 namespace {
 
-// The ASL identifier of a mnemonic: every run of non-alphanumerics is '_'.
-std::string asl_id(std::string_view mnemonic) {
-  std::string out;
-  for (const char c : mnemonic) {
-    if (std::isalnum(static_cast<unsigned char>(c))) out += c;
-    else if (out.empty() || out.back() != '_') out += '_';
-  }
-  return out;
-}
-
-constexpr const char* kAguActions[] = {"Load", "LoadPair", "Store", "StorePair", "Prefetch"};
-constexpr const char* kAguAddressKinds[] = {"Immediate", "Register", "PCRelative", "Compressed"};
-constexpr const char* kAddressUpdates[] = {"None", "PreIndex", "PostIndex"};
-
 // InstructionContractAGU*_<MN>() against the generated AGU table entry of
 // the decoded mnemonic; the number of facts checked.
 std::size_t expect_agu_contract(const std::string& avs, isa::Mnemonic m, const nlohmann::json& agu) {
-  const auto forms = scalar::agu_forms();
-  const auto it = std::find_if(forms.begin(), forms.end(), [m](const scalar::AguForm& a) { return a.mnemonic == m; });
-  if (it == forms.end()) {
+  const scalar::AguForm* entry = test::agu_form_entry(m);
+  if (entry == nullptr) {
     ADD_FAILURE() << avs << ": no AGU table entry";
     return 0;
   }
-  const scalar::AguForm& a = *it;
+  const scalar::AguForm& a = *entry;
   for (const auto& [key, value] : agu.items()) {
-    if (key == "action") EXPECT_EQ(kAguActions[static_cast<unsigned>(a.action)], value.get<std::string>()) << avs;
+    if (key == "action") EXPECT_EQ(test::agu_action_name(a.action), value.get<std::string>()) << avs;
     else if (key == "address_kind")
-      EXPECT_EQ(kAguAddressKinds[static_cast<unsigned>(a.address_kind)], value.get<std::string>()) << avs;
-    else if (key == "update_mode") EXPECT_EQ(kAddressUpdates[static_cast<unsigned>(a.update)], value.get<std::string>()) << avs;
+      EXPECT_EQ(test::agu_address_kind_name(a.address_kind), value.get<std::string>()) << avs;
+    else if (key == "update_mode") EXPECT_EQ(test::address_update_name(a.update), value.get<std::string>()) << avs;
     else if (key == "size_bytes") EXPECT_EQ(unsigned{a.size_bytes}, value.get<unsigned>()) << avs;
     else if (key == "offset_scale") EXPECT_EQ(unsigned{a.offset_scale}, value.get<unsigned>()) << avs;
     else if (key == "signed_load") EXPECT_EQ(a.signed_load, value.get<bool>()) << avs;
@@ -92,7 +77,7 @@ TEST(SpecDecodePositive, EveryTestPointDecodesAsStated) {
         ++contract_facts;
       }
       if (contract.contains("operation")) {
-        EXPECT_EQ(asl_id(d.desc().mnemonic), contract["operation"].get<std::string>()) << avs << " contract";
+        EXPECT_EQ(test::asl_id(d.desc().mnemonic), contract["operation"].get<std::string>()) << avs << " contract";
         ++contract_facts;
       }
       if (contract.contains("agu")) contract_facts += expect_agu_contract(avs, d.desc().mnem, contract["agu"]);

@@ -24,6 +24,8 @@
 #include "isa/decoder.hpp"
 #include "runner/dispatch.hpp"
 #include "scalar/system_registers.hpp"
+#include "scalar/tables.hpp"
+#include "scalar_fact_names.hpp"
 #include "spec_vector_runner.hpp"
 
 namespace {
@@ -327,6 +329,86 @@ std::optional<Word> observe(Machine& m, const json& s) {
   return std::nullopt;
 }
 
+// The model's decode of a step's instruction word as the catalog form the
+// step names (ScalarDecoded*(instruction, form, ...) of the ASL), or nullopt
+// when the word does not decode to that form.
+std::optional<pto::scalar::DecodedInsn> decoded_as_form(const json& s) {
+  const auto idx = pto::isa::form_by_id(s.at("form_id").get<std::string>());
+  if (!idx) return std::nullopt;
+  const pto::scalar::DecodedInsn d = pto::runner::predecode(num(s["bits"]), pto::isa::form(*idx).length_bits);
+  if ((d.traits & pto::scalar::kTraitDecoded) == 0 || d.form != *idx) return std::nullopt;
+  return d;
+}
+
+// ScalarAGU{Action,AddressKind,UpdateMode,Size}OfForm(form): the generated
+// AGU table entry the model's AGU handler of the form's mnemonic is built from.
+std::string agu_fact_text(const pto::scalar::AguForm& a, const std::string& fact) {
+  if (fact == "action") return std::string("ScalarAGU_") + pto::test::agu_action_name(a.action);
+  if (fact == "address_kind") return std::string("ScalarAGU_") + pto::test::agu_address_kind_name(a.address_kind);
+  if (fact == "update_mode") return std::string("AddressUpdate_") + pto::test::address_update_name(a.update);
+  if (fact == "size_bytes") return std::to_string(a.size_bytes);
+  throw std::runtime_error("unknown AGU fact " + fact);
+}
+
+// Steps that check an ASL model helper against the model's own tables and
+// functions: the AGU facts of a form, the AGU offset and a decoded register
+// read in the current state, an InstructionContract fact of the executed
+// instruction, and a pure model function of constants.
+std::string model_helper_step(Machine& m, const std::string& op, const json& s) {
+  if (op == "expect_model_value") {  // <function>(constants) == value
+    const std::optional<Word> v = model_value(s.at("of"));
+    if (!v) return "unknown model function " + s["of"].dump();
+    return *v == num(s["value"]) ? "" : fmt::format("{} = {}", s["of"].dump(), hex(*v));
+  }
+  if (op == "expect_contract") {  // InstructionContract<Fact>_<MN>() of the executed word
+    const auto d = pto::isa::decode(num(s["bits"]), static_cast<unsigned>(num(s["length_bits"])));
+    if (!d.ok()) return "the executed word does not decode";
+    const std::string id = pto::test::asl_id(d.desc().mnemonic);
+    if (id != s["contract"].get<std::string>()) return "the executed word is " + id;
+    if (s["fact"] != "operation") return "unknown contract fact " + s["fact"].dump();
+    const std::string got = "ScalarOperation_" + id;
+    return got == s["value"].get<std::string>() ? "" : "operation " + got;
+  }
+  if (op == "expect_no_form") return no_form_step(s);
+  if (op == "expect_form_operands_legal") {  // ScalarFormOperandsLegal(bits, form): its field constraints
+    const auto idx = pto::isa::form_by_id(s.at("form_id").get<std::string>());
+    if (!idx) return "unknown form id";
+    const pto::isa::FormDesc& f = pto::isa::form(*idx);
+    const Word bits = num(s["bits"]) & pto::isa::length_mask(f.length_bits);
+    if ((bits & f.mask) != f.match) return "the word does not match the form";
+    // The form's entries of the constraint table the decoder checks.
+    const bool legal = pto::isa::first_failed_constraint(f, bits) < 0;
+    return legal == s["value"].get<bool>() ? "" : fmt::format("operands legal = {}", legal);
+  }
+  if (op == "expect_agu_fact") {  // ScalarAGU*OfForm(form)
+    const auto idx = pto::isa::form_by_id(s.at("form_id").get<std::string>());
+    const pto::scalar::AguForm* a = idx ? pto::test::agu_form_entry(pto::isa::form(*idx).mnem) : nullptr;
+    if (a == nullptr) return "no AGU table entry for the form";
+    const std::string fact = s["fact"];
+    const std::string got = agu_fact_text(*a, fact);
+    return got == (s["value"].is_string() ? s["value"].get<std::string>() : std::to_string(num(s["value"])))
+               ? ""
+               : fact + " " + got;
+  }
+  const std::optional<pto::scalar::DecodedInsn> d = decoded_as_form(s);
+  if (!d) return "the word does not decode to form " + s["form_id"].get<std::string>();
+  if (op == "expect_decoded_register") {  // ReadDecodedScalarRegister(bits, form, field)
+    const int fi = pto::isa::field_index(d->desc(), s["field"].get<std::string>());
+    if (fi < 0) return "form has no such field";
+    const Word v = m.state.read_reg5(d->reg(static_cast<unsigned>(fi)));
+    return v == num(s["value"]) ? "" : fmt::format("register operand {}", hex(v));
+  }
+  const pto::scalar::AguForm* a = pto::test::agu_form_entry(d->mnemonic);
+  if (a == nullptr) return "no AGU table entry for the form";
+  if (op == "expect_agu_offset") {  // ScalarDecodedAGUOffset(bits, form, address_kind)
+    if (agu_fact_text(*a, "address_kind") != s["address_kind"].get<std::string>()) return "address kind differs";
+    const std::optional<Word> v = pto::scalar::decoded_agu_offset(m.state, *d);
+    if (!v) return "no AGU offset for the form";
+    return *v == num(s["value"]) ? "" : fmt::format("AGU offset {}", hex(*v));
+  }
+  return "unknown step op " + op;
+}
+
 // Executes one step; returns a failure description or "".
 std::string run_step(Machine& m, const json& s) {
   using pto::arch::FaultCode;
@@ -507,6 +589,10 @@ std::string run_step(Machine& m, const json& s) {
     return trap_status_step(st.trap_status[num(s["ring"])], op == "set_trap_status", s);
   } else if (op == "set_bookkeeping" || op == "expect_bookkeeping") {
     return bookkeeping_field_step(st.bookkeeping, op == "set_bookkeeping", s);
+  } else if (op == "expect_model_value" || op == "expect_contract" || op == "expect_decoded_register" ||
+             op == "expect_agu_fact" || op == "expect_agu_offset" || op == "expect_no_form" ||
+             op == "expect_form_operands_legal") {
+    return model_helper_step(m, op, s);
   } else if (op.starts_with("set_") || op.starts_with("expect_")) {
     return bookkeeping_step(st, op, s);
   } else {

@@ -22,6 +22,7 @@
 #include "block/bundle_engine.hpp"
 #include "isa/decoder.hpp"
 #include "runner/dispatch.hpp"
+#include "scalar/amo_semantics.hpp"
 
 namespace pto::test::spec_vectors {
 
@@ -86,6 +87,46 @@ inline std::string exec_step(Machine& m, const json& s) {
   return "";
 }
 
+// An expected value {"model": function, ...} (tools/extract_exec_vectors.py,
+// MODEL_VALUE_FUNCTIONS): the ASL test's pure model function of constants,
+// evaluated with the function the model itself uses, or nullopt for an
+// unknown function.
+inline std::optional<Word> model_value(const json& v) {
+  const std::string f = v.at("model");
+  const auto size = static_cast<unsigned>(num(v.at("size")));
+  if (f == "NormalizeMemoryAccessValue") return arch::normalize_memory_access_value(num(v.at("value")), size);
+  if (f == "NormalizeAtomicReturn") return scalar::normalize_atomic_return(num(v.at("value")), size);
+  if (f != "AtomicValueSized") return std::nullopt;
+  constexpr const char* kOps[] = {"SWAP", "ADD", "AND", "OR", "XOR", "SMIN", "SMAX", "UMIN", "UMAX"};
+  const std::string op = v.at("op");
+  for (unsigned i = 0; i < std::size(kOps); ++i) {
+    if (op == std::string("Atomic_") + kOps[i]) {
+      return scalar::atomic_value_sized(static_cast<scalar::AtomicOp>(i), num(v.at("old_value")),
+                                        num(v.at("operand")), size);
+    }
+  }
+  return std::nullopt;
+}
+
+// "expect_no_form": Decode{Scalar,Command}Form(w, n) ==
+// PTO_{SCALAR,COMMAND}_FORM_COUNT -- no catalog form of that surface (command
+// forms: families CMD and BBD) and length in the model's form table matches
+// the word's mask bits.  Like the ASL's decode, the match ignores field
+// constraints and the extension reservations (which the model's decoder
+// tries first, so a BSTART Fixup payload decodes as its reservation there).
+inline std::string no_form_step(const json& s) {
+  const Word bits = num(s["bits"]);
+  const auto length = static_cast<unsigned>(num(s["length_bits"]));
+  const bool command = s.at("surface") == "command";
+  for (const isa::FormDesc& f : isa::catalog_forms()) {
+    const bool command_form = f.family == isa::Family::CMD || f.family == isa::Family::BBD;
+    if (f.length_bits == length && command_form == command && (bits & f.mask) == f.match) {
+      return std::string("form ") + f.form_id + " matches";
+    }
+  }
+  return "";
+}
+
 // Snapshots (an assertion comparing two state reads): a read step carrying
 // "snapshot": name records what `observe` reads there (and is checked only
 // when it also has a "value"); a later expected value {"snapshot": name,
@@ -107,6 +148,15 @@ std::optional<json> resolve_snapshots(Machine& m, const json& s, std::map<std::s
   }
   json out = s;
   for (auto& [key, value] : out.items()) {
+    if (value.is_object() && value.contains("model")) {
+      const std::optional<Word> v = model_value(value);
+      if (!v) {
+        failure = "unknown model function " + value.dump();
+        return std::nullopt;
+      }
+      value = "0x" + fmt::format("{:x}", *v);
+      continue;
+    }
     if (!value.is_object() || !value.contains("snapshot")) continue;
     const std::string name = value.at("snapshot");
     const auto it = recorded.find(name);
