@@ -314,6 +314,16 @@ class ModelValue:
         return {"model": self.function, **self.args}
 
 
+class ContractResult:
+    """InstructionContractResult_<MN>(arguments): what MN computes from those
+    source values and encoded fields.  Nothing is computed here: the runner
+    executes MN on them (see contract_result_steps)."""
+
+    def __init__(self, mnemonic: str, args: dict):
+        self.mnemonic = mnemonic
+        self.args = args
+
+
 class NoForm:
     """PTO_SCALAR_FORM_COUNT / PTO_COMMAND_FORM_COUNT: what DecodeScalarForm /
     DecodeCommandForm return when no form of that surface matches."""
@@ -396,6 +406,11 @@ class FunctionIndex:
         # A name declared both ways (impdef/implementation pairs) is
         # side-effect free only if every declaration says so.
         self.side_effect_free -= self.effectful
+        # InstructionContractResult_<MN> parameter names, in order.
+        self.contract_result_params: dict[str, list[str]] = {}
+        for text in texts:
+            for name, sig in CONTRACT_RESULT_DECL_RE.findall(text):
+                self.contract_result_params[name] = re.findall(r"(\w+)\s*:", sig)
         self.spec, self.generated_text = spec, generated_text
         self.generated_bodies: dict[str, tuple] = {}
         # Parameterless generated procedures: "func NAME()\nbegin\n...\nend;"
@@ -482,6 +497,26 @@ MODEL_VALUE_FUNCTIONS = {
 # the runner checks against the model's decode of it.
 CONTRACT_RE = re.compile(r"^InstructionContract([A-Za-z]+?)_([A-Z][A-Z0-9_]*)$")
 CONTRACT_FACTS = {"Operation": "operation"}
+CONTRACT_RESULT_DECL_RE = re.compile(r"func (InstructionContractResult_\w+)\s*\((.*?)\)\s*=>", re.S)
+# InstructionContractResult_<MN> parameters that are source register values
+# (the form field whose register holds them; the operand roles of the
+# PTO-INSTRUCTION contracts), the GPR the runner loads each field's value into,
+# and the GPR the result is written to (forms without RegDst push it to T).
+CONTRACT_REGISTER_PARAMS = {
+    "left": "SrcL", "right": "SrcR", "dividend": "SrcL", "divisor": "SrcR", "addend": "SrcD",
+    "value": "SrcL", "base": "SrcL", "source": "SrcR", "predicate": "SrcP",
+    "selected_true": "SrcL", "selected_false": "SrcR",
+}
+CONTRACT_SOURCE_GPR = {"SrcL": 1, "SrcR": 2, "SrcD": 3, "SrcP": 4}
+CONTRACT_RESULT_GPR = 5
+# Parameters that are encoded fields: the candidate field names and the
+# encoding of the argument (the bit-field forms encode width N as imml = N-1).
+CONTRACT_FIELD_PARAMS = {
+    "encoded_modifier": (("SrcRType",), 0), "shift_amount": (("shamt",), 0),
+    "width": (("imml",), -1), "offset": (("imms", "immr"), 0),
+    "first": (("immr",), 0), "last": (("imms",), 0),
+}
+CONTRACT_IMMEDIATE_PARAMS = ("immediate", "encoded_immediate", "encoded_amount")
 NO_FORM = {"PTO_SCALAR_FORM_COUNT": "scalar", "PTO_COMMAND_FORM_COUNT": "command"}
 
 
@@ -892,6 +927,13 @@ class Executor:
                 else:
                     named[param] = fmt(self.as_bits(v, 64))
             return ModelValue(name, **named)
+        if name in self.index.contract_result_params and args:
+            params = self.index.contract_result_params[name]
+            values = A()
+            if len(values) != len(params) or any(
+                    isinstance(v, (Opaque, Obs, Snapshot, SnapshotPlus, Capture, ModelValue)) for v in values):
+                return Opaque([name])
+            return ContractResult(name[len("InstructionContractResult_"):], dict(zip(params, values)))
         if (m := CONTRACT_RE.match(name)) and m.group(1) in CONTRACT_FACTS and not args:
             last_exec = next((s for s in reversed(self.steps) if s["op"] == "exec"), None)
             if last_exec is None:
@@ -1209,6 +1251,9 @@ class Executor:
             if self.is_command_decode(a) or self.is_command_decode(b):
                 self.omitted["DecodeCommandForm"] += 1  # a command form index
                 return
+            if isinstance(a, ContractResult) or isinstance(b, ContractResult):
+                self.expect_contract_result(a, b, op == "!=")
+                return
             if not sym_a and not sym_b and (isinstance(a, ModelValue) or isinstance(b, ModelValue)):
                 fn, other = (a, b) if isinstance(a, ModelValue) else (b, a)
                 if isinstance(other, ModelValue):
@@ -1233,6 +1278,82 @@ class Executor:
                 self.problems.append("constant boolean assertion is false")
             return
         raise Unsupported("assertion shape")
+
+    def expect_contract_result(self, a, b, negate):
+        """assert InstructionContractResult_MN(args) == v: MN run on a fresh
+        machine with the arguments in its source registers and encoded
+        fields (contract_result_steps); v is the test's, never computed here.
+        Arguments without a form field to carry them leave it omitted."""
+        result, other = (a, b) if isinstance(a, ContractResult) else (b, a)
+        symbolic = (Obs, Snapshot, SnapshotPlus, Capture, ContractResult, ModelValue, NoForm)
+        form = self.contract_form(result.mnemonic)
+        steps = None if isinstance(other, symbolic) or form is None else self.contract_result_steps(result, form)
+        if steps is None:
+            self.omitted["InstructionContractResult_" + result.mnemonic] += 1
+            return
+        steps[-1]["value"] = fmt(self.as_bits(other, 64))
+        step = {"op": "expect_contract_result", "contract": result.mnemonic,
+                "form_id": form["form_id"], "steps": steps}
+        if negate:
+            step["negate"] = True
+        self.emit(step)
+
+    def contract_form(self, mnemonic: str) -> dict | None:
+        forms = [f for f in self.scalar_forms if f["mnemonic"].replace(".", "_") == mnemonic]
+        return forms[0] if len(forms) == 1 else None
+
+    @staticmethod
+    def contract_field_value(form: dict, param: str, value) -> tuple[str, int] | None:
+        """The encoded field carrying parameter ``param`` and its raw value."""
+        names = [f["name"] for f in form["fields"]]
+        if param in CONTRACT_IMMEDIATE_PARAMS:
+            imms = [n for n in names if n.startswith(("imm", "uimm", "simm"))]
+            return (imms[0], value) if len(imms) == 1 else None
+        if param not in CONTRACT_FIELD_PARAMS:
+            return None
+        candidates, bias = CONTRACT_FIELD_PARAMS[param]
+        fields = [n for n in candidates if n in names]
+        return (fields[0], value + bias) if fields else None
+
+    def contract_result_steps(self, result: ContractResult, form: dict) -> list[dict] | None:
+        """Steps (the ordinary vocabulary) that execute the contract's form
+        with the arguments: source values in GPRs 1..4 (old_t1 pushed to T),
+        encoded fields in the word, the result read from GPR 5 or T#1."""
+        fields = {f["name"]: f for f in form["fields"]}
+        raw: dict[str, int] = {}
+        steps: list[dict] = []
+        for param, value in result.args.items():
+            if param == "old_t1":
+                steps.append({"op": "push_t", "value": fmt(self.as_bits(value, 64))})
+            elif CONTRACT_REGISTER_PARAMS.get(param) in fields:
+                field = CONTRACT_REGISTER_PARAMS[param]
+                raw[field] = CONTRACT_SOURCE_GPR[field]
+                steps.append({"op": "set_gpr", "reg": raw[field], "value": fmt(self.as_bits(value, 64))})
+            else:
+                encoded = self.contract_field_value(form, param, self.as_bits(value).value
+                                                    if isinstance(value, Bits) else self.as_int(value))
+                if encoded is None:
+                    return None
+                raw[encoded[0]] = encoded[1]
+        if "RegDst" in fields:
+            raw["RegDst"] = CONTRACT_RESULT_GPR
+        # Every other field must be one whose zero is the identity (no shift).
+        if any(name not in raw and name != "shamt" for name in fields):
+            return None
+        word = int(form["encoding"][0]["match"], 16)
+        for name, value in raw.items():
+            field = fields[name]
+            if not 0 <= value < (1 << field["width"]):
+                return None
+            for piece in field["pieces"]:
+                bits = (value >> piece["value_lsb"]) & ((1 << piece["width"]) - 1)
+                word |= bits << piece["instruction_lsb"]
+        length = form["length_bits"]
+        steps.append({"op": "exec", "entry": "scalar", "bits": fmt_instruction(Bits(48, word), length),
+                      "length_bits": length, "expect_status": "ScalarExecution_Executed"})
+        steps.append({"op": "expect_gpr", "reg": CONTRACT_RESULT_GPR} if "RegDst" in fields
+                     else {"op": "expect_queue", "queue": "t", "index": 0})
+        return steps
 
     def expect_no_form(self, a, b, negate):
         """assert DecodeScalarForm(w, n) == PTO_SCALAR_FORM_COUNT (or the

@@ -409,6 +409,26 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
   return "unknown step op " + op;
 }
 
+std::string run_step(Machine& m, const json& s);
+
+// "expect_contract_result": InstructionContractResult_<MN>(args) == value.  The
+// nested steps load the arguments into a fresh reference machine, execute
+// MN's encoded word (which must decode to MN's form) and read its result, so
+// the executed handler is checked against the ASL's value without touching
+// the point's own machine state.
+std::string contract_result_step(const json& s) {
+  Machine fresh(pto::arch::MachineConfig::reference());
+  for (const json& step : s.at("steps")) {
+    if (step["op"] == "exec") {
+      const auto d = pto::isa::decode(num(step["bits"]), static_cast<unsigned>(num(step["length_bits"])));
+      if (!d.ok() || d.desc().form_id != s["form_id"].get<std::string>()) return "the word does not decode to the form";
+    }
+    const std::string failure = run_step(fresh, step);
+    if (!failure.empty()) return step["op"].get<std::string>() + ": " + failure;
+  }
+  return "";
+}
+
 // Executes one step; returns a failure description or "".
 std::string run_step(Machine& m, const json& s) {
   using pto::arch::FaultCode;
@@ -587,6 +607,8 @@ std::string run_step(Machine& m, const json& s) {
     if (v != num(s["value"])) return fmt::format("{} = {}", s["field"].get<std::string>(), hex(v));
   } else if (op == "set_trap_status" || op == "expect_trap_status") {
     return trap_status_step(st.trap_status[num(s["ring"])], op == "set_trap_status", s);
+  } else if (op == "expect_contract_result") {
+    return contract_result_step(s);
   } else if (op == "set_bookkeeping" || op == "expect_bookkeeping") {
     return bookkeeping_field_step(st.bookkeeping, op == "set_bookkeeping", s);
   } else if (op == "expect_model_value" || op == "expect_contract" || op == "expect_decoded_register" ||
