@@ -199,6 +199,12 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
      "length_bits":N,"value":e}             InstructionContractOperation_MN() of the
                                             point's last executed word (which must decode
                                             to MN): ScalarOperation_<its mnemonic>
+    {"op":"expect_contract_result","contract":"MN","form_id":"...","steps":[...]}
+                                            InstructionContractResult_MN(args) == v:
+                                            the nested ordinary steps (set_gpr / push_t,
+                                            exec of MN's form with the arguments'
+                                            fields, expect_gpr 5 / expect_queue t 0
+                                            with v) run on a fresh reference machine
     {"op":"expect_model_value","of":{"model":F,...},"value":w}
                                             F(constants) == w, F evaluated by the runner
                                             with the model's function
