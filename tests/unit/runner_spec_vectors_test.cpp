@@ -354,6 +354,26 @@ std::string agu_fact_text(const pto::scalar::AguForm& a, const std::string& fact
 // functions: the AGU facts of a form, the AGU offset and a decoded register
 // read in the current state, an InstructionContract fact of the executed
 // instruction, and a pure model function of constants.
+// InstructionContractImmediate{Width,IsSigned,IsUnsigned}_<MN>(): the width
+// and signedness of the form's one immediate field in the form table the
+// decoder extracts (and sign-extends) it from.
+std::string immediate_fact_step(const pto::isa::FormDesc& f, const json& s) {
+  const pto::isa::FieldDesc* imm = nullptr;
+  for (const pto::isa::FieldDesc& field : pto::isa::fields_of(f)) {
+    const std::string_view name = field.name;
+    if (!name.starts_with("imm") && !name.starts_with("uimm") && !name.starts_with("simm")) continue;
+    if (imm != nullptr) return "the form has several immediate fields";
+    imm = &field;
+  }
+  if (imm == nullptr) return "the form has no immediate field";
+  const std::string fact = s["fact"];
+  if (fact == "immediate_width") return imm->width == num(s["value"]) ? "" : fmt::format("width {}", imm->width);
+  using pto::isa::Signedness;
+  if (fact != "immediate_signed" && fact != "immediate_unsigned") return "unknown contract fact " + fact;
+  const bool got = imm->signedness == (fact == "immediate_signed" ? Signedness::Signed : Signedness::Unsigned);
+  return got == s["value"].get<bool>() ? "" : fmt::format("{} = {}", fact, got);
+}
+
 std::string model_helper_step(Machine& m, const std::string& op, const json& s) {
   if (op == "expect_model_value") {  // <function>(constants) == value
     const std::optional<Word> v = model_value(s.at("of"));
@@ -365,7 +385,7 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
     if (!d.ok()) return "the executed word does not decode";
     const std::string id = pto::test::asl_id(d.desc().mnemonic);
     if (id != s["contract"].get<std::string>()) return "the executed word is " + id;
-    if (s["fact"] != "operation") return "unknown contract fact " + s["fact"].dump();
+    if (s["fact"] != "operation") return immediate_fact_step(d.desc(), s);
     const std::string got = "ScalarOperation_" + id;
     return got == s["value"].get<std::string>() ? "" : "operation " + got;
   }
