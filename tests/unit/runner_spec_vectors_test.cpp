@@ -350,10 +350,6 @@ std::string agu_fact_text(const pto::scalar::AguForm& a, const std::string& fact
   throw std::runtime_error("unknown AGU fact " + fact);
 }
 
-// Steps that check an ASL model helper against the model's own tables and
-// functions: the AGU facts of a form, the AGU offset and a decoded register
-// read in the current state, an InstructionContract fact of the executed
-// instruction, and a pure model function of constants.
 // InstructionContractImmediate{Width,IsSigned,IsUnsigned}_<MN>(): the width
 // and signedness of the form's one immediate field in the form table the
 // decoder extracts (and sign-extends) it from.
@@ -374,6 +370,10 @@ std::string immediate_fact_step(const pto::isa::FormDesc& f, const json& s) {
   return got == s["value"].get<bool>() ? "" : fmt::format("{} = {}", fact, got);
 }
 
+// Steps that check an ASL model helper against the model's own tables and
+// functions: the AGU facts of a form, the AGU offset and a decoded register
+// read in the current state, an InstructionContract fact of the executed
+// instruction, and a pure model function of constants.
 std::string model_helper_step(Machine& m, const std::string& op, const json& s) {
   if (op == "expect_model_value") {  // <function>(constants) == value
     const std::optional<Word> v = model_value(s.at("of"));
