@@ -103,6 +103,13 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
                                             := return_target
     {"op":"enter_bundle_body"}              EnterBundleBody()
     {"op":"stop_bundle","pc":w}             StopBundleAt(pc)
+    {"op":"fence_data","predecessor":b4,"successor":b4}
+                                            FenceData(pred, succ): FENCE.D's semantics
+                                            alone (no decode, no TPC advance)
+    {"op":"fence_instruction"}              FenceInstruction(): FENCE.I's semantics alone
+    {"op":"set_control_attributes","trap_enabled":b,"atomic":b,"acquire":b,"release":b,
+     "far":b,"dimension_reduction":b}      SetBundleControlAttributeState(...): the block's
+                                            B.CATR state, present
     {"op":"exec","entry":"scalar"|"pto","bits":"0x..","length_bits":N
      [,"expect_status":e]}                  ExecuteScalarInstruction(bits, N) /
                                             ExecutePTOInstruction(bits, N); the
@@ -205,6 +212,17 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
                                             ImmediateIsUnsigned_MN(), the width and
                                             signedness of the form's one immediate
                                             field in the model's form table
+    {"op":"expect_amo_contract","contract":"MN","form_id":"...","handler":h,"fact":f,"value":v}
+                                            InstructionContract<Fact>_MN() of an AMO form
+                                            (f = atomic_size_bytes, atomic_operation,
+                                            publishes_old_value, sign_extends_old_value,
+                                            compare_size_bytes, load_size_bytes,
+                                            store_size_bytes, reservation_granule_bytes,
+                                            success_status, miss_status, miss_is_probe_free,
+                                            ignores_src_zero, has_far_field; h = the form's
+                                            catalog semantic_handler): the runner encodes
+                                            MN's form and observes the fact on fresh
+                                            machines (has_far_field: its form table)
     {"op":"expect_contract_result","contract":"MN","form_id":"...","steps":[...]}
                                             InstructionContractResult_MN(args) == v:
                                             the nested ordinary steps (set_gpr / push_t,
@@ -423,6 +441,7 @@ class FunctionIndex:
         for text in texts:
             for name, sig in CONTRACT_RESULT_DECL_RE.findall(text):
                 self.contract_result_params[name] = re.findall(r"(\w+)\s*:", sig)
+        self.amo_sizes = {name: int(size) for text in texts for name, size in AMO_SIZE_DECL_RE.findall(text)}
         self.spec, self.generated_text = spec, generated_text
         self.generated_bodies: dict[str, tuple] = {}
         # Parameterless generated procedures: "func NAME()\nbegin\n...\nend;"
@@ -495,6 +514,9 @@ BUNDLE_STATE = {"_BundleActive": "active", "_BundleBodyActive": "body_active",
                 "_SystemBlockTerminalPending": "system_block_terminal_pending"}
 
 
+# SetBundleControlAttributeState parameters (asl/block/model/schema/attributes.asl).
+CONTROL_ATTRIBUTE_FIELDS = ("trap_enabled", "atomic", "acquire", "release", "far", "dimension_reduction")
+
 # ScalarAGU*OfForm(form): the generated AGU table entry of the form's mnemonic.
 AGU_FACTS = {"ScalarAGUActionOfForm": "action", "ScalarAGUAddressKindOfForm": "address_kind",
              "ScalarAGUUpdateModeOfForm": "update_mode", "ScalarAGUSizeOfForm": "size_bytes"}
@@ -510,6 +532,22 @@ MODEL_VALUE_FUNCTIONS = {
 CONTRACT_RE = re.compile(r"^InstructionContract([A-Za-z]+?)_([A-Z][A-Z0-9_]*)$")
 CONTRACT_FACTS = {"Operation": "operation", "ImmediateWidth": "immediate_width",
                   "ImmediateIsSigned": "immediate_signed", "ImmediateIsUnsigned": "immediate_unsigned"}
+# InstructionContract<Fact>_<MN>() facts of the AMO forms, checked by the
+# runner with behavioural probes of MN's form (tests/unit/amo_contract_probes.hpp).
+AMO_CONTRACT_FACTS = {
+    "AtomicSizeBytes": "atomic_size_bytes", "AtomicOperation": "atomic_operation",
+    "PublishesOldValue": "publishes_old_value", "SignExtendsOldValue": "sign_extends_old_value",
+    "CompareSizeBytes": "compare_size_bytes", "LoadSizeBytes": "load_size_bytes",
+    "StoreSizeBytes": "store_size_bytes", "ReservationGranuleBytes": "reservation_granule_bytes",
+    "SuccessStatus": "success_status", "MissStatus": "miss_status",
+    "MissIsProbeFree": "miss_is_probe_free", "IgnoresSrcZero": "ignores_src_zero",
+    "HasFarField": "has_far_field",
+}
+# The access size an AMO contract declares (asl/scalar/amo/<MN>.asl): an
+# 8-byte old value fills XLEN, so sign and zero extension of it coincide and
+# SignExtendsOldValue is not observable there.
+AMO_SIZE_DECL_RE = re.compile(
+    r"func InstructionContractAtomicSizeBytes_(\w+)\(\)\s*=>\s*integer\s*\{[^}]*\}\s*begin\s*return\s+(\d+);")
 CONTRACT_RESULT_DECL_RE = re.compile(r"func (InstructionContractResult_\w+)\s*\((.*?)\)\s*=>", re.S)
 # InstructionContractResult_<MN> parameters that are source register values
 # (the form field whose register holds them; the operand roles of the
@@ -947,6 +985,8 @@ class Executor:
                     isinstance(v, (Opaque, Obs, Snapshot, SnapshotPlus, Capture, ModelValue)) for v in values):
                 return Opaque([name])
             return ContractResult(name[len("InstructionContractResult_"):], dict(zip(params, values)))
+        if (m := CONTRACT_RE.match(name)) and m.group(1) in AMO_CONTRACT_FACTS and not args:
+            return self.amo_contract_fact(name, m.group(2), AMO_CONTRACT_FACTS[m.group(1)])
         if (m := CONTRACT_RE.match(name)) and m.group(1) in CONTRACT_FACTS and not args:
             last_exec = next((s for s in reversed(self.steps) if s["op"] == "exec"), None)
             if last_exec is None or not self.form_has_fact(m.group(2), CONTRACT_FACTS[m.group(1)]):
@@ -1050,6 +1090,17 @@ class Executor:
 
         if name == "StopBundleAt" and len(args) == 1:
             self.emit({"op": "stop_bundle", "pc": fmt(self.as_bits(A()[0], 64))})
+            return None
+        if name == "FenceData" and len(args) == 2:
+            self.emit({"op": "fence_data", "predecessor": fmt(self.as_bits(A()[0], 4)),
+                       "successor": fmt(self.as_bits(A()[1], 4))})
+            return None
+        if name == "SetBundleControlAttributeState" and len(args) == 6:
+            self.emit({"op": "set_control_attributes",
+                       **{f: self.as_bool(v) for f, v in zip(CONTROL_ATTRIBUTE_FIELDS, A())}})
+            return None
+        if name == "FenceInstruction" and not args:
+            self.emit({"op": "fence_instruction"})
             return None
 
         # --- model helpers ---
@@ -1310,6 +1361,19 @@ class Executor:
         if negate:
             step["negate"] = True
         self.emit(step)
+
+    def amo_contract_fact(self, name: str, mnemonic: str, fact: str):
+        """An AMO contract fact of MN: an expect_amo_contract step naming MN's
+        single form and its catalog semantic handler (which operand roles the
+        runner's probe gives the registers); left omitted where the fact is
+        not observable (SignExtendsOldValue of an 8-byte access)."""
+        form = self.contract_form(mnemonic)
+        if form is None or form.get("semantic_group") != "AMO":
+            return Opaque([name])
+        if fact == "sign_extends_old_value" and self.index.amo_sizes.get(mnemonic) == 8:
+            return Opaque([name])
+        return Obs("expect_amo_contract", contract=mnemonic, form_id=form["form_id"],
+                   handler=form["semantic_handler"], fact=fact, _key="value")
 
     def form_has_fact(self, mnemonic: str, fact: str) -> bool:
         """An immediate's signedness is a form-table fact only when the

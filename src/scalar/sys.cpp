@@ -198,22 +198,12 @@ constexpr unsigned kFenceInstructionBit = 0x8;
 ExecOutcome execute_fence_data(arch::Machine& m, const DecodedInsn& d) {
   static const int kPredecessor = field_slot(M::FENCE_D, "PRED_IMM");
   static const int kSuccessor = field_slot(M::FENCE_D, "SUCC_IMM");
-  const auto predecessor = static_cast<std::uint8_t>(d.u(kPredecessor) & 0xF);
-  const auto successor = static_cast<std::uint8_t>(d.u(kSuccessor) & 0xF);
-  arch::SystemBookkeeping& b = m.state.bookkeeping;
-  m.state.reservation_valid = false;
-  b.last_fence_predecessor = predecessor;
-  b.last_fence_successor = successor;
-  if (((predecessor | successor) & kFenceInstructionBit) != 0) ++b.instruction_cache_epoch;
-  m.record_fence(predecessor, successor);
+  fence_data(m, static_cast<std::uint8_t>(d.u(kPredecessor) & 0xF), static_cast<std::uint8_t>(d.u(kSuccessor) & 0xF));
   return ExecOutcome::Next;
 }
 
-// FenceInstruction: the model's instruction and data storage are coherent
-// (the decode cache follows code writes); the epoch is the visible effect.
 ExecOutcome execute_fence_instruction(arch::Machine& m, const DecodedInsn&) {
-  m.state.reservation_valid = false;
-  ++m.state.bookkeeping.instruction_cache_epoch;
+  fence_instruction(m);
   return ExecOutcome::Next;
 }
 
@@ -467,5 +457,21 @@ bool write_system_register(arch::Machine& m, SystemRegisterAddress address, Word
 }
 
 std::span<const HandlerEntry> sys_handlers() { return kSysHandlers; }
+
+void fence_data(arch::Machine& m, std::uint8_t predecessor, std::uint8_t successor) {
+  arch::SystemBookkeeping& b = m.state.bookkeeping;
+  m.state.reservation_valid = false;
+  b.last_fence_predecessor = predecessor;
+  b.last_fence_successor = successor;
+  if (((predecessor | successor) & kFenceInstructionBit) != 0) ++b.instruction_cache_epoch;
+  m.record_fence(predecessor, successor);
+}
+
+// The model's instruction and data storage are coherent (the decode cache
+// follows code writes); the epoch is the visible effect.
+void fence_instruction(arch::Machine& m) {
+  m.state.reservation_valid = false;
+  ++m.state.bookkeeping.instruction_cache_epoch;
+}
 
 }  // namespace pto::scalar

@@ -28,4 +28,12 @@ constexpr bool system_register_access_permitted(SystemRegisterAddress address, u
 bool read_system_register(arch::Machine& m, SystemRegisterAddress address, arch::Word& value);
 bool write_system_register(arch::Machine& m, SystemRegisterAddress address, arch::Word value);
 
+// FenceData (FENCE.D's semantics, asl/scalar/model/sys/semantics.asl): clears
+// the reservation, records the masks and a fence event; a mask naming
+// instruction visibility (bit 3) advances the instruction-cache epoch.
+void fence_data(arch::Machine& m, std::uint8_t predecessor, std::uint8_t successor);
+// FenceInstruction (FENCE.I's): clears the reservation, advances the
+// instruction-cache epoch.
+void fence_instruction(arch::Machine& m);
+
 }  // namespace pto::scalar

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "amo_contract_probes.hpp"
 #include "arch/machine.hpp"
 #include "block/control.hpp"
 #include "isa/decoder.hpp"
@@ -498,6 +499,15 @@ std::string run_step(Machine& m, const json& s) {
                                 num(s["sequential"]), num(s["return_target"]), s["taken"].get<bool>());
   } else if (op == "stop_bundle") {
     pto::block::stop_bundle_at(m, num(s["pc"]));
+  } else if (op == "fence_data") {  // FenceData(pred, succ): FENCE.D's semantics alone
+    pto::scalar::fence_data(m, static_cast<std::uint8_t>(num(s["predecessor"])),
+                            static_cast<std::uint8_t>(num(s["successor"])));
+  } else if (op == "fence_instruction") {
+    pto::scalar::fence_instruction(m);
+  } else if (op == "set_control_attributes") {  // SetBundleControlAttributeState
+    st.block.control_attributes = {true, s["trap_enabled"].get<bool>(), s["atomic"].get<bool>(),
+                                   s["acquire"].get<bool>(), s["release"].get<bool>(), s["far"].get<bool>(),
+                                   s["dimension_reduction"].get<bool>()};
   } else if (op == "expect_barg") {
     const std::string f = "barg." + s["field"].get<std::string>();
     const std::string got = barg_field(st.block.barg, f);
@@ -629,6 +639,8 @@ std::string run_step(Machine& m, const json& s) {
     return trap_status_step(st.trap_status[num(s["ring"])], op == "set_trap_status", s);
   } else if (op == "expect_contract_result") {
     return contract_result_step(s);
+  } else if (op == "expect_amo_contract") {  // behavioural probes, amo_contract_probes.hpp
+    return pto::test::amo::amo_contract_step(s);
   } else if (op == "set_bookkeeping" || op == "expect_bookkeeping") {
     return bookkeeping_field_step(st.bookkeeping, op == "set_bookkeeping", s);
   } else if (op == "expect_model_value" || op == "expect_contract" || op == "expect_decoded_register" ||
@@ -810,7 +822,10 @@ Word pc_before(const json& steps) {
 // StoreConditional), evaluated on the twin's registers and a seeded
 // doubleword at kLegalDataAddress.
 enum class AmoKind { CompareAndSwap, ReadModifyWrite, LoadReserved, StoreConditional };
-enum class AmoOp { Swap, Add, And, Or, Xor, Smin, Smax, Umin, Umax };
+using pto::test::amo::AmoOp;  // with atomic_value, width_mask, signed_value: amo_contract_probes.hpp
+using pto::test::amo::atomic_value;
+using pto::test::amo::signed_value;
+using pto::test::amo::width_mask;
 struct AmoContract {
   AmoKind kind;
   unsigned size;
@@ -828,17 +843,6 @@ unsigned amo_size(char letter) {
   throw std::runtime_error("no AMO size letter");
 }
 
-AmoOp amo_op(std::string_view name) {
-  constexpr std::pair<std::string_view, AmoOp> kOps[] = {{"ADD", AmoOp::Add},   {"AND", AmoOp::And},
-                                                         {"OR", AmoOp::Or},     {"XOR", AmoOp::Xor},
-                                                         {"SMIN", AmoOp::Smin}, {"SMAX", AmoOp::Smax},
-                                                         {"UMIN", AmoOp::Umin}, {"UMAX", AmoOp::Umax}};
-  for (const auto& [n, op] : kOps) {
-    if (n == name) return op;
-  }
-  throw std::runtime_error("no atomic operation");
-}
-
 // CAS{B,H,W,D}, HL.CAS*, SWAP*, LR.*, SC.*, {LD,LW,SD,SW}.<op>; nullopt for
 // the other Address twins (TLB.IV, TLB.IAV).
 std::optional<AmoContract> amo_contract(std::string_view mn) {
@@ -848,38 +852,16 @@ std::optional<AmoContract> amo_contract(std::string_view mn) {
   if (mn.starts_with("LR.")) return AmoContract{AmoKind::LoadReserved, amo_size(mn.back()), AmoOp::Swap, true};
   if (mn.starts_with("SC.")) return AmoContract{AmoKind::StoreConditional, amo_size(mn.back()), AmoOp::Swap, true};
   if (mn.size() > 3 && mn[2] == '.' && (mn[0] == 'L' || mn[0] == 'S') && (mn[1] == 'D' || mn[1] == 'W'))
-    return AmoContract{AmoKind::ReadModifyWrite, amo_size(mn[1]), amo_op(mn.substr(3)), mn[0] == 'L'};
+    if (const auto op = pto::test::amo::amo_op_named(mn.substr(3)))
+      return AmoContract{AmoKind::ReadModifyWrite, amo_size(mn[1]), *op, mn[0] == 'L'};
   return std::nullopt;
 }
 
-Word width_mask(unsigned size) { return size == 8 ? ~Word{0} : (Word{1} << (8 * size)) - 1; }
-std::int64_t signed_value(Word v, unsigned size) {
-  const unsigned shift = 64 - 8 * size;
-  return static_cast<std::int64_t>(v << shift) >> shift;
-}
 // NormalizeAtomicReturn: a word is sign-extended, bytes and halfwords
 // zero-extended (each contract's {Zero,Sign}ExtendsOldValue agrees).
 Word atomic_return(Word v, unsigned size) {
   return size == 4 ? static_cast<Word>(signed_value(v, 4)) : v & width_mask(size);
 }
-// AtomicValueSized.
-Word atomic_value(AmoOp op, Word old, Word operand, unsigned size) {
-  const Word o = old & width_mask(size);
-  const Word x = operand & width_mask(size);
-  switch (op) {
-    case AmoOp::Swap: return x;
-    case AmoOp::Add: return (o + x) & width_mask(size);
-    case AmoOp::And: return o & x;
-    case AmoOp::Or: return o | x;
-    case AmoOp::Xor: return o ^ x;
-    case AmoOp::Smin: return signed_value(o, size) < signed_value(x, size) ? o : x;
-    case AmoOp::Smax: return signed_value(o, size) > signed_value(x, size) ? o : x;
-    case AmoOp::Umin: return o < x ? o : x;
-    case AmoOp::Umax: return o > x ? o : x;
-  }
-  return x;
-}
-
 // Negative in every width, so sign extension and signed order show.
 constexpr Word kAmoSeed = 0xF0E1D2C3B4A59687;
 
