@@ -235,7 +235,9 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
   Expected values may be {"model": F, <parameter>: value, ...}: a pure model
   function of constants (NormalizeMemoryAccessValue(value, size),
   NormalizeAtomicReturn(value, size), AtomicValueSized(op, old_value, operand,
-  size)) that the runner evaluates with the function the model uses.
+  size)) that the runner evaluates with the function the model uses, or
+  TrapVectorEntry(ring, fault_address), which reads the ring's EVBASE and is
+  evaluated in the machine state of the step that compares with it.
   An expectation may carry "negate": true when the test asserts "!=".
   Snapshots (an assertion comparing two state reads): the earlier read
   (expect_sysreg, expect_cycle, expect_gpr, expect_tpc, expect_queue,
@@ -526,6 +528,9 @@ MODEL_VALUE_FUNCTIONS = {
     "NormalizeMemoryAccessValue": ("value", "size"),
     "NormalizeAtomicReturn": ("value", "size"),
     "AtomicValueSized": ("op", "old_value", "operand", "size"),
+    # Reads the ring's EVBASE: the runner evaluates it in the machine state at
+    # the step that compares with it (Machine::trap_vector_entry).
+    "TrapVectorEntry": ("ring", "fault_address"),
 }
 # InstructionContract<Fact>_<MN>() facts of the executed instruction that
 # the runner checks against the model's decode of it.
@@ -973,7 +978,7 @@ class Executor:
                 return Opaque([name])
             named = {}
             for param, v in zip(MODEL_VALUE_FUNCTIONS[name], values):
-                if param in ("size", "op"):
+                if param in ("size", "op", "ring"):
                     named[param] = v.name if isinstance(v, EnumV) else self.as_int(v)
                 else:
                     named[param] = fmt(self.as_bits(v, 64))

@@ -149,7 +149,11 @@ std::optional<json> resolve_snapshots(Machine& m, const json& s, std::map<std::s
   json out = s;
   for (auto& [key, value] : out.items()) {
     if (value.is_object() && value.contains("model")) {
-      const std::optional<Word> v = model_value(value);
+      // TrapVectorEntry(ring, fault_address) reads EVBASE: the state now.
+      const std::optional<Word> v =
+          value["model"] == "TrapVectorEntry"
+              ? std::optional(m.trap_vector_entry(static_cast<unsigned>(num(value["ring"])), num(value["fault_address"])))
+              : model_value(value);
       if (!v) {
         failure = "unknown model function " + value.dump();
         return std::nullopt;
