@@ -6,6 +6,7 @@
 #include "asm/syntax.hpp"
 #include "asm/text.hpp"
 #include "block/generated/data_layouts.hpp"
+#include "tile/generated/fpatr_fields.hpp"
 #include "tile/generated/pre_quant_modes.hpp"
 
 namespace pto::as {
@@ -47,9 +48,26 @@ constexpr auto kFpatrPreQuant = [] {
   }
   return names;
 }();
-// B.FPATR ReluMode 0..3: None, ReLU, scalar LReLU/PReLU, vector PReLU
-// (B.FPATR legality; the example spells code 2 `LReLU`).
-constexpr ValueName kFpatrRelu[] = {{0, "None"}, {1, "ReLU"}, {2, "LReLU"}, {3, "PReLU"}};
+// B.FPATR ReluMode spellings by code: the legality prose names codes 0..3
+// "None, ReLU, scalar LReLU/PReLU, and vector PReLU" and the example spells
+// code 2 `LReLU`; neither the catalog nor the ASL gives the codes names, so
+// the spellings are written here.  Which codes are legal comes from the
+// generated table (BundleFPATRReluModeLegal, tile/generated/fpatr_fields.hpp).
+constexpr std::string_view kReluSpellings[] = {"None", "ReLU", "LReLU", "PReLU"};
+constexpr std::size_t kLegalReluModeCount = [] {
+  std::size_t n = 0;
+  for (const tile::fpatr::ReluMode& mode : tile::fpatr::kReluModes) n += mode.legal ? 1 : 0;
+  return n;
+}();
+constexpr auto kFpatrRelu = [] {
+  std::array<ValueName, kLegalReluModeCount> names{};
+  std::size_t n = 0;
+  for (std::size_t code = 0; code < tile::fpatr::kReluModes.size(); ++code) {
+    // A legal code without a spelling fails constant evaluation here.
+    if (tile::fpatr::kReluModes[code].legal) names[n++] = {static_cast<std::int64_t>(code), kReluSpellings[code]};
+  }
+  return names;
+}();
 
 struct FieldNames {
   isa::Mnemonic mnem;
