@@ -24,25 +24,27 @@ const std::array<std::uint32_t, 256>& e4m3_table() {
   return t;
 }
 
-// FP32 -> BF16 RNE over a span; returns the OR of the element flags.  In
-// chunks: simd::bf16_narrow_common narrows a chunk of common values (normal,
-// not tiny, no overflow; NX is the only flag) with integer carry-adds; a
-// chunk holding any other value is redone with the lane converter for its
-// flags.  (FP16 <-> FP32 spans: f16c_span.hpp.)
+// FP32 -> BF16 RNE over a span; returns the OR of the element flags.
+// simd::bf16_narrow_blocks narrows the span with integer carry-adds (or
+// VCVTNE2PS2BF16) and names the blocks holding some value that is not
+// common (zero, subnormal, tiny, overflow, infinity, NaN); those blocks
+// are redone by the lane converter for their values and flags, and NX is
+// the only flag of the others.  (FP16 <-> FP32 spans: f16c_span.hpp.)
 std::uint32_t bf16_narrow_loop(const std::uint32_t* src, std::uint16_t* dst, std::size_t n) {
-  constexpr std::size_t kChunk = 1024;
+  constexpr std::size_t kCall = simd::kNarrowBlock * simd::kNarrowBlocks;
   std::uint32_t flags = 0;
-  for (std::size_t i = 0; i < n; i += kChunk) {
-    const std::size_t m = std::min(kChunk, n - i);
-    const simd::NarrowSummary s = simd::bf16_narrow_common(src + i, dst + i, m);
-    if (!s.common) {
-      for (std::size_t j = 0; j < m; ++j) {
-        const std::uint32_t r = lane::fp32_bits_to_bf16_rne(src[i + j]);
-        dst[i + j] = static_cast<std::uint16_t>(r);
+  for (std::size_t i = 0; i < n; i += kCall) {
+    const std::size_t m = std::min(kCall, n - i);
+    const simd::NarrowBlocks s = simd::bf16_narrow_blocks(src + i, dst + i, m);
+    if (s.inexact) flags |= kNX;
+    for (std::uint64_t left = s.uncommon; left != 0; left &= left - 1) {
+      const std::size_t first = i + static_cast<std::size_t>(std::countr_zero(left)) * simd::kNarrowBlock;
+      const std::size_t end = std::min(first + simd::kNarrowBlock, n);
+      for (std::size_t j = first; j < end; ++j) {
+        const std::uint32_t r = lane::fp32_bits_to_bf16_rne(src[j]);
+        dst[j] = static_cast<std::uint16_t>(r);
         flags |= r >> 16;
       }
-    } else if (s.inexact) {
-      flags |= kNX;
     }
   }
   return flags;

@@ -77,6 +77,30 @@ PTO_NUM_CLONES bool bf16_binary_lanes(const std::uint16_t* a, const std::uint16_
 constexpr std::uint16_t kRoundedExponentBias = 0x0100;
 constexpr std::uint16_t kRoundedExponentSpan = 0x7F00 - kRoundedExponentBias;
 
+// What a narrowing loop reports for its elements: all common, and then
+// whether some is inexact (meaningless otherwise).
+struct NarrowSummary {
+  bool common = true;
+  bool inexact = false;
+};
+
+// The tier's block loop Block over consecutive blocks of kNarrowBlock
+// elements, each summarised into NarrowBlocks.  Always inlined into the
+// tier's entry point, whose target lets Block inline in turn: one call a
+// span, no dispatch a block.
+template <auto Block>
+[[gnu::always_inline]] inline NarrowBlocks narrow_blocks(const std::uint32_t* in, std::uint16_t* out,
+                                                         std::size_t n) noexcept {
+  NarrowBlocks s;
+  for (std::size_t k = 0; k * kNarrowBlock < n; ++k) {
+    const std::size_t first = k * kNarrowBlock;
+    const NarrowSummary b = Block(in + first, out + first, std::min(kNarrowBlock, n - first));
+    if (b.common) s.inexact = s.inexact || b.inexact;
+    else s.uncommon |= std::uint64_t{1} << k;
+  }
+  return s;
+}
+
 PTO_NUM_CLONES NarrowSummary bf16_narrow_lanes(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept {
   std::uint32_t bits = 0;
   std::uint16_t worst = 0;  // reductions: the loop vectorises
@@ -371,9 +395,13 @@ PTO_AVX2 NarrowSummary bf16_narrow_avx2(const std::uint32_t* in, std::uint16_t* 
     bits = _mm256_or_si256(bits, _mm256_or_si256(x0, x1));
     worst = worst_exponent16(worst, r);
   }
-  const NarrowSummary tail = bf16_narrow_lanes(in + i, out + i, n - i);
+  const NarrowSummary tail = i < n ? bf16_narrow_lanes(in + i, out + i, n - i) : NarrowSummary{};  // whole blocks: none
   const bool inexact = !_mm256_testz_si256(bits, _mm256_set1_epi32(0xFFFF));
   return {tail.common && !exponent_out_of_span(worst), tail.inexact || inexact};
+}
+
+PTO_AVX2 NarrowBlocks bf16_narrow_blocks_avx2(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept {
+  return narrow_blocks<bf16_narrow_avx2>(in, out, n);
 }
 
 // ---- FP32 exp, binary32 tier (AVX2 + FMA) ----
@@ -648,9 +676,13 @@ PTO_AVX512 NarrowSummary bf16_narrow_avx512(const std::uint32_t* in, std::uint16
     bits = _mm512_or_si512(bits, _mm512_or_si512(x0, x1));
     worst = worst_exponent32(worst, r);
   }
-  const NarrowSummary tail = bf16_narrow_lanes(in + i, out + i, n - i);
+  const NarrowSummary tail = i < n ? bf16_narrow_lanes(in + i, out + i, n - i) : NarrowSummary{};  // whole blocks: none
   const bool inexact = _mm512_test_epi32_mask(bits, _mm512_set1_epi32(0xFFFF)) != 0;
   return {tail.common && !exponent_out_of_span512(worst), tail.inexact || inexact};
+}
+
+PTO_AVX512 NarrowBlocks bf16_narrow_blocks_avx512(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept {
+  return narrow_blocks<bf16_narrow_avx512>(in, out, n);
 }
 
 // The element-width operations of the MAX/MIN loop.
@@ -966,12 +998,12 @@ bool bf16_binary_via_fp32(Op op, const std::uint16_t* a, const std::uint16_t* b,
   }
 }
 
-NarrowSummary bf16_narrow_common(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept {
+NarrowBlocks bf16_narrow_blocks(const std::uint32_t* in, std::uint16_t* out, std::size_t n) noexcept {
 #ifdef PTO_HAVE_AVX2_PATH
-  if (active_tier() == Tier::Avx512) return bf16_narrow_avx512(in, out, n);
-  if (avx2_available()) return bf16_narrow_avx2(in, out, n);
+  if (active_tier() == Tier::Avx512) return bf16_narrow_blocks_avx512(in, out, n);
+  if (avx2_available()) return bf16_narrow_blocks_avx2(in, out, n);
 #endif
-  return bf16_narrow_lanes(in, out, n);
+  return narrow_blocks<bf16_narrow_lanes>(in, out, n);
 }
 
 #ifdef PTO_HAVE_AVX2_PATH

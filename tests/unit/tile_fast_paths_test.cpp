@@ -960,5 +960,47 @@ TEST(Bf16NarrowSpan, MatchesScalarEncoder) {
   });
 }
 
+// FP32 -> BF16 RNE spans over many narrowing blocks (num::simd::kNarrowBlock
+// elements, kNarrowBlocks a call): each value at its place in a span of
+// exact values (integers below 256), so the span's flags are exactly the
+// placed values' (convert(), hand-checked encodings): a NaN whose low half
+// is nonzero must not add NX (its block is redone exactly), an inexact
+// value in the second call's blocks adds NX, a tiny value in the short last
+// block UF and NX.  Every output against convert().
+TEST(Bf16NarrowSpan, BlocksAreSummarisedApart) {
+  constexpr std::size_t block = num::simd::kNarrowBlock;
+  const std::size_t length = (num::simd::kNarrowBlocks + 6) * block + 5;
+  struct Placed {
+    std::size_t at;
+    std::uint32_t value;
+  };
+  struct Case {
+    std::vector<Placed> placed;
+    num::Flags flags;  // hand-derived
+  };
+  const std::vector<Case> cases = {
+      {{}, 0},
+      {{{3 * block + 7, 0x7f800001U}}, num::kNV},  // sNaN: NV only
+      {{{3 * block + 7, 0x7f800001U}, {66 * block + 1, 0x3f808001U}}, num::kNV | num::kNX},  // NX, second call
+      {{{length - 2, 0x007fbfffU}}, num::kUF | num::kNX},  // tiny (0x7F.BFFF x 2^-133), short last block
+      // 0x7f7f.8000: a tie above the largest odd BF16, to infinity; 0x3f81.8000 a tie to 0x3f82; a zero.
+      {{{block - 1, 0x7f7f8000U}, {block, 0x3f818000U}, {2 * block, 0U}}, num::kOF | num::kNX}};
+  for_each_tier([&] {
+    for (const auto& [placed, flags] : cases) {
+      std::vector<std::uint32_t> in(length);
+      for (std::size_t i = 0; i < length; ++i) in[i] = f32(static_cast<float>(i % 256));
+      for (const Placed& p : placed) in[p.at] = p.value;
+      num::Flags want = 0;
+      for (const Placed& p : placed)
+        want |= num::convert(DataType::FP32, DataType::BF16, p.value, num::RoundingMode::RNE).flags;
+      ASSERT_EQ(want, flags) << placed.size() << " placed";
+      std::vector<std::uint16_t> out(length);
+      ASSERT_EQ(num::convert_span_to_bf16(in, out), want) << placed.size() << " placed";
+      for (std::size_t i = 0; i < length; ++i)
+        ASSERT_EQ(out[i], num::convert(DataType::FP32, DataType::BF16, in[i], num::RoundingMode::RNE).bits) << i;
+    }
+  });
+}
+
 }  // namespace
 }  // namespace pto::tile::test
