@@ -28,17 +28,14 @@
 #include "isa/decoder.hpp"
 #include "runner/dispatch.hpp"
 #include "scalar_fact_names.hpp"
+#include "spec_vector_runner.hpp"
 
 namespace pto::test::contract_probes {
 
 using nlohmann::json;
 using arch::Word;
 
-inline Word probe_num(const json& v) {
-  if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
-  if (v.is_number_integer()) return static_cast<Word>(v.get<std::int64_t>());
-  return std::stoull(v.get<std::string>(), nullptr, 0);
-}
+using spec_vectors::num;
 
 // FP64 carriers of the probe operands.
 inline Word f64(double d) { return std::bit_cast<Word>(d); }
@@ -215,9 +212,9 @@ inline std::string source_arity_probe(const Probe& p, Word expected) {
 // {Binary,Unary,Fused,Compare}Operation_<MN>() == <enum>: MN (FP64, RNE)
 // on operands whose exact results tell the operations apart, against the
 // operation the enum names.  nullopt: no exact reference for that operand.
-using Reference = std::function<std::optional<double>(double, double, double)>;
-inline std::optional<Reference> operation_reference(const std::string& e) {
-  const std::map<std::string, Reference> ops = {
+using OperationReference = std::function<std::optional<double>(double, double, double)>;
+inline std::optional<OperationReference> operation_reference(const std::string& e) {
+  const std::map<std::string, OperationReference> ops = {
       {"FloatingBinary_ADD", [](double l, double r, double) { return l + r; }},
       {"FloatingBinary_SUB", [](double l, double r, double) { return l - r; }},
       {"FloatingBinary_MUL", [](double l, double r, double) { return l * r; }},
@@ -244,11 +241,11 @@ inline std::optional<Reference> operation_reference(const std::string& e) {
       {"FloatingCompare_GE", [](double l, double r, double) { return l >= r ? 1.0 : 0.0; }},
   };
   const auto it = ops.find(e);
-  return it == ops.end() ? std::nullopt : std::optional<Reference>(it->second);
+  return it == ops.end() ? std::nullopt : std::optional<OperationReference>(it->second);
 }
 
 inline std::string operation_probe(const Probe& p, const std::string& expected) {
-  const std::optional<Reference> ref = operation_reference(expected);
+  const std::optional<OperationReference> ref = operation_reference(expected);
   if (!ref) return "no reference for " + expected;
   const bool compare = expected.starts_with("FloatingCompare_");
   const std::array<std::array<double, 3>, 6> sets = {
@@ -364,16 +361,16 @@ inline std::string pair_result_probe(const Probe& p, const std::string& mn, cons
     const std::string role = params[i];
     const auto field = kRoleField.find(role);
     if (field != kRoleField.end() && p.has_field(field->second)) {
-      in.sources[field->second] = probe_num(args[i]);
+      in.sources[field->second] = num(args[i]);
     } else if (role == "shift_amount" && p.has_field("shamt")) {
-      in.fields["shamt"] = probe_num(args[i]);
+      in.fields["shamt"] = num(args[i]);
     } else {
       return "no field carries parameter " + role;
     }
   }
   const ProbeOutput o = p.run(in);
   const Word got = result_in_first_destination(mn, fact) ? o.result : o.result1;
-  return o.executed && got == probe_num(s.at("value")) ? "" : fmt::format("{} {:#x}", fact, got);
+  return o.executed && got == num(s.at("value")) ? "" : fmt::format("{} {:#x}", fact, got);
 }
 
 // ---- BRU / SYS facts ---------------------------------------------------
@@ -394,9 +391,9 @@ inline std::string target_probe(const Probe& p, const json& s) {
   const isa::FieldDesc* imm = operand_field(p.form());
   const json& args = s.at("args");
   if (imm == nullptr || args.size() != 2) return "no immediate field for the target's offset";
-  const ProbeOutput o = p.run({{}, {{imm->name, probe_num(args[1])}}, 0, arch::NumericProfileKind::Ieee, probe_num(args[0])});
+  const ProbeOutput o = p.run({{}, {{imm->name, num(args[1])}}, 0, arch::NumericProfileKind::Ieee, num(args[0])});
   const Word got = p.has_field("RegDst") ? o.result : o.return_address;
-  return o.executed && got == probe_num(s.at("value")) ? "" : fmt::format("target {:#x}", got);
+  return o.executed && got == num(s.at("value")) ? "" : fmt::format("target {:#x}", got);
 }
 
 // WritesTPC_<MN>(): executing MN moves TPC elsewhere than past itself.
@@ -440,24 +437,24 @@ inline std::string contract_probe_step(const json& s) {
   const json& args = s.at("args");
   const json& value = s.at("value");
   if (fact == "SourceTypeLegal" || fact == "DestinationTypeLegal") {
-    return type_legal_probe(p, fact == "SourceTypeLegal" ? "SrcType" : "DstType", probe_num(args.at(0)),
+    return type_legal_probe(p, fact == "SourceTypeLegal" ? "SrcType" : "DstType", num(args.at(0)),
                             value.get<bool>());
   }
-  if (fact == "DirectSystemIDLegal") return system_id_legal_check(p, probe_num(args.at(0)), value.get<bool>());
+  if (fact == "DirectSystemIDLegal") return system_id_legal_check(p, num(args.at(0)), value.get<bool>());
   if (fact == "Target") return target_probe(p, s);
   if (fact == "WritesTPC") return writes_tpc_probe(p, value.get<bool>());
-  if (fact == "PageShift") return page_shift_probe(p, probe_num(value));
+  if (fact == "PageShift") return page_shift_probe(p, num(value));
   if (fact == "ImmediateIsSigned" || fact == "ImmediateIsUnsigned") {
     return immediate_sign_probe(p, fact == "ImmediateIsSigned", value.get<bool>());
   }
   if (fact == "UsesProfileFlags") return uses_profile_flags_probe(p, value.get<bool>());
   if (fact == "UsesActiveRounding") return uses_active_rounding_probe(p, value.get<bool>());
-  if (fact == "SourceArity") return source_arity_probe(p, probe_num(value));
+  if (fact == "SourceArity") return source_arity_probe(p, num(value));
   if (fact.ends_with("Operation") && fact != "IsWordOperation") return operation_probe(p, value.get<std::string>());
   if (fact == "SignalingCompare") return signaling_compare_probe(p, value.get<bool>());
   if (fact == "IsWordOperation") return is_word_operation_probe(p, value.get<bool>());
-  if (fact == "ShiftAmount") return shift_amount_probe(p, mn, probe_num(args.at(0)), probe_num(value));
-  if (fact == "ShiftWidth") return shift_width_probe(p, mn, probe_num(value));
+  if (fact == "ShiftAmount") return shift_amount_probe(p, mn, num(args.at(0)), num(value));
+  if (fact == "ShiftWidth") return shift_width_probe(p, mn, num(value));
   if (fact == "Quotient" || fact == "Remainder" || fact.starts_with("Low") || fact.starts_with("High")) {
     return pair_result_probe(p, mn, fact, s);
   }
