@@ -27,6 +27,7 @@
 #include "isa/catalog.hpp"
 #include "isa/decoder.hpp"
 #include "runner/dispatch.hpp"
+#include "scalar/operands.hpp"
 #include "scalar_fact_names.hpp"
 #include "spec_vector_runner.hpp"
 
@@ -39,7 +40,6 @@ using spec_vectors::num;
 
 // FP64 carriers of the probe operands.
 inline Word f64(double d) { return std::bit_cast<Word>(d); }
-inline double as_f64(Word w) { return std::bit_cast<double>(w); }
 inline constexpr Word kThird = 0x3FD5555555555555;     // nearest FP64 to 1/3
 inline constexpr Word kTiny = 0x3C30000000000000;      // 2^-60
 inline constexpr Word kSignalingNaN = 0x7FF0000000000001;
@@ -292,7 +292,7 @@ inline std::string is_word_operation_probe(const Probe& p, bool expected) {
     if (imm != nullptr) in.fields[imm->name] = v & ((std::uint64_t{1} << imm->width) - 1);
     const ProbeOutput o = p.run(in);
     if (!o.executed) return fmt::format("operand {:#x} is rejected", v);
-    all_word = all_word && o.result == static_cast<Word>(static_cast<std::int64_t>(static_cast<std::int32_t>(o.result)));
+    all_word = all_word && o.result == scalar::sign_extend(o.result, 32);
   }
   return all_word == expected ? "" : fmt::format("results are sign-extended words = {}", all_word);
 }
@@ -303,12 +303,11 @@ inline std::string is_word_operation_probe(const Probe& p, bool expected) {
 inline std::optional<Word> shifted(std::string_view mn, Word v, unsigned k) {
   const bool word = mn.ends_with("W");
   if (k >= (word ? 32u : 64u)) return std::nullopt;
-  const auto sext32 = [](std::uint32_t x) { return static_cast<Word>(static_cast<std::int64_t>(static_cast<std::int32_t>(x))); };
   const auto lo = static_cast<std::uint32_t>(v);
-  if (mn.starts_with("SLL")) return word ? sext32(lo << k) : v << k;
-  if (mn.starts_with("SRL")) return word ? sext32(lo >> k) : v >> k;
+  if (mn.starts_with("SLL")) return word ? scalar::sign_extend(Word{lo << k}, 32) : v << k;
+  if (mn.starts_with("SRL")) return word ? scalar::sign_extend(Word{lo >> k}, 32) : v >> k;
   if (mn.starts_with("SRA")) {
-    return word ? sext32(static_cast<std::uint32_t>(static_cast<std::int32_t>(lo) >> k))
+    return word ? static_cast<Word>(static_cast<std::int64_t>(scalar::sign_extend(lo, 32)) >> k)
                 : static_cast<Word>(static_cast<std::int64_t>(v) >> k);
   }
   return std::nullopt;
