@@ -229,13 +229,22 @@ Step vocabulary (each corresponds to exactly one ASL statement shape):
                                             exec of MN's form with the arguments'
                                             fields, expect_gpr 5 / expect_queue t 0
                                             with v) run on a fresh reference machine
+    {"op":"expect_contract_probe","contract":"MN","fact":F,"args":[...],"params":[...],"value":v}
+                                            InstructionContract<F>_MN(args) == v for
+                                            F in CONTRACT_PROBE_FACTS (SourceTypeLegal,
+                                            UsesProfileFlags, SourceArity, IsWordOperation,
+                                            ShiftAmount, Quotient, ...; params: the
+                                            ASL parameter names of args): the runner probes MN's form
+                                            on fresh machines with operands that make
+                                            the fact observable
     {"op":"expect_model_value","of":{"model":F,...},"value":w}
                                             F(constants) == w, F evaluated by the runner
                                             with the model's function
   Expected values may be {"model": F, <parameter>: value, ...}: a pure model
   function of constants (NormalizeMemoryAccessValue(value, size),
   NormalizeAtomicReturn(value, size), AtomicValueSized(op, old_value, operand,
-  size)) that the runner evaluates with the function the model uses, or
+  size), ScalarBinary[W](op, left, right), ScalarFPMinMax(op, left, right,
+  source_type)) that the runner evaluates with the function the model uses, or
   TrapVectorEntry(ring, fault_address), which reads the ring's EVBASE and is
   evaluated in the machine state of the step that compares with it.
   An expectation may carry "negate": true when the test asserts "!=".
@@ -444,6 +453,11 @@ class FunctionIndex:
             for name, sig in CONTRACT_RESULT_DECL_RE.findall(text):
                 self.contract_result_params[name] = re.findall(r"(\w+)\s*:", sig)
         self.amo_sizes = {name: int(size) for text in texts for name, size in AMO_SIZE_DECL_RE.findall(text)}
+        # Parameter names of every InstructionContract<Fact>_<MN>, in order.
+        self.contract_params: dict[str, list[str]] = {}
+        for text in texts:
+            for name, sig in CONTRACT_DECL_RE.findall(text):
+                self.contract_params[name] = re.findall(r"(\w+)\s*:", sig)
         self.spec, self.generated_text = spec, generated_text
         self.generated_bodies: dict[str, tuple] = {}
         # Parameterless generated procedures: "func NAME()\nbegin\n...\nend;"
@@ -531,6 +545,9 @@ MODEL_VALUE_FUNCTIONS = {
     # Reads the ring's EVBASE: the runner evaluates it in the machine state at
     # the step that compares with it (Machine::trap_vector_entry).
     "TrapVectorEntry": ("ring", "fault_address"),
+    "ScalarBinary": ("op", "left", "right"),
+    "ScalarBinaryW": ("op", "left", "right"),
+    "ScalarFPMinMax": ("op", "left", "right", "source_type"),
 }
 # InstructionContract<Fact>_<MN>() facts of the executed instruction that
 # the runner checks against the model's decode of it.
@@ -553,6 +570,18 @@ AMO_CONTRACT_FACTS = {
 # SignExtendsOldValue is not observable there.
 AMO_SIZE_DECL_RE = re.compile(
     r"func InstructionContractAtomicSizeBytes_(\w+)\(\)\s*=>\s*integer\s*\{[^}]*\}\s*begin\s*return\s+(\d+);")
+# InstructionContract<Fact>_<MN>(constants) facts that the runner checks by a
+# behavioural probe of MN on fresh machines (tests/unit/contract_probes.hpp
+# gives each fact its observable meaning); the step carries the fact's ASL
+# name, its constant arguments and the value the test asserts.
+CONTRACT_PROBE_FACTS = frozenset({
+    "SourceTypeLegal", "DestinationTypeLegal", "UsesProfileFlags", "UsesActiveRounding", "SourceArity",
+    "BinaryOperation", "UnaryOperation", "FusedOperation", "CompareOperation", "SignalingCompare",
+    "IsWordOperation", "ShiftAmount", "ShiftWidth",
+    "Quotient", "Remainder", "Low", "High", "LowResult", "HighResult",
+    "Target", "WritesTPC", "PageShift", "DirectSystemIDLegal",
+})
+CONTRACT_DECL_RE = re.compile(r"func (InstructionContract\w+)\s*\((.*?)\)\s*=>", re.S)
 CONTRACT_RESULT_DECL_RE = re.compile(r"func (InstructionContractResult_\w+)\s*\((.*?)\)\s*=>", re.S)
 # InstructionContractResult_<MN> parameters that are source register values
 # (the form field whose register holds them; the operand roles of the
@@ -980,6 +1009,8 @@ class Executor:
             for param, v in zip(MODEL_VALUE_FUNCTIONS[name], values):
                 if param in ("size", "op", "ring"):
                     named[param] = v.name if isinstance(v, EnumV) else self.as_int(v)
+                elif param == "source_type":  # ScalarFPMinMax's bits(2) SrcType
+                    named[param] = fmt(self.as_bits(v, 2))
                 else:
                     named[param] = fmt(self.as_bits(v, 64))
             return ModelValue(name, **named)
@@ -992,6 +1023,19 @@ class Executor:
             return ContractResult(name[len("InstructionContractResult_"):], dict(zip(params, values)))
         if (m := CONTRACT_RE.match(name)) and m.group(1) in AMO_CONTRACT_FACTS and not args:
             return self.amo_contract_fact(name, m.group(2), AMO_CONTRACT_FACTS[m.group(1)])
+        # An immediate signedness the form table does not give (encoding-
+        # defined, e.g. ADDTPC's imm20) is probed instead.
+        # Probes run MN's scalar form (a command form such as C.BSTART's has none).
+        if (m := CONTRACT_RE.match(name)) and self.contract_form(m.group(2)) and (
+                m.group(1) in CONTRACT_PROBE_FACTS or (
+                    m.group(1) in ("ImmediateIsSigned", "ImmediateIsUnsigned")
+                    and not self.form_has_fact(m.group(2), CONTRACT_FACTS[m.group(1)]))):
+            values = A()
+            if any(isinstance(v, (Opaque, Obs, Snapshot, SnapshotPlus, Capture, ModelValue)) for v in values):
+                return Opaque([name])
+            return Obs("expect_contract_probe", contract=m.group(2), fact=m.group(1),
+                       args=[fmt(self.concrete(v)) for v in values],
+                       params=self.index.contract_params.get(name, []), _key="value")
         if (m := CONTRACT_RE.match(name)) and m.group(1) in CONTRACT_FACTS and not args:
             last_exec = next((s for s in reversed(self.steps) if s["op"] == "exec"), None)
             if last_exec is None or not self.form_has_fact(m.group(2), CONTRACT_FACTS[m.group(1)]):

@@ -26,6 +26,7 @@
 #include "runner/dispatch.hpp"
 #include "scalar/system_registers.hpp"
 #include "scalar/tables.hpp"
+#include "contract_probes.hpp"
 #include "scalar_fact_names.hpp"
 #include "spec_vector_runner.hpp"
 
@@ -641,6 +642,8 @@ std::string run_step(Machine& m, const json& s) {
     return contract_result_step(s);
   } else if (op == "expect_amo_contract") {  // behavioural probes, amo_contract_probes.hpp
     return pto::test::amo::amo_contract_step(s);
+  } else if (op == "expect_contract_probe") {
+    return pto::test::contract_probes::contract_probe_step(s);
   } else if (op == "set_bookkeeping" || op == "expect_bookkeeping") {
     return bookkeeping_field_step(st.bookkeeping, op == "set_bookkeeping", s);
   } else if (op == "expect_model_value" || op == "expect_contract" || op == "expect_decoded_register" ||
