@@ -25,6 +25,10 @@ Additional step vocabulary:
                                             WritePredicateRegister /
                                             ReadPredicateRegister (32-bit words)
     {"op":"write_reg5","sel":n,"value":w}   WriteScalarDestination(sel, value)
+    {"op":"expect_form_operands_legal","surface":"command","bits":"0x..","length_bits":N,"value":b}
+                                            CommandFormOperandsLegal(w, DecodeCommandForm(w, N))
+    {"op":"expect_reg5","sel":n,"value":w}  ReadScalarRegisterOperand(sel): the
+                                            model's Reg5 source read (GPR, T#k, U#k)
     {"op":"set_frame_depth"|"expect_frame_depth","value":w}        _FrameDepth
     {"op":"set_last_memory_command_address"|"expect_...","value":w}
     {"op":"set_last_memory_command_size"|"expect_...","value":w}
@@ -129,11 +133,31 @@ class BlockExecutor(base.Executor):
                 self.emit({"op": "set_fault", "fault": code.name,
                            "address": base.fmt(self.as_bits(self.eval(args[1], env), 64))})
                 return None
+            if name == "CommandFormOperandsLegal" and len(args) == 2:
+                return self.command_operands_legal(args, env)
+            if name == "ReadScalarRegisterOperand" and len(args) == 1:
+                return base.Obs("expect_reg5", sel=self.as_int(self.eval(args[0], env)), _key="value")
             if name == "WriteScalarDestination" and len(args) == 2:
                 self.emit({"op": "write_reg5", "sel": self.as_int(self.eval(args[0], env)),
                            "value": base.fmt(self.as_bits(self.eval(args[1], env), 64))})
                 return None
         return super().eval_call(name, params, args, env, statement)
+
+    def command_operands_legal(self, args, env):
+        """CommandFormOperandsLegal(w, DecodeCommandForm(w, n)): the field
+        constraints of the command form the ASL decode picks for w (by mask
+        bits, as the runner finds it), checked by the model's decoder."""
+        decoded = self.eval(args[1], env)
+        # The decode's step (already an expect_no_form once the test asserted
+        # that some form matches).
+        decode = decoded.params if isinstance(decoded, base.Obs) else getattr(decoded, "step", {})
+        if decode.get("surface") != "command" or decode.get("op") not in ("expect_decode", "expect_no_form"):
+            return base.Opaque(["CommandFormOperandsLegal"])
+        bits = base.fmt_instruction(self.as_bits(self.eval(args[0], env), 64), decode["length_bits"])
+        if bits != decode["bits"]:
+            return base.Opaque(["CommandFormOperandsLegal"])
+        return base.Obs("expect_form_operands_legal", surface="command", bits=bits,
+                        length_bits=decode["length_bits"], _key="value")
 
     def eval_state_path(self, e, env):
         if e[0] == "field" and e[1] == ("id", "_BundleHint"):
@@ -149,7 +173,7 @@ class BlockExecutor(base.Executor):
         super().assign(lhs, value, env)
 
     def normalise(self, step, key, const):
-        if step["op"] in ("expect_bpc", "expect_pe_gpr") or (
+        if step["op"] in ("expect_bpc", "expect_pe_gpr", "expect_reg5") or (
                 step["op"].startswith("expect_last_") and isinstance(const, int)):
             return base.fmt(self.as_bits(const, 64))
         if step["op"] == "expect_predicate":

@@ -95,11 +95,18 @@ observations of tile and pending-bundle state):
     {"op":"expect_shared_binding_count","value":n}   BundleSharedBindingCount()
     {"op":"expect_tile_stream_terminated","value":b}
                                            BundleTileBindingStreamTerminated()
+    {"op":"expect_selected_mask_zero","value":b}
+                                           SelectedBundleTileMaskIsZero(): the gate the
+                                           model's bundle commit skips a zero-mask
+                                           bundle by (block::selected_mask_is_zero)
     {"op":"expect_scalar_binding"|"expect_tile_binding"|"expect_shared_binding",
      "index":i,"field":f,"value":v}        _Bundle{Scalar,Tile,Shared}Bindings[[i]].f
     {"op":"expect_block_record","record":"control"|"data"|"operation","field":f,"value":v}
                                            _BundleControlAttributes.f /
-                                           _BundleDataAttributes.f / _BundleOperation.f
+                                           _BundleDataAttributes.f / _BundleOperation.f;
+                                           also CurrentBundle{DataTypeCode,DataLayout,
+                                           PadValue,Canonicalize}() (control-state.asl
+                                           returns the _BundleDataAttributes field)
     {"op":"expect_dimension","index":i,"value":w}      _BundleDimensions[[i]]
     {"op":"expect_dimension_present","index":i,"value":b}
     {"op":"expect_tile_dispatch_legal","tile_op":"TGATHER","operands":{"destination0":42,
@@ -232,6 +239,10 @@ SHARED_FIELDS = {"descriptor_valid", "allocation_mask", "initialized_mask", "pub
 # Pending-block records (asl/block/model/state/types.asl) -> "record" of expect_block_record.
 BLOCK_RECORDS = {"_BundleControlAttributes": "control", "_BundleDataAttributes": "data",
                  "_BundleOperation": "operation"}
+# CurrentBundle<Field>() readers of asl/block/model/state/control-state.asl ->
+# the _BundleDataAttributes field each returns.
+CURRENT_BUNDLE_DATA_FIELDS = {"CurrentBundleDataTypeCode": "data_type", "CurrentBundleDataLayout": "data_layout",
+                              "CurrentBundlePadValue": "pad_value", "CurrentBundleCanonicalize": "canonicalize"}
 BINDING_VARS = {"_BundleScalarBindings": "expect_scalar_binding",
                 "_BundleTileBindings": "expect_tile_binding",
                 "_BundleSharedBindings": "expect_shared_binding"}
@@ -250,7 +261,7 @@ RUNNER_OPS = {
     "expect_tile_payload", "expect_tile_dispatch_legal", "configure_predicate_tile",
     "write_tile_predicate_bit", "expect_tile_dtype_legal", "expect_tile_datr_legal",
     "expect_tile_datr_pad_union", "expect_tile_linear_index", "expect_fp_flags", "record_fp_flags",
-    "expect_no_form",
+    "expect_no_form", "expect_selected_mask_zero",
 }
 # TileInstructionOperands fields a translated legality check may bind (the
 # rest of the record keeps its reset value in the runner).
@@ -819,6 +830,11 @@ class BundleExecutor(blk.BlockExecutor):
                     return obs
             if name == "DefaultNumericExecutionControl" and not args:
                 return NumericControl("RNE", False)
+            if name == "PTOv0PEMaskOfPEMode" and len(args) == 1:
+                # The spec's PEMode -> mask table (profile-encoding.asl), the
+                # expected mask of a binding the B.IOT/B.IOS word selected.
+                mode = self.as_int(vals()[0])
+                return base.Bits(4, pe_masks()[mode])
             if name == "SelectedBundleTileDataAttributesLegal" and len(args) == 1:
                 # A check of the pending block that raises Fault_TileLegality
                 # only when it returns FALSE: a model helper (omitted check).
@@ -937,9 +953,13 @@ class BundleExecutor(blk.BlockExecutor):
             simple_obs = {"CoreTileCapacityInUse": "expect_core_capacity",
                           "BundleTileBindingCount": "expect_tile_binding_count",
                           "BundleSharedBindingCount": "expect_shared_binding_count",
-                          "BundleTileBindingStreamTerminated": "expect_tile_stream_terminated"}
+                          "BundleTileBindingStreamTerminated": "expect_tile_stream_terminated",
+                          "SelectedBundleTileMaskIsZero": "expect_selected_mask_zero"}
             if name in simple_obs and not args:
                 return base.Obs(simple_obs[name], _key="value")
+            if name in CURRENT_BUNDLE_DATA_FIELDS and not args:  # _BundleDataAttributes.<field>
+                return base.Obs("expect_block_record", record="data", field=CURRENT_BUNDLE_DATA_FIELDS[name],
+                                _key="value")
         return super().eval_call(name, params, args, env, statement)
 
     def eval_id(self, name, env):

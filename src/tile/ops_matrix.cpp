@@ -452,7 +452,7 @@ struct MatrixSchema {
   // Shared operand groups: none, the right group, or both groups (TGEMV is
   // Local-only).  TileMatrixSharedSourceCountLegal.
   bool shared_count_legal() const noexcept {
-    if (function.gemv || shared == 0) return shared == 0;
+    if (!function.shared_operands_allowed() || shared == 0) return shared == 0;
     return shared == right_group() || shared == left_group() + right_group();
   }
   bool left_shared() const noexcept { return shared != 0 && shared != right_group(); }

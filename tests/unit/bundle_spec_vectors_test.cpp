@@ -509,6 +509,8 @@ std::string run_step(Machine& m, const json& s) {
     bool closed = false;
     for (const auto& b : st.block.tile_bindings) closed = closed || (b.valid && b.last);
     return compare(s, "binding stream terminated", flag(closed));
+  } else if (op == "expect_selected_mask_zero") {  // SelectedBundleTileMaskIsZero: the commit's no-op gate
+    return compare(s, "selected tile mask is zero", flag(pto::block::selected_mask_is_zero(st.block)));
   } else if (op == "expect_scalar_binding" || op == "expect_tile_binding" || op == "expect_shared_binding") {
     return compare(s, op.substr(7) + " " + s["field"].get<std::string>(),
                    binding_field(m, op, u(s["index"]), s["field"]));

@@ -370,6 +370,15 @@ std::string immediate_fact_step(const pto::isa::FormDesc& f, const json& s) {
   return got == s["value"].get<bool>() ? "" : fmt::format("{} = {}", fact, got);
 }
 
+// The form a Scalar/CommandFormOperandsLegal step names: its form_id, or the
+// command forms the word matches by mask bits.
+std::vector<const pto::isa::FormDesc*> forms_matching_step(const json& s) {
+  if (!s.contains("form_id")) return forms_matching(s);
+  const auto idx = pto::isa::form_by_id(s["form_id"].get<std::string>());
+  if (!idx) return {};
+  return {&pto::isa::form(*idx)};
+}
+
 // Steps that check an ASL model helper against the model's own tables and
 // functions: the AGU facts of a form, the AGU offset and a decoded register
 // read in the current state, an InstructionContract fact of the executed
@@ -390,10 +399,11 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
     return got == s["value"].get<std::string>() ? "" : "operation " + got;
   }
   if (op == "expect_no_form") return no_form_step(s);
-  if (op == "expect_form_operands_legal") {  // ScalarFormOperandsLegal(bits, form): its field constraints
-    const auto idx = pto::isa::form_by_id(s.at("form_id").get<std::string>());
-    if (!idx) return "unknown form id";
-    const pto::isa::FormDesc& f = pto::isa::form(*idx);
+  if (op == "expect_form_operands_legal") {  // Scalar/CommandFormOperandsLegal(bits, form): its field constraints
+    // A command word's form is the one DecodeCommandForm picks by mask bits.
+    const std::vector<const pto::isa::FormDesc*> candidates = forms_matching_step(s);
+    if (candidates.size() != 1) return fmt::format("{} forms for the step", candidates.size());
+    const pto::isa::FormDesc& f = *candidates.front();
     const Word bits = num(s["bits"]) & pto::isa::length_mask(f.length_bits);
     if ((bits & f.mask) != f.match) return "the word does not match the form";
     // The form's entries of the constraint table the decoder checks.
@@ -611,6 +621,10 @@ std::string run_step(Machine& m, const json& s) {
     m.set_fault(fault_code(s["fault"]), num(s["address"]));
   } else if (op == "write_reg5") {
     st.write_reg5(static_cast<unsigned>(num(s["sel"])), num(s["value"]));
+  } else if (op == "expect_reg5") {  // ReadScalarRegisterOperand: the Reg5 source read (GPR, T#k, U#k)
+    if (num(s["sel"]) > 31) return "Reg5 selector out of range";
+    const Word v = st.read_reg5(static_cast<unsigned>(num(s["sel"])));
+    if (v != num(s["value"])) return fmt::format("reg5 {} = {}", num(s["sel"]), hex(v));
   } else if (op == "record_fp_flags") {  // RecordNumericStatusFlags: sticky OR into CORE_STATE[36:32]
     st.sysregs.core_state |= (num(s["value"]) & 0x1F) << pto::arch::kCoreStateFlagsShift;
   } else if (op == "expect_fp_flags") {
