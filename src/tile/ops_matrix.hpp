@@ -70,7 +70,7 @@ struct MatrixFunction {
   bool bias = false, accumulate = false, mx = false, gemv = false;
   // InstructionContractSharedOperandsAllowed_<op>: the matrix-vector
   // functions are Local-only (TileMatrixSharedSourceCountLegal).
-  bool shared_operands_allowed() const noexcept { return !gemv; }
+  bool shared_operands_allowed() const noexcept;
 };
 // TileMatrixFunctionAssigned: the CUBE BSTART Function codes 0-2, 4-6, 16-18, 20-22.
 bool matrix_function_assigned(unsigned code) noexcept;

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cstdint>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -21,6 +22,7 @@
 
 #include "arch/machine.hpp"
 #include "block/control.hpp"
+#include "block/generated/bundle_start_forms.hpp"
 #include "isa/decoder.hpp"
 #include "runner/dispatch.hpp"
 #include "scalar/system_registers.hpp"
@@ -379,6 +381,29 @@ std::vector<const pto::isa::FormDesc*> forms_matching_step(const json& s) {
   return {&pto::isa::form(*idx)};
 }
 
+// "expect_start_fact": InstructionContractKind_<MN>() /
+// InstructionContractTransfer_<MN>(BrType) / CommandBundleTransferOfForm(form)
+// against the tables the BSTART handler reads (src/block/start_stop.cpp): the
+// generated per-form start facts and, for a BrType, the BrType table.
+std::string start_fact_step(const json& s) {
+  const std::vector<const pto::isa::FormDesc*> forms = forms_matching_step(s);
+  if (forms.size() != 1) return fmt::format("{} forms for the step", forms.size());
+  const pto::isa::FormIndex form = pto::isa::index_of(*forms.front());
+  const auto& table = pto::block::generated::kStartFormFacts;
+  const auto* facts = std::find_if(std::begin(table), std::end(table), [&](const auto& f) { return f.form == form; });
+  if (facts == std::end(table)) return "not a BSTART form";
+  if (s["fact"] == "kind") return facts->kind == bundle_kind(s["value"]) ? "" : "another bundle kind";
+  if (s["fact"] != "transfer") return "unknown start fact";
+  pto::arch::BundleTransfer transfer = facts->transfer;
+  if (s.contains("branch_type")) {
+    const auto bt = static_cast<std::size_t>(num(s["branch_type"]));
+    if (bt >= pto::block::generated::kBranchTypes.size() || !pto::block::generated::kBranchTypes[bt].legal)
+      return "BrType not legal";
+    transfer = pto::block::generated::kBranchTypes[bt].transfer;
+  }
+  return transfer == bundle_transfer(s["value"]) ? "" : "another transfer";
+}
+
 // Steps that check an ASL model helper against the model's own tables and
 // functions: the AGU facts of a form, the AGU offset and a decoded register
 // read in the current state, an InstructionContract fact of the executed
@@ -399,6 +424,7 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
     return got == s["value"].get<std::string>() ? "" : "operation " + got;
   }
   if (op == "expect_no_form") return no_form_step(s);
+  if (op == "expect_start_fact") return start_fact_step(s);
   if (op == "expect_form_operands_legal") {  // Scalar/CommandFormOperandsLegal(bits, form): its field constraints
     // A command word's form is the one DecodeCommandForm picks by mask bits.
     const std::vector<const pto::isa::FormDesc*> candidates = forms_matching_step(s);
@@ -455,6 +481,25 @@ std::string contract_result_step(const json& s) {
     }
     const std::string failure = run_step(fresh, step);
     if (!failure.empty()) return step["op"].get<std::string>() + ": " + failure;
+  }
+  return "";
+}
+
+// "expect_start_target": InstructionContractTarget_<MN>(pc, d) == value --
+// each form's word (simm12 = d) executed at pc on a fresh reference machine
+// starts a block whose BPCN is the value.
+std::string start_target_step(const json& s) {
+  for (const json& word : s.at("words")) {
+    Machine fresh(pto::arch::MachineConfig::reference());
+    const json steps = json::array(
+        {{{"op", "set_tpc"}, {"value", s["pc"]}},
+         {{"op", "exec"}, {"entry", "command"}, {"bits", word["bits"]}, {"length_bits", word["length_bits"]},
+          {"expect_status", "CommandExecution_Executed"}},
+         {{"op", "expect_barg"}, {"field", "bpcn"}, {"value", s["value"]}}});
+    for (const json& step : steps) {
+      const std::string failure = run_step(fresh, step);
+      if (!failure.empty()) return word["form_id"].get<std::string>() + " " + step["op"].get<std::string>() + ": " + failure;
+    }
   }
   return "";
 }
@@ -643,11 +688,13 @@ std::string run_step(Machine& m, const json& s) {
     return trap_status_step(st.trap_status[num(s["ring"])], op == "set_trap_status", s);
   } else if (op == "expect_contract_result") {
     return contract_result_step(s);
+  } else if (op == "expect_start_target") {
+    return start_target_step(s);
   } else if (op == "set_bookkeeping" || op == "expect_bookkeeping") {
     return bookkeeping_field_step(st.bookkeeping, op == "set_bookkeeping", s);
   } else if (op == "expect_model_value" || op == "expect_contract" || op == "expect_decoded_register" ||
              op == "expect_agu_fact" || op == "expect_agu_offset" || op == "expect_no_form" ||
-             op == "expect_form_operands_legal") {
+             op == "expect_form_operands_legal" || op == "expect_start_fact") {
     return model_helper_step(m, op, s);
   } else if (op.starts_with("set_") || op.starts_with("expect_")) {
     return bookkeeping_step(st, op, s);
