@@ -104,9 +104,14 @@ observations of tile and pending-bundle state):
     {"op":"expect_block_record","record":"control"|"data"|"operation","field":f,"value":v}
                                            _BundleControlAttributes.f /
                                            _BundleDataAttributes.f / _BundleOperation.f;
-                                           also CurrentBundle{DataTypeCode,DataLayout,
-                                           PadValue,Canonicalize}() (control-state.asl
-                                           returns the _BundleDataAttributes field)
+                                           also CurrentBundle{DataTypeCode,Canonicalize}()
+                                           (control-state.asl returns the field)
+    {"op":"expect_current_pad_value","value":"TilePad_Null"}   CurrentBundlePadValue():
+                                           the model's pad value of the pending block
+                                           (tile::current_pad_value)
+    {"op":"expect_current_data_layout","value":"TileDataLayout_NORM"}
+                                           CurrentBundleDataLayout(): the B.DATR Layout
+                                           code through the model's generated layout table
     {"op":"expect_dimension","index":i,"value":w}      _BundleDimensions[[i]]
     {"op":"expect_dimension_present","index":i,"value":b}
     {"op":"expect_tile_dispatch_legal","tile_op":"TGATHER","operands":{"destination0":42,
@@ -239,10 +244,13 @@ SHARED_FIELDS = {"descriptor_valid", "allocation_mask", "initialized_mask", "pub
 # Pending-block records (asl/block/model/state/types.asl) -> "record" of expect_block_record.
 BLOCK_RECORDS = {"_BundleControlAttributes": "control", "_BundleDataAttributes": "data",
                  "_BundleOperation": "operation"}
-# CurrentBundle<Field>() readers of asl/block/model/state/control-state.asl ->
-# the _BundleDataAttributes field each returns.
-CURRENT_BUNDLE_DATA_FIELDS = {"CurrentBundleDataTypeCode": "data_type", "CurrentBundleDataLayout": "data_layout",
-                              "CurrentBundlePadValue": "pad_value", "CurrentBundleCanonicalize": "canonicalize"}
+# CurrentBundle<Field>() readers of asl/block/model/state/control-state.asl
+# that return a _BundleDataAttributes field as it is -> that field; those that
+# decode it -> the step asking the model's decoding (its PadValue of the
+# pending block, its layout table).
+CURRENT_BUNDLE_DATA_FIELDS = {"CurrentBundleDataTypeCode": "data_type", "CurrentBundleCanonicalize": "canonicalize"}
+CURRENT_BUNDLE_DATA_READERS = {"CurrentBundlePadValue": "expect_current_pad_value",
+                               "CurrentBundleDataLayout": "expect_current_data_layout"}
 BINDING_VARS = {"_BundleScalarBindings": "expect_scalar_binding",
                 "_BundleTileBindings": "expect_tile_binding",
                 "_BundleSharedBindings": "expect_shared_binding"}
@@ -261,7 +269,7 @@ RUNNER_OPS = {
     "expect_tile_payload", "expect_tile_dispatch_legal", "configure_predicate_tile",
     "write_tile_predicate_bit", "expect_tile_dtype_legal", "expect_tile_datr_legal",
     "expect_tile_datr_pad_union", "expect_tile_linear_index", "expect_fp_flags", "record_fp_flags",
-    "expect_no_form", "expect_selected_mask_zero",
+    "expect_no_form", "expect_selected_mask_zero", "expect_current_pad_value", "expect_current_data_layout",
 }
 # TileInstructionOperands fields a translated legality check may bind (the
 # rest of the record keeps its reset value in the runner).
@@ -800,6 +808,12 @@ class BundleExecutor(blk.BlockExecutor):
                 and any(s.get("rewritten_from") == "ExecuteBundleTileOperation" for s in self.steps)):
             self.omitted["_BundleTileBindings after the commit"] += 1
             return
+        # The same BSTOP ends the block, so the pending bundle's mask state
+        # (kept by the ASL's ExecuteBundleTileOperation) is gone too.
+        if (isinstance(sym, base.Obs) and sym.op == "expect_selected_mask_zero"
+                and any(s.get("rewritten_from") == "ExecuteBundleTileOperation" for s in self.steps)):
+            self.omitted["SelectedBundleTileMaskIsZero after the commit"] += 1
+            return
         super().expect(sym, const, negate)
 
     def do_assert(self, expr, env):
@@ -960,6 +974,8 @@ class BundleExecutor(blk.BlockExecutor):
             if name in CURRENT_BUNDLE_DATA_FIELDS and not args:  # _BundleDataAttributes.<field>
                 return base.Obs("expect_block_record", record="data", field=CURRENT_BUNDLE_DATA_FIELDS[name],
                                 _key="value")
+            if name in CURRENT_BUNDLE_DATA_READERS and not args:
+                return base.Obs(CURRENT_BUNDLE_DATA_READERS[name], _key="value")
         return super().eval_call(name, params, args, env, statement)
 
     def eval_id(self, name, env):

@@ -19,6 +19,7 @@
 #include "arch/machine.hpp"
 #include "block/bundle_engine.hpp"
 #include "block/control.hpp"
+#include "block/generated/data_layouts.hpp"
 #include "isa/decoder.hpp"
 #include "numerics/datatypes.hpp"
 #include "numerics/rounding.hpp"
@@ -213,6 +214,14 @@ std::string block_record_field(const pto::arch::BlockState& b, const std::string
     if (f == "branch_type") return hex(o.branch_type);
   }
   return "<unknown " + record + " field " + f + ">";
+}
+
+// CurrentBundleDataLayout: the pending block's B.DATR Layout code named by
+// the model's generated layout table (TileDataLayoutOfCode).
+std::string current_data_layout(const pto::arch::BlockState& b) {
+  for (const auto& l : pto::block::generated::kDataLayouts)
+    if (l.code == b.data_attributes.data_layout) return "TileDataLayout_" + std::string(l.name);
+  return "<layout code " + hex(b.data_attributes.data_layout) + " not in the table>";
 }
 
 std::string event_field(const pto::arch::MemoryEvent& e, const std::string& f) {
@@ -509,6 +518,10 @@ std::string run_step(Machine& m, const json& s) {
     bool closed = false;
     for (const auto& b : st.block.tile_bindings) closed = closed || (b.valid && b.last);
     return compare(s, "binding stream terminated", flag(closed));
+  } else if (op == "expect_current_pad_value") {  // CurrentBundlePadValue
+    return compare(s, "pad value", "TilePad_" + std::string(pto::tile::pad_value_name(pto::tile::current_pad_value(st.block))));
+  } else if (op == "expect_current_data_layout") {  // CurrentBundleDataLayout: TileDataLayoutOfCode
+    return compare(s, "data layout", current_data_layout(st.block));
   } else if (op == "expect_selected_mask_zero") {  // SelectedBundleTileMaskIsZero: the commit's no-op gate
     return compare(s, "selected tile mask is zero", flag(pto::block::selected_mask_is_zero(st.block)));
   } else if (op == "expect_scalar_binding" || op == "expect_tile_binding" || op == "expect_shared_binding") {

@@ -117,7 +117,7 @@ TEST(SpecPointsArchProfile, PTO_AVS_ARCH_EXTENSION_FIRST_USE_DEFAULT_001) {
   arch::Machine m{arch::MachineConfig::reference()};
   arch::State& s = m.state;
   m.set_current_acr(2);
-  s.tpc = 0x400;
+  s.pc = 0x400;  // WriteTPC
   s.t_queue.push(0x66);
   s.memory_event_capture = true;
   const arch::TrapStatus before = s.trap_status[1];
