@@ -109,6 +109,10 @@ observations of tile and pending-bundle state):
     {"op":"expect_current_pad_value","value":"TilePad_Null"}   CurrentBundlePadValue():
                                            the model's pad value of the pending block
                                            (tile::current_pad_value)
+    {"op":"expect_min_capacity","columns":c,"valid_rows":r,"valid_columns":v,"data_type":"U8","value":n}
+                                           MinimumTileCapacityBytesForShape(c, r, v, t): the
+                                           capacity the model sizes a Shared TSTORE
+                                           destination by (tile::minimum_capacity_for_shape)
     {"op":"expect_current_data_layout","value":"TileDataLayout_NORM"}
                                            CurrentBundleDataLayout(): the B.DATR Layout
                                            code through the model's generated layout table
@@ -270,6 +274,7 @@ RUNNER_OPS = {
     "write_tile_predicate_bit", "expect_tile_dtype_legal", "expect_tile_datr_legal",
     "expect_tile_datr_pad_union", "expect_tile_linear_index", "expect_fp_flags", "record_fp_flags",
     "expect_no_form", "expect_selected_mask_zero", "expect_current_pad_value", "expect_current_data_layout",
+    "expect_min_capacity",
 }
 # TileInstructionOperands fields a translated legality check may bind (the
 # rest of the record keeps its reset value in the runner).
@@ -844,6 +849,11 @@ class BundleExecutor(blk.BlockExecutor):
                     return obs
             if name == "DefaultNumericExecutionControl" and not args:
                 return NumericControl("RNE", False)
+            if name == "MinimumTileCapacityBytesForShape" and len(args) == 4:
+                v = vals()
+                return base.Obs("expect_min_capacity", columns=self.as_int(v[0]), valid_rows=self.as_int(v[1]),
+                                valid_columns=self.as_int(v[2]),
+                                data_type=enum_tail(self.concrete(v[3]), "TileDataType_"), _key="value")
             if name == "PTOv0PEMaskOfPEMode" and len(args) == 1:
                 # The spec's PEMode -> mask table (profile-encoding.asl), the
                 # expected mask of a binding the B.IOT/B.IOS word selected.

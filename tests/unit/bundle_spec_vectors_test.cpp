@@ -518,6 +518,11 @@ std::string run_step(Machine& m, const json& s) {
     bool closed = false;
     for (const auto& b : st.block.tile_bindings) closed = closed || (b.valid && b.last);
     return compare(s, "binding stream terminated", flag(closed));
+  } else if (op == "expect_min_capacity") {  // MinimumTileCapacityBytesForShape
+    const auto t = pto::num::data_type_from_name(s["data_type"].get<std::string>());
+    if (!t) return "unknown data type";
+    return compare(s, "minimum capacity",
+                   hex(pto::tile::minimum_capacity_for_shape(u(s["columns"]), u(s["valid_rows"]), u(s["valid_columns"]), *t)));
   } else if (op == "expect_current_pad_value") {  // CurrentBundlePadValue
     return compare(s, "pad value", "TilePad_" + std::string(pto::tile::pad_value_name(pto::tile::current_pad_value(st.block))));
   } else if (op == "expect_current_data_layout") {  // CurrentBundleDataLayout: TileDataLayoutOfCode
