@@ -113,6 +113,10 @@ observations of tile and pending-bundle state):
                                            MinimumTileCapacityBytesForShape(c, r, v, t): the
                                            capacity the model sizes a Shared TSTORE
                                            destination by (tile::minimum_capacity_for_shape)
+    {"op":"expect_vec_arithmetic_type","data_type":"FP64","value":b}
+                                           TileVecArithmeticDataTypeSupported(t): the type
+                                           gate of the model's TEPL arithmetic kernels
+                                           (tile::vec_arithmetic_data_type_supported)
     {"op":"expect_current_data_layout","value":"TileDataLayout_NORM"}
                                            CurrentBundleDataLayout(): the B.DATR Layout
                                            code through the model's generated layout table
@@ -274,7 +278,7 @@ RUNNER_OPS = {
     "write_tile_predicate_bit", "expect_tile_dtype_legal", "expect_tile_datr_legal",
     "expect_tile_datr_pad_union", "expect_tile_linear_index", "expect_fp_flags", "record_fp_flags",
     "expect_no_form", "expect_selected_mask_zero", "expect_current_pad_value", "expect_current_data_layout",
-    "expect_min_capacity",
+    "expect_min_capacity", "expect_vec_arithmetic_type",
 }
 # TileInstructionOperands fields a translated legality check may bind (the
 # rest of the record keeps its reset value in the runner).
@@ -854,6 +858,9 @@ class BundleExecutor(blk.BlockExecutor):
                 return base.Obs("expect_min_capacity", columns=self.as_int(v[0]), valid_rows=self.as_int(v[1]),
                                 valid_columns=self.as_int(v[2]),
                                 data_type=enum_tail(self.concrete(v[3]), "TileDataType_"), _key="value")
+            if name == "TileVecArithmeticDataTypeSupported" and len(args) == 1:
+                return base.Obs("expect_vec_arithmetic_type", data_type=enum_tail(self.concrete(vals()[0]),
+                                                                                   "TileDataType_"), _key="value")
             if name == "PTOv0PEMaskOfPEMode" and len(args) == 1:
                 # The spec's PEMode -> mask table (profile-encoding.asl), the
                 # expected mask of a binding the B.IOT/B.IOS word selected.

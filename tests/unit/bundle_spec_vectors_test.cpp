@@ -26,6 +26,7 @@
 #include "runner/dispatch.hpp"
 #include "tile/shared_tile.hpp"
 #include "tile/tile_contracts.hpp"
+#include "tile/tile_elementwise.hpp"
 #include "tile/tile_ops.hpp"
 #include "tile/cube_layout.hpp"
 #include "spec_vector_runner.hpp"
@@ -523,6 +524,10 @@ std::string run_step(Machine& m, const json& s) {
     if (!t) return "unknown data type";
     return compare(s, "minimum capacity",
                    hex(pto::tile::minimum_capacity_for_shape(u(s["columns"]), u(s["valid_rows"]), u(s["valid_columns"]), *t)));
+  } else if (op == "expect_vec_arithmetic_type") {  // TileVecArithmeticDataTypeSupported
+    const auto t = pto::num::data_type_from_name(s["data_type"].get<std::string>());
+    if (!t) return "unknown data type";
+    return compare(s, "vec arithmetic type supported", flag(pto::tile::vec_arithmetic_data_type_supported(*t)));
   } else if (op == "expect_current_pad_value") {  // CurrentBundlePadValue
     return compare(s, "pad value", "TilePad_" + std::string(pto::tile::pad_value_name(pto::tile::current_pad_value(st.block))));
   } else if (op == "expect_current_data_layout") {  // CurrentBundleDataLayout: TileDataLayoutOfCode
