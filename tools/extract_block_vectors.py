@@ -25,6 +25,23 @@ Additional step vocabulary:
                                             WritePredicateRegister /
                                             ReadPredicateRegister (32-bit words)
     {"op":"write_reg5","sel":n,"value":w}   WriteScalarDestination(sel, value)
+    {"op":"expect_form_operands_legal","surface":"command","bits":"0x..","length_bits":N,"value":b}
+                                            CommandFormOperandsLegal(w, DecodeCommandForm(w, N))
+    {"op":"expect_start_fact","form_id":f|"surface":"command","bits":..,"length_bits":N,
+     "fact":"kind"|"transfer"[,"branch_type":k],"value":"BundleKind_System"|"BundleTransfer_.."}
+                                            InstructionContractKind_MN(),
+                                            InstructionContractTransfer_MN(k),
+                                            CommandBundleTransferOfForm(DecodeCommandForm(w, N)):
+                                            the model's start-form / BrType tables
+    InstructionContractBranchTypeLegal_MN(k) -> expect_form_operands_legal of MN's
+                                            word with BrType = k
+    {"op":"expect_start_target","pc":w,"words":[{"form_id":f,"bits":..,"length_bits":N}],"value":w}
+                                            InstructionContractTarget_MN(pc, d): each
+                                            form's word with simm12 = d, executed at pc
+                                            on a fresh machine, starts a block whose
+                                            BARG.bpcn is the value
+    {"op":"expect_reg5","sel":n,"value":w}  ReadScalarRegisterOperand(sel): the
+                                            model's Reg5 source read (GPR, T#k, U#k)
     {"op":"set_frame_depth"|"expect_frame_depth","value":w}        _FrameDepth
     {"op":"set_last_memory_command_address"|"expect_...","value":w}
     {"op":"set_last_memory_command_size"|"expect_...","value":w}
@@ -81,6 +98,26 @@ DIRECTORIES = (
 )
 
 
+# InstructionContract<Fact>_<MN>(...) of a BSTART form that the model keeps
+# per form (CommandBundleKindOfForm / CommandBundleTransferOfForm, the
+# generated start-form table) or per BrType (BundleTransferOfBranchType).
+START_CONTRACT_RE = re.compile(r"^InstructionContract(BranchTypeLegal|Transfer|Kind|Target)_(C_BSTART\w*)$")
+
+
+def command_forms() -> list[dict]:
+    return json.loads((SOURCES["catalog"] / "command-forms.json").read_text())["forms"]
+
+
+def encode_command(form: dict, values: dict) -> int:
+    """The form's match bits with each named field set (catalog pieces)."""
+    word = int(form["encoding"][0]["match"], 16)
+    fields = {f["name"]: f for f in form["fields"]}
+    for name, value in values.items():
+        for piece in fields[name]["pieces"]:
+            word |= ((value >> piece["value_lsb"]) & ((1 << piece["width"]) - 1)) << piece["instruction_lsb"]
+    return word
+
+
 # Model constants the tests use as loop bounds (asl/arch/profile/*.asl).
 base.CONSTANTS.update({"PTO_TEMPORARY_QUEUE_DEPTH": 4, "PTO_PREDICATE_WIDTH": 32,
                        "PTO_PREDICATE_REGISTER_COUNT": 8, "PTO_ABSOLUTE_GPR_COUNT": 24,
@@ -129,11 +166,80 @@ class BlockExecutor(base.Executor):
                 self.emit({"op": "set_fault", "fault": code.name,
                            "address": base.fmt(self.as_bits(self.eval(args[1], env), 64))})
                 return None
+            if (m := START_CONTRACT_RE.match(name)) and m.group(1) == "Target" and len(args) == 2:
+                return self.start_target(m.group(2), args, env)
+            if (m := START_CONTRACT_RE.match(name)) and len(args) <= 1:
+                return self.start_contract(m.group(1), m.group(2), args, env)
+            if name == "CommandBundleTransferOfForm" and len(args) == 1:
+                decode = self.command_decode_of(self.eval(args[0], env))
+                if decode is None:
+                    return base.Opaque([name])
+                return base.Obs("expect_start_fact", surface="command", bits=decode["bits"],
+                                length_bits=decode["length_bits"], fact="transfer", _key="value")
+            if name == "CommandFormOperandsLegal" and len(args) == 2:
+                return self.command_operands_legal(args, env)
+            if name == "ReadScalarRegisterOperand" and len(args) == 1:
+                return base.Obs("expect_reg5", sel=self.as_int(self.eval(args[0], env)), _key="value")
             if name == "WriteScalarDestination" and len(args) == 2:
                 self.emit({"op": "write_reg5", "sel": self.as_int(self.eval(args[0], env)),
                            "value": base.fmt(self.as_bits(self.eval(args[1], env), 64))})
                 return None
         return super().eval_call(name, params, args, env, statement)
+
+    def command_operands_legal(self, args, env):
+        """CommandFormOperandsLegal(w, DecodeCommandForm(w, n)): the field
+        constraints of the command form the ASL decode picks for w (by mask
+        bits, as the runner finds it), checked by the model's decoder."""
+        decode = self.command_decode_of(self.eval(args[1], env))
+        if decode is None:
+            return base.Opaque(["CommandFormOperandsLegal"])
+        bits = base.fmt_instruction(self.as_bits(self.eval(args[0], env), 64), decode["length_bits"])
+        if bits != decode["bits"]:
+            return base.Opaque(["CommandFormOperandsLegal"])
+        return base.Obs("expect_form_operands_legal", surface="command", bits=bits,
+                        length_bits=decode["length_bits"], _key="value")
+
+    @staticmethod
+    def command_decode_of(decoded) -> dict | None:
+        """The step of a DecodeCommandForm(w, n) read (already an
+        expect_no_form once the test asserted that some form matches)."""
+        decode = decoded.params if isinstance(decoded, base.Obs) else getattr(decoded, "step", {})
+        if decode.get("surface") != "command" or decode.get("op") not in ("expect_decode", "expect_no_form"):
+            return None
+        return decode
+
+    def start_contract(self, fact: str, ident: str, args, env):
+        """InstructionContractBranchTypeLegal_MN(bt): the decoder's constraint
+        table on MN's word with BrType = bt (expect_form_operands_legal);
+        ..Transfer_MN(bt) / ..Kind_MN(): the model's start-form table
+        (expect_start_fact)."""
+        forms = [f for f in command_forms() if f["mnemonic"].replace(".", "_") == ident]
+        names = [f["name"] for f in forms[0]["fields"]] if len(forms) == 1 else []
+        if len(forms) != 1 or (fact == "Kind") != (not args) or (args and names != ["BrType"]):
+            return base.Opaque(["InstructionContract" + fact])
+        form = forms[0]
+        if fact == "Kind":
+            return base.Obs("expect_start_fact", form_id=form["form_id"], fact="kind", _key="value")
+        branch_type = self.as_int(self.eval(args[0], env))
+        if fact == "Transfer":
+            return base.Obs("expect_start_fact", form_id=form["form_id"], fact="transfer",
+                            branch_type=branch_type, _key="value")
+        bits = base.fmt_instruction(base.Bits(64, encode_command(form, {"BrType": branch_type})),
+                                    form["length_bits"])
+        return base.Obs("expect_form_operands_legal", form_id=form["form_id"], bits=bits, _key="value")
+
+    def start_target(self, ident: str, args, env):
+        """InstructionContractTarget_MN(pc, displacement): every form of MN
+        with that simm12, executed at pc (expect_start_target)."""
+        forms = [f for f in command_forms() if f["mnemonic"].replace(".", "_") == ident]
+        if not forms or any([x["name"] for x in f["fields"]] != ["simm12"] for f in forms):
+            return base.Opaque(["InstructionContractTarget"])
+        pc = self.as_bits(self.eval(args[0], env), 64)
+        displacement = self.as_bits(self.eval(args[1], env), 12).value
+        words = [{"form_id": f["form_id"], "length_bits": f["length_bits"],
+                  "bits": base.fmt_instruction(base.Bits(64, encode_command(f, {"simm12": displacement})),
+                                               f["length_bits"])} for f in forms]
+        return base.Obs("expect_start_target", pc=base.fmt(pc), words=words, _key="value")
 
     def eval_state_path(self, e, env):
         if e[0] == "field" and e[1] == ("id", "_BundleHint"):
@@ -149,11 +255,15 @@ class BlockExecutor(base.Executor):
         super().assign(lhs, value, env)
 
     def normalise(self, step, key, const):
-        if step["op"] in ("expect_bpc", "expect_pe_gpr") or (
+        if step["op"] in ("expect_bpc", "expect_pe_gpr", "expect_reg5", "expect_start_target") or (
                 step["op"].startswith("expect_last_") and isinstance(const, int)):
             return base.fmt(self.as_bits(const, 64))
         if step["op"] == "expect_predicate":
             return base.fmt(self.as_bits(const, 32))
+        if step["op"] == "expect_start_fact":
+            if not isinstance(const, base.EnumV):
+                raise base.Unsupported("start fact is not an enumeration value")
+            return const.name
         return super().normalise(step, key, const)
 
 

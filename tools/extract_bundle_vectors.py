@@ -95,11 +95,31 @@ observations of tile and pending-bundle state):
     {"op":"expect_shared_binding_count","value":n}   BundleSharedBindingCount()
     {"op":"expect_tile_stream_terminated","value":b}
                                            BundleTileBindingStreamTerminated()
+    {"op":"expect_selected_mask_zero","value":b}
+                                           SelectedBundleTileMaskIsZero(): the gate the
+                                           model's bundle commit skips a zero-mask
+                                           bundle by (block::selected_mask_is_zero)
     {"op":"expect_scalar_binding"|"expect_tile_binding"|"expect_shared_binding",
      "index":i,"field":f,"value":v}        _Bundle{Scalar,Tile,Shared}Bindings[[i]].f
     {"op":"expect_block_record","record":"control"|"data"|"operation","field":f,"value":v}
                                            _BundleControlAttributes.f /
-                                           _BundleDataAttributes.f / _BundleOperation.f
+                                           _BundleDataAttributes.f / _BundleOperation.f;
+                                           also CurrentBundle{DataTypeCode,Canonicalize}()
+                                           (control-state.asl returns the field)
+    {"op":"expect_current_pad_value","value":"TilePad_Null"}   CurrentBundlePadValue():
+                                           the model's pad value of the pending block
+                                           (tile::current_pad_value)
+    {"op":"expect_min_capacity","columns":c,"valid_rows":r,"valid_columns":v,"data_type":"U8","value":n}
+                                           MinimumTileCapacityBytesForShape(c, r, v, t): the
+                                           capacity the model sizes a Shared TSTORE
+                                           destination by (tile::minimum_capacity_for_shape)
+    {"op":"expect_vec_arithmetic_type","data_type":"FP64","value":b}
+                                           TileVecArithmeticDataTypeSupported(t): the type
+                                           gate of the model's TEPL arithmetic kernels
+                                           (tile::vec_arithmetic_data_type_supported)
+    {"op":"expect_current_data_layout","value":"TileDataLayout_NORM"}
+                                           CurrentBundleDataLayout(): the B.DATR Layout
+                                           code through the model's generated layout table
     {"op":"expect_dimension","index":i,"value":w}      _BundleDimensions[[i]]
     {"op":"expect_dimension_present","index":i,"value":b}
     {"op":"expect_tile_dispatch_legal","tile_op":"TGATHER","operands":{"destination0":42,
@@ -232,6 +252,13 @@ SHARED_FIELDS = {"descriptor_valid", "allocation_mask", "initialized_mask", "pub
 # Pending-block records (asl/block/model/state/types.asl) -> "record" of expect_block_record.
 BLOCK_RECORDS = {"_BundleControlAttributes": "control", "_BundleDataAttributes": "data",
                  "_BundleOperation": "operation"}
+# CurrentBundle<Field>() readers of asl/block/model/state/control-state.asl
+# that return a _BundleDataAttributes field as it is -> that field; those that
+# decode it -> the step asking the model's decoding (its PadValue of the
+# pending block, its layout table).
+CURRENT_BUNDLE_DATA_FIELDS = {"CurrentBundleDataTypeCode": "data_type", "CurrentBundleCanonicalize": "canonicalize"}
+CURRENT_BUNDLE_DATA_READERS = {"CurrentBundlePadValue": "expect_current_pad_value",
+                               "CurrentBundleDataLayout": "expect_current_data_layout"}
 BINDING_VARS = {"_BundleScalarBindings": "expect_scalar_binding",
                 "_BundleTileBindings": "expect_tile_binding",
                 "_BundleSharedBindings": "expect_shared_binding"}
@@ -250,7 +277,8 @@ RUNNER_OPS = {
     "expect_tile_payload", "expect_tile_dispatch_legal", "configure_predicate_tile",
     "write_tile_predicate_bit", "expect_tile_dtype_legal", "expect_tile_datr_legal",
     "expect_tile_datr_pad_union", "expect_tile_linear_index", "expect_fp_flags", "record_fp_flags",
-    "expect_no_form",
+    "expect_no_form", "expect_selected_mask_zero", "expect_current_pad_value", "expect_current_data_layout",
+    "expect_min_capacity", "expect_vec_arithmetic_type",
 }
 # TileInstructionOperands fields a translated legality check may bind (the
 # rest of the record keeps its reset value in the runner).
@@ -789,6 +817,12 @@ class BundleExecutor(blk.BlockExecutor):
                 and any(s.get("rewritten_from") == "ExecuteBundleTileOperation" for s in self.steps)):
             self.omitted["_BundleTileBindings after the commit"] += 1
             return
+        # The same BSTOP ends the block, so the pending bundle's mask state
+        # (kept by the ASL's ExecuteBundleTileOperation) is gone too.
+        if (isinstance(sym, base.Obs) and sym.op == "expect_selected_mask_zero"
+                and any(s.get("rewritten_from") == "ExecuteBundleTileOperation" for s in self.steps)):
+            self.omitted["SelectedBundleTileMaskIsZero after the commit"] += 1
+            return
         super().expect(sym, const, negate)
 
     def do_assert(self, expr, env):
@@ -819,6 +853,19 @@ class BundleExecutor(blk.BlockExecutor):
                     return obs
             if name == "DefaultNumericExecutionControl" and not args:
                 return NumericControl("RNE", False)
+            if name == "MinimumTileCapacityBytesForShape" and len(args) == 4:
+                v = vals()
+                return base.Obs("expect_min_capacity", columns=self.as_int(v[0]), valid_rows=self.as_int(v[1]),
+                                valid_columns=self.as_int(v[2]),
+                                data_type=enum_tail(self.concrete(v[3]), "TileDataType_"), _key="value")
+            if name == "TileVecArithmeticDataTypeSupported" and len(args) == 1:
+                return base.Obs("expect_vec_arithmetic_type", data_type=enum_tail(self.concrete(vals()[0]),
+                                                                                   "TileDataType_"), _key="value")
+            if name == "PTOv0PEMaskOfPEMode" and len(args) == 1:
+                # The spec's PEMode -> mask table (profile-encoding.asl), the
+                # expected mask of a binding the B.IOT/B.IOS word selected.
+                mode = self.as_int(vals()[0])
+                return base.Bits(4, pe_masks()[mode])
             if name == "SelectedBundleTileDataAttributesLegal" and len(args) == 1:
                 # A check of the pending block that raises Fault_TileLegality
                 # only when it returns FALSE: a model helper (omitted check).
@@ -937,9 +984,15 @@ class BundleExecutor(blk.BlockExecutor):
             simple_obs = {"CoreTileCapacityInUse": "expect_core_capacity",
                           "BundleTileBindingCount": "expect_tile_binding_count",
                           "BundleSharedBindingCount": "expect_shared_binding_count",
-                          "BundleTileBindingStreamTerminated": "expect_tile_stream_terminated"}
+                          "BundleTileBindingStreamTerminated": "expect_tile_stream_terminated",
+                          "SelectedBundleTileMaskIsZero": "expect_selected_mask_zero"}
             if name in simple_obs and not args:
                 return base.Obs(simple_obs[name], _key="value")
+            if name in CURRENT_BUNDLE_DATA_FIELDS and not args:  # _BundleDataAttributes.<field>
+                return base.Obs("expect_block_record", record="data", field=CURRENT_BUNDLE_DATA_FIELDS[name],
+                                _key="value")
+            if name in CURRENT_BUNDLE_DATA_READERS and not args:
+                return base.Obs(CURRENT_BUNDLE_DATA_READERS[name], _key="value")
         return super().eval_call(name, params, args, env, statement)
 
     def eval_id(self, name, env):

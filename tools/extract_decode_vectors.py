@@ -19,7 +19,11 @@ one object per test point, sorted by ``source``::
       "mnemonic": "...",                     # assertions of the point's unit
       "operation": "...",                    # ..Operation_<MN>() == *Operation_<x>
       "handler": "...",                      # ..Handler_<MN>() == *Handler_<x>
-      "agu": {"action": "Store", ...}        # ..AGU<Fact>_<MN>() (catalog `agu` keys)
+      "agu": {"action": "Store", ...},       # ..AGU<Fact>_<MN>() (catalog `agu` keys)
+      "tile_operation": "TGEMV",             # ..TileOperation_<MN>() == TileOperation_<x>
+      "cube_function": 16,                   # ..CubeFunction_<MN>()
+      "shared_operands_allowed": false,      # ..SharedOperandsAllowed_<MN>()
+      "alias_engine": "SFU"                  # ..AliasEngine_<MN>() == TileEngine_<x>
     },
     "assertions": [
       {
@@ -93,9 +97,12 @@ How the tests express a decode expectation (facts observed in the spec):
 Handler and contract assertions become facts the decode test checks against
 the model's form table and generated AGU table: ``*HandlerOfForm(<index>)``
 (the decoded form's handler), ``InstructionContractHandler_<MN>()``,
-``InstructionContractOperation_<MN>()`` and ``InstructionContractAGU*_<MN>()``.
-Other contract metadata (CUBE function numbers, tile operations, Shared
-operand rules, alias engines) and non-decode helpers are ignored (counted).
+``InstructionContractOperation_<MN>()``, ``InstructionContractAGU*_<MN>()``
+and the BSTART tile-start facts ``InstructionContract{TileOperation,
+CubeFunction,SharedOperandsAllowed,AliasEngine}_<MN>()`` (the started tile
+operation, its CUBE function, whether its Matrix path admits Shared operands,
+the engine an assembly alias admits).  Other contract metadata (Shared mask
+rules) and non-decode helpers are ignored (counted).
 
 Cross-check: every extracted assertion is re-decoded by an independent
 priority decoder over the catalogs (same length; ordering = total mask
@@ -239,7 +246,14 @@ RE_CONTRACT_MATCH = re.compile(
     r"^assert InstructionContractMatches_(\w+)\(\s*CommandOperationOfForm\((\d+)\)\s*\)$"
 )
 RE_HANDLER_OF_FORM = re.compile(r"^assert (?:Scalar|Command)HandlerOfForm\((\d+)\)\s*==\s*(?:Scalar|Command)Handler_(\w+)$")
-RE_CONTRACT_FACT = re.compile(r"^assert InstructionContract(Operation|Handler|AGU\w+?)_(\w+)\(\)\s*==\s*(\w+)$")
+RE_CONTRACT_FACT = re.compile(
+    r"^assert InstructionContract(Operation|Handler|AGU\w+?|TileOperation|CubeFunction|SharedOperandsAllowed|AliasEngine)"
+    r"_(\w+)\(\)\s*==\s*(\w+)$")
+# The BSTART tile-start facts: the contract key and the enumeration prefix of
+# the value (TileOperation_TGEMV, TileEngine_SFU; numbers and booleans bare).
+TILE_START_FACTS = {"TileOperation": ("tile_operation", "TileOperation_"), "CubeFunction": ("cube_function", None),
+                    "SharedOperandsAllowed": ("shared_operands_allowed", None),
+                    "AliasEngine": ("alias_engine", "TileEngine_")}
 # InstructionContractAGU<Fact> -> the catalog `agu` key and the enumeration
 # prefix its value carries.
 AGU_FACTS = {"AGUAction": ("action", "ScalarAGU_"), "AGUAddressKind": ("address_kind", "ScalarAGU_"),
@@ -367,7 +381,8 @@ class Extractor:
                 handlers[int(m.group(1))] = m.group(2)
                 continue
             m = RE_CONTRACT_FACT.match(stmt)
-            if m and (m.group(1) in ("Operation", "Handler") or m.group(1) in AGU_FACTS):
+            if m and (m.group(1) in ("Operation", "Handler") or m.group(1) in AGU_FACTS
+                      or m.group(1) in TILE_START_FACTS):
                 fact, ident, value = m.groups()
                 if contract_facts.setdefault("asl_id", ident) != ident:
                     self.problems.append(f"{rel}: contract facts of two operations")
@@ -375,6 +390,9 @@ class Extractor:
                     contract_facts["operation"] = re.sub(r"^(?:Scalar|Command)Operation_", "", value)
                 elif fact == "Handler":
                     contract_facts["handler"] = re.sub(r"^(?:Scalar|Command)Handler_", "", value)
+                elif fact in TILE_START_FACTS:
+                    key, prefix = TILE_START_FACTS[fact]
+                    contract_facts[key] = contract_value(value, prefix)
                 else:
                     key, prefix = AGU_FACTS[fact]
                     contract_facts.setdefault("agu", {})[key] = contract_value(value, prefix)

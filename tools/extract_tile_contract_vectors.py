@@ -24,6 +24,8 @@ Checks (``index`` is the ASL tile operation index, TileOperationIndex)::
         InstructionContractHandler_<contract>()
   {"check":"cube_function","contract":"TMATMUL","value":n}
         InstructionContractCubeFunction_<contract>()
+  {"check":"shared_operands_allowed","contract":"TGEMV","value":false}
+        InstructionContractSharedOperandsAllowed_<contract>()
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ CHECKS = (
      lambda m: {"check": "contract_handler", "contract": m[1], "value": m[2]}),
     (re.compile(r"InstructionContractCubeFunction_(\w+)\(\) == (\d+)"),
      lambda m: {"check": "cube_function", "contract": m[1], "value": int(m[2])}),
+    (re.compile(r"InstructionContractSharedOperandsAllowed_(\w+)\(\) == (TRUE|FALSE)"),
+     lambda m: {"check": "shared_operands_allowed", "contract": m[1], "value": m[2] == "TRUE"}),
 )
 
 

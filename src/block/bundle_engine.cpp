@@ -215,7 +215,8 @@ bool gpr_binding_values_legal(const Machine& m, isa::TileOp op) {
   return true;
 }
 
-// SelectedBundleTileMaskIsZero.
+}  // namespace
+
 bool selected_mask_is_zero(const BlockState& b) {
   bool seen = false;
   for (const arch::BundleTileBinding& t : b.tile_bindings) {
@@ -225,6 +226,8 @@ bool selected_mask_is_zero(const BlockState& b) {
   }
   return seen || (b.zero_participation_seen && tile::tile_binding_count(b) == 0 && tile::shared_binding_count(b) == 0);
 }
+
+namespace {
 
 // SelectedBundleTileMasksLegal: one PE mask for every binding.
 bool masks_legal(const BlockState& b) {

@@ -66,6 +66,11 @@ struct TileMachineState final : arch::MachineExtension {
 TileMachineState& tile_state(arch::Machine& m);
 const TileMachineState* find_tile_state(const arch::Machine& m);
 
+// SelectedBundleTileMaskIsZero: every selected tile binding has PE mask 0000
+// (or the bundle bound none after a zero-participation binding); the commit
+// is then a no-op (ADR 0096).
+bool selected_mask_is_zero(const arch::BlockState& b);
+
 // The trace of the tile commit made by the attempt that is retiring now
 // (same CYCLE), or nullptr; and its one-line rendering.
 const BundleTrace* current_bundle_trace(const arch::Machine& m);

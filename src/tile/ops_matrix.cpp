@@ -101,6 +101,8 @@ MatrixFunction matrix_function(unsigned c) noexcept {
   return {base == 1 || base == 5, base == 2 || base == 6, base >= 4, gemv};
 }
 
+bool MatrixFunction::shared_operands_allowed() const noexcept { return !gemv; }
+
 DataType matrix_accumulator_type(DataType t) noexcept {
   if (data_type_is_signed_integer(t)) return DataType::S32;
   if (num::info(t).kind == num::DataTypeKind::Unsigned) return DataType::U32;
@@ -452,7 +454,7 @@ struct MatrixSchema {
   // Shared operand groups: none, the right group, or both groups (TGEMV is
   // Local-only).  TileMatrixSharedSourceCountLegal.
   bool shared_count_legal() const noexcept {
-    if (function.gemv || shared == 0) return shared == 0;
+    if (!function.shared_operands_allowed() || shared == 0) return shared == 0;
     return shared == right_group() || shared == left_group() + right_group();
   }
   bool left_shared() const noexcept { return shared != 0 && shared != right_group(); }

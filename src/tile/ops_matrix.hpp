@@ -68,6 +68,9 @@ unsigned group_n(unsigned code) noexcept;                                       
 // ---- matrix function selectors (asl/tile/model/legality/matrix-functions.asl) ----
 struct MatrixFunction {
   bool bias = false, accumulate = false, mx = false, gemv = false;
+  // InstructionContractSharedOperandsAllowed_<op>: the matrix-vector
+  // functions are Local-only (TileMatrixSharedSourceCountLegal).
+  bool shared_operands_allowed() const noexcept;
 };
 // TileMatrixFunctionAssigned: the CUBE BSTART Function codes 0-2, 4-6, 16-18, 20-22.
 bool matrix_function_assigned(unsigned code) noexcept;

@@ -19,12 +19,14 @@
 #include "arch/machine.hpp"
 #include "block/bundle_engine.hpp"
 #include "block/control.hpp"
+#include "block/generated/data_layouts.hpp"
 #include "isa/decoder.hpp"
 #include "numerics/datatypes.hpp"
 #include "numerics/rounding.hpp"
 #include "runner/dispatch.hpp"
 #include "tile/shared_tile.hpp"
 #include "tile/tile_contracts.hpp"
+#include "tile/tile_elementwise.hpp"
 #include "tile/tile_ops.hpp"
 #include "tile/cube_layout.hpp"
 #include "spec_vector_runner.hpp"
@@ -213,6 +215,14 @@ std::string block_record_field(const pto::arch::BlockState& b, const std::string
     if (f == "branch_type") return hex(o.branch_type);
   }
   return "<unknown " + record + " field " + f + ">";
+}
+
+// CurrentBundleDataLayout: the pending block's B.DATR Layout code named by
+// the model's generated layout table (TileDataLayoutOfCode).
+std::string current_data_layout(const pto::arch::BlockState& b) {
+  for (const auto& l : pto::block::generated::kDataLayouts)
+    if (l.code == b.data_attributes.data_layout) return "TileDataLayout_" + std::string(l.name);
+  return "<layout code " + hex(b.data_attributes.data_layout) + " not in the table>";
 }
 
 std::string event_field(const pto::arch::MemoryEvent& e, const std::string& f) {
@@ -509,6 +519,21 @@ std::string run_step(Machine& m, const json& s) {
     bool closed = false;
     for (const auto& b : st.block.tile_bindings) closed = closed || (b.valid && b.last);
     return compare(s, "binding stream terminated", flag(closed));
+  } else if (op == "expect_min_capacity") {  // MinimumTileCapacityBytesForShape
+    const auto t = pto::num::data_type_from_name(s["data_type"].get<std::string>());
+    if (!t) return "unknown data type";
+    return compare(s, "minimum capacity",
+                   hex(pto::tile::minimum_capacity_for_shape(u(s["columns"]), u(s["valid_rows"]), u(s["valid_columns"]), *t)));
+  } else if (op == "expect_vec_arithmetic_type") {  // TileVecArithmeticDataTypeSupported
+    const auto t = pto::num::data_type_from_name(s["data_type"].get<std::string>());
+    if (!t) return "unknown data type";
+    return compare(s, "vec arithmetic type supported", flag(pto::tile::vec_arithmetic_data_type_supported(*t)));
+  } else if (op == "expect_current_pad_value") {  // CurrentBundlePadValue
+    return compare(s, "pad value", "TilePad_" + std::string(pto::tile::pad_value_name(pto::tile::current_pad_value(st.block))));
+  } else if (op == "expect_current_data_layout") {  // CurrentBundleDataLayout: TileDataLayoutOfCode
+    return compare(s, "data layout", current_data_layout(st.block));
+  } else if (op == "expect_selected_mask_zero") {  // SelectedBundleTileMaskIsZero: the commit's no-op gate
+    return compare(s, "selected tile mask is zero", flag(pto::block::selected_mask_is_zero(st.block)));
   } else if (op == "expect_scalar_binding" || op == "expect_tile_binding" || op == "expect_shared_binding") {
     return compare(s, op.substr(7) + " " + s["field"].get<std::string>(),
                    binding_field(m, op, u(s["index"]), s["field"]));

@@ -3,15 +3,20 @@
 // tests/data/spec_decode_positive.json: each (bits, length) decodes to the
 // stated form with the stated field values and handler, and the point's
 // InstructionContract facts (handler, operation, AGU attributes) hold for the
-// forms it decodes in the model's form table and generated AGU table.
+// forms it decodes in the model's form table and generated AGU table; the
+// BSTART tile-start facts hold for the tile operation the word starts.
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "asm/assembler.hpp"
+#include "isa/catalog.hpp"
 #include "isa/decoder.hpp"
+#include "isa/tile_start.hpp"
 #include "scalar/tables.hpp"
 #include "scalar_fact_names.hpp"
 #include "test_util.hpp"
+#include "tile/ops_matrix.hpp"
 
 using namespace pto;
 
@@ -38,6 +43,47 @@ std::size_t expect_agu_contract(const std::string& avs, isa::Mnemonic m, const n
     else ADD_FAILURE() << avs << ": unknown AGU fact " << key;
   }
   return agu.size();
+}
+
+// InstructionContract{TileOperation,CubeFunction,SharedOperandsAllowed}_<MN>()
+// against the tile operation the decoded BSTART word starts (the model's
+// tile-start decode and operation table) and the Matrix path's Shared-operand
+// gate for its CUBE function; the number of facts checked.
+std::size_t expect_tile_start_contract(const std::string& avs, std::uint64_t bits, const nlohmann::json& contract) {
+  std::size_t facts = 0;
+  const auto op = isa::tile_op_of_start(bits);
+  for (const char* key : {"tile_operation", "cube_function", "shared_operands_allowed"}) {
+    if (!contract.contains(key)) continue;
+    ++facts;
+    if (!op) {
+      ADD_FAILURE() << avs << ": the word starts no tile operation (" << key << ")";
+      continue;
+    }
+    const isa::TileOpDesc& d = isa::tile_op(*op);
+    if (std::string_view(key) == "tile_operation") {
+      EXPECT_EQ(std::string(d.name), contract[key].get<std::string>()) << avs;
+      continue;
+    }
+    EXPECT_EQ(d.family, isa::TileFamily::CUBE) << avs << " " << key;
+    if (std::string_view(key) == "cube_function") EXPECT_EQ(unsigned{d.function}, contract[key].get<unsigned>()) << avs;
+    else EXPECT_EQ(tile::matrix_function(d.function).shared_operands_allowed(), contract[key].get<bool>()) << avs;
+  }
+  return facts;
+}
+
+// InstructionContractAliasEngine_<MN>(): the assembly alias MN (BSTART.SFU,
+// BSTART.VEC) accepts exactly the TEPL-carried operations of that engine;
+// probed by assembling "MN <op>, FP32" for every tile operation.
+void expect_alias_engine(const std::string& avs, const std::string& alias, const std::string& engine) {
+  std::size_t accepted = 0;
+  for (std::size_t i = 0; i < isa::tile_ops().size(); ++i) {
+    const isa::TileOpDesc& d = isa::tile_ops()[i];
+    const bool expected = d.family == isa::TileFamily::TEPL && isa::engine_name(d.engine) == engine;
+    const bool ok = as::assemble(alias + " " + d.name + ", FP32\n", "alias.s").ok();
+    EXPECT_EQ(ok, expected) << avs << ": " << alias << " " << d.name;
+    accepted += ok;
+  }
+  EXPECT_GT(accepted, 0u) << avs << ": " << alias << " accepts no operation";
 }
 
 }  // namespace
@@ -81,10 +127,15 @@ TEST(SpecDecodePositive, EveryTestPointDecodesAsStated) {
         ++contract_facts;
       }
       if (contract.contains("agu")) contract_facts += expect_agu_contract(avs, d.desc().mnem, contract["agu"]);
+      contract_facts += expect_tile_start_contract(avs, bits, contract);
+      if (contract.contains("alias_engine")) {
+        expect_alias_engine(avs, contract["mnemonic"], contract["alias_engine"]);
+        ++contract_facts;
+      }
       ++assertions;
     }
   }
   EXPECT_GE(assertions, 553u);
   EXPECT_GE(handlers, 540u);
-  EXPECT_GE(contract_facts, 2200u);
+  EXPECT_GE(contract_facts, 2327u);
 }

@@ -4,9 +4,9 @@
 // tests/data/spec_tile_contracts.json: the model's tile start decode and tile
 // operation table (src/isa/generated/catalog_data.cpp) against the ASL's
 // DecodeTileOperation, TileOperationOfIndex, TileHandlerOfIndex,
-// TileClassOfIndex, TileEngineOfIndex and InstructionContract* values.
-// InstructionContractSharedOperandsAllowed_<CUBE op> has no counterpart in the
-// table; the extractor counts it as an omitted check.
+// TileClassOfIndex, TileEngineOfIndex and InstructionContract* values;
+// InstructionContractSharedOperandsAllowed_<CUBE op> against the Matrix
+// path's gate for the operation's CUBE function (tile::MatrixFunction).
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -15,6 +15,7 @@
 #include "isa/catalog.hpp"
 #include "isa/tile_start.hpp"
 #include "test_util.hpp"
+#include "tile/ops_matrix.hpp"
 
 namespace {
 
@@ -74,6 +75,11 @@ std::string check(const json& c) {
   if (kind == "cube_function") {
     if (d.family != isa::TileFamily::CUBE) return "not a CUBE operation";
     return d.function == c["value"].get<unsigned>() ? "" : "function " + std::to_string(d.function);
+  }
+  if (kind == "shared_operands_allowed") {
+    if (d.family != isa::TileFamily::CUBE) return "not a CUBE operation";
+    const bool allowed = tile::matrix_function(d.function).shared_operands_allowed();
+    return allowed == c["value"].get<bool>() ? "" : allowed ? "Shared operands allowed" : "Local-only";
   }
   return "unknown check " + kind;
 }

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cstdint>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -22,6 +23,7 @@
 #include "amo_contract_probes.hpp"
 #include "arch/machine.hpp"
 #include "block/control.hpp"
+#include "block/generated/bundle_start_forms.hpp"
 #include "isa/decoder.hpp"
 #include "runner/dispatch.hpp"
 #include "scalar/system_registers.hpp"
@@ -372,6 +374,38 @@ std::string immediate_fact_step(const pto::isa::FormDesc& f, const json& s) {
   return got == s["value"].get<bool>() ? "" : fmt::format("{} = {}", fact, got);
 }
 
+// The form a Scalar/CommandFormOperandsLegal step names: its form_id, or the
+// command forms the word matches by mask bits.
+std::vector<const pto::isa::FormDesc*> forms_matching_step(const json& s) {
+  if (!s.contains("form_id")) return forms_matching(s);
+  const auto idx = pto::isa::form_by_id(s["form_id"].get<std::string>());
+  if (!idx) return {};
+  return {&pto::isa::form(*idx)};
+}
+
+// "expect_start_fact": InstructionContractKind_<MN>() /
+// InstructionContractTransfer_<MN>(BrType) / CommandBundleTransferOfForm(form)
+// against the tables the BSTART handler reads (src/block/start_stop.cpp): the
+// generated per-form start facts and, for a BrType, the BrType table.
+std::string start_fact_step(const json& s) {
+  const std::vector<const pto::isa::FormDesc*> forms = forms_matching_step(s);
+  if (forms.size() != 1) return fmt::format("{} forms for the step", forms.size());
+  const pto::isa::FormIndex form = pto::isa::index_of(*forms.front());
+  const auto& table = pto::block::generated::kStartFormFacts;
+  const auto* facts = std::find_if(std::begin(table), std::end(table), [&](const auto& f) { return f.form == form; });
+  if (facts == std::end(table)) return "not a BSTART form";
+  if (s["fact"] == "kind") return facts->kind == bundle_kind(s["value"]) ? "" : "another bundle kind";
+  if (s["fact"] != "transfer") return "unknown start fact";
+  pto::arch::BundleTransfer transfer = facts->transfer;
+  if (s.contains("branch_type")) {
+    const auto bt = static_cast<std::size_t>(num(s["branch_type"]));
+    if (bt >= pto::block::generated::kBranchTypes.size() || !pto::block::generated::kBranchTypes[bt].legal)
+      return "BrType not legal";
+    transfer = pto::block::generated::kBranchTypes[bt].transfer;
+  }
+  return transfer == bundle_transfer(s["value"]) ? "" : "another transfer";
+}
+
 // Steps that check an ASL model helper against the model's own tables and
 // functions: the AGU facts of a form, the AGU offset and a decoded register
 // read in the current state, an InstructionContract fact of the executed
@@ -392,10 +426,12 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
     return got == s["value"].get<std::string>() ? "" : "operation " + got;
   }
   if (op == "expect_no_form") return no_form_step(s);
-  if (op == "expect_form_operands_legal") {  // ScalarFormOperandsLegal(bits, form): its field constraints
-    const auto idx = pto::isa::form_by_id(s.at("form_id").get<std::string>());
-    if (!idx) return "unknown form id";
-    const pto::isa::FormDesc& f = pto::isa::form(*idx);
+  if (op == "expect_start_fact") return start_fact_step(s);
+  if (op == "expect_form_operands_legal") {  // Scalar/CommandFormOperandsLegal(bits, form): its field constraints
+    // A command word's form is the one DecodeCommandForm picks by mask bits.
+    const std::vector<const pto::isa::FormDesc*> candidates = forms_matching_step(s);
+    if (candidates.size() != 1) return fmt::format("{} forms for the step", candidates.size());
+    const pto::isa::FormDesc& f = *candidates.front();
     const Word bits = num(s["bits"]) & pto::isa::length_mask(f.length_bits);
     if ((bits & f.mask) != f.match) return "the word does not match the form";
     // The form's entries of the constraint table the decoder checks.
@@ -447,6 +483,25 @@ std::string contract_result_step(const json& s) {
     }
     const std::string failure = run_step(fresh, step);
     if (!failure.empty()) return step["op"].get<std::string>() + ": " + failure;
+  }
+  return "";
+}
+
+// "expect_start_target": InstructionContractTarget_<MN>(pc, d) == value --
+// each form's word (simm12 = d) executed at pc on a fresh reference machine
+// starts a block whose BPCN is the value.
+std::string start_target_step(const json& s) {
+  for (const json& word : s.at("words")) {
+    Machine fresh(pto::arch::MachineConfig::reference());
+    const json steps = json::array(
+        {{{"op", "set_tpc"}, {"value", s["pc"]}},
+         {{"op", "exec"}, {"entry", "command"}, {"bits", word["bits"]}, {"length_bits", word["length_bits"]},
+          {"expect_status", "CommandExecution_Executed"}},
+         {{"op", "expect_barg"}, {"field", "bpcn"}, {"value", s["value"]}}});
+    for (const json& step : steps) {
+      const std::string failure = run_step(fresh, step);
+      if (!failure.empty()) return word["form_id"].get<std::string>() + " " + step["op"].get<std::string>() + ": " + failure;
+    }
   }
   return "";
 }
@@ -622,6 +677,10 @@ std::string run_step(Machine& m, const json& s) {
     m.set_fault(fault_code(s["fault"]), num(s["address"]));
   } else if (op == "write_reg5") {
     st.write_reg5(static_cast<unsigned>(num(s["sel"])), num(s["value"]));
+  } else if (op == "expect_reg5") {  // ReadScalarRegisterOperand: the Reg5 source read (GPR, T#k, U#k)
+    if (num(s["sel"]) > 31) return "Reg5 selector out of range";
+    const Word v = st.read_reg5(static_cast<unsigned>(num(s["sel"])));
+    if (v != num(s["value"])) return fmt::format("reg5 {} = {}", num(s["sel"]), hex(v));
   } else if (op == "record_fp_flags") {  // RecordNumericStatusFlags: sticky OR into CORE_STATE[36:32]
     st.sysregs.core_state |= (num(s["value"]) & 0x1F) << pto::arch::kCoreStateFlagsShift;
   } else if (op == "expect_fp_flags") {
@@ -644,11 +703,13 @@ std::string run_step(Machine& m, const json& s) {
     return pto::test::amo::amo_contract_step(s);
   } else if (op == "expect_contract_probe") {
     return pto::test::contract_probes::contract_probe_step(s);
+  } else if (op == "expect_start_target") {
+    return start_target_step(s);
   } else if (op == "set_bookkeeping" || op == "expect_bookkeeping") {
     return bookkeeping_field_step(st.bookkeeping, op == "set_bookkeeping", s);
   } else if (op == "expect_model_value" || op == "expect_contract" || op == "expect_decoded_register" ||
              op == "expect_agu_fact" || op == "expect_agu_offset" || op == "expect_no_form" ||
-             op == "expect_form_operands_legal") {
+             op == "expect_form_operands_legal" || op == "expect_start_fact") {
     return model_helper_step(m, op, s);
   } else if (op.starts_with("set_") || op.starts_with("expect_")) {
     return bookkeeping_step(st, op, s);

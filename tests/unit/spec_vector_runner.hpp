@@ -139,17 +139,21 @@ inline std::optional<Word> model_value(const json& v) {
 // the word's mask bits.  Like the ASL's decode, the match ignores field
 // constraints and the extension reservations (which the model's decoder
 // tries first, so a BSTART Fixup payload decodes as its reservation there).
-inline std::string no_form_step(const json& s) {
+inline std::vector<const isa::FormDesc*> forms_matching(const json& s) {
   const Word bits = num(s["bits"]);
   const auto length = static_cast<unsigned>(num(s["length_bits"]));
   const bool command = s.at("surface") == "command";
+  std::vector<const isa::FormDesc*> out;
   for (const isa::FormDesc& f : isa::catalog_forms()) {
     const bool command_form = f.family == isa::Family::CMD || f.family == isa::Family::BBD;
-    if (f.length_bits == length && command_form == command && (bits & f.mask) == f.match) {
-      return std::string("form ") + f.form_id + " matches";
-    }
+    if (f.length_bits == length && command_form == command && (bits & f.mask) == f.match) out.push_back(&f);
   }
-  return "";
+  return out;
+}
+
+inline std::string no_form_step(const json& s) {
+  const std::vector<const isa::FormDesc*> found = forms_matching(s);
+  return found.empty() ? "" : std::string("form ") + found.front()->form_id + " matches";
 }
 
 // Snapshots (an assertion comparing two state reads): a read step carrying
