@@ -406,6 +406,43 @@ std::string start_fact_step(const json& s) {
   return transfer == bundle_transfer(s["value"]) ? "" : "another transfer";
 }
 
+// "expect_form_fact": a per-form fact of the generated decoders
+// (Scalar{Family,Operation,Handler}OfForm, Command{Operation,Handler}OfForm,
+// {Scalar,Command}Operand{Present,Width}, ScalarOperandSignedness; checked by
+// PTO-AVS-ARCH-DECODER-COVERAGE-001) against the model's form table entry the
+// decoder and dispatcher use.
+std::string form_fact_value(const pto::isa::FormDesc& f, bool scalar, const json& s) {
+  const std::string fact = s["fact"];
+  const std::string surface = scalar ? "Scalar" : "Command";
+  if (fact == "family") return "ScalarSemantic_" + std::string(pto::isa::family_name(f.family));
+  if (fact == "operation") return surface + "Operation_" + (scalar ? pto::test::asl_id(f.mnemonic) : f.form_id);
+  if (fact == "handler") return surface + "Handler_" + f.semantic_handler;
+  // The ASL spells a field name as an identifier (L/UL is L_UL).
+  const auto fields = pto::isa::fields_of(f);
+  const auto it = std::find_if(fields.begin(), fields.end(),
+                                [&](const pto::isa::FieldDesc& d) { return pto::test::asl_id(d.name) == s.at("field"); });
+  if (fact == "operand_present") return it != fields.end() ? "true" : "false";
+  if (it == fields.end()) return "no field " + s["field"].get<std::string>();
+  const pto::isa::FieldDesc& field = *it;
+  if (fact == "operand_width") return std::to_string(field.width);
+  if (fact != "operand_signedness") return "unknown form fact " + fact;
+  using pto::isa::Signedness;
+  return field.signedness == Signedness::Signed     ? "ScalarField_Signed"
+         : field.signedness == Signedness::Unsigned ? "ScalarField_Unsigned"
+                                                    : "ScalarField_EncodingDefined";
+}
+
+std::string form_fact_step(const json& s) {
+  const auto idx = pto::isa::form_by_id(s.at("form_id").get<std::string>());
+  if (!idx) return "unknown form id";
+  const pto::isa::FormDesc& f = pto::isa::form(*idx);
+  const bool command_form = f.family == pto::isa::Family::CMD || f.family == pto::isa::Family::BBD;
+  if (command_form != (s.at("surface") == "command")) return "the form is on the other surface";
+  const std::string got = form_fact_value(f, !command_form, s);
+  const std::string want = s["value"].is_string() ? s["value"].get<std::string>() : s["value"].dump();
+  return got == want ? "" : s["fact"].get<std::string>() + " " + got;
+}
+
 // Steps that check an ASL model helper against the model's own tables and
 // functions: the AGU facts of a form, the AGU offset and a decoded register
 // read in the current state, an InstructionContract fact of the executed
@@ -427,6 +464,7 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
   }
   if (op == "expect_no_form") return no_form_step(s);
   if (op == "expect_start_fact") return start_fact_step(s);
+  if (op == "expect_form_fact") return form_fact_step(s);
   if (op == "expect_form_operands_legal") {  // Scalar/CommandFormOperandsLegal(bits, form): its field constraints
     // A command word's form is the one DecodeCommandForm picks by mask bits.
     const std::vector<const pto::isa::FormDesc*> candidates = forms_matching_step(s);
@@ -709,7 +747,7 @@ std::string run_step(Machine& m, const json& s) {
     return bookkeeping_field_step(st.bookkeeping, op == "set_bookkeeping", s);
   } else if (op == "expect_model_value" || op == "expect_contract" || op == "expect_decoded_register" ||
              op == "expect_agu_fact" || op == "expect_agu_offset" || op == "expect_no_form" ||
-             op == "expect_form_operands_legal" || op == "expect_start_fact") {
+             op == "expect_form_operands_legal" || op == "expect_start_fact" || op == "expect_form_fact") {
     return model_helper_step(m, op, s);
   } else if (op.starts_with("set_") || op.starts_with("expect_")) {
     return bookkeeping_step(st, op, s);
