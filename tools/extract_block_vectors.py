@@ -52,6 +52,12 @@ Additional step vocabulary:
     {"op":"expect_frame_template","field":f,"value":v}          _FrameTemplate.f
     {"op":"set_fault","fault":e,"address":w}  SetFault(code, address)
     {"op":"set_core_state","value":w}       _SystemRegisters.core_state = w
+    {"op":"expect_tile_datr_legal","tile_op":"TABS","fields":{...},"value":b}
+    {"op":"expect_tile_datr_pad_union","tile_op":"TFMA","value":"PadValue"}
+                                            TileOperationDATR{FieldsLegal,FieldApplicable,
+                                            PadUnion}(<tile catalog index>, ...): the
+                                            model's B.DATR rule of the operation (the
+                                            bundle extractor's steps; see there)
     {"op":"expect_form_fact","surface":"scalar"|"command","form_id":f,"fact":x[,"field":F],"value":v}
                                             Scalar{Family,Operation,Handler}OfForm(k),
                                             Command{Operation,Handler}OfForm(k),
@@ -80,6 +86,7 @@ import json
 import re
 import sys
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # keep the source tree clean
@@ -127,6 +134,35 @@ FORM_FACTS = {
     "CommandOperandPresent": ("command", "operand_present", True),
     "CommandOperandWidth": ("command", "operand_width", True),
 }
+
+
+# TileOperationDATRFieldsLegal argument order -> expect_tile_datr_legal field.
+DATR_ARGUMENTS = ("comparison_mode", "pad_value", "saturating", "canonicalize", "data_type", "rounding_mode",
+                  "data_layout")
+DATR_FIELD_OF_ENUM = {"TileDATRField_CMode": "comparison_mode", "TileDATRField_PadValueOrByteId": "pad_value",
+                      "TileDATRField_Sat": "saturating", "TileDATRField_Canonicalize": "canonicalize",
+                      "TileDATRField_DataType": "data_type", "TileDATRField_RMode": "rounding_mode",
+                      "TileDATRField_Layout": "data_layout"}
+
+
+@lru_cache(maxsize=None)
+def tile_catalog_records(spec: Path) -> dict:
+    """Catalog index -> catalog record (name, command_mnemonic, mode,
+    function, ...), from the PTO-INSTRUCTION headers of asl/tile/**."""
+    out = {}
+    for path in sorted((spec / "asl/tile").rglob("*.asl")):
+        m = re.match(r"// PTO-INSTRUCTION: (\{.*\})\s*$", path.read_text().split("\n", 1)[0])
+        if m:
+            header = json.loads(m.group(1))
+            for index, record in zip(header.get("catalog_indices", []), header.get("catalog_records", [])):
+                out[index] = record
+    return out
+
+
+def tile_operation_names(spec: Path) -> dict:
+    """Catalog index -> tile operation mnemonic (the integer the
+    TileOperationDATR* helpers take)."""
+    return {i: r["name"] for i, r in tile_catalog_records(spec).items()}
 
 
 def command_forms() -> list[dict]:
@@ -203,6 +239,10 @@ class BlockExecutor(base.Executor):
                                 length_bits=decode["length_bits"], fact="transfer", _key="value")
             if name in FORM_FACTS and len(args) == 1 + FORM_FACTS[name][2]:
                 return self.form_fact(name, args, env)
+            if name.startswith("TileOperationDATR"):
+                obs = self.datr_legality(name, [self.eval(a, env) for a in args])
+                if obs is not None:
+                    return obs
             if name == "CommandFormOperandsLegal" and len(args) == 2:
                 return self.command_operands_legal(args, env)
             if name == "ReadScalarRegisterOperand" and len(args) == 1:
@@ -239,6 +279,30 @@ class BlockExecutor(base.Executor):
                 return base.Opaque([name])
             params["field"] = field.name[len(prefix):]
         return base.Obs("expect_form_fact", **params, _key="value")
+
+    def datr_legality(self, name, values):
+        """expect_tile_datr_legal / expect_tile_datr_pad_union of the
+        TileOperationDATR* helpers on a constant operation index, or None."""
+        try:
+            operation = tile_operation_names(self.index.spec)[self.as_int(values[0])]
+        except (base.Unsupported, KeyError, IndexError):
+            return None
+        if operation in ("TLOAD", "TSTORE"):
+            return None  # their B.DATR rule adds the PadValue/CUBE-layout check
+        if name == "TileOperationDATRPadUnion" and len(values) == 1:
+            return base.Obs("expect_tile_datr_pad_union", tile_op=operation, _key="value")
+        if name == "TileOperationDATRFieldApplicable" and len(values) == 2:
+            field = DATR_FIELD_OF_ENUM.get(getattr(self.concrete(values[1]), "name", None))
+            if field is None:
+                return None
+            fields = {f: (f == field) if f in ("saturating", "canonicalize") else int(f == field)
+                      for f in DATR_ARGUMENTS}
+            return base.Obs("expect_tile_datr_legal", tile_op=operation, fields=fields, _key="value")
+        if name == "TileOperationDATRFieldsLegal" and len(values) == 8:
+            fields = {f: self.as_bool(v) if f in ("saturating", "canonicalize") else self.as_bits(v).value
+                      for f, v in zip(DATR_ARGUMENTS, values[1:])}
+            return base.Obs("expect_tile_datr_legal", tile_op=operation, fields=fields, _key="value")
+        return None
 
     def command_operands_legal(self, args, env):
         """CommandFormOperandsLegal(w, DecodeCommandForm(w, n)): the field
@@ -321,6 +385,12 @@ class BlockExecutor(base.Executor):
             return base.fmt(self.as_bits(const, 64))
         if step["op"] == "expect_predicate":
             return base.fmt(self.as_bits(const, 32))
+        if step["op"] == "expect_tile_datr_pad_union":
+            if not isinstance(const, base.EnumV) or not const.name.startswith("TileDATRPadUnion_"):
+                raise base.Unsupported("pad union is not a TileDATRPadUnion value")
+            return const.name[len("TileDATRPadUnion_"):]
+        if step["op"] == "expect_tile_datr_legal":
+            return self.as_bool(const)
         if step["op"] == "expect_form_fact":
             return const.name if isinstance(const, base.EnumV) else const
         if step["op"] == "expect_start_fact":

@@ -324,13 +324,7 @@ DATR_WORD_FIELDS = {"Layout": (7, 5), "RMode": (15, 3), "DataType": (20, 5), "Ca
 BSTART_TEPL = 0x00019181  # DataType@31:27, Mode@26:25, Function@24:20
 # TileSizeCodeBytes: SizeCode k (1..10 for a Local destination) is 64 << k bytes.
 LOCAL_SIZE_CODES = {64 << k: k for k in range(1, 11)}
-# TileOperationDATRFieldsLegal argument order -> expect_tile_datr_legal field.
-DATR_ARGUMENTS = ("comparison_mode", "pad_value", "saturating", "canonicalize", "data_type", "rounding_mode",
-                  "data_layout")
-DATR_FIELD_OF_ENUM = {"TileDATRField_CMode": "comparison_mode", "TileDATRField_PadValueOrByteId": "pad_value",
-                      "TileDATRField_Sat": "saturating", "TileDATRField_Canonicalize": "canonicalize",
-                      "TileDATRField_DataType": "data_type", "TileDATRField_RMode": "rounding_mode",
-                      "TileDATRField_Layout": "data_layout"}
+
 
 
 # Points where this model and the ASL disagree, recorded (and skipped by the
@@ -445,26 +439,6 @@ def dispatch_operand_arguments(generated_text: str) -> dict:
     for op, handler, args in legality_calls_of_arms(generated_text):
         out.setdefault(op, (handler, args))
     return out
-
-
-@lru_cache(maxsize=None)
-def tile_catalog_records(spec: Path) -> dict:
-    """Catalog index -> catalog record (name, command_mnemonic, mode,
-    function, ...), from the PTO-INSTRUCTION headers of asl/tile/**."""
-    out = {}
-    for path in sorted((spec / "asl/tile").rglob("*.asl")):
-        m = re.match(r"// PTO-INSTRUCTION: (\{.*\})\s*$", path.read_text().split("\n", 1)[0])
-        if m:
-            header = json.loads(m.group(1))
-            for index, record in zip(header.get("catalog_indices", []), header.get("catalog_records", [])):
-                out[index] = record
-    return out
-
-
-def tile_operation_names(spec: Path) -> dict:
-    """Catalog index -> tile operation mnemonic (the integer the
-    TileOperationDATR* helpers take)."""
-    return {i: r["name"] for i, r in tile_catalog_records(spec).items()}
 
 
 @lru_cache(maxsize=None)
@@ -629,7 +603,7 @@ class BundleExecutor(blk.BlockExecutor):
         """A direct semantic-handler call as the one bundle that performs it
         (SINGLE_BINDING_HANDLERS); Unsupported when no bundle expresses it."""
         constants = [v.name for v in values if isinstance(v, base.EnumV)]
-        records = [r for r in tile_catalog_records(self.index.spec).values()
+        records = [r for r in blk.tile_catalog_records(self.index.spec).values()
                    if r.get("semantic_handler") == handler and r.get("command_mnemonic") == "BSTART.TEPL"
                    and [a["constant"] for a in r["arguments"] if "constant" in a] == constants]
         if len(records) != 1 or len(records[0]["arguments"]) != len(values):
@@ -711,29 +685,10 @@ class BundleExecutor(blk.BlockExecutor):
             extra["payloads"] = {"source1": "0x1"}
         return base.Obs("expect_tile_dtype_legal", tile_op=operation, cases=cases, **extra, _key="value")
 
-    def datr_legality(self, name, values):
-        """expect_tile_datr_legal / expect_tile_datr_pad_union of the
-        TileOperationDATR* helpers on a constant operation index, or None."""
-        try:
-            operation = tile_operation_names(self.index.spec)[self.as_int(values[0])]
-        except (base.Unsupported, KeyError, IndexError):
-            return None
-        if operation in ("TLOAD", "TSTORE"):
-            return None  # their B.DATR rule adds the PadValue/CUBE-layout check
-        if name == "TileOperationDATRPadUnion" and len(values) == 1:
-            return base.Obs("expect_tile_datr_pad_union", tile_op=operation, _key="value")
-        if name == "TileOperationDATRFieldApplicable" and len(values) == 2:
-            field = DATR_FIELD_OF_ENUM.get(getattr(self.concrete(values[1]), "name", None))
-            if field is None:
-                return None
-            fields = {f: (f == field) if f in ("saturating", "canonicalize") else int(f == field)
-                      for f in DATR_ARGUMENTS}
-            return base.Obs("expect_tile_datr_legal", tile_op=operation, fields=fields, _key="value")
-        if name == "TileOperationDATRFieldsLegal" and len(values) == 8:
-            fields = {f: self.as_bool(v) if f in ("saturating", "canonicalize") else self.as_bits(v).value
-                      for f, v in zip(DATR_ARGUMENTS, values[1:])}
-            return base.Obs("expect_tile_datr_legal", tile_op=operation, fields=fields, _key="value")
-        return None
+    def form_fact(self, name, args, env):
+        """The bundle runner has no form-table step: per-form decoder facts
+        stay omitted here."""
+        return base.Opaque([name])
 
     def b_iot(self, vals):
         dv, dest, size, mask, s0v, s1v, s0, s1, last = vals
@@ -845,10 +800,6 @@ class BundleExecutor(blk.BlockExecutor):
                     return obs
             if name.startswith("InstructionContractDataTypeLegal_") or name in DTYPE_HELPERS:
                 obs = self.dtype_legality(name, vals())
-                if obs is not None:
-                    return obs
-            if name.startswith("TileOperationDATR"):
-                obs = self.datr_legality(name, vals())
                 if obs is not None:
                     return obs
             if name == "DefaultNumericExecutionControl" and not args:
@@ -1091,10 +1042,8 @@ class BundleExecutor(blk.BlockExecutor):
             return self.as_bool(const)
         if op == "expect_tile_element_defined" and isinstance(const, base.Bits) and const.width == 1:
             return bool(const.value)  # a defined_elements bit
-        if op == "expect_tile_datr_pad_union":
-            return enum_tail(self.concrete(const), "TileDATRPadUnion_")
         if op in ("expect_tile_element_defined", "expect_tile_stream_terminated", "expect_dimension_present",
-                  "expect_tile_dispatch_legal", "expect_tile_dtype_legal", "expect_tile_datr_legal"):
+                  "expect_tile_dispatch_legal", "expect_tile_dtype_legal"):
             return self.as_bool(const)
         return super().normalise(step, key, const)
 

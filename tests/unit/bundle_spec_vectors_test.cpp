@@ -30,6 +30,7 @@
 #include "tile/tile_ops.hpp"
 #include "tile/cube_layout.hpp"
 #include "spec_vector_runner.hpp"
+#include "tile_datr_steps.hpp"
 #include "tile_request.hpp"
 
 namespace {
@@ -359,28 +360,6 @@ std::string expect_dtype_legal(Machine& m, const json& s) {
   return compare(s, s["tile_op"].get<std::string>() + " data-type legality " + s["cases"].dump(), flag(legal));
 }
 
-// TileOperationDATRFieldsLegal: an explicit B.DATR with these fields,
-// checked by the model's SelectedBundleTileDataAttributesLegal.
-std::string expect_datr_legal(const json& s) {
-  const auto op = pto::isa::tile_op_from_name(s["tile_op"].get<std::string>());
-  if (!op) return "unknown tile operation";
-  const json& f = s["fields"];
-  pto::arch::BlockState b;
-  b.data_attributes_present = true;
-  auto& d = b.data_attributes;
-  d.comparison_mode = static_cast<std::uint8_t>(u(f["comparison_mode"]));
-  d.pad_value = static_cast<std::uint8_t>(u(f["pad_value"]));
-  d.saturating = f["saturating"].get<bool>();
-  d.canonicalize = f["canonicalize"].get<bool>();
-  d.data_type = static_cast<std::uint8_t>(u(f["data_type"]));
-  d.data_type_present = true;
-  d.rounding_mode = static_cast<std::uint8_t>(u(f["rounding_mode"]));
-  d.data_layout = static_cast<std::uint8_t>(u(f["data_layout"]));
-  return compare(s, "B.DATR legality", flag(pto::tile::datr_fields_legal(*op, b)));
-}
-
-constexpr const char* kPadUnions[] = {"MustZero", "PadValue", "HistogramByteId"};  // tile::PadUnion order
-
 // The descriptor fields ConfigureTile and ConfigureCubeTile share; nullopt
 // for an unknown data type name.
 std::optional<pto::tile::ConfigureRequest> configure_request(const json& s) {
@@ -497,12 +476,11 @@ std::string run_step(Machine& m, const json& s) {
     return compare(s, "linear index", hex(t.linear_index(u(s["row"]), u(s["column"]))));
   } else if (op == "expect_tile_dtype_legal") {
     return expect_dtype_legal(m, s);
-  } else if (op == "expect_tile_datr_legal") {
-    return expect_datr_legal(s);
-  } else if (op == "expect_tile_datr_pad_union") {
-    const auto t = pto::isa::tile_op_from_name(s["tile_op"].get<std::string>());
-    if (!t) return "unknown tile operation";
-    return compare(s, "B.DATR pad union", kPadUnions[static_cast<unsigned>(pto::tile::datr_contract(*t).pad_union)]);
+  } else if (op == "expect_tile_datr_legal" || op == "expect_tile_datr_pad_union") {
+    const bool legal = op == "expect_tile_datr_legal";
+    const auto got = legal ? pto::test::datr::legal_text(s) : pto::test::datr::pad_union_text(s);
+    if (!got) return "unknown tile operation";
+    return compare(s, legal ? "B.DATR legality" : "B.DATR pad union", *got);
   } else if (op == "expect_tile") {
     return compare(s, "tile " + s["field"].get<std::string>(), tile_field(tiles(m), tile_index(m, s), s["field"]));
   } else if (op == "expect_shared_tile") {

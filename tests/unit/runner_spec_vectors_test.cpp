@@ -31,6 +31,7 @@
 #include "contract_probes.hpp"
 #include "scalar_fact_names.hpp"
 #include "spec_vector_runner.hpp"
+#include "tile_datr_steps.hpp"
 
 namespace {
 
@@ -465,6 +466,13 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
   if (op == "expect_no_form") return no_form_step(s);
   if (op == "expect_start_fact") return start_fact_step(s);
   if (op == "expect_form_fact") return form_fact_step(s);
+  if (op == "expect_tile_datr_legal" || op == "expect_tile_datr_pad_union") {  // TileOperationDATR*(index, ...)
+    const bool legal = op == "expect_tile_datr_legal";
+    const auto got = legal ? pto::test::datr::legal_text(s) : pto::test::datr::pad_union_text(s);
+    if (!got) return "unknown tile operation";
+    const std::string want = s["value"].is_string() ? s["value"].get<std::string>() : s["value"].dump();
+    return *got == want ? "" : fmt::format("{} = {}", legal ? "B.DATR legality" : "B.DATR pad union", *got);
+  }
   if (op == "expect_form_operands_legal") {  // Scalar/CommandFormOperandsLegal(bits, form): its field constraints
     // A command word's form is the one DecodeCommandForm picks by mask bits.
     const std::vector<const pto::isa::FormDesc*> candidates = forms_matching_step(s);
@@ -747,7 +755,8 @@ std::string run_step(Machine& m, const json& s) {
     return bookkeeping_field_step(st.bookkeeping, op == "set_bookkeeping", s);
   } else if (op == "expect_model_value" || op == "expect_contract" || op == "expect_decoded_register" ||
              op == "expect_agu_fact" || op == "expect_agu_offset" || op == "expect_no_form" ||
-             op == "expect_form_operands_legal" || op == "expect_start_fact" || op == "expect_form_fact") {
+             op == "expect_form_operands_legal" || op == "expect_start_fact" || op == "expect_form_fact" ||
+             op == "expect_tile_datr_legal" || op == "expect_tile_datr_pad_union") {
     return model_helper_step(m, op, s);
   } else if (op.starts_with("set_") || op.starts_with("expect_")) {
     return bookkeeping_step(st, op, s);
