@@ -52,6 +52,13 @@ Additional step vocabulary:
     {"op":"expect_frame_template","field":f,"value":v}          _FrameTemplate.f
     {"op":"set_fault","fault":e,"address":w}  SetFault(code, address)
     {"op":"set_core_state","value":w}       _SystemRegisters.core_state = w
+    {"op":"expect_tile_index_fact","check":c,"index":i[,"value":v|"family":f,"code":n]}
+                                            Tile{Operation,Handler,Class,Engine}OfIndex(i)
+                                            (c = operation, handler, class, engine) and
+                                            DecodeTileOperation(TileDecode_f, code) == i of
+                                            a constant code (c = decode): the model's tile
+                                            operation table and tile start decode, as in
+                                            tools/extract_tile_contract_vectors.py
     {"op":"expect_tile_datr_legal","tile_op":"TABS","fields":{...},"value":b}
     {"op":"expect_tile_datr_pad_union","tile_op":"TFMA","value":"PadValue"}
                                             TileOperationDATR{FieldsLegal,FieldApplicable,
@@ -165,6 +172,14 @@ def tile_operation_names(spec: Path) -> dict:
     return {i: r["name"] for i, r in tile_catalog_records(spec).items()}
 
 
+# Tile{Operation,Handler,Class,Engine}OfIndex(i) -> (check, enumeration
+# prefix) of an expect_tile_index_fact step (tests/unit/tile_contract_checks.hpp).
+TILE_INDEX_FACTS = {"TileOperationOfIndex": ("operation", "TileOperation_"),
+                    "TileHandlerOfIndex": ("handler", "TileHandler_"),
+                    "TileClassOfIndex": ("class", "TileClass_"),
+                    "TileEngineOfIndex": ("engine", "TileEngine_")}
+
+
 def command_forms() -> list[dict]:
     return json.loads((SOURCES["catalog"] / "command-forms.json").read_text())["forms"]
 
@@ -239,6 +254,13 @@ class BlockExecutor(base.Executor):
                                 length_bits=decode["length_bits"], fact="transfer", _key="value")
             if name in FORM_FACTS and len(args) == 1 + FORM_FACTS[name][2]:
                 return self.form_fact(name, args, env)
+            if name in TILE_INDEX_FACTS and len(args) == 1:
+                index = self.eval(args[0], env)
+                if not isinstance(index, int) or isinstance(index, bool):
+                    return base.Opaque([name])
+                return base.Obs("expect_tile_index_fact", check=TILE_INDEX_FACTS[name][0], index=index, _key="value")
+            if name == "DecodeTileOperation" and len(args) == 2:
+                return self.tile_decode(args, env)
             if name.startswith("TileOperationDATR"):
                 obs = self.datr_legality(name, [self.eval(a, env) for a in args])
                 if obs is not None:
@@ -252,6 +274,15 @@ class BlockExecutor(base.Executor):
                            "value": base.fmt(self.as_bits(self.eval(args[1], env), 64))})
                 return None
         return super().eval_call(name, params, args, env, statement)
+
+    def tile_decode(self, args, env):
+        """DecodeTileOperation(TileDecode_F, code) of a constant code: the
+        model's tile start decode (expect_tile_index_fact check decode)."""
+        family, code = (self.eval(a, env) for a in args)
+        if not isinstance(family, base.EnumV) or not isinstance(code, base.Bits):
+            return base.Opaque(["DecodeTileOperation"])
+        return base.Obs("expect_tile_index_fact", check="decode", family=family.name.removeprefix("TileDecode_"),
+                        code=code.value, _key="index")
 
     def surface_form_id(self, surface: str, index: int) -> str:
         """The catalog form at position `index` of the surface (the generated
@@ -385,6 +416,13 @@ class BlockExecutor(base.Executor):
             return base.fmt(self.as_bits(const, 64))
         if step["op"] == "expect_predicate":
             return base.fmt(self.as_bits(const, 32))
+        if step["op"] == "expect_tile_index_fact":
+            if step["check"] == "decode":
+                return self.as_int(const)
+            prefix = {check: prefix for check, prefix in TILE_INDEX_FACTS.values()}[step["check"]]
+            if not isinstance(const, base.EnumV) or not const.name.startswith(prefix):
+                raise base.Unsupported(f"expected a {prefix}* value")
+            return const.name[len(prefix):]
         if step["op"] == "expect_tile_datr_pad_union":
             if not isinstance(const, base.EnumV) or not const.name.startswith("TileDATRPadUnion_"):
                 raise base.Unsupported("pad union is not a TileDATRPadUnion value")

@@ -10,11 +10,13 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <optional>
 #include <string>
 
 #include "isa/catalog.hpp"
 #include "isa/tile_start.hpp"
 #include "test_util.hpp"
+#include "tile_contract_checks.hpp"
 #include "tile/ops_matrix.hpp"
 
 namespace {
@@ -27,46 +29,10 @@ const json& points() {
   return v;
 }
 
-// A BSTART tile start word (asl/block/model/encoding: kind [8:7] = 11 over
-// the 0x01 carrier, family selector [19:15]) with `code` in the selector
-// field [26:20]: TEPL reads Mode:Function there, TLSU and CUBE the Function.
-std::uint64_t tile_start_word(const std::string& family, unsigned code) {
-  const unsigned fam = family == "TEPL" ? 3 : family == "TLSU" ? 2 : 6;
-  return 0x01u | (3u << 7) | (fam << 15) | (std::uint64_t{code} << 20);
-}
-
-// TileClass_ElementwiseTileTile -> the catalog's "elementwise-tile-tile".
-std::string kebab(const std::string& camel) {
-  std::string out;
-  for (char c : camel) {
-    if (std::isupper(static_cast<unsigned char>(c)) && !out.empty()) out += '-';
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
-
-const isa::TileOpDesc& op_at(const json& c) { return isa::tile_ops()[c["index"].get<std::size_t>()]; }
-
 // "" when the check holds, otherwise what the model has.
 std::string check(const json& c) {
+  if (const std::optional<std::string> index_fact = test::tile_contract::index_fact_check(c)) return *index_fact;
   const std::string kind = c["check"];
-  if (kind == "decode") {
-    const unsigned code = c["code"];
-    if (code >= (c["family"] == "TEPL" ? 128u : 32u)) return "code does not fit the start word's selector";
-    const auto op = isa::tile_op_of_start(tile_start_word(c["family"], code));
-    if (!op) return "no tile operation";
-    return static_cast<std::size_t>(*op) == c["index"].get<std::size_t>() ? ""
-                                                                           : "index " + std::to_string(static_cast<int>(*op));
-  }
-  if (kind == "operation") return op_at(c).name == c["value"].get<std::string>() ? "" : op_at(c).name;
-  if (kind == "handler") return op_at(c).semantic_handler == c["value"].get<std::string>() ? "" : op_at(c).semantic_handler;
-  if (kind == "class") {
-    return op_at(c).classification == kebab(c["value"]) ? "" : op_at(c).classification;
-  }
-  if (kind == "engine") {
-    return isa::engine_name(op_at(c).engine) == c["value"].get<std::string>() ? ""
-                                                                             : std::string(isa::engine_name(op_at(c).engine));
-  }
   const auto op = isa::tile_op_from_name(c["contract"].get<std::string>());
   if (!op) return "no tile operation named " + c["contract"].get<std::string>();
   const isa::TileOpDesc& d = isa::tile_op(*op);

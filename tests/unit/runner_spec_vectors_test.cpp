@@ -31,6 +31,7 @@
 #include "contract_probes.hpp"
 #include "scalar_fact_names.hpp"
 #include "spec_vector_runner.hpp"
+#include "tile_contract_checks.hpp"
 #include "tile_datr_steps.hpp"
 
 namespace {
@@ -466,6 +467,10 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
   if (op == "expect_no_form") return no_form_step(s);
   if (op == "expect_start_fact") return start_fact_step(s);
   if (op == "expect_form_fact") return form_fact_step(s);
+  if (op == "expect_tile_index_fact") {  // DecodeTileOperation, Tile*OfIndex(i)
+    const std::optional<std::string> failure = pto::test::tile_contract::index_fact_check(s);
+    return failure ? *failure : "unknown tile index fact " + s["check"].get<std::string>();
+  }
   if (op == "expect_tile_datr_legal" || op == "expect_tile_datr_pad_union") {  // TileOperationDATR*(index, ...)
     const bool legal = op == "expect_tile_datr_legal";
     const auto got = legal ? pto::test::datr::legal_text(s) : pto::test::datr::pad_union_text(s);
@@ -756,7 +761,7 @@ std::string run_step(Machine& m, const json& s) {
   } else if (op == "expect_model_value" || op == "expect_contract" || op == "expect_decoded_register" ||
              op == "expect_agu_fact" || op == "expect_agu_offset" || op == "expect_no_form" ||
              op == "expect_form_operands_legal" || op == "expect_start_fact" || op == "expect_form_fact" ||
-             op == "expect_tile_datr_legal" || op == "expect_tile_datr_pad_union") {
+             op == "expect_tile_datr_legal" || op == "expect_tile_datr_pad_union" || op == "expect_tile_index_fact") {
     return model_helper_step(m, op, s);
   } else if (op.starts_with("set_") || op.starts_with("expect_")) {
     return bookkeeping_step(st, op, s);

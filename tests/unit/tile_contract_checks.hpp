@@ -1,0 +1,69 @@
+// The tile operation table facts the ASL states per catalog index
+// (DecodeTileOperation, Tile{Operation,Handler,Class,Engine}OfIndex), checked
+// against the model's tile start decode and tile operation table
+// (src/isa/generated/catalog_data.cpp); shared by the tile contract points
+// (isa_tile_contract_spec_test.cpp) and the block vector runner
+// (PTO-AVS-ARCH-DECODER-COVERAGE-001).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "isa/catalog.hpp"
+#include "isa/tile_start.hpp"
+
+namespace pto::test::tile_contract {
+
+using json = nlohmann::json;
+
+// A BSTART tile start word (asl/block/model/encoding: kind [8:7] = 11 over
+// the 0x01 carrier, family selector [19:15]) with `code` in the selector
+// field [26:20]: TEPL reads Mode:Function there, TLSU and CUBE the Function.
+inline std::uint64_t tile_start_word(const std::string& family, unsigned code) {
+  const unsigned fam = family == "TEPL" ? 3 : family == "TLSU" ? 2 : 6;
+  return 0x01u | (3u << 7) | (fam << 15) | (std::uint64_t{code} << 20);
+}
+
+// TileClass_ElementwiseTileTile -> the catalog's "elementwise-tile-tile".
+inline std::string kebab(const std::string& camel) {
+  std::string out;
+  for (char c : camel) {
+    if (std::isupper(static_cast<unsigned char>(c)) && !out.empty()) out += '-';
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+inline const isa::TileOpDesc& op_at(const json& c) { return isa::tile_ops()[c["index"].get<std::size_t>()]; }
+
+// A fact of the tile operation at catalog index i: "" when it holds,
+// otherwise what the model has; nullopt for a check of another kind.
+//   decode:    DecodeTileOperation(TileDecode_<family>, code) == i
+//   operation, handler, class, engine: Tile{Operation,Handler,Class,Engine}OfIndex(i)
+inline std::optional<std::string> index_fact_check(const json& c) {
+  const std::string kind = c["check"];
+  if (kind == "decode") {
+    const unsigned code = c["code"];
+    if (code >= (c["family"] == "TEPL" ? 128u : 32u)) return "code does not fit the start word's selector";
+    const auto op = isa::tile_op_of_start(tile_start_word(c["family"], code));
+    if (!op) return "no tile operation";
+    return static_cast<std::size_t>(*op) == c["index"].get<std::size_t>() ? ""
+                                                                           : "index " + std::to_string(static_cast<int>(*op));
+  }
+  if (kind != "operation" && kind != "handler" && kind != "class" && kind != "engine") return std::nullopt;
+  if (c["index"].get<std::size_t>() >= isa::tile_ops().size()) return "index out of range";
+  if (kind == "operation") return op_at(c).name == c["value"].get<std::string>() ? "" : op_at(c).name;
+  if (kind == "handler") return op_at(c).semantic_handler == c["value"].get<std::string>() ? "" : op_at(c).semantic_handler;
+  if (kind == "class") {
+    return op_at(c).classification == kebab(c["value"]) ? "" : op_at(c).classification;
+  }
+  const std::string engine(isa::engine_name(op_at(c).engine));  // kind == "engine"
+  return engine == c["value"].get<std::string>() ? "" : engine;
+}
+
+}  // namespace pto::test::tile_contract
