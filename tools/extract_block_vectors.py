@@ -54,7 +54,10 @@ Additional step vocabulary:
     {"op":"set_core_state","value":w}       _SystemRegisters.core_state = w
     {"op":"expect_tile_index_fact","check":c,"index":i[,"value":v|"family":f,"code":n]}
                                             Tile{Operation,Handler,Class,Engine}OfIndex(i)
-                                            (c = operation, handler, class, engine) and
+                                            (c = operation, handler, class, engine),
+                                            TileOperandPresent(i, TileOperand_F) (c =
+                                            operand_present, "field":F),
+                                            TileOperationUsesTEPLCarrier(i) (c = tepl_carrier),
                                             DecodeTileOperation(TileDecode_f, code) == i of
                                             a constant code (c = decode): the model's tile
                                             operation table and tile start decode, as in
@@ -259,6 +262,8 @@ class BlockExecutor(base.Executor):
                 if not isinstance(index, int) or isinstance(index, bool):
                     return base.Opaque([name])
                 return base.Obs("expect_tile_index_fact", check=TILE_INDEX_FACTS[name][0], index=index, _key="value")
+            if name in ("TileOperandPresent", "TileOperationUsesTEPLCarrier") and len(args) in (1, 2):
+                return self.tile_index_flag(name, args, env)
             if name == "DecodeTileOperation" and len(args) == 2:
                 return self.tile_decode(args, env)
             if name.startswith("TileOperationDATR"):
@@ -274,6 +279,21 @@ class BlockExecutor(base.Executor):
                            "value": base.fmt(self.as_bits(self.eval(args[1], env), 64))})
                 return None
         return super().eval_call(name, params, args, env, statement)
+
+    def tile_index_flag(self, name, args, env):
+        """TileOperandPresent(i, TileOperand_F) / TileOperationUsesTEPLCarrier(i):
+        expect_tile_index_fact checks operand_present / tepl_carrier."""
+        values = [self.eval(a, env) for a in args]
+        if not isinstance(values[0], int) or isinstance(values[0], bool):
+            return base.Opaque([name])
+        if name == "TileOperationUsesTEPLCarrier":
+            return base.Obs("expect_tile_index_fact", check="tepl_carrier", index=values[0], _key="value") \
+                if len(values) == 1 else base.Opaque([name])
+        field = values[1] if len(values) == 2 else None
+        if not isinstance(field, base.EnumV) or not field.name.startswith("TileOperand_"):
+            return base.Opaque([name])
+        return base.Obs("expect_tile_index_fact", check="operand_present", index=values[0],
+                        field=field.name[len("TileOperand_"):], _key="value")
 
     def tile_decode(self, args, env):
         """DecodeTileOperation(TileDecode_F, code) of a constant code: the
@@ -419,6 +439,8 @@ class BlockExecutor(base.Executor):
         if step["op"] == "expect_tile_index_fact":
             if step["check"] == "decode":
                 return self.as_int(const)
+            if step["check"] in ("operand_present", "tepl_carrier"):
+                return self.as_bool(const)
             prefix = {check: prefix for check, prefix in TILE_INDEX_FACTS.values()}[step["check"]]
             if not isinstance(const, base.EnumV) or not const.name.startswith(prefix):
                 raise base.Unsupported(f"expected a {prefix}* value")

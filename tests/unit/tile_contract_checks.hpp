@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
@@ -45,6 +46,9 @@ inline const isa::TileOpDesc& op_at(const json& c) { return isa::tile_ops()[c["i
 // otherwise what the model has; nullopt for a check of another kind.
 //   decode:    DecodeTileOperation(TileDecode_<family>, code) == i
 //   operation, handler, class, engine: Tile{Operation,Handler,Class,Engine}OfIndex(i)
+//   operand_present: TileOperandPresent(i, TileOperand_<field>), the
+//              operation's operand list in the table
+//   tepl_carrier: TileOperationUsesTEPLCarrier(i), its start carrier is BSTART.TEPL
 inline std::optional<std::string> index_fact_check(const json& c) {
   const std::string kind = c["check"];
   if (kind == "decode") {
@@ -55,8 +59,18 @@ inline std::optional<std::string> index_fact_check(const json& c) {
     return static_cast<std::size_t>(*op) == c["index"].get<std::size_t>() ? ""
                                                                            : "index " + std::to_string(static_cast<int>(*op));
   }
-  if (kind != "operation" && kind != "handler" && kind != "class" && kind != "engine") return std::nullopt;
+  if (kind != "operation" && kind != "handler" && kind != "class" && kind != "engine" && kind != "operand_present" &&
+      kind != "tepl_carrier")
+    return std::nullopt;
   if (c["index"].get<std::size_t>() >= isa::tile_ops().size()) return "index out of range";
+  if (kind == "operand_present" || kind == "tepl_carrier") {
+    const auto operands = isa::operands_of(op_at(c));
+    const bool got = kind == "tepl_carrier"
+                         ? std::string(op_at(c).command_mnemonic) == "BSTART.TEPL"
+                         : std::any_of(operands.begin(), operands.end(),
+                                       [&](const isa::TileOperandRole& r) { return c["field"] == r.field; });
+    return got == c["value"].get<bool>() ? "" : kind + (got ? " true" : " false");
+  }
   if (kind == "operation") return op_at(c).name == c["value"].get<std::string>() ? "" : op_at(c).name;
   if (kind == "handler") return op_at(c).semantic_handler == c["value"].get<std::string>() ? "" : op_at(c).semantic_handler;
   if (kind == "class") {
