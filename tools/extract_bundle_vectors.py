@@ -690,6 +690,9 @@ class BundleExecutor(blk.BlockExecutor):
         stay omitted here."""
         return base.Opaque([name])
 
+    # nor a command-surface decode step: DecodeCommandForm(w, n) == k stays omitted
+    is_command_decode = staticmethod(base.Executor.is_command_decode)
+
     def b_iot(self, vals):
         dv, dest, size, mask, s0v, s1v, s0, s1, last = vals
         dv, s0v, s1v, last = (self.as_bool(x) for x in (dv, s0v, s1v, last))
