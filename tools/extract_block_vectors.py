@@ -52,6 +52,9 @@ Additional step vocabulary:
     {"op":"expect_frame_template","field":f,"value":v}          _FrameTemplate.f
     {"op":"set_fault","fault":e,"address":w}  SetFault(code, address)
     {"op":"set_core_state","value":w}       _SystemRegisters.core_state = w
+    {"op":"expect_sysreg_access","addr":a24,"value":"ReadWrite"|"ReadOnly"|"WriteOnly"|"Unknown"}
+                                            SystemRegisterAccessOf(a): the model's access
+                                            class of the address (scalar::system_register_access_of)
     {"op":"expect_tile_index_fact","check":c,"index":i[,"value":v|"family":f,"code":n]}
                                             Tile{Operation,Handler,Class,Engine}OfIndex(i)
                                             (c = operation, handler, class, engine),
@@ -257,6 +260,11 @@ class BlockExecutor(base.Executor):
                                 length_bits=decode["length_bits"], fact="transfer", _key="value")
             if name in FORM_FACTS and len(args) == 1 + FORM_FACTS[name][2]:
                 return self.form_fact(name, args, env)
+            if name == "SystemRegisterAccessOf" and len(args) == 1:
+                address = self.eval(args[0], env)
+                if not isinstance(address, base.Bits):
+                    return base.Opaque([name])
+                return base.Obs("expect_sysreg_access", addr=base.fmt(self.as_bits(address, 24)), _key="value")
             if name in TILE_INDEX_FACTS and len(args) == 1:
                 index = self.eval(args[0], env)
                 if not isinstance(index, int) or isinstance(index, bool):
@@ -446,6 +454,10 @@ class BlockExecutor(base.Executor):
             index = self.as_int(const)
             step["form_id"] = self.surface_form_id("command", index)
             return index
+        if step["op"] == "expect_sysreg_access":
+            if not isinstance(const, base.EnumV) or not const.name.startswith("SystemRegisterAccess_"):
+                raise base.Unsupported("expected a SystemRegisterAccess_* value")
+            return const.name[len("SystemRegisterAccess_"):]
         if step["op"] == "expect_tile_index_fact":
             if step["check"] == "decode":
                 return self.as_int(const)

@@ -467,7 +467,14 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
   if (op == "expect_no_form") return no_form_step(s);
   if (op == "expect_start_fact") return start_fact_step(s);
   if (op == "expect_form_fact") return form_fact_step(s);
-  if (op == "expect_tile_index_fact") {  // DecodeTileOperation, Tile*OfIndex(i)
+  if (op == "expect_sysreg_access") {  // SystemRegisterAccessOf(a), the catalog's access class
+    static constexpr const char* kAccess[] = {"Unknown", "ReadOnly", "WriteOnly", "ReadWrite"};  // SystemRegisterAccess order
+    const auto access = pto::scalar::system_register_access_of(static_cast<pto::scalar::SystemRegisterAddress>(num(s["addr"])));
+    const std::string got = kAccess[static_cast<unsigned>(access)];
+    return got == s["value"].get<std::string>() ? "" : "access " + got;
+  }
+  if (op == "expect_tile_index_fact" ||
+             op == "expect_sysreg_access") {  // DecodeTileOperation, Tile*OfIndex(i)
     const std::optional<std::string> failure = pto::test::tile_contract::index_fact_check(s);
     return failure ? *failure : "unknown tile index fact " + s["check"].get<std::string>();
   }
@@ -761,7 +768,8 @@ std::string run_step(Machine& m, const json& s) {
   } else if (op == "expect_model_value" || op == "expect_contract" || op == "expect_decoded_register" ||
              op == "expect_agu_fact" || op == "expect_agu_offset" || op == "expect_no_form" ||
              op == "expect_form_operands_legal" || op == "expect_start_fact" || op == "expect_form_fact" ||
-             op == "expect_tile_datr_legal" || op == "expect_tile_datr_pad_union" || op == "expect_tile_index_fact") {
+             op == "expect_tile_datr_legal" || op == "expect_tile_datr_pad_union" || op == "expect_tile_index_fact" ||
+             op == "expect_sysreg_access") {
     return model_helper_step(m, op, s);
   } else if (op.starts_with("set_") || op.starts_with("expect_")) {
     return bookkeeping_step(st, op, s);
