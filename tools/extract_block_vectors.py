@@ -52,6 +52,13 @@ Additional step vocabulary:
     {"op":"expect_frame_template","field":f,"value":v}          _FrameTemplate.f
     {"op":"set_fault","fault":e,"address":w}  SetFault(code, address)
     {"op":"set_core_state","value":w}       _SystemRegisters.core_state = w
+    {"op":"expect_tile_start","form_id":f,"fact":x[,"bits":w][,"family":F],"value":v}
+                                            CommandFormSelectsTileOperation(k) (selects),
+                                            CommandTileFamilyOfForm(k) (family),
+                                            CommandTile{Code,DataType}OfForm(w, k) (code,
+                                            data_type), DecodeTileOperation(F,
+                                            CommandTileCodeOfForm(w, k)) (operation): the
+                                            model's tile-start decode (src/isa/tile_start.hpp)
     {"op":"expect_sysreg_access","addr":a24,"value":"ReadWrite"|"ReadOnly"|"WriteOnly"|"Unknown"}
                                             SystemRegisterAccessOf(a): the model's access
                                             class of the address (scalar::system_register_access_of)
@@ -186,6 +193,12 @@ TILE_INDEX_FACTS = {"TileOperationOfIndex": ("operation", "TileOperation_"),
                     "TileEngineOfIndex": ("engine", "TileEngine_")}
 
 
+# Command{FormSelectsTileOperation,TileFamilyOfForm}(k),
+# CommandTile{Code,DataType}OfForm(w, k) -> expect_tile_start fact.
+TILE_START_FACTS = {"CommandFormSelectsTileOperation": "selects", "CommandTileFamilyOfForm": "family",
+                    "CommandTileCodeOfForm": "code", "CommandTileDataTypeOfForm": "data_type"}
+
+
 def command_forms() -> list[dict]:
     return json.loads((SOURCES["catalog"] / "command-forms.json").read_text())["forms"]
 
@@ -272,6 +285,8 @@ class BlockExecutor(base.Executor):
                 return base.Obs("expect_tile_index_fact", check=TILE_INDEX_FACTS[name][0], index=index, _key="value")
             if name in ("TileOperandPresent", "TileOperationUsesTEPLCarrier") and len(args) in (1, 2):
                 return self.tile_index_flag(name, args, env)
+            if name in TILE_START_FACTS and len(args) == (2 if TILE_START_FACTS[name] in ("code", "data_type") else 1):
+                return self.tile_start_fact(name, args, env)
             if name == "DecodeTileOperation" and len(args) == 2:
                 return self.tile_decode(args, env)
             if name.startswith("TileOperationDATR"):
@@ -303,10 +318,29 @@ class BlockExecutor(base.Executor):
         return base.Obs("expect_tile_index_fact", check="operand_present", index=values[0],
                         field=field.name[len("TileOperand_"):], _key="value")
 
+    def tile_start_fact(self, name, args, env):
+        """A tile-start fact of command form k (a constant index) and, for the
+        code and data type, of the word w: an expect_tile_start step."""
+        values = [self.eval(a, env) for a in args]
+        index = values[-1]
+        if not isinstance(index, int) or isinstance(index, bool) or (
+                len(values) == 2 and not isinstance(values[0], base.Bits)):
+            return base.Opaque([name])
+        params = {"form_id": self.surface_form_id("command", index), "fact": TILE_START_FACTS[name]}
+        if len(values) == 2:
+            params["bits"] = base.fmt_instruction(self.as_bits(values[0], 64), 32)
+        return base.Obs("expect_tile_start", **params, _key="value")
+
     def tile_decode(self, args, env):
         """DecodeTileOperation(TileDecode_F, code) of a constant code: the
-        model's tile start decode (expect_tile_index_fact check decode)."""
+        model's tile start decode (expect_tile_index_fact check decode);
+        of CommandTileCodeOfForm(w, k): the operation the model's start
+        decode selects for w (expect_tile_start fact operation)."""
         family, code = (self.eval(a, env) for a in args)
+        if isinstance(family, base.EnumV) and isinstance(code, base.Obs) and code.op == "expect_tile_start" \
+                and code.params.get("fact") == "code":
+            return base.Obs("expect_tile_start", **{**code.params, "fact": "operation"},
+                            family=family.name.removeprefix("TileDecode_"))
         if not isinstance(family, base.EnumV) or not isinstance(code, base.Bits):
             return base.Opaque(["DecodeTileOperation"])
         return base.Obs("expect_tile_index_fact", check="decode", family=family.name.removeprefix("TileDecode_"),
@@ -454,6 +488,14 @@ class BlockExecutor(base.Executor):
             index = self.as_int(const)
             step["form_id"] = self.surface_form_id("command", index)
             return index
+        if step["op"] == "expect_tile_start":
+            if step["fact"] == "family":
+                if not isinstance(const, base.EnumV) or not const.name.startswith("TileDecode_"):
+                    raise base.Unsupported("expected a TileDecode_* value")
+                return const.name[len("TileDecode_"):]
+            if step["fact"] == "selects":
+                return self.as_bool(const)
+            return const.value if isinstance(const, base.Bits) else self.as_int(const)
         if step["op"] == "expect_sysreg_access":
             if not isinstance(const, base.EnumV) or not const.name.startswith("SystemRegisterAccess_"):
                 raise base.Unsupported("expected a SystemRegisterAccess_* value")

@@ -25,6 +25,7 @@
 #include "block/control.hpp"
 #include "block/generated/bundle_start_forms.hpp"
 #include "isa/decoder.hpp"
+#include "isa/tile_start.hpp"
 #include "runner/dispatch.hpp"
 #include "scalar/system_registers.hpp"
 #include "scalar/tables.hpp"
@@ -445,6 +446,38 @@ std::string form_fact_step(const json& s) {
   return got == want ? "" : s["fact"].get<std::string>() + " " + got;
 }
 
+// "expect_tile_start": CommandFormSelectsTileOperation(k),
+// CommandTileFamilyOfForm(k), CommandTile{Code,DataType}OfForm(w, k) and
+// DecodeTileOperation(F, CommandTileCodeOfForm(w, k)) against the model's
+// tile-start decode (src/isa/tile_start.hpp), which BSTART uses to pick the
+// tile operation (PTO-AVS-ARCH-DECODER-COVERAGE-001).
+std::string tile_start_value(const pto::isa::FormDesc& f, const json& s) {
+  using pto::isa::TileStartFamily;
+  const std::string fact = s["fact"];
+  const auto family = static_cast<TileStartFamily>((f.match >> 15) & 0x1F);  // the form's fixed selector
+  if (fact == "selects") return pto::isa::is_tile_start(f) ? "true" : "false";
+  if (fact == "family") {
+    return family == TileStartFamily::TEPL ? "TEPL" : family == TileStartFamily::TLSU ? "TLSU" : family == TileStartFamily::CUBE ? "CUBE" : "none";
+  }
+  const Word bits = num(s.at("bits"));
+  if ((bits & f.mask) != f.match) return "the word is not of the form";
+  if (fact == "data_type") return std::to_string(pto::isa::tile_start_data_type(bits));
+  // TEPL reads the 7-bit Mode:Function selector, TLSU and CUBE the Function.
+  const unsigned selector = pto::isa::tile_start_selector(bits);
+  if (fact == "code") return std::to_string(family == TileStartFamily::TEPL ? selector : selector & 0x1F);
+  if (fact != "operation") return "unknown tile start fact " + fact;
+  const auto op = pto::isa::tile_op_of_start(bits);
+  return op ? std::to_string(static_cast<unsigned>(*op)) : "no operation";
+}
+
+std::string tile_start_step(const json& s) {
+  const auto idx = pto::isa::form_by_id(s.at("form_id").get<std::string>());
+  if (!idx) return "unknown form id";
+  const std::string got = tile_start_value(pto::isa::form(*idx), s);
+  const std::string want = s["value"].is_string() ? s["value"].get<std::string>() : s["value"].dump();
+  return got == want ? "" : s["fact"].get<std::string>() + " " + got;
+}
+
 // Steps that check an ASL model helper against the model's own tables and
 // functions: the AGU facts of a form, the AGU offset and a decoded register
 // read in the current state, an InstructionContract fact of the executed
@@ -467,6 +500,7 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
   if (op == "expect_no_form") return no_form_step(s);
   if (op == "expect_start_fact") return start_fact_step(s);
   if (op == "expect_form_fact") return form_fact_step(s);
+  if (op == "expect_tile_start") return tile_start_step(s);
   if (op == "expect_sysreg_access") {  // SystemRegisterAccessOf(a), the catalog's access class
     static constexpr const char* kAccess[] = {"Unknown", "ReadOnly", "WriteOnly", "ReadWrite"};  // SystemRegisterAccess order
     const auto access = pto::scalar::system_register_access_of(static_cast<pto::scalar::SystemRegisterAddress>(num(s["addr"])));
@@ -474,7 +508,7 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
     return got == s["value"].get<std::string>() ? "" : "access " + got;
   }
   if (op == "expect_tile_index_fact" ||
-             op == "expect_sysreg_access") {  // DecodeTileOperation, Tile*OfIndex(i)
+             op == "expect_sysreg_access" || op == "expect_tile_start") {  // DecodeTileOperation, Tile*OfIndex(i)
     const std::optional<std::string> failure = pto::test::tile_contract::index_fact_check(s);
     return failure ? *failure : "unknown tile index fact " + s["check"].get<std::string>();
   }
@@ -769,7 +803,7 @@ std::string run_step(Machine& m, const json& s) {
              op == "expect_agu_fact" || op == "expect_agu_offset" || op == "expect_no_form" ||
              op == "expect_form_operands_legal" || op == "expect_start_fact" || op == "expect_form_fact" ||
              op == "expect_tile_datr_legal" || op == "expect_tile_datr_pad_union" || op == "expect_tile_index_fact" ||
-             op == "expect_sysreg_access") {
+             op == "expect_sysreg_access" || op == "expect_tile_start") {
     return model_helper_step(m, op, s);
   } else if (op.starts_with("set_") || op.starts_with("expect_")) {
     return bookkeeping_step(st, op, s);
