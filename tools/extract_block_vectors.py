@@ -59,6 +59,13 @@ Additional step vocabulary:
                                             data_type), DecodeTileOperation(F,
                                             CommandTileCodeOfForm(w, k)) (operation): the
                                             model's tile-start decode (src/isa/tile_start.hpp)
+    {"op":"expect_tepl_alias","alias":"TEPL"|"VEC"|"SFU","index":i,"value":b}
+                                            TileTEPLAliasAcceptsOperation(TileTEPLAlias_X, i),
+                                            InstructionContractAcceptsTileOperation_BSTART_X(i):
+                                            the assembler accepts "BSTART.X <op i>, FP32"
+    {"op":"expect_tepl_alias","index":i,"canonical":true,"value":"VEC"|"SFU"}
+                                            TileCanonicalTEPLAliasOfIndex(i): that alias
+                                            accepts op i and the other engine's rejects it
     {"op":"expect_sysreg_access","addr":a24,"value":"ReadWrite"|"ReadOnly"|"WriteOnly"|"Unknown"}
                                             SystemRegisterAccessOf(a): the model's access
                                             class of the address (scalar::system_register_access_of)
@@ -287,6 +294,9 @@ class BlockExecutor(base.Executor):
                 return self.tile_index_flag(name, args, env)
             if name in TILE_START_FACTS and len(args) == (2 if TILE_START_FACTS[name] in ("code", "data_type") else 1):
                 return self.tile_start_fact(name, args, env)
+            if name in ("TileTEPLAliasAcceptsOperation", "TileCanonicalTEPLAliasOfIndex") \
+                    or name.startswith("InstructionContractAcceptsTileOperation_BSTART_"):
+                return self.tepl_alias(name, args, env)
             if name == "DecodeTileOperation" and len(args) == 2:
                 return self.tile_decode(args, env)
             if name.startswith("TileOperationDATR"):
@@ -317,6 +327,25 @@ class BlockExecutor(base.Executor):
             return base.Opaque([name])
         return base.Obs("expect_tile_index_fact", check="operand_present", index=values[0],
                         field=field.name[len("TileOperand_"):], _key="value")
+
+    def tepl_alias(self, name, args, env):
+        """TileTEPLAliasAcceptsOperation(TileTEPLAlias_X, i),
+        InstructionContractAcceptsTileOperation_BSTART_X(i) and
+        TileCanonicalTEPLAliasOfIndex(i): expect_tepl_alias steps (the
+        assembler's BSTART.X alias)."""
+        values = [self.eval(a, env) for a in args]
+        index = values[-1] if values else None
+        if not isinstance(index, int) or isinstance(index, bool):
+            return base.Opaque([name])
+        if name == "TileCanonicalTEPLAliasOfIndex" and len(values) == 1:
+            return base.Obs("expect_tepl_alias", index=index, canonical=True, _key="value")
+        if name == "TileTEPLAliasAcceptsOperation" and len(values) == 2 and isinstance(values[0], base.EnumV):
+            alias = values[0].name.removeprefix("TileTEPLAlias_")
+        elif name.startswith("InstructionContractAcceptsTileOperation_BSTART_") and len(values) == 1:
+            alias = name.removeprefix("InstructionContractAcceptsTileOperation_BSTART_")
+        else:
+            return base.Opaque([name])
+        return base.Obs("expect_tepl_alias", alias=alias, index=index, _key="value")
 
     def tile_start_fact(self, name, args, env):
         """A tile-start fact of command form k (a constant index) and, for the
@@ -488,6 +517,12 @@ class BlockExecutor(base.Executor):
             index = self.as_int(const)
             step["form_id"] = self.surface_form_id("command", index)
             return index
+        if step["op"] == "expect_tepl_alias":
+            if not step.get("canonical"):
+                return self.as_bool(const)
+            if not isinstance(const, base.EnumV) or not const.name.startswith("TileTEPLAlias_"):
+                raise base.Unsupported("expected a TileTEPLAlias_* value")
+            return const.name[len("TileTEPLAlias_"):]
         if step["op"] == "expect_tile_start":
             if step["fact"] == "family":
                 if not isinstance(const, base.EnumV) or not const.name.startswith("TileDecode_"):

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "amo_contract_probes.hpp"
+#include "asm/assembler.hpp"
 #include "arch/machine.hpp"
 #include "block/control.hpp"
 #include "block/generated/bundle_start_forms.hpp"
@@ -478,6 +479,33 @@ std::string tile_start_step(const json& s) {
   return got == want ? "" : s["fact"].get<std::string>() + " " + got;
 }
 
+// "expect_tepl_alias": TileTEPLAliasAcceptsOperation(TileTEPLAlias_X, i),
+// InstructionContractAcceptsTileOperation_BSTART_X(i) and
+// TileCanonicalTEPLAliasOfIndex(i) against the assembler's BSTART.X alias
+// (as InstructionContractAliasEngine_<MN> in isa_spec_decode_test.cpp):
+// "BSTART.X <op>, FP32" assembles exactly when X admits the operation.
+// BSTART.TEPL itself has no alias spelling: it carries every operation whose
+// start carrier (tile operation table) it is.
+bool tepl_alias_accepts(const std::string& alias, const pto::isa::TileOpDesc& d) {
+  if (alias == "TEPL") return std::string_view(d.command_mnemonic) == "BSTART.TEPL";
+  return pto::as::assemble("BSTART." + alias + " " + d.name + ", FP32\n", "alias.s").ok();
+}
+
+std::string tepl_alias_step(const json& s) {
+  const auto index = static_cast<std::size_t>(num(s.at("index")));
+  if (index >= pto::isa::tile_ops().size()) return "index out of range";
+  const pto::isa::TileOpDesc& d = pto::isa::tile_ops()[index];
+  if (!s.value("canonical", false)) {
+    const bool got = tepl_alias_accepts(s.at("alias").get<std::string>(), d);
+    return got == s["value"].get<bool>() ? "" : fmt::format("alias accepts = {}", got);
+  }
+  const std::string alias = s["value"];
+  if (alias != "VEC" && alias != "SFU") return "not an engine alias " + alias;
+  const bool own = tepl_alias_accepts(alias, d);
+  const bool other = tepl_alias_accepts(alias == "VEC" ? "SFU" : "VEC", d);
+  return own && !other ? "" : fmt::format("{} accepts = {}, the other alias accepts = {}", alias, own, other);
+}
+
 // Steps that check an ASL model helper against the model's own tables and
 // functions: the AGU facts of a form, the AGU offset and a decoded register
 // read in the current state, an InstructionContract fact of the executed
@@ -501,6 +529,7 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
   if (op == "expect_start_fact") return start_fact_step(s);
   if (op == "expect_form_fact") return form_fact_step(s);
   if (op == "expect_tile_start") return tile_start_step(s);
+  if (op == "expect_tepl_alias") return tepl_alias_step(s);
   if (op == "expect_sysreg_access") {  // SystemRegisterAccessOf(a), the catalog's access class
     static constexpr const char* kAccess[] = {"Unknown", "ReadOnly", "WriteOnly", "ReadWrite"};  // SystemRegisterAccess order
     const auto access = pto::scalar::system_register_access_of(static_cast<pto::scalar::SystemRegisterAddress>(num(s["addr"])));
@@ -508,7 +537,8 @@ std::string model_helper_step(Machine& m, const std::string& op, const json& s) 
     return got == s["value"].get<std::string>() ? "" : "access " + got;
   }
   if (op == "expect_tile_index_fact" ||
-             op == "expect_sysreg_access" || op == "expect_tile_start") {  // DecodeTileOperation, Tile*OfIndex(i)
+             op == "expect_sysreg_access" || op == "expect_tile_start" ||
+             op == "expect_tepl_alias") {  // DecodeTileOperation, Tile*OfIndex(i)
     const std::optional<std::string> failure = pto::test::tile_contract::index_fact_check(s);
     return failure ? *failure : "unknown tile index fact " + s["check"].get<std::string>();
   }
@@ -803,7 +833,8 @@ std::string run_step(Machine& m, const json& s) {
              op == "expect_agu_fact" || op == "expect_agu_offset" || op == "expect_no_form" ||
              op == "expect_form_operands_legal" || op == "expect_start_fact" || op == "expect_form_fact" ||
              op == "expect_tile_datr_legal" || op == "expect_tile_datr_pad_union" || op == "expect_tile_index_fact" ||
-             op == "expect_sysreg_access" || op == "expect_tile_start") {
+             op == "expect_sysreg_access" || op == "expect_tile_start" ||
+             op == "expect_tepl_alias") {
     return model_helper_step(m, op, s);
   } else if (op.starts_with("set_") || op.starts_with("expect_")) {
     return bookkeeping_step(st, op, s);
