@@ -223,7 +223,10 @@ def encode_command(form: dict, values: dict) -> int:
 # Model constants the tests use as loop bounds (asl/arch/profile/*.asl).
 base.CONSTANTS.update({"PTO_TEMPORARY_QUEUE_DEPTH": 4, "PTO_PREDICATE_WIDTH": 32,
                        "PTO_PREDICATE_REGISTER_COUNT": 8, "PTO_ABSOLUTE_GPR_COUNT": 24,
-                       "PTO_MODEL_MEMORY_AGENTS": 4})
+                       "PTO_MODEL_MEMORY_AGENTS": 4,
+                       # TileOperationIndex bound, DecodeTileOperation's "no operation"
+                       # (scripts/generate-asl-decoders: constant PTO_TILE_OPERATION_COUNT = 109)
+                       "PTO_TILE_OPERATION_COUNT": 109})
 # Block bookkeeping variables (asl/block/model/state/control-state.asl).
 for _var, _name in (("_FrameDepth", "frame_depth"),
                     ("_LastMemoryCommandAddress", "last_memory_command_address"),

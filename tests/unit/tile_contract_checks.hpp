@@ -42,9 +42,24 @@ inline std::string kebab(const std::string& camel) {
 
 inline const isa::TileOpDesc& op_at(const json& c) { return isa::tile_ops()[c["index"].get<std::size_t>()]; }
 
+// DecodeTileOperation(TileDecode_<family>, code) == PTO_TILE_OPERATION_COUNT:
+// no operation of that family in the model's tile operation table has the
+// code (TEPL: the Mode:Function selector, TLSU/CUBE: the Function).  The
+// table, not the start decode: that also maps the TLSU carriers' encoding
+// variants (TMOV functions 9-12, TSTORE 14), which name no code here.
+inline std::string unnamed_code_check(const std::string& family, unsigned code) {
+  for (const isa::TileOpDesc& d : isa::tile_ops()) {
+    const bool tepl = d.family == isa::TileFamily::TEPL;
+    const std::string_view fam = tepl ? "TEPL" : d.family == isa::TileFamily::TLSU ? "TLSU" : "CUBE";
+    if (fam == family && (tepl ? d.selector : d.function) == code) return std::string("code names ") + d.name;
+  }
+  return "";
+}
+
 // A fact of the tile operation at catalog index i: "" when it holds,
 // otherwise what the model has; nullopt for a check of another kind.
-//   decode:    DecodeTileOperation(TileDecode_<family>, code) == i
+//   decode:    DecodeTileOperation(TileDecode_<family>, code) == i (i =
+//              PTO_TILE_OPERATION_COUNT: unnamed_code_check)
 //   operation, handler, class, engine: Tile{Operation,Handler,Class,Engine}OfIndex(i)
 //   operand_present: TileOperandPresent(i, TileOperand_<field>), the
 //              operation's operand list in the table
@@ -53,6 +68,7 @@ inline std::optional<std::string> index_fact_check(const json& c) {
   const std::string kind = c["check"];
   if (kind == "decode") {
     const unsigned code = c["code"];
+    if (c["index"].get<std::size_t>() == isa::tile_ops().size()) return unnamed_code_check(c["family"], code);
     if (code >= (c["family"] == "TEPL" ? 128u : 32u)) return "code does not fit the start word's selector";
     const auto op = isa::tile_op_of_start(tile_start_word(c["family"], code));
     if (!op) return "no tile operation";
