@@ -206,6 +206,13 @@ TILE_START_FACTS = {"CommandFormSelectsTileOperation": "selects", "CommandTileFa
                     "CommandTileCodeOfForm": "code", "CommandTileDataTypeOfForm": "data_type"}
 
 
+def enum_tail(v, prefix: str) -> str:
+    """The name of enumeration value v without its type prefix."""
+    if not isinstance(v, base.EnumV) or not v.name.startswith(prefix):
+        raise base.Unsupported(f"expected a {prefix}* value")
+    return v.name[len(prefix):]
+
+
 def command_forms() -> list[dict]:
     return json.loads((SOURCES["catalog"] / "command-forms.json").read_text())["forms"]
 
@@ -523,34 +530,24 @@ class BlockExecutor(base.Executor):
         if step["op"] == "expect_tepl_alias":
             if not step.get("canonical"):
                 return self.as_bool(const)
-            if not isinstance(const, base.EnumV) or not const.name.startswith("TileTEPLAlias_"):
-                raise base.Unsupported("expected a TileTEPLAlias_* value")
-            return const.name[len("TileTEPLAlias_"):]
+            return enum_tail(const, "TileTEPLAlias_")
         if step["op"] == "expect_tile_start":
             if step["fact"] == "family":
-                if not isinstance(const, base.EnumV) or not const.name.startswith("TileDecode_"):
-                    raise base.Unsupported("expected a TileDecode_* value")
-                return const.name[len("TileDecode_"):]
+                return enum_tail(const, "TileDecode_")
             if step["fact"] == "selects":
                 return self.as_bool(const)
             return const.value if isinstance(const, base.Bits) else self.as_int(const)
         if step["op"] == "expect_sysreg_access":
-            if not isinstance(const, base.EnumV) or not const.name.startswith("SystemRegisterAccess_"):
-                raise base.Unsupported("expected a SystemRegisterAccess_* value")
-            return const.name[len("SystemRegisterAccess_"):]
+            return enum_tail(const, "SystemRegisterAccess_")
         if step["op"] == "expect_tile_index_fact":
             if step["check"] == "decode":
                 return self.as_int(const)
             if step["check"] in ("operand_present", "tepl_carrier"):
                 return self.as_bool(const)
             prefix = {check: prefix for check, prefix in TILE_INDEX_FACTS.values()}[step["check"]]
-            if not isinstance(const, base.EnumV) or not const.name.startswith(prefix):
-                raise base.Unsupported(f"expected a {prefix}* value")
-            return const.name[len(prefix):]
+            return enum_tail(const, prefix)
         if step["op"] == "expect_tile_datr_pad_union":
-            if not isinstance(const, base.EnumV) or not const.name.startswith("TileDATRPadUnion_"):
-                raise base.Unsupported("pad union is not a TileDATRPadUnion value")
-            return const.name[len("TileDATRPadUnion_"):]
+            return enum_tail(const, "TileDATRPadUnion_")
         if step["op"] == "expect_tile_datr_legal":
             return self.as_bool(const)
         if step["op"] == "expect_form_fact":

@@ -468,10 +468,7 @@ def contract_execute_wrappers(spec: Path) -> dict:
     return out
 
 
-def enum_tail(v, prefix: str) -> str:
-    if not isinstance(v, base.EnumV) or not v.name.startswith(prefix):
-        raise base.Unsupported(f"expected a {prefix}* value")
-    return v.name[len(prefix):]
+enum_tail = blk.enum_tail
 
 
 class BundleExecutor(blk.BlockExecutor):
