@@ -102,6 +102,12 @@ std::uint64_t field_raw(const FieldDesc& fd, std::uint64_t bits) {
   return v;
 }
 
+std::uint64_t field_bits(const FieldDesc& fd, std::uint64_t raw) {
+  std::uint64_t bits = 0;
+  for (const FieldPiece& p : pieces_of(fd)) bits |= ((raw >> p.value_lsb) & ((1ull << p.width) - 1)) << p.instruction_lsb;
+  return bits;
+}
+
 std::int64_t field_value(const FieldDesc& fd, std::uint64_t bits) {
   const std::uint64_t raw = field_raw(fd, bits);
   if (fd.signedness == Signedness::Signed && fd.width < 64) {
@@ -178,9 +184,7 @@ std::variant<std::uint64_t, EncodeError> encode(const FormDesc& f, std::span<con
       return EncodeError{fmt::format("{} ({}): field {} value {} must be a multiple of {}", f.mnemonic, f.form_id,
                                      fields[i].name, values[i], field_step(fields[i]))};
     }
-    for (const FieldPiece& p : pieces_of(fields[i])) {
-      bits |= ((raw >> p.value_lsb) & ((1ull << p.width) - 1)) << p.instruction_lsb;
-    }
+    bits |= field_bits(fields[i], raw);
   }
   for (const ConstraintDesc& c : constraints_of(f)) {
     if (!constraint_holds(c, values[c.field])) {

@@ -40,6 +40,9 @@ constexpr std::uint64_t length_mask(unsigned length_bits) {
 std::int64_t field_value(const FieldDesc& fd, std::uint64_t bits);
 // Raw unsigned field value assembled from its pieces.
 std::uint64_t field_raw(const FieldDesc& fd, std::uint64_t bits);
+// The inverse: raw field value placed at its pieces' instruction bits (no
+// range or constraint check; encode() adds those).
+std::uint64_t field_bits(const FieldDesc& fd, std::uint64_t raw);
 // Field by name (throws std::out_of_range when the form has no such field).
 std::int64_t field_value(const FormDesc& f, std::string_view name, std::uint64_t bits);
 

@@ -103,9 +103,7 @@ class Probe {
       const auto reg = register_of_field().find(f.name);
       const auto given = raw.find(f.name);
       const std::uint64_t v = given != raw.end() ? given->second : reg != register_of_field().end() ? reg->second : 0;
-      for (const isa::FieldPiece& p : isa::pieces_of(f)) {
-        bits |= ((v >> p.value_lsb) & ((Word{1} << p.width) - 1)) << p.instruction_lsb;
-      }
+      bits |= isa::field_bits(f, v);  // raw: isa::encode would reject a reserved type first
     }
     return bits;
   }
