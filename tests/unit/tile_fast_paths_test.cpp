@@ -748,31 +748,36 @@ TEST(TileFastPaths, ReferenceTcvtTruncatesWholeAndPartialRows) {
 // is the correctly rounded FP16/BF16 result (docs/numerics.md, fast paths);
 // the span must equal the exact operation for every right operand (zeros of
 // both signs, subnormals, infinities, NaNs with payloads, halfway sums) and
-// a sample of left operands: `edges` plus random encodings.
+// a sample of left operands: `edges` plus random encodings.  The
+// destination is a third tile (one vector-loop call for the whole span) or
+// the left source (chunks through a buffer).
 void check_every_right_operand(DataType t, std::vector<std::uint16_t> lefts) {
   std::mt19937_64 g(29);
   while (lefts.size() < 24) lefts.push_back(static_cast<std::uint16_t>(g()));
   Tile left = make_tile(descriptor(t, 256, 128, 256));
   Tile right = make_tile(left.descriptor());
-  Tile out = make_tile(left.descriptor());
-  for (Binary op : {Binary::ADD, Binary::SUB, Binary::MUL, Binary::DIV})
-    for (std::uint16_t a : lefts)
-      for (std::uint32_t half = 0; half < 2; ++half) {
-        std::uint16_t* l = left.row_data<std::uint16_t>(0);
-        std::uint16_t* r = right.row_data<std::uint16_t>(0);
-        for (std::uint32_t i = 0; i < 32768; ++i) {
-          l[i] = a;
-          r[i] = static_cast<std::uint16_t>(half * 32768 + i);
+  Tile third = make_tile(left.descriptor());
+  for (bool alias : {false, true})
+    for (Binary op : {Binary::ADD, Binary::SUB, Binary::MUL, Binary::DIV})
+      for (std::uint16_t a : lefts)
+        for (std::uint32_t half = 0; half < 2; ++half) {
+          Tile& out = alias ? left : third;
+          std::uint16_t* l = left.row_data<std::uint16_t>(0);
+          std::uint16_t* r = right.row_data<std::uint16_t>(0);
+          for (std::uint32_t i = 0; i < 32768; ++i) {
+            l[i] = a;
+            r[i] = static_cast<std::uint16_t>(half * 32768 + i);
+          }
+          left.mark_valid_region_defined();
+          right.mark_valid_region_defined();
+          ASSERT_TRUE(span_binary(op, out, left, right, NumericProfile::Ieee));
+          for (std::uint32_t i = 0; i < 32768; ++i) {
+            const std::uint64_t b = half * 32768 + i;
+            const std::uint64_t want = ops::binary_element(op, t, a, b, NumericProfile::Ieee).bits;
+            ASSERT_EQ(out.read_raw(i), want) << "op " << static_cast<int>(op) << " alias " << alias << " 0x" << std::hex
+                                             << a << " 0x" << b;
+          }
         }
-        left.mark_valid_region_defined();
-        right.mark_valid_region_defined();
-        ASSERT_TRUE(span_binary(op, out, left, right, NumericProfile::Ieee));
-        for (std::uint32_t i = 0; i < 32768; ++i) {
-          const std::uint64_t b = half * 32768 + i;
-          const std::uint64_t want = ops::binary_element(op, t, a, b, NumericProfile::Ieee).bits;
-          ASSERT_EQ(out.read_raw(i), want) << "op " << static_cast<int>(op) << " 0x" << std::hex << a << " 0x" << b;
-        }
-      }
 }
 
 TEST(TileFastPaths, Fp16ThroughBinary32IsCorrectlyRounded) {
