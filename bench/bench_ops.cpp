@@ -1,9 +1,8 @@
 // VEC/SFU kernels on 64 KiB tiles against a host memcpy measured in the
 // same benchmark: TADD, TMUL, TMAX, TADDS, TMULS, TDIVS (FP32, FP16, BF16,
-// FP64), TEXP (FP32), TROWSUM,
-// TROWMAX, TCOLSUM, TCOLMAX (FP32), TCVT FP32->BF16, TCMP and TSEL (FP32,
-// FP16, BF16, FP64), TLOG, TSQRT, TRSQRT, TRECIP (FP32), each in the
-// reference and ieee profiles.
+// FP64), TEXP (FP32), TROWSUM, TROWMAX, TCOLSUM, TCOLMAX (FP32), TCVT
+// (FP32 <-> BF16, FP16, S32), TCMP and TSEL (FP32, FP16, BF16, FP64), TLOG,
+// TSQRT, TRSQRT, TRECIP (FP32), each in the reference and ieee profiles.
 // Kernels run through their registered TileKernel::execute (steps 10-11 of
 // the commit path); bytes/s counts the destination bytes (TROWSUM: the 64 KiB
 // source).  Counter `memcpy_fraction` = kernel throughput / throughput of a
@@ -46,11 +45,11 @@ struct Bench {
   bool configured = true;
 
   Bench(DataType source, DataType destination, std::uint32_t destination_columns, std::uint32_t destination_rows,
-        std::uint32_t destination_bytes = kTileBytes) {
+        std::uint32_t destination_bytes = kTileBytes, std::uint32_t source_bytes = kTileBytes) {
     const std::uint32_t columns = 64;
-    const std::uint32_t rows = kTileBytes * 8 / (columns * element_bits(source));
-    configure(0, source, columns, rows, kTileBytes);
-    configure(1, source, columns, rows, kTileBytes);
+    const std::uint32_t rows = source_bytes * 8 / (columns * element_bits(source));
+    configure(0, source, columns, rows, source_bytes);
+    configure(1, source, columns, rows, source_bytes);
     configure(2, destination, destination_columns, destination_rows, destination_bytes);
     std::mt19937 g(7);
     std::uniform_real_distribution<float> value(0.5f, 2.0f);
@@ -171,12 +170,26 @@ BENCHMARK(BM_TROWMAX)->Apply(fp32_only);
 BENCHMARK(BM_TCOLSUM)->Apply(fp32_only);
 BENCHMARK(BM_TCOLMAX)->Apply(fp32_only);
 
-// TCVT FP32 -> BF16: 32 KiB destination.
-void BM_TCVT_FP32_BF16(benchmark::State& state) {
-  Bench b(DataType::FP32, DataType::BF16, 64, 256, kTileBytes / 2);
+// TCVT on 256 x 64 tiles (64 KiB for 32-bit elements, 32 KiB for 16-bit
+// ones), the destination's bytes counted: FP32 -> BF16 (issue 21's pair),
+// the other FP32 <-> FP16/BF16 directions, and FP32 <-> S32.
+void conversion(benchmark::State& state, DataType source, DataType destination) {
+  const std::uint32_t elements = 256 * 64;
+  Bench b(source, destination, 64, 256, elements * element_bits(destination) / 8, elements * element_bits(source) / 8);
   b.run(state, isa::TileOp::TCVT, profile_of(state));
 }
+void BM_TCVT_FP32_BF16(benchmark::State& s) { conversion(s, DataType::FP32, DataType::BF16); }
+void BM_TCVT_FP32_FP16(benchmark::State& s) { conversion(s, DataType::FP32, DataType::FP16); }
+void BM_TCVT_FP16_FP32(benchmark::State& s) { conversion(s, DataType::FP16, DataType::FP32); }
+void BM_TCVT_BF16_FP32(benchmark::State& s) { conversion(s, DataType::BF16, DataType::FP32); }
+void BM_TCVT_FP32_S32(benchmark::State& s) { conversion(s, DataType::FP32, DataType::S32); }
+void BM_TCVT_S32_FP32(benchmark::State& s) { conversion(s, DataType::S32, DataType::FP32); }
 BENCHMARK(BM_TCVT_FP32_BF16)->Apply(fp32_only);
+BENCHMARK(BM_TCVT_FP32_FP16)->Apply(fp32_only);
+BENCHMARK(BM_TCVT_FP16_FP32)->Apply(fp32_only);
+BENCHMARK(BM_TCVT_BF16_FP32)->Apply(fp32_only);
+BENCHMARK(BM_TCVT_FP32_S32)->Apply(fp32_only);
+BENCHMARK(BM_TCVT_S32_FP32)->Apply(fp32_only);
 
 // TCMP (LT) of the two 64 KiB sources into a packed predicate tile 2 (one
 // bit an element); bytes/s counts one 64 KiB source, as for the reductions.

@@ -72,8 +72,13 @@ Flags convert_span(std::span<const std::uint16_t> in, std::span<std::uint32_t> o
   return f16c::widen(in.data(), out.data(), in.size()) ? kNV : Flags{0};
 }
 
-Flags convert_span_bf16(std::span<const std::uint16_t> in, std::span<std::uint32_t> out) {
-  const std::size_t n = in.size();
+namespace {
+
+// BF16 is the top half of binary32: a shift, and the canonical NaN for
+// NaNs; returns whether some element is a signalling NaN (the conversion's
+// NV).  Cloned: the baseline build of this loop ran at 0.15 of memcpy
+// (TCVT BF16 -> FP32, 64 KiB destination).
+PTO_NUM_CLONES bool bf16_widen_loop(const std::uint16_t* in, std::uint32_t* out, std::size_t n) {
   std::uint32_t snan = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t h = in[i];
@@ -81,7 +86,13 @@ Flags convert_span_bf16(std::span<const std::uint16_t> in, std::span<std::uint32
     snan |= nan & ((h & 0x40U) == 0);
     out[i] = nan ? 0x7FC00000U : (h << 16);
   }
-  return snan ? kNV : Flags{0};
+  return snan != 0;
+}
+
+}  // namespace
+
+Flags convert_span_bf16(std::span<const std::uint16_t> in, std::span<std::uint32_t> out) {
+  return bf16_widen_loop(in.data(), out.data(), in.size()) ? kNV : Flags{0};
 }
 
 Flags convert_span_e4m3(std::span<const std::uint8_t> in, std::span<std::uint32_t> out) {

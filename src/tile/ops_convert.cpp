@@ -75,18 +75,32 @@ RowRuns row_runs(const TileDescriptor& d, const TileDescriptor& s) noexcept {
   return {d.valid_rows, d.valid_columns};
 }
 
-// Row-major FP32 -> BF16/FP16 in the ieee profile: the numerics span converters.
-bool fast_narrowing(Tile& d, const Tile& s, num::RoundingMode mode, bool saturating, NumericProfile p, num::Flags& flags) {
+// Row-major conversions between FP32 and BF16/FP16 in the ieee profile,
+// not saturating: the numerics span converters, which equal num::convert
+// (the ieee profile's conversion) element for element, flags included.
+// FP32 -> BF16/FP16 rounds in `mode`; the widenings are exact, so the mode
+// cannot matter there.
+bool fast_half_conversion(Tile& d, const Tile& s, num::RoundingMode mode, bool saturating, NumericProfile p,
+                          num::Flags& flags) {
   const TileDescriptor& dd = d.descriptor();
-  if (p != NumericProfile::Ieee || saturating || s.data_type() != DataType::FP32 ||
-      (d.data_type() != DataType::BF16 && d.data_type() != DataType::FP16) ||
+  const DataType st = s.data_type(), dt = d.data_type();
+  const bool half_source = st == DataType::BF16 || st == DataType::FP16;
+  const bool half_destination = dt == DataType::BF16 || dt == DataType::FP16;
+  const bool narrowing = st == DataType::FP32 && half_destination, widening = half_source && dt == DataType::FP32;
+  if (p != NumericProfile::Ieee || saturating || (!narrowing && !widening) ||
       s.descriptor().layout != TileLayout::RowMajor || dd.layout != TileLayout::RowMajor)
     return false;
   const auto [runs, length] = row_runs(dd, s.descriptor());
   for (std::uint32_t r = 0; r < runs; ++r) {
-    const std::span<const std::uint32_t> in(s.row_data<std::uint32_t>(r), length);
-    const std::span<std::uint16_t> out(d.row_data<std::uint16_t>(r), length);
-    flags |= d.data_type() == DataType::BF16 ? num::convert_span_to_bf16(in, out, mode) : num::convert_span_to_fp16(in, out, mode);
+    if (narrowing) {
+      const std::span<const std::uint32_t> in(s.row_data<std::uint32_t>(r), length);
+      const std::span<std::uint16_t> out(d.row_data<std::uint16_t>(r), length);
+      flags |= dt == DataType::BF16 ? num::convert_span_to_bf16(in, out, mode) : num::convert_span_to_fp16(in, out, mode);
+    } else {
+      const std::span<const std::uint16_t> in(s.row_data<std::uint16_t>(r), length);
+      const std::span<std::uint32_t> out(d.row_data<std::uint32_t>(r), length);
+      flags |= st == DataType::BF16 ? num::convert_span_bf16(in, out) : num::convert_span(in, out);
+    }
   }
   return true;
 }
@@ -129,7 +143,7 @@ num::Flags tile_convert(Tile& d, const Tile& source, num::RoundingMode mode, boo
   const Tile snapshot = (&d == &source) ? source : Tile{};
   const Tile& s = (&d == &source) ? snapshot : source;
   num::Flags flags = 0;
-  if (!fast_narrowing(d, s, mode, saturating, p, flags) && !fast_reference(d, s, p)) {
+  if (!fast_half_conversion(d, s, mode, saturating, p, flags) && !fast_reference(d, s, p)) {
     const TileDescriptor& dd = d.descriptor();
     for (std::uint32_t r = 0; r < dd.valid_rows; ++r)
       for (std::uint32_t c = 0; c < dd.valid_columns; ++c) {

@@ -287,12 +287,17 @@ void bf16_span(ElementContext& e, const std::uint16_t* a, const std::uint16_t* b
 template <Binary Op, typename T>
 void min_max_span(ElementContext& e, const T* a, const T* b, T* out, std::size_t n) {
   const T inf = static_cast<T>(infinity_bits(e.type));
+  // Chunks even when unaliased: one call for the whole run measured 2-3%
+  // slower for the 16-bit types (five interleaved runs, 64 KiB tiles).
   ChunkOutput<T> sink(out, a, b);
-  for_each_piece(sink, n, [&](std::size_t i, std::size_t m, T* z) {
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t m = std::min(kChunk, n - i);
+    T* z = sink.at(i);
     if (num::simd::min_max(Op == Binary::MAX, inf, a + i, b + i, z, m))
       for (std::size_t j = 0; j < m; ++j)
         if (is_nan_bits(a[i + j], inf) || is_nan_bits(b[i + j], inf)) z[j] = e.exact(a[i + j], b[i + j]);
-  });
+    sink.commit(i, m);
+  }
 }
 
 // ---- TEXP ----

@@ -742,6 +742,47 @@ TEST(TileFastPaths, ReferenceTcvtTruncatesWholeAndPartialRows) {
   }
 }
 
+// ieee TCVT FP16/BF16 -> FP32 (exact widenings through the span
+// converters): every 16-bit encoding in two 128 x 256 tiles, whole rows
+// (one run) and 250 of 256 columns (a run per row), against
+// convert_element bit by bit and the union of its flags (NV from the
+// signalling NaNs; a tile of the quiet half alone raises nothing).  The
+// mode cannot matter to an exact widening: RNE and RTZ.
+TEST(TileFastPaths, IeeeTcvtWideningMatchesConvertElement) {
+  for (DataType t : {DataType::FP16, DataType::BF16})
+    for (std::uint32_t valid_columns : {256U, 250U})
+      for (num::RoundingMode mode : {num::RoundingMode::RNE, num::RoundingMode::RTZ})
+        for (std::uint32_t half = 0; half < 2; ++half) {
+          SCOPED_TRACE(testing::Message() << num::name(t) << " columns " << valid_columns << " half " << half);
+          Tile s = make_tile(descriptor(t, 256, 128, valid_columns, 256 * 128 * 2));
+          Tile d = make_tile(descriptor(DataType::FP32, 256, 128, valid_columns, 256 * 128 * 4));
+          for (std::uint32_t r = 0; r < 128; ++r)
+            for (std::uint32_t c = 0; c < valid_columns; ++c) s.write_element(r, c, half << 15 | r << 8 | c);
+          num::Flags want_flags = 0;
+          const num::Flags flags = ops::tile_convert(d, s, mode, false, PadValue::Null, NumericProfile::Ieee);
+          for (std::uint32_t r = 0; r < 128; ++r)
+            for (std::uint32_t c = 0; c < valid_columns; ++c) {
+              const std::uint64_t x = half << 15 | r << 8 | c;
+              const num::Result want = ops::convert_element(x, t, DataType::FP32, mode, false, NumericProfile::Ieee);
+              want_flags |= want.flags;
+              ASSERT_EQ(d.read_raw(d.linear_index(r, c)), want.bits) << std::hex << "0x" << x;
+            }
+          EXPECT_EQ(flags, want_flags);
+          EXPECT_EQ(d.defined_element_count(), 128 * valid_columns);
+        }
+  // Quiet values only (no signalling NaN): no flag.
+  for (DataType t : {DataType::FP16, DataType::BF16}) {
+    Tile s = make_tile(descriptor(t, 8, 1, 8, 16));
+    Tile d = make_tile(descriptor(DataType::FP32, 8, 1, 8, 32));
+    const std::vector<std::uint64_t> quiet = t == DataType::FP16
+                                                 ? std::vector<std::uint64_t>{0x3c00, 0x7e00, 0xfc00, 0x0001, 0x8000, 0x7bff, 0xfe01, 0x0400}
+                                                 : std::vector<std::uint64_t>{0x3f80, 0x7fc0, 0xff80, 0x0001, 0x8000, 0x7f7f, 0xffc1, 0x0080};
+    for (std::uint32_t c = 0; c < 8; ++c) s.write_element(0, c, quiet[c]);
+    EXPECT_EQ(ops::tile_convert(d, s, num::RoundingMode::RNE, false, PadValue::Null, NumericProfile::Ieee), 0)
+        << num::name(t);
+  }
+}
+
 // ---- FP16 and BF16 arithmetic through binary32 ----
 
 // One binary32 operation on widened operands followed by one RNE narrowing
@@ -851,17 +892,35 @@ TEST(TileFastPaths, MinMaxMatchesElementSemantics) {
 
 // ---- F16C conversion spans ----
 
+// In every tier: all codes in one span (NaNs present), the non-NaN codes
+// alone (the AVX-512 loop keeps its vector results), quiet NaNs only, and
+// one signalling NaN at each position of a 45-element span (a 32-element
+// step and a tail): bits as num::convert, NV exactly when a sNaN is there.
 TEST(F16cSpans, WidenEveryFp16Code) {
-  std::vector<std::uint16_t> in(65536 + 5);
-  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint16_t>(i);
-  std::vector<std::uint32_t> out(in.size());
-  EXPECT_EQ(num::convert_span(in, out), num::kNV);  // the sNaN codes
-  for (std::size_t i = 0; i < in.size(); ++i)
-    ASSERT_EQ(out[i], num::convert(DataType::FP16, DataType::FP32, in[i], num::RoundingMode::RNE).bits) << i;
-  // Groups of eight quiet values: no flag.
-  const std::vector<std::uint16_t> quiet = {0x3c00, 0x7e00, 0xfc00, 0x0001, 0x8000, 0x7bff, 0xfe01, 0x0400};
-  std::vector<std::uint32_t> q(8);
-  EXPECT_EQ(num::convert_span(quiet, q), 0);
+  const auto check = [](const std::vector<std::uint16_t>& in, num::Flags want_flags) {
+    std::vector<std::uint32_t> out(in.size());
+    EXPECT_EQ(num::convert_span(in, out), want_flags);
+    for (std::size_t i = 0; i < in.size(); ++i)
+      ASSERT_EQ(out[i], num::convert(DataType::FP16, DataType::FP32, in[i], num::RoundingMode::RNE).bits)
+          << std::hex << "0x" << in[i];
+  };
+  for_each_tier([&] {
+    std::vector<std::uint16_t> every(65536 + 5), not_nan;
+    for (std::size_t i = 0; i < every.size(); ++i) {
+      every[i] = static_cast<std::uint16_t>(i);
+      if ((every[i] & 0x7FFFU) <= 0x7C00U) not_nan.push_back(every[i]);
+    }
+    check(every, num::kNV);  // the sNaN codes
+    check(not_nan, 0);
+    std::vector<std::uint16_t> quiet(40);
+    for (std::size_t i = 0; i < quiet.size(); ++i) quiet[i] = static_cast<std::uint16_t>((i % 2 ? 0x7E00 : 0xFE00) + i);
+    check(quiet, 0);
+    for (std::size_t at = 0; at < 45; ++at) {
+      std::vector<std::uint16_t> one(45, 0x3C01);
+      one[at] = 0x7D00;  // signalling: quiet bit clear, payload nonzero
+      check(one, num::kNV);
+    }
+  });
   RecordProperty("f16c", num::f16c::available() ? "yes" : "no");
 }
 
@@ -910,24 +969,33 @@ TEST(F16cSpans, NarrowAroundEveryRoundingBoundary) {
                           0x387fefffU, 0x387ff000U, 0x33000000U, 0x33000001U, 0x7f7fffffU})
     in.push_back(v);
   in.resize(in.size() + 8 - in.size() % 8 + 3);  // a tail shorter than the vector width
-  std::vector<std::uint16_t> out(in.size());
-  num::Flags all = 0;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    const num::Result want = num::convert(DataType::FP32, DataType::FP16, in[i], num::RoundingMode::RNE);
-    all |= want.flags;
-  }
-  EXPECT_EQ(num::convert_span_to_fp16(in, out), all);
-  for (std::size_t i = 0; i < in.size(); ++i)
-    ASSERT_EQ(out[i], num::convert(DataType::FP32, DataType::FP16, in[i], num::RoundingMode::RNE).bits)
-        << "0x" << std::hex << in[i];
-  for (std::size_t i = 0; i + 8 <= in.size(); i += 8) {
-    num::Flags want = 0;
-    for (std::size_t k = i; k < i + 8; ++k)
-      want |= num::convert(DataType::FP32, DataType::FP16, in[k], num::RoundingMode::RNE).flags;
-    std::array<std::uint16_t, 8> group{};
-    ASSERT_EQ(num::convert_span_to_fp16(std::span<const std::uint32_t>(in.data() + i, 8), group), want)
-        << "group at " << i << " first 0x" << std::hex << in[i];
-  }
+  const auto expected = [](std::uint32_t v) { return num::convert(DataType::FP32, DataType::FP16, v, num::RoundingMode::RNE); };
+  for_each_tier([&] {
+    std::vector<std::uint16_t> out(in.size());
+    num::Flags all = 0;
+    for (std::uint32_t v : in) all |= expected(v).flags;
+    EXPECT_EQ(num::convert_span_to_fp16(in, out), all);
+    for (std::size_t i = 0; i < in.size(); ++i) ASSERT_EQ(out[i], expected(in[i]).bits) << "0x" << std::hex << in[i];
+    for (std::size_t i = 0; i + 8 <= in.size(); i += 8) {
+      num::Flags want = 0;
+      for (std::size_t k = i; k < i + 8; ++k) want |= expected(in[k]).flags;
+      std::array<std::uint16_t, 8> group{};
+      ASSERT_EQ(num::convert_span_to_fp16(std::span<const std::uint32_t>(in.data() + i, 8), group), want)
+          << "group at " << i << " first 0x" << std::hex << in[i];
+    }
+    // Each value among exact ones (1.0) in a 32-element span, at position
+    // i % 32: whole vector steps (16 lanes in the AVX-512 loop), whose
+    // flags must be exactly the value's.
+    std::array<std::uint32_t, 32> span;
+    std::array<std::uint16_t, 32> narrowed;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      span.fill(0x3F800000U);
+      span[i % 32] = in[i];
+      const num::Result want = expected(in[i]);
+      ASSERT_EQ(num::convert_span_to_fp16(span, narrowed), want.flags) << "0x" << std::hex << in[i];
+      ASSERT_EQ(narrowed[i % 32], want.bits) << "0x" << std::hex << in[i];
+    }
+  });
 }
 
 // FP32 -> BF16 RNE spans (the common-case chunks and the chunks redone by
