@@ -911,6 +911,52 @@ std::optional<HostFlags> bf16_with_flags(const std::uint16_t* a, std::uint16_t s
 }
 #endif
 
+// ---- FP32 <-> S32 on the host ----
+#ifdef PTO_HAVE_AVX2_PATH
+
+// |x| bits at or above 2^31 (or a NaN): the S32 conversion leaves the
+// host's reach (indefinite value, IE) or is -2^31 itself.
+constexpr std::uint32_t kS32Limit = 0x4F000000;
+
+// Whole steps of sixteen (AVX-512) or four (SSE2, every x86-64) elements;
+// simd::padded_steps gives them the span.  Returns whether some source
+// reaches kS32Limit.
+template <bool Truncate>
+PTO_AVX512 bool fp32_to_s32_avx512(const std::uint32_t* in, std::uint32_t* out, std::size_t n) noexcept {
+  constexpr __mmask16 kAll = 0xFFFF;  // masked forms: GCC 12's unmasked ones trip -Wmaybe-uninitialized
+  const __m512i magnitude = _mm512_set1_epi32(0x7FFFFFFF);
+  __m512i largest = _mm512_setzero_si512();
+  for (std::size_t i = 0; i < n; i += 16) {
+    const __m512i x = load512(in + i);
+    largest = _mm512_maskz_max_epu32(kAll, largest, _mm512_and_si512(x, magnitude));
+    const __m512 f = _mm512_castsi512_ps(x);
+    store512(out + i, Truncate ? _mm512_maskz_cvttps_epi32(kAll, f) : _mm512_maskz_cvtps_epi32(kAll, f));
+  }
+  return _mm512_cmpge_epu32_mask(largest, _mm512_set1_epi32(static_cast<int>(kS32Limit))) != 0;
+}
+
+template <bool Truncate>
+bool fp32_to_s32_sse2(const std::uint32_t* in, std::uint32_t* out, std::size_t n) noexcept {
+  const __m128i magnitude = _mm_set1_epi32(0x7FFFFFFF);
+  __m128i special = _mm_setzero_si128();
+  for (std::size_t i = 0; i < n; i += 4) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+    // Magnitudes are below the sign bit, so a signed compare is exact.
+    special = _mm_or_si128(special, _mm_cmpgt_epi32(_mm_and_si128(x, magnitude), _mm_set1_epi32(kS32Limit - 1)));
+    const __m128 f = _mm_castsi128_ps(x);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), Truncate ? _mm_cvttps_epi32(f) : _mm_cvtps_epi32(f));
+  }
+  return _mm_movemask_epi8(special) != 0;
+}
+
+// A plain loop: a signed int converts to float with the host's rounding
+// (RNE in the caller's HostFlagScope) and NX, vectorised or not.
+PTO_NUM_CLONES void s32_to_fp32_lanes(const std::uint32_t* in, std::uint32_t* out, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = std::bit_cast<std::uint32_t>(static_cast<float>(static_cast<std::int32_t>(in[i])));
+}
+#endif
+
 template <typename T>
 std::optional<HostFlags> host_scalar_with_flags(Op op, const T* a, T scalar, T* out, std::size_t n) noexcept {
 #ifdef PTO_HAVE_AVX2_PATH
@@ -1055,6 +1101,36 @@ std::optional<HostFlags> scalar_with_flags(Op op, const std::uint32_t* a, std::u
 std::optional<HostFlags> scalar_with_flags(Op op, const std::uint64_t* a, std::uint64_t scalar, std::uint64_t* out,
                                            std::size_t n) noexcept {
   return host_scalar_with_flags(op, a, scalar, out, n);
+}
+
+std::optional<HostFlags> fp32_to_s32_with_flags([[maybe_unused]] const std::uint32_t* in,
+                                                [[maybe_unused]] std::uint32_t* out, [[maybe_unused]] std::size_t n,
+                                                [[maybe_unused]] bool truncate) noexcept {
+#ifdef PTO_HAVE_AVX2_PATH
+  if (active_tier() == Tier::Avx512) {
+    const auto loop = [truncate](const std::uint32_t* x, std::uint32_t* z, std::size_t m) {
+      return truncate ? fp32_to_s32_avx512<true>(x, z, m) : fp32_to_s32_avx512<false>(x, z, m);
+    };
+    return HostFlags{0, padded_steps<16>(loop, in, out, n)};
+  }
+  const auto loop = [truncate](const std::uint32_t* x, std::uint32_t* z, std::size_t m) {
+    return truncate ? fp32_to_s32_sse2<true>(x, z, m) : fp32_to_s32_sse2<false>(x, z, m);
+  };
+  return HostFlags{0, padded_steps<4>(loop, in, out, n)};
+#else
+  return std::nullopt;
+#endif
+}
+
+std::optional<HostFlags> s32_to_fp32_with_flags([[maybe_unused]] const std::uint32_t* in,
+                                                [[maybe_unused]] std::uint32_t* out,
+                                                [[maybe_unused]] std::size_t n) noexcept {
+#ifdef PTO_HAVE_AVX2_PATH
+  s32_to_fp32_lanes(in, out, n);
+  return HostFlags{};
+#else
+  return std::nullopt;
+#endif
 }
 
 bool exp_fp32(const std::uint32_t* in, std::uint32_t* out, std::uint64_t* slow, std::size_t n) noexcept {

@@ -193,6 +193,21 @@ std::optional<HostFlags> scalar_with_flags(f16c::Op op, const std::uint32_t* a, 
 std::optional<HostFlags> scalar_with_flags(f16c::Op op, const std::uint64_t* a, std::uint64_t scalar,
                                            std::uint64_t* out, std::size_t n) noexcept;
 
+// FP32 -> S32 (TCVT, ieee): out[i] is the host's conversion (VCVTTPS2DQ
+// toward zero when `truncate`, else VCVTPS2DQ to nearest even), its IEEE
+// flags in MXCSR: NX when inexact, which is num::convert's rule for every
+// source with |x| < 2^31.  `special` when some source is a NaN or has
+// |x| >= 2^31 (out of range, or -2^31 itself): the host returns the
+// indefinite value and IE there, so the caller converts the span exactly
+// and discards the host flags.  x86 hosts (AVX-512 or SSE2 loops).
+std::optional<HostFlags> fp32_to_s32_with_flags(const std::uint32_t* in, std::uint32_t* out, std::size_t n,
+                                                bool truncate) noexcept;
+
+// S32 -> FP32 to nearest even (TCVT, ieee): the host's conversion, NX in
+// MXCSR when inexact (|x| > 2^24 with low bits lost), as num::convert;
+// never `special`.  x86 hosts.
+std::optional<HostFlags> s32_to_fp32_with_flags(const std::uint32_t* in, std::uint32_t* out, std::size_t n) noexcept;
+
 // FP16 a[i] op scalar through binary32 (VCVTPH2PS, one binary32 operation,
 // VCVTPS2PH; f16c_span.cpp): out[i] is the correctly rounded FP16 result
 // (some NaN encoding for a NaN); the union of the three instructions'

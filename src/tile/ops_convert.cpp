@@ -7,6 +7,7 @@
 #include "numerics/convert_span.hpp"
 #include "numerics/format.hpp"
 #include "numerics/profile.hpp"
+#include "numerics/simd_span.hpp"
 #include "tile/ops_kernels.hpp"
 #include "tile/tile_contracts.hpp"
 
@@ -105,6 +106,44 @@ bool fast_half_conversion(Tile& d, const Tile& s, num::RoundingMode mode, bool s
   return true;
 }
 
+// Row-major FP32 <-> S32 in the ieee profile, not saturating: FP32 -> S32
+// toward zero (TCVT's default for float to integer) or to nearest even,
+// S32 -> FP32 to nearest even, by the host's conversions under one
+// HostFlagScope, whose NX is num::convert's (num::simd's
+// fp32_to_s32_with_flags).  A run holding a source the host cannot convert
+// as num::convert does (a NaN, |x| >= 2^31) is converted exactly and its
+// host flags discarded.
+bool fast_s32_conversion(Tile& d, const Tile& s, num::RoundingMode mode, bool saturating, NumericProfile p,
+                         num::Flags& flags) {
+  const DataType st = s.data_type(), dt = d.data_type();
+  const bool nearest = mode == num::RoundingMode::RNE;
+  const bool to_s32 = st == DataType::FP32 && dt == DataType::S32 && (nearest || mode == num::RoundingMode::RTZ);
+  const bool from_s32 = st == DataType::S32 && dt == DataType::FP32 && nearest;
+  if (p != NumericProfile::Ieee || saturating || (!to_s32 && !from_s32) || !num::simd::host_flags_available() ||
+      s.descriptor().layout != TileLayout::RowMajor || d.descriptor().layout != TileLayout::RowMajor)
+    return false;
+  const auto [runs, length] = row_runs(d.descriptor(), s.descriptor());
+  num::simd::HostFlagScope scope;
+  for (std::uint32_t r = 0; r < runs; ++r) {
+    const std::uint32_t* in = s.row_data<std::uint32_t>(r);
+    std::uint32_t* out = d.row_data<std::uint32_t>(r);
+    const num::simd::HostFlags h = to_s32 ? *num::simd::fp32_to_s32_with_flags(in, out, length, !nearest)
+                                          : *num::simd::s32_to_fp32_with_flags(in, out, length);
+    const num::Flags host = scope.take();
+    if (!h.special) {
+      flags |= host;
+      continue;
+    }
+    for (std::size_t c = 0; c < length; ++c) {
+      const num::Result v = convert_element(in[c], st, dt, mode, false, p);
+      out[c] = static_cast<std::uint32_t>(v.bits);
+      flags |= v.flags;
+    }
+    (void)scope.take();  // the exact path's own host arithmetic, if any
+  }
+  return true;
+}
+
 // Reference profile between two non-E8M0 types with a floating side: the
 // profile returns the source word, stored into the destination's element
 // bits (TileProfileConvert / NormalizeTileInteger), so row-major tiles of
@@ -143,7 +182,8 @@ num::Flags tile_convert(Tile& d, const Tile& source, num::RoundingMode mode, boo
   const Tile snapshot = (&d == &source) ? source : Tile{};
   const Tile& s = (&d == &source) ? snapshot : source;
   num::Flags flags = 0;
-  if (!fast_half_conversion(d, s, mode, saturating, p, flags) && !fast_reference(d, s, p)) {
+  if (!fast_half_conversion(d, s, mode, saturating, p, flags) && !fast_s32_conversion(d, s, mode, saturating, p, flags) &&
+      !fast_reference(d, s, p)) {
     const TileDescriptor& dd = d.descriptor();
     for (std::uint32_t r = 0; r < dd.valid_rows; ++r)
       for (std::uint32_t c = 0; c < dd.valid_columns; ++c) {

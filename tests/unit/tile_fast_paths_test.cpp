@@ -783,6 +783,77 @@ TEST(TileFastPaths, IeeeTcvtWideningMatchesConvertElement) {
   }
 }
 
+// ieee TCVT FP32 <-> S32 (the host's conversions with its NX, runs holding
+// a NaN or |x| >= 2^31 converted exactly): against convert_element, in every
+// tier, FP32 -> S32 toward zero, to nearest even and toward +inf (the exact
+// path), S32 -> FP32 to nearest even.  (1) Random tiles mixing the
+// boundary values in, whole rows (one run) and 61 of 64 columns (a run per
+// row), bits and the union of the flags; (2) each boundary value alone
+// among exact values (small integers) in a 32-element run: flags exactly
+// the value's.
+TEST(TileFastPaths, IeeeTcvtFp32S32MatchesConvertElement) {
+  const std::vector<std::uint32_t> fp32_edges = {
+      0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x3F000000, 0xBF000000, 0x3FC00000, 0xBFC00000, 0x40200000,
+      0x3F800001, 0x4B000001, 0x4EFFFFFF, 0xCEFFFFFF, 0x4F000000, 0xCF000000, 0xCF000001, 0x7F7FFFFF, 0x7F800000,
+      0xFF800000, 0x7FC00000, 0x7F800001, 0xFFC00123, 0x3EFFFFFF, 0xBF7FFFFF};
+  const std::vector<std::uint32_t> s32_edges = {0,          1,          0xFFFFFFFF, 0x01000000, 0x01000001, 0x01000003,
+                                                0x7FFFFFFF, 0x80000000, 0x80000001, 0xFEFFFFFF, 0x7FFFFFC0, 0x7FFFFFBF};
+  struct Case {
+    DataType source, destination;
+    num::RoundingMode mode;
+  };
+  const std::vector<Case> cases = {{DataType::FP32, DataType::S32, num::RoundingMode::RTZ},
+                                   {DataType::FP32, DataType::S32, num::RoundingMode::RNE},
+                                   {DataType::FP32, DataType::S32, num::RoundingMode::RTP},
+                                   {DataType::S32, DataType::FP32, num::RoundingMode::RNE}};
+  const auto want_of = [](const Case& k, std::uint64_t x) {
+    return ops::convert_element(x, k.source, k.destination, k.mode, false, NumericProfile::Ieee);
+  };
+  std::mt19937_64 g(43);
+  for_each_tier([&] {
+    for (const Case& k : cases) {
+      const bool from_float = k.source == DataType::FP32;
+      const std::vector<std::uint32_t>& edges = from_float ? fp32_edges : s32_edges;
+      const auto draw = [&]() -> std::uint32_t {
+        if (g() % 8 == 0) return edges[g() % edges.size()];
+        if (!from_float) return static_cast<std::uint32_t>(g());
+        // Magnitudes from 2^-3 to 2^32 (in and out of S32 range), both signs.
+        const float v = std::ldexp(static_cast<float>(g() % 1000000) / 1000000.0f + 1.0f, static_cast<int>(g() % 36) - 3);
+        return std::bit_cast<std::uint32_t>(g() % 2 ? -v : v);
+      };
+      for (std::uint32_t valid_columns : {64U, 61U}) {
+        SCOPED_TRACE(testing::Message() << num::name(k.source) << " -> " << num::name(k.destination) << " mode "
+                                        << static_cast<int>(k.mode) << " columns " << valid_columns);
+        Tile s = make_tile(descriptor(k.source, 64, 40, valid_columns, 64 * 40 * 4));
+        Tile d = make_tile(descriptor(k.destination, 64, 40, valid_columns, 64 * 40 * 4));
+        for (std::uint32_t r = 0; r < 40; ++r)
+          for (std::uint32_t c = 0; c < valid_columns; ++c) s.write_element(r, c, draw());
+        const num::Flags flags = ops::tile_convert(d, s, k.mode, false, PadValue::Null, NumericProfile::Ieee);
+        num::Flags want_flags = 0;
+        for (std::uint32_t r = 0; r < 40; ++r)
+          for (std::uint32_t c = 0; c < valid_columns; ++c) {
+            const std::uint64_t x = s.read_raw(s.linear_index(r, c));
+            const num::Result want = want_of(k, x);
+            want_flags |= want.flags;
+            ASSERT_EQ(d.read_raw(d.linear_index(r, c)), want.bits) << std::hex << "0x" << x;
+          }
+        EXPECT_EQ(flags, want_flags);
+      }
+      Tile s = make_tile(descriptor(k.source, 32, 1, 32, 128));
+      Tile d = make_tile(descriptor(k.destination, 32, 1, 32, 128));
+      for (std::size_t at = 0; at < edges.size(); ++at) {
+        for (std::uint32_t c = 0; c < 32; ++c) s.write_element(0, c, from_float ? f32(static_cast<float>(c)) : c);
+        const std::uint32_t slot = static_cast<std::uint32_t>(at * 7 % 32);
+        s.write_element(0, slot, edges[at]);
+        const num::Result want = want_of(k, edges[at]);
+        ASSERT_EQ(ops::tile_convert(d, s, k.mode, false, PadValue::Null, NumericProfile::Ieee), want.flags)
+            << std::hex << "0x" << edges[at] << " mode " << static_cast<int>(k.mode);
+        ASSERT_EQ(d.read_raw(slot), want.bits) << std::hex << "0x" << edges[at];
+      }
+    }
+  });
+}
+
 // ---- FP16 and BF16 arithmetic through binary32 ----
 
 // One binary32 operation on widened operands followed by one RNE narrowing
