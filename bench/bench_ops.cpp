@@ -1,6 +1,6 @@
 // VEC/SFU kernels on 64 KiB tiles against a host memcpy measured in the
-// same benchmark: TADD, TMUL, TMAX, TADDS, TMULS, TDIVS (FP32, FP16, BF16,
-// FP64), TEXP (FP32), TROWSUM, TROWMAX, TCOLSUM, TCOLMAX (FP32), TCVT
+// same benchmark: TADD, TMUL, TMAX, TFMA, TADDS, TMULS, TDIVS (FP32, FP16,
+// BF16, FP64), TEXP (FP32), TROWSUM, TROWMAX, TCOLSUM, TCOLMAX (FP32), TCVT
 // (FP32 <-> BF16, FP16, S32), TCMP and TSEL (FP32, FP16, BF16, FP64), TLOG,
 // TSQRT, TRSQRT, TRECIP (FP32), each in the reference and ieee profiles.
 // Kernels run through their registered TileKernel::execute (steps 10-11 of
@@ -125,6 +125,22 @@ BENCHMARK(BM_TADD)->Apply(float_types);
 BENCHMARK(BM_TMUL)->Apply(float_types);
 BENCHMARK(BM_TMAX)->Apply(float_types);
 BENCHMARK(BM_TEXP)->Apply(fp32_only);
+
+// TFMA: tile 3 = tile 0 * tile 1 + tile 2, four 64 KiB tiles (all of
+// TILE_CAPACITY), the addend a copy of tile 0; bytes/s counts the 64 KiB
+// destination.  FP32, FP16, BF16, FP64, both profiles.
+void BM_TFMA(benchmark::State& state) {
+  const DataType t = type_of(state);
+  const std::uint32_t rows = kTileBytes * 8 / (64 * element_bits(t));
+  Bench b(t, t, 64, rows);
+  for (std::uint32_t r = 0; r < rows; ++r)
+    for (std::uint32_t c = 0; c < 64; ++c) b.tiles.tile(2).write_element(r, c, b.tiles.tile(0).read_raw(b.tiles.tile(0).linear_index(r, c)));
+  b.configure(3, t, 64, rows, kTileBytes);
+  b.operands.destination[0] = 3;
+  b.operands.source[2] = 2;
+  b.run(state, isa::TileOp::TFMA, profile_of(state));
+}
+BENCHMARK(BM_TFMA)->Apply(float_types);
 
 // Tile-scalar forms, which record flags: TADDS/TMULS/TDIVS by 0.3
 // (inexact results, so the ieee profile raises NX), FP32, FP64, FP16, BF16.

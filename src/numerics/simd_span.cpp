@@ -949,6 +949,43 @@ bool fp32_to_s32_sse2(const std::uint32_t* in, std::uint32_t* out, std::size_t n
   return _mm_movemask_epi8(special) != 0;
 }
 
+// Vector steps of l * r + a (FP32 or FP64 carriers), a masked one for the
+// tail, up to the first step with a NaN or infinite operand: |bits| at or
+// above the infinity encoding, one unsigned compare of the three
+// magnitudes' maximum.
+template <typename T>
+PTO_AVX512 std::size_t fma_prefix_avx512(const T* l, const T* r, const T* a, T* out, std::size_t n) noexcept {
+  constexpr bool wide = sizeof(T) == 8;
+  constexpr std::size_t kLanes = 64 / sizeof(T);
+  const __m512i magnitude = broadcast512<T>(static_cast<T>(~(T{1} << (sizeof(T) * 8 - 1))));
+  const __m512i infinity = broadcast512<T>(static_cast<T>(wide ? 0x7FF0000000000000ULL : 0x7F800000ULL));
+  for (std::size_t i = 0; i < n; i += kLanes) {
+    const std::size_t m = std::min(kLanes, n - i);
+    const auto lanes = static_cast<std::uint16_t>(m == kLanes ? 0xFFFFU : (1U << m) - 1U);
+    __m512i x, y, z, largest;
+    if constexpr (wide) {
+      const auto k = static_cast<__mmask8>(lanes);
+      x = _mm512_maskz_loadu_epi64(k, l + i), y = _mm512_maskz_loadu_epi64(k, r + i), z = _mm512_maskz_loadu_epi64(k, a + i);
+      largest = _mm512_maskz_max_epu64(0xFF, _mm512_maskz_max_epu64(0xFF, _mm512_and_si512(x, magnitude),
+                                                                    _mm512_and_si512(y, magnitude)),
+                                       _mm512_and_si512(z, magnitude));  // masked: GCC 12, as above
+      if (_mm512_cmpge_epu64_mask(largest, infinity) != 0) return i;
+      const __m512d f = _mm512_fmadd_pd(_mm512_castsi512_pd(x), _mm512_castsi512_pd(y), _mm512_castsi512_pd(z));
+      _mm512_mask_storeu_epi64(out + i, k, _mm512_castpd_si512(f));
+    } else {
+      const auto k = static_cast<__mmask16>(lanes);
+      x = _mm512_maskz_loadu_epi32(k, l + i), y = _mm512_maskz_loadu_epi32(k, r + i), z = _mm512_maskz_loadu_epi32(k, a + i);
+      largest = _mm512_maskz_max_epu32(0xFFFF, _mm512_maskz_max_epu32(0xFFFF, _mm512_and_si512(x, magnitude),
+                                                                      _mm512_and_si512(y, magnitude)),
+                                       _mm512_and_si512(z, magnitude));
+      if (_mm512_cmpge_epu32_mask(largest, infinity) != 0) return i;
+      const __m512 f = _mm512_fmadd_ps(_mm512_castsi512_ps(x), _mm512_castsi512_ps(y), _mm512_castsi512_ps(z));
+      _mm512_mask_storeu_epi32(out + i, k, _mm512_castps_si512(f));
+    }
+  }
+  return n;
+}
+
 // A plain loop: a signed int converts to float with the host's rounding
 // (RNE in the caller's HostFlagScope) and NX, vectorised or not.
 PTO_NUM_CLONES void s32_to_fp32_lanes(const std::uint32_t* in, std::uint32_t* out, std::size_t n) noexcept {
@@ -1120,6 +1157,27 @@ std::optional<HostFlags> fp32_to_s32_with_flags([[maybe_unused]] const std::uint
 #else
   return std::nullopt;
 #endif
+}
+
+namespace {
+template <typename T>
+std::optional<std::size_t> fma_prefix([[maybe_unused]] const T* l, [[maybe_unused]] const T* r,
+                                      [[maybe_unused]] const T* a, [[maybe_unused]] T* out,
+                                      [[maybe_unused]] std::size_t n) noexcept {
+#ifdef PTO_HAVE_AVX2_PATH
+  if (active_tier() == Tier::Avx512) return fma_prefix_avx512(l, r, a, out, n);
+#endif
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<std::size_t> fma_ordinary_prefix(const std::uint32_t* l, const std::uint32_t* r, const std::uint32_t* a,
+                                               std::uint32_t* out, std::size_t n) noexcept {
+  return fma_prefix(l, r, a, out, n);
+}
+std::optional<std::size_t> fma_ordinary_prefix(const std::uint64_t* l, const std::uint64_t* r, const std::uint64_t* a,
+                                               std::uint64_t* out, std::size_t n) noexcept {
+  return fma_prefix(l, r, a, out, n);
 }
 
 std::optional<HostFlags> s32_to_fp32_with_flags([[maybe_unused]] const std::uint32_t* in,

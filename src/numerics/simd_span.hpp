@@ -208,6 +208,20 @@ std::optional<HostFlags> fp32_to_s32_with_flags(const std::uint32_t* in, std::ui
 // never `special`.  x86 hosts.
 std::optional<HostFlags> s32_to_fp32_with_flags(const std::uint32_t* in, std::uint32_t* out, std::size_t n) noexcept;
 
+// TFMA (ieee) on the host, FP32 or FP64: out[i] = l[i] * r[i] + a[i]
+// rounded once (VFMADD in RNE, its IEEE flags in the caller's
+// HostFlagScope: an IEEE 754 fusedMultiplyAdd, tininess after rounding,
+// as num::ieee_fused) for i below the returned count, which ends at the
+// first vector step holding a NaN or an infinite operand (n when none
+// does).  The element there is the caller's (exactly, with its own
+// flags); it calls again past it.  Nothing at or after the count is
+// written, so the destination may be a source.  Avx512 tier;
+// std::nullopt otherwise.
+std::optional<std::size_t> fma_ordinary_prefix(const std::uint32_t* l, const std::uint32_t* r, const std::uint32_t* a,
+                                               std::uint32_t* out, std::size_t n) noexcept;
+std::optional<std::size_t> fma_ordinary_prefix(const std::uint64_t* l, const std::uint64_t* r, const std::uint64_t* a,
+                                               std::uint64_t* out, std::size_t n) noexcept;
+
 // FP16 a[i] op scalar through binary32 (VCVTPH2PS, one binary32 operation,
 // VCVTPS2PH; f16c_span.cpp): out[i] is the correctly rounded FP16 result
 // (some NaN encoding for a NaN); the union of the three instructions'

@@ -6,6 +6,7 @@
 
 #include "numerics/arith.hpp"
 #include "numerics/convert_span.hpp"
+#include "numerics/simd_span.hpp"
 #include "numerics/format.hpp"
 
 namespace pto::tile::ops {
@@ -399,6 +400,18 @@ Flags element_rows(Tile& d, const Tile& s, Element element) {
   return flags;
 }
 
+// The valid region of a row-major tile as `count` contiguous runs of
+// `length` elements, run k starting at row k: one run when the valid
+// columns fill every row.  Tiles of one shape share it.
+struct ValidRuns {
+  std::uint32_t count;
+  std::size_t length;
+};
+ValidRuns valid_runs(const TileDescriptor& d) noexcept {
+  if (d.valid_columns == d.columns) return {1, std::size_t{d.valid_rows} * d.columns};
+  return {d.valid_rows, d.valid_columns};
+}
+
 // Reference-profile SFU rows for IEEE-like formats, over the valid region
 // as contiguous runs (one when the valid columns fill every row) in pieces
 // of at most 2048 elements.  A piece whose elements are all positive,
@@ -419,10 +432,7 @@ PTO_NUM_CLONES Flags reference_sfu_rows(Unary op, Tile& d, const Tile& s) {
   const T one = static_cast<T>(one_encoding(t));  // LOG(1) is a special value
   const T log = op == Unary::LOG ? T{1} : T{0};
   const bool identity = op == Unary::SQRT || op == Unary::LOG || op == Unary::RSQRT;
-  const TileDescriptor& desc = d.descriptor();
-  const bool whole_rows = desc.valid_columns == desc.columns;
-  const std::uint32_t runs = whole_rows ? 1 : desc.valid_rows;
-  const std::size_t length = whole_rows ? std::size_t{desc.valid_rows} * desc.columns : desc.valid_columns;
+  const auto [runs, length] = valid_runs(d.descriptor());
   Flags flags = 0;
   for (std::uint32_t run = 0; run < runs; ++run)
     for (std::size_t first = 0; first < length; first += kPiece) {
@@ -532,30 +542,99 @@ Result float_fma_element(DataType t, std::uint64_t l, std::uint64_t r, std::uint
   return {(l * r + a) & carrier_mask(t), 0};  // ScalarFPFusedProfile MADD on raw carriers
 }
 
+// TFMA rows on raw carriers: the integers' TileFixedFusedMultiplyAddValue
+// (`inf` 0), and for an IEEE-like float type (`inf` its infinity encoding)
+// the reference profile's MADD on the carriers (ScalarFPFusedProfile) when
+// no operand of the row is a NaN or an infinity, without which
+// TileProfileFusedInvalidResult (a signalling NaN, zero times infinity,
+// opposite infinities) cannot apply.  False, with nothing written, for a
+// float row holding such an operand.  Cloned: the loops vectorise.
+template <typename T>
+PTO_NUM_CLONES bool carrier_fma_row(const T* l, const T* r, const T* a, T* out, std::size_t n, T inf) {
+  if (inf != 0) {
+    constexpr auto magnitude = static_cast<T>(~(T{1} << (sizeof(T) * 8 - 1)));
+    T special = 0;  // no short circuit: the scan vectorises
+    for (std::size_t c = 0; c < n; ++c)
+      special |= static_cast<T>(static_cast<T>(l[c] & magnitude) >= inf) |
+                 static_cast<T>(static_cast<T>(r[c] & magnitude) >= inf) |
+                 static_cast<T>(static_cast<T>(a[c] & magnitude) >= inf);
+    if (special != 0) return false;
+  }
+  for (std::size_t c = 0; c < n; ++c) out[c] = wrap_add(wrap_mul(l[c], r[c]), a[c]);
+  return true;
+}
+
+// TFMA FP32/FP64 in the ieee profile: num::simd::fma_ordinary_prefix (the
+// host's fused multiply-add, its IEEE flags read from one HostFlagScope)
+// up to each element with a NaN or infinite operand, which takes
+// float_fma_element (TileProfileFusedInvalidResult, or the exact fused
+// operation for quiet NaNs and infinities) with its own flags; the host's
+// are taken before it and what the exact path's arithmetic may raise is
+// discarded after it.  False, with nothing written, when the host has no
+// such loop.
+template <typename T>
+bool host_fma_rows(Tile& d, const Tile& left, const Tile& right, const Tile& addend, Flags& flags) {
+  const DataType t = d.data_type();
+  if (!num::simd::host_flags_available() ||
+      !num::simd::fma_ordinary_prefix(left.row_data<T>(0), right.row_data<T>(0), addend.row_data<T>(0),
+                                      d.row_data<T>(0), 0))
+    return false;
+  // The operands share the destination's shape (TileOperandsLegal_TFMA).
+  const auto [runs, length] = valid_runs(d.descriptor());
+  num::simd::HostFlagScope scope;
+  for (std::uint32_t row = 0; row < runs; ++row) {
+    const T* l = left.row_data<T>(row);
+    const T* r = right.row_data<T>(row);
+    const T* a = addend.row_data<T>(row);
+    T* out = d.row_data<T>(row);
+    for (std::size_t c = 0; c < length; ++c) {
+      c += *num::simd::fma_ordinary_prefix(l + c, r + c, a + c, out + c, length - c);
+      if (c == length) break;
+      flags |= scope.take();
+      const Result v = float_fma_element(t, l[c], r[c], a[c], NumericProfile::Ieee);
+      out[c] = static_cast<T>(v.bits);
+      flags |= v.flags;
+      (void)scope.take();
+    }
+  }
+  flags |= scope.take();
+  return true;
+}
+
 }  // namespace
 
 Flags tile_fma(Tile& destination, const Tile& left, const Tile& right, const Tile& addend, PadValue pad,
                NumericProfile profile) {
   const DataType t = destination.data_type();
   Flags flags = 0;
+  const bool host = profile == NumericProfile::Ieee && (t == DataType::FP32 || t == DataType::FP64);
+  if (host && (t == DataType::FP32 ? host_fma_rows<std::uint32_t>(destination, left, right, addend, flags)
+                                   : host_fma_rows<std::uint64_t>(destination, left, right, addend, flags))) {
+    publish(destination, pad);
+    return flags;
+  }
+  // Pieces of at most 2048 elements: a NaN or infinity sends only its
+  // piece element by element.
+  constexpr std::size_t kPiece = 2048;
   visit_carrier(t, [&]<typename T>() {
-    const TileDescriptor& d = destination.descriptor();
     const bool integer = num::is_integer(t);
-    for (std::uint32_t row = 0; row < d.valid_rows; ++row) {
-      const T* l = left.row_data<T>(row);
-      const T* r = right.row_data<T>(row);
-      const T* a = addend.row_data<T>(row);
-      T* out = destination.row_data<T>(row);
-      if (integer) {
-        for (std::uint32_t c = 0; c < d.valid_columns; ++c) out[c] = wrap_add(wrap_mul(l[c], r[c]), a[c]);
-        continue;
+    const auto inf = static_cast<T>(integer ? 0 : infinity_bits(t));
+    const bool carrier = integer || (profile == NumericProfile::Reference && inf != 0);
+    const auto [runs, length] = valid_runs(destination.descriptor());
+    for (std::uint32_t run = 0; run < runs; ++run)
+      for (std::size_t first = 0; first < length; first += kPiece) {
+        const std::size_t n = std::min(kPiece, length - first);
+        const T* l = left.row_data<T>(run) + first;
+        const T* r = right.row_data<T>(run) + first;
+        const T* a = addend.row_data<T>(run) + first;
+        T* out = destination.row_data<T>(run) + first;
+        if (carrier && carrier_fma_row<T>(l, r, a, out, n, inf)) continue;
+        for (std::size_t c = 0; c < n; ++c) {
+          const Result v = float_fma_element(t, l[c], r[c], a[c], profile);
+          flags |= v.flags;
+          out[c] = static_cast<T>(v.bits);
+        }
       }
-      for (std::uint32_t c = 0; c < d.valid_columns; ++c) {
-        const Result v = float_fma_element(t, l[c], r[c], a[c], profile);
-        flags |= v.flags;
-        out[c] = static_cast<T>(v.bits);
-      }
-    }
   });
   publish(destination, pad);
   return flags;

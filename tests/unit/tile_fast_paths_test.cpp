@@ -854,6 +854,164 @@ TEST(TileFastPaths, IeeeTcvtFp32S32MatchesConvertElement) {
   });
 }
 
+// ---- TFMA FP32/FP64, ieee ----
+
+// The element path's TFMA (no tier below Avx512 has the host loop).
+num::Flags exact_fma(Tile& d, const Tile& l, const Tile& r, const Tile& a) {
+  num::simd::limit_tier(num::simd::Tier::Portable);
+  const num::Flags flags = ops::tile_fma(d, l, r, a, PadValue::Null, NumericProfile::Ieee);
+  num::simd::limit_tier(num::simd::Tier::Avx512);
+  return flags;
+}
+
+// Zeros, subnormal and normal boundaries, 1 and its neighbour, the largest
+// finite values, infinities, quiet and signalling NaNs, and powers of two
+// whose products underflow or overflow.
+std::vector<std::uint64_t> fma_edges(DataType t) {
+  if (t == DataType::FP32)
+    return {0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007FFFFF, 0x00800000, 0x3F800000, 0xBF800000,
+            0x3F800001, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0x7FA00000, 0x1F800000,
+            0x20000000, 0x9F800000, 0x5F800000};
+  return {0x0000000000000000, 0x8000000000000000, 0x0000000000000001, 0x000FFFFFFFFFFFFF, 0x0010000000000000,
+          0x3FF0000000000000, 0xBFF0000000000000, 0x3FF0000000000001, 0x7FEFFFFFFFFFFFFF, 0x7FF0000000000000,
+          0xFFF0000000000000, 0x7FF8000000000000, 0x7FF4000000000000, 0x1FF0000000000000, 0x5FF0000000000000,
+          0x9FF0000000000000};
+}
+
+// Random tiles (edges mixed in; exponents spread so products land from
+// subnormal to overflow), rows of 61 and of 64 valid columns, the
+// destination a fourth tile or each source in turn: every element's bits
+// and the union of the flags equal the element path's, in every tier.
+TEST(TileFastPaths, IeeeFmaMatchesElementPath) {
+  std::mt19937_64 g(47);
+  for_each_tier([&] {
+    for (DataType t : {DataType::FP32, DataType::FP64}) {
+      const bool wide = t == DataType::FP64;
+      const std::vector<std::uint64_t> edges = fma_edges(t);
+      const auto draw = [&]() -> std::uint64_t {
+        if (g() % 6 == 0) return edges[g() % edges.size()];
+        if (g() % 4 == 0) return wide ? g() : g() & 0xFFFFFFFF;
+        const int exponent = static_cast<int>(g() % (wide ? 1400 : 180)) - (wide ? 700 : 90);
+        const double v = std::ldexp(1.0 + static_cast<double>(g() % 1000003) / 1000003.0, exponent) * (g() % 2 ? -1 : 1);
+        return wide ? std::bit_cast<std::uint64_t>(v) : f32(static_cast<float>(v));
+      };
+      for (std::uint32_t valid_columns : {61U, 64U})
+        for (int alias = 0; alias < 4; ++alias) {
+          SCOPED_TRACE(testing::Message() << num::name(t) << " columns " << valid_columns << " alias " << alias);
+          const TileDescriptor desc = descriptor(t, 64, 40, valid_columns, 64 * 40 * 8);
+          Tile l = make_tile(desc), r = make_tile(desc), a = make_tile(desc), third = make_tile(desc);
+          for (Tile* x : {&l, &r, &a})
+            for (std::uint32_t row = 0; row < 40; ++row)
+              for (std::uint32_t c = 0; c < valid_columns; ++c) x->write_element(row, c, draw());
+          Tile want_l = l, want_r = r, want_a = a, want_third = third;
+          Tile* sources[] = {&third, &l, &r, &a};
+          Tile* want_sources[] = {&want_third, &want_l, &want_r, &want_a};
+          const num::Flags want_flags = exact_fma(*want_sources[alias], want_l, want_r, want_a);
+          const num::Flags flags = ops::tile_fma(*sources[alias], l, r, a, PadValue::Null, NumericProfile::Ieee);
+          EXPECT_EQ(flags, want_flags);
+          for (std::uint32_t row = 0; row < 40; ++row)
+            for (std::uint32_t c = 0; c < valid_columns; ++c) {
+              const std::uint32_t e = desc.columns * row + c;
+              ASSERT_EQ(sources[alias]->read_raw(e), want_sources[alias]->read_raw(e))
+                  << std::hex << "0x" << want_l.read_raw(e) << " 0x" << want_r.read_raw(e) << " 0x" << want_a.read_raw(e);
+            }
+        }
+    }
+  });
+}
+
+// Every triple of edges alone among exact elements (1 * 1 + 0) in a
+// 32-element row, at a position moving with the triple (vector steps and
+// the tail): bits and flags exactly the element path's.
+TEST(TileFastPaths, IeeeFmaFlagsPerTriple) {
+  for (DataType t : {DataType::FP32, DataType::FP64}) {
+    const bool wide = t == DataType::FP64;
+    const std::vector<std::uint64_t> edges = fma_edges(t);
+    const std::uint64_t one = wide ? 0x3FF0000000000000 : 0x3F800000;
+    const TileDescriptor desc = descriptor(t, 32, 1, 29, 32 * 8);
+    Tile l = make_tile(desc), r = make_tile(desc), a = make_tile(desc), d = make_tile(desc), want = make_tile(desc);
+    for (std::uint32_t c = 0; c < 29; ++c) {
+      l.write_element(0, c, one);
+      r.write_element(0, c, one);
+      a.write_element(0, c, 0);
+    }
+    std::uint32_t slot = 0;
+    for (std::uint64_t x : edges)
+      for (std::uint64_t y : edges)
+        for (std::uint64_t z : edges) {
+          slot = (slot + 7) % 29;
+          l.write_element(0, slot, x);
+          r.write_element(0, slot, y);
+          a.write_element(0, slot, z);
+          const num::Flags want_flags = exact_fma(want, l, r, a);
+          ASSERT_EQ(ops::tile_fma(d, l, r, a, PadValue::Null, NumericProfile::Ieee), want_flags)
+              << num::name(t) << std::hex << " 0x" << x << " 0x" << y << " 0x" << z;
+          ASSERT_EQ(d.read_raw(slot), want.read_raw(slot)) << num::name(t) << std::hex << " 0x" << x << " 0x" << y << " 0x" << z;
+          l.write_element(0, slot, one);
+          r.write_element(0, slot, one);
+          a.write_element(0, slot, 0);
+        }
+  }
+}
+
+// Reference-profile TFMA of IEEE-like floats (TileFixedFusedMultiplyAddValue
+// with ScalarFPFusedProfile MADD): a signalling NaN, zero times infinity or
+// opposite infinities give the canonical NaN with NV, anything else
+// l * r + a on the raw carriers, no flags.  Random finite rows (they take
+// the carrier loop), and every other row with one triple holding an
+// infinity, NaN or zero in one chosen place, so each operand's check alone
+// decides its row; 61 of 64 columns, the destination a fourth tile or the
+// addend.
+TEST(TileFastPaths, ReferenceFmaRowsFollowTheCarrierRule) {
+  std::mt19937_64 g(53);
+  for (DataType t : {DataType::FP32, DataType::FP16, DataType::BF16, DataType::FP64})
+    for (bool in_place : {false, true}) {
+      const unsigned bits = element_bits(t);
+      const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+      const num::FormatInfo& f = num::format_info(t);
+      const std::uint64_t inf = ((std::uint64_t{1} << f.exp_bits) - 1) << f.frac_bits;
+      const std::uint64_t sign = std::uint64_t{1} << (bits - 1);
+      const std::uint64_t one = num::convert(DataType::FP32, t, 0x3F800000, num::RoundingMode::RNE).bits;
+      const std::uint64_t snan = inf | 1, qnan = inf | (std::uint64_t{1} << (f.frac_bits - 1));
+      const std::vector<std::array<std::uint64_t, 3>> triples = {
+          {inf, 0, one},    {0, inf | sign, one}, {one, sign, inf},  {inf, one, inf | sign}, {one, inf, inf | sign},
+          {snan, one, 0},   {one, snan, 0},       {one, one, snan},  {qnan, one, 0},         {one, qnan, 0},
+          {one, one, qnan}, {inf, one, inf},      {one, one, inf | sign}};
+      const TileDescriptor desc = descriptor(t, 64, 26, 61, 64 * 26 * 8);
+      Tile l = make_tile(desc), r = make_tile(desc), a = make_tile(desc), third = make_tile(desc);
+      for (std::uint32_t row = 0; row < 26; ++row)
+        for (std::uint32_t c = 0; c < 61; ++c)
+          for (Tile* x : {&l, &r, &a}) x->write_element(row, c, (g() & mask & ~inf) | (g() % 3 ? 0 : inf / 2));
+      for (std::uint32_t k = 0; k < triples.size(); ++k) {
+        const std::uint32_t row = 2 * k, c = (7 * k) % 61;
+        l.write_element(row, c, triples[k][0]);
+        r.write_element(row, c, triples[k][1]);
+        a.write_element(row, c, triples[k][2]);
+      }
+      const Tile want_l = l, want_r = r, want_a = a;
+      Tile& d = in_place ? a : third;
+      const num::Flags flags = ops::tile_fma(d, l, r, a, PadValue::Null, NumericProfile::Reference);
+      num::Flags want_flags = 0;
+      for (std::uint32_t row = 0; row < 26; ++row)
+        for (std::uint32_t c = 0; c < 61; ++c) {
+          const std::uint32_t e = 64 * row + c;
+          const std::uint64_t x = want_l.read_raw(e), y = want_r.read_raw(e), z = want_a.read_raw(e);
+          using C = num::ValueClass;
+          const C cx = num::classify(t, x), cy = num::classify(t, y), cz = num::classify(t, z);
+          const bool snan = cx == C::SignalingNaN || cy == C::SignalingNaN || cz == C::SignalingNaN;
+          const bool zero_inf = (num::is_zero(cx) && num::is_inf(cy)) || (num::is_inf(cx) && num::is_zero(cy));
+          const bool product_inf = num::is_inf(cx) || num::is_inf(cy);
+          const bool product_negative = ((x ^ y) & sign) != 0;
+          const bool opposite = product_inf && num::is_inf(cz) && product_negative != ((z & sign) != 0);
+          const bool invalid = snan || zero_inf || opposite;
+          want_flags |= invalid ? num::kNV : 0;
+          const std::uint64_t want = invalid ? num::canonical_nan(t).bits : (x * y + z) & mask;
+          ASSERT_EQ(d.read_raw(e), want) << num::name(t) << std::hex << " 0x" << x << " 0x" << y << " 0x" << z;
+        }
+      EXPECT_EQ(flags, want_flags) << num::name(t);
+    }
+}
+
 // ---- FP16 and BF16 arithmetic through binary32 ----
 
 // One binary32 operation on widened operands followed by one RNE narrowing
