@@ -986,6 +986,93 @@ PTO_AVX512 std::size_t fma_prefix_avx512(const T* l, const T* r, const T* a, T* 
   return n;
 }
 
+// FP16/BF16 TFMA through binary32.  v = l r + a exactly, W = RN24(v) (the
+// FMA rounds once, gradual underflow included), h = the FP16/BF16 rounding
+// of v.  Every FP16/BF16 rounding midpoint (normal: 12/9 significant bits;
+// subnormal: odd multiples of 2^-25/2^-134; the overflow thresholds 65520
+// and (2 - 2^-8) 2^127) is a binary32 number, and rounding to nearest
+// never crosses a representable number, so v and W lie in the same closed
+// interval between consecutive midpoints; unless W is a midpoint itself, v
+// is in the same open interval (v = m would make W = m), and the narrowing
+// of W is h.  The steps hand to the caller every step with such a W, and
+// with W in the range where a flag other than NX could arise, which holds
+// every NaN and infinity W, so every element with a NaN or infinite
+// operand (whose conversions' and FMA's IE the caller drops):
+//  - FP16: (W & 0x1FFF) == 0x1000 (a midpoint, the overflow threshold
+//    included), 0 < |W| < 2^-14 (subnormal or tiny), |W| >= 65520.  W = 0
+//    only when v = 0: a nonzero v is a multiple of 2^-48 below 2^33, so
+//    binary32 represents its magnitude range, and the zero's sign follows
+//    the same IEEE rule.
+//  - BF16 (the top half of binary32, subnormals too): (W & 0xFFFF) ==
+//    0x8000, |W| < 2^-126 (zero included: a tiny v can round to it),
+//    |W| >= 0x7F7F8000.
+// The remaining elements are normal and finite on both sides: their only
+// flag is NX, raised when W != v (the FMA's PE; then v is no FP16/BF16
+// number either) or when the narrowing drops nonzero bits (VCVTPS2PH's PE,
+// or BF16's low half).  A step holding an element of the lists stores the
+// lanes before it and stops there; the FMA and VCVTPS2PH flags of its
+// other lanes stay in MXCSR.  Their PE is always some element's NX (a
+// listed W is inexact unless W = v, when the narrowing decides NX exactly;
+// NaN and infinity raise no PE), but OE or UE may belong to an element the
+// exact path then takes.  So the caller keeps only PE.
+// GCC 12's unmasked AVX-512 intrinsics merge into an undefined vector,
+// which -Wmaybe-uninitialized reports (as in simd_sfu.cpp).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+// The low sixteen FP16/BF16 elements of h as binary32 (exact).
+template <bool Bf16>
+PTO_AVX512 __m512 widen_half16(__m512i h) {
+  const __m256i low = _mm512_castsi512_si256(h);
+  if constexpr (Bf16) return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(low), 16));
+  else return _mm512_cvtph_ps(low);
+}
+
+template <bool Bf16>
+PTO_AVX512 HalfFmaPrefix half_fma_prefix_avx512(const std::uint16_t* l, const std::uint16_t* r, const std::uint16_t* a,
+                                                std::uint16_t* out, std::size_t n) noexcept {
+  const __m512i magnitude = _mm512_set1_epi32(0x7FFFFFFF);
+  __mmask16 dropped = 0;  // BF16: lanes with a nonzero low half
+  for (std::size_t i = 0; i < n; i += 16) {
+    const std::size_t m = std::min<std::size_t>(16, n - i);
+    const auto k = static_cast<__mmask32>(m == 16 ? 0xFFFFU : (1U << m) - 1U);
+    const __m512i x = _mm512_maskz_loadu_epi16(k, l + i), y = _mm512_maskz_loadu_epi16(k, r + i),
+                  z = _mm512_maskz_loadu_epi16(k, a + i);
+    const __m512 w = _mm512_fmadd_ps(widen_half16<Bf16>(x), widen_half16<Bf16>(y), widen_half16<Bf16>(z));
+    const __m512i bits = _mm512_castps_si512(w), mag = _mm512_and_si512(bits, magnitude);
+    const auto k16 = static_cast<__mmask16>(k);
+    __mmask16 hazard;
+    if constexpr (Bf16) {
+      hazard = _mm512_mask_cmpeq_epi32_mask(k16, _mm512_and_si512(bits, _mm512_set1_epi32(0xFFFF)), _mm512_set1_epi32(0x8000)) |
+               _mm512_mask_cmplt_epu32_mask(k16, mag, _mm512_set1_epi32(0x00800000)) |
+               _mm512_mask_cmpge_epu32_mask(k16, mag, _mm512_set1_epi32(0x7F7F8000));
+    } else {
+      hazard = _mm512_mask_cmpeq_epi32_mask(k16, _mm512_and_si512(bits, _mm512_set1_epi32(0x1FFF)), _mm512_set1_epi32(0x1000)) |
+               _mm512_mask_cmplt_epu32_mask(k16, _mm512_sub_epi32(mag, _mm512_set1_epi32(1)), _mm512_set1_epi32(0x387FFFFF)) |
+               _mm512_mask_cmpge_epu32_mask(k16, mag, _mm512_set1_epi32(0x477FF000));
+    }
+    // The lanes before the first hazard are stored; the caller takes that
+    // one and calls again after it.
+    const unsigned first = hazard != 0 ? static_cast<unsigned>(std::countr_zero(hazard)) : 16U;
+    const auto keep = static_cast<__mmask16>(k16 & ((1U << first) - 1U));
+    __m256i h;
+    if constexpr (Bf16) {
+      h = (__m256i)_mm512_cvtneps_pbh(w);  // a vector bit cast: no intrinsic converts __m256bh
+      dropped = static_cast<__mmask16>(dropped | _mm512_mask_test_epi32_mask(keep, bits, _mm512_set1_epi32(0xFFFF)));
+    } else {
+      h = _mm512_cvtps_ph(w, _MM_FROUND_TO_NEAREST_INT);
+    }
+    _mm512_mask_storeu_epi16(out + i, keep, _mm512_castsi256_si512(h));
+    if (hazard != 0) return {i + first, dropped != 0};
+  }
+  return {n, dropped != 0};
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
 // A plain loop: a signed int converts to float with the host's rounding
 // (RNE in the caller's HostFlagScope) and NX, vectorised or not.
 PTO_NUM_CLONES void s32_to_fp32_lanes(const std::uint32_t* in, std::uint32_t* out, std::size_t n) noexcept {
@@ -1178,6 +1265,18 @@ std::optional<std::size_t> fma_ordinary_prefix(const std::uint32_t* l, const std
 std::optional<std::size_t> fma_ordinary_prefix(const std::uint64_t* l, const std::uint64_t* r, const std::uint64_t* a,
                                                std::uint64_t* out, std::size_t n) noexcept {
   return fma_prefix(l, r, a, out, n);
+}
+
+std::optional<HalfFmaPrefix> half_fma_ordinary_prefix([[maybe_unused]] bool bf16, [[maybe_unused]] const std::uint16_t* l,
+                                                      [[maybe_unused]] const std::uint16_t* r,
+                                                      [[maybe_unused]] const std::uint16_t* a,
+                                                      [[maybe_unused]] std::uint16_t* out,
+                                                      [[maybe_unused]] std::size_t n) noexcept {
+#ifdef PTO_HAVE_AVX2_PATH
+  if (active_tier() == Tier::Avx512)
+    return bf16 ? half_fma_prefix_avx512<true>(l, r, a, out, n) : half_fma_prefix_avx512<false>(l, r, a, out, n);
+#endif
+  return std::nullopt;
 }
 
 std::optional<HostFlags> s32_to_fp32_with_flags([[maybe_unused]] const std::uint32_t* in,

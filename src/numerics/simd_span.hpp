@@ -222,6 +222,27 @@ std::optional<std::size_t> fma_ordinary_prefix(const std::uint32_t* l, const std
 std::optional<std::size_t> fma_ordinary_prefix(const std::uint64_t* l, const std::uint64_t* r, const std::uint64_t* a,
                                                std::uint64_t* out, std::size_t n) noexcept;
 
+// TFMA (ieee) of FP16 (`bf16` false) or BF16 through one binary32 FMA of
+// the exactly widened operands, W = RN24(l * r + a), then RNE narrowing:
+// out[i] is the correctly rounded result for i below the returned count,
+// which is the first element whose W the narrowing may not take (an
+// FP16/BF16 rounding midpoint, a result in the subnormal or overflow
+// range, NaN and infinity included, and for BF16 zero; simd_span.cpp has
+// the argument), or n.  Nothing at or after the count is written, so the
+// destination may be a source; the caller takes that element exactly and
+// calls again after it.  The elements done have no OF or UF; their NX is
+// `inexact` (BF16: a nonzero dropped half) or the PE the FMA and VCVTPS2PH
+// leave in the caller's HostFlagScope, whose other bits the caller drops
+// (lanes past the count may leave OE or UE there).  Avx512 tier;
+// std::nullopt otherwise.
+struct HalfFmaPrefix {
+  std::size_t count = 0;
+  bool inexact = false;
+};
+std::optional<HalfFmaPrefix> half_fma_ordinary_prefix(bool bf16, const std::uint16_t* l, const std::uint16_t* r,
+                                                      const std::uint16_t* a, std::uint16_t* out,
+                                                      std::size_t n) noexcept;
+
 // FP16 a[i] op scalar through binary32 (VCVTPH2PS, one binary32 operation,
 // VCVTPS2PH; f16c_span.cpp): out[i] is the correctly rounded FP16 result
 // (some NaN encoding for a NaN); the union of the three instructions'

@@ -564,20 +564,27 @@ PTO_NUM_CLONES bool carrier_fma_row(const T* l, const T* r, const T* a, T* out, 
   return true;
 }
 
-// TFMA FP32/FP64 in the ieee profile: num::simd::fma_ordinary_prefix (the
-// host's fused multiply-add, its IEEE flags read from one HostFlagScope)
-// up to each element with a NaN or infinite operand, which takes
-// float_fma_element (TileProfileFusedInvalidResult, or the exact fused
-// operation for quiet NaNs and infinities) with its own flags; the host's
-// are taken before it and what the exact path's arithmetic may raise is
+// What a host TFMA loop did: `count` elements from the start, whose flags
+// beyond the host's are `extra`.
+struct FmaPrefix {
+  std::size_t count;
+  Flags extra;
+};
+
+// TFMA in the ieee profile on the host: `prefix` (num::simd's
+// fma_ordinary_prefix or half_fma_ordinary_prefix) computes up to each
+// element it leaves, which takes float_fma_element (TileProfileFusedInvalidResult,
+// or the exact fused operation) with its own flags.  The host's flags, of
+// which `host_mask` keeps the operation's, are taken from one HostFlagScope
+// before that element, and what the exact path's arithmetic may raise is
 // discarded after it.  False, with nothing written, when the host has no
 // such loop.
-template <typename T>
-bool host_fma_rows(Tile& d, const Tile& left, const Tile& right, const Tile& addend, Flags& flags) {
+template <typename T, typename Prefix>
+bool host_fma_rows(Tile& d, const Tile& left, const Tile& right, const Tile& addend, Flags host_mask, Prefix prefix,
+                   Flags& flags) {
   const DataType t = d.data_type();
   if (!num::simd::host_flags_available() ||
-      !num::simd::fma_ordinary_prefix(left.row_data<T>(0), right.row_data<T>(0), addend.row_data<T>(0),
-                                      d.row_data<T>(0), 0))
+      !prefix(left.row_data<T>(0), right.row_data<T>(0), addend.row_data<T>(0), d.row_data<T>(0), 0))
     return false;
   // The operands share the destination's shape (TileOperandsLegal_TFMA).
   const auto [runs, length] = valid_runs(d.descriptor());
@@ -588,17 +595,45 @@ bool host_fma_rows(Tile& d, const Tile& left, const Tile& right, const Tile& add
     const T* a = addend.row_data<T>(row);
     T* out = d.row_data<T>(row);
     for (std::size_t c = 0; c < length; ++c) {
-      c += *num::simd::fma_ordinary_prefix(l + c, r + c, a + c, out + c, length - c);
+      const FmaPrefix done = *prefix(l + c, r + c, a + c, out + c, length - c);
+      flags |= done.extra;
+      c += done.count;
       if (c == length) break;
-      flags |= scope.take();
+      flags |= scope.take() & host_mask;
       const Result v = float_fma_element(t, l[c], r[c], a[c], NumericProfile::Ieee);
       out[c] = static_cast<T>(v.bits);
       flags |= v.flags;
       (void)scope.take();
     }
   }
-  flags |= scope.take();
+  flags |= scope.take() & host_mask;
   return true;
+}
+
+// FP32/FP64: the host's FMA, every IEEE flag from MXCSR.  FP16/BF16: one
+// binary32 FMA then the narrowing, NX alone from MXCSR
+// (num::simd::half_fma_ordinary_prefix).
+bool host_fma(Tile& d, const Tile& left, const Tile& right, const Tile& addend, Flags& flags) {
+  constexpr auto kEvery = static_cast<Flags>(num::kNV | num::kDZ | num::kOF | num::kUF | num::kNX);
+  const DataType t = d.data_type();
+  const auto wide = [](const auto* l, const auto* r, const auto* a, auto* out, std::size_t n) -> std::optional<FmaPrefix> {
+    const std::optional<std::size_t> k = num::simd::fma_ordinary_prefix(l, r, a, out, n);
+    if (!k) return std::nullopt;
+    return FmaPrefix{*k, 0};
+  };
+  const auto half = [bf16 = t == DataType::BF16](const std::uint16_t* l, const std::uint16_t* r, const std::uint16_t* a,
+                                                 std::uint16_t* out, std::size_t n) -> std::optional<FmaPrefix> {
+    const auto k = num::simd::half_fma_ordinary_prefix(bf16, l, r, a, out, n);
+    if (!k) return std::nullopt;
+    return FmaPrefix{k->count, k->inexact ? num::kNX : Flags{0}};
+  };
+  switch (t) {
+    case DataType::FP32: return host_fma_rows<std::uint32_t>(d, left, right, addend, kEvery, wide, flags);
+    case DataType::FP64: return host_fma_rows<std::uint64_t>(d, left, right, addend, kEvery, wide, flags);
+    case DataType::FP16:
+    case DataType::BF16: return host_fma_rows<std::uint16_t>(d, left, right, addend, num::kNX, half, flags);
+    default: return false;
+  }
 }
 
 }  // namespace
@@ -607,9 +642,7 @@ Flags tile_fma(Tile& destination, const Tile& left, const Tile& right, const Til
                NumericProfile profile) {
   const DataType t = destination.data_type();
   Flags flags = 0;
-  const bool host = profile == NumericProfile::Ieee && (t == DataType::FP32 || t == DataType::FP64);
-  if (host && (t == DataType::FP32 ? host_fma_rows<std::uint32_t>(destination, left, right, addend, flags)
-                                   : host_fma_rows<std::uint64_t>(destination, left, right, addend, flags))) {
+  if (profile == NumericProfile::Ieee && host_fma(destination, left, right, addend, flags)) {
     publish(destination, pad);
     return flags;
   }

@@ -868,6 +868,12 @@ num::Flags exact_fma(Tile& d, const Tile& l, const Tile& r, const Tile& a) {
 // finite values, infinities, quiet and signalling NaNs, and powers of two
 // whose products underflow or overflow.
 std::vector<std::uint64_t> fma_edges(DataType t) {
+  if (t == DataType::FP16)
+    return {0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x0400, 0x3C00, 0xBC00, 0x3C01, 0x7BFF, 0xFBFF,
+            0x7C00, 0xFC00, 0x7E00, 0x7D00, 0x2000, 0x5C00, 0x3D56, 0x3A00, 0x5BFF};
+  if (t == DataType::BF16)
+    return {0x0000, 0x8000, 0x0001, 0x8001, 0x007F, 0x0080, 0x3F80, 0xBF80, 0x3F81, 0x7F7F, 0xFF7F,
+            0x7F80, 0xFF80, 0x7FC0, 0x7FA0, 0x1F80, 0x5F80, 0x3F94, 0x3F60, 0x3380};
   if (t == DataType::FP32)
     return {0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007FFFFF, 0x00800000, 0x3F800000, 0xBF800000,
             0x3F800001, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0x7FA00000, 0x1F800000,
@@ -885,12 +891,17 @@ std::vector<std::uint64_t> fma_edges(DataType t) {
 TEST(TileFastPaths, IeeeFmaMatchesElementPath) {
   std::mt19937_64 g(47);
   for_each_tier([&] {
-    for (DataType t : {DataType::FP32, DataType::FP64}) {
-      const bool wide = t == DataType::FP64;
+    for (DataType t : {DataType::FP32, DataType::FP64, DataType::FP16, DataType::BF16}) {
+      const bool wide = t == DataType::FP64, half = element_bits(t) == 16;
       const std::vector<std::uint64_t> edges = fma_edges(t);
       const auto draw = [&]() -> std::uint64_t {
         if (g() % 6 == 0) return edges[g() % edges.size()];
-        if (g() % 4 == 0) return wide ? g() : g() & 0xFFFFFFFF;
+        if (g() % 4 == 0) return wide ? g() : g() & (half ? 0xFFFF : 0xFFFFFFFF);
+        if (half) {  // any finite exponent field, random fraction and sign
+          const bool bf16 = t == DataType::BF16;
+          const std::uint64_t field = 1 + g() % (bf16 ? 254 : 30);
+          return (g() & 0x8000) | field << (bf16 ? 7 : 10) | (g() & (bf16 ? 0x7F : 0x3FF));
+        }
         const int exponent = static_cast<int>(g() % (wide ? 1400 : 180)) - (wide ? 700 : 90);
         const double v = std::ldexp(1.0 + static_cast<double>(g() % 1000003) / 1000003.0, exponent) * (g() % 2 ? -1 : 1);
         return wide ? std::bit_cast<std::uint64_t>(v) : f32(static_cast<float>(v));
@@ -924,10 +935,9 @@ TEST(TileFastPaths, IeeeFmaMatchesElementPath) {
 // 32-element row, at a position moving with the triple (vector steps and
 // the tail): bits and flags exactly the element path's.
 TEST(TileFastPaths, IeeeFmaFlagsPerTriple) {
-  for (DataType t : {DataType::FP32, DataType::FP64}) {
-    const bool wide = t == DataType::FP64;
+  for (DataType t : {DataType::FP32, DataType::FP64, DataType::FP16, DataType::BF16}) {
     const std::vector<std::uint64_t> edges = fma_edges(t);
-    const std::uint64_t one = wide ? 0x3FF0000000000000 : 0x3F800000;
+    const std::uint64_t one = num::convert(DataType::FP32, t, 0x3F800000, num::RoundingMode::RNE).bits;
     const TileDescriptor desc = descriptor(t, 32, 1, 29, 32 * 8);
     Tile l = make_tile(desc), r = make_tile(desc), a = make_tile(desc), d = make_tile(desc), want = make_tile(desc);
     for (std::uint32_t c = 0; c < 29; ++c) {
@@ -952,6 +962,36 @@ TEST(TileFastPaths, IeeeFmaFlagsPerTriple) {
           a.write_element(0, slot, 0);
         }
   }
+}
+
+// FP16/BF16 TFMA through binary32, where the binary32 FMA rounds onto a
+// midpoint of the narrow format (hand-derived).  FP16: 0x3D56 (683 2^-9)
+// times 0x3A00 (0.75) is 2049 2^-11 = 1 + 2^-11, the midpoint between 1
+// and 1 + 2^-10; adding 2^-24 (0x0001) gives a binary32 tie that rounds to
+// even, back onto the midpoint, but the exact sum lies above it: 0x3C01,
+// and with -2^-24 (0x8001) below it: 0x3C00.  BF16: 0x3F94 (37 2^-5) times
+// 0x3F60 (7 2^-3) is 259 2^-8, the midpoint between 1 + 2^-7 and 1 + 2^-6;
+// with 2^-24 (0x3380) the result is 0x3F82, with -2^-24 (0xB380) 0x3F81.
+// All inexact (NX only).
+TEST(TileFastPaths, IeeeFmaHalfDoubleRoundingMidpoints) {
+  struct Case {
+    DataType type;
+    std::uint64_t l, r, a, want;
+  };
+  for_each_tier([] {
+    for (const Case& k : {Case{DataType::FP16, 0x3D56, 0x3A00, 0x0001, 0x3C01}, Case{DataType::FP16, 0x3D56, 0x3A00, 0x8001, 0x3C00},
+                          Case{DataType::BF16, 0x3F94, 0x3F60, 0x3380, 0x3F82}, Case{DataType::BF16, 0x3F94, 0x3F60, 0xB380, 0x3F81}}) {
+      const TileDescriptor desc = descriptor(k.type, 32, 1, 32, 64);
+      Tile l = make_tile(desc), r = make_tile(desc), a = make_tile(desc), d = make_tile(desc);
+      for (std::uint32_t c = 0; c < 32; ++c) {  // the case everywhere: vector steps and any tail
+        l.write_element(0, c, k.l);
+        r.write_element(0, c, k.r);
+        a.write_element(0, c, k.a);
+      }
+      EXPECT_EQ(ops::tile_fma(d, l, r, a, PadValue::Null, NumericProfile::Ieee), num::kNX) << std::hex << k.a;
+      for (std::uint32_t c = 0; c < 32; ++c) ASSERT_EQ(d.read_raw(c), k.want) << num::name(k.type) << std::hex << " 0x" << k.a;
+    }
+  });
 }
 
 // Reference-profile TFMA of IEEE-like floats (TileFixedFusedMultiplyAddValue
