@@ -226,9 +226,9 @@ std::optional<std::size_t> fma_ordinary_prefix(const std::uint64_t* l, const std
 // the exactly widened operands, W = RN24(l * r + a), then RNE narrowing:
 // out[i] is the correctly rounded result for i below the returned count,
 // which is the first element whose W the narrowing may not take (an
-// FP16/BF16 rounding midpoint, a result in the subnormal or overflow
-// range, NaN and infinity included, and for BF16 zero; simd_span.cpp has
-// the argument), or n.  Nothing at or after the count is written, so the
+// FP16/BF16 rounding midpoint the loop cannot resolve, a result in the
+// subnormal or overflow range, NaN and infinity included, and for BF16
+// zero; simd_span.cpp has the argument), or n.  Nothing at or after the count is written, so the
 // destination may be a source; the caller takes that element exactly and
 // calls again after it.  The elements done have no OF or UF; their NX is
 // `inexact` (BF16: a nonzero dropped half) or the PE the FMA and VCVTPS2PH
