@@ -400,18 +400,6 @@ Flags element_rows(Tile& d, const Tile& s, Element element) {
   return flags;
 }
 
-// The valid region of a row-major tile as `count` contiguous runs of
-// `length` elements, run k starting at row k: one run when the valid
-// columns fill every row.  Tiles of one shape share it.
-struct ValidRuns {
-  std::uint32_t count;
-  std::size_t length;
-};
-ValidRuns valid_runs(const TileDescriptor& d) noexcept {
-  if (d.valid_columns == d.columns) return {1, std::size_t{d.valid_rows} * d.columns};
-  return {d.valid_rows, d.valid_columns};
-}
-
 // Reference-profile SFU rows for IEEE-like formats, over the valid region
 // as contiguous runs (one when the valid columns fill every row) in pieces
 // of at most 2048 elements.  A piece whose elements are all positive,
@@ -432,7 +420,10 @@ PTO_NUM_CLONES Flags reference_sfu_rows(Unary op, Tile& d, const Tile& s) {
   const T one = static_cast<T>(one_encoding(t));  // LOG(1) is a special value
   const T log = op == Unary::LOG ? T{1} : T{0};
   const bool identity = op == Unary::SQRT || op == Unary::LOG || op == Unary::RSQRT;
-  const auto [runs, length] = valid_runs(d.descriptor());
+  const TileDescriptor& desc = d.descriptor();
+  const bool whole_rows = desc.valid_columns == desc.columns;
+  const std::uint32_t runs = whole_rows ? 1 : desc.valid_rows;
+  const std::size_t length = whole_rows ? std::size_t{desc.valid_rows} * desc.columns : desc.valid_columns;
   Flags flags = 0;
   for (std::uint32_t run = 0; run < runs; ++run)
     for (std::size_t first = 0; first < length; first += kPiece) {
@@ -587,13 +578,12 @@ bool host_fma_rows(Tile& d, const Tile& left, const Tile& right, const Tile& add
       !prefix(left.row_data<T>(0), right.row_data<T>(0), addend.row_data<T>(0), d.row_data<T>(0), 0))
     return false;
   // The operands share the destination's shape (TileOperandsLegal_TFMA).
-  const auto [runs, length] = valid_runs(d.descriptor());
   num::simd::HostFlagScope scope;
-  for (std::uint32_t row = 0; row < runs; ++row) {
-    const T* l = left.row_data<T>(row);
-    const T* r = right.row_data<T>(row);
-    const T* a = addend.row_data<T>(row);
-    T* out = d.row_data<T>(row);
+  for_each_valid_run(d.descriptor(), [&](std::size_t first, std::size_t length) {
+    const T* l = left.row_data<T>(0) + first;
+    const T* r = right.row_data<T>(0) + first;
+    const T* a = addend.row_data<T>(0) + first;
+    T* out = d.row_data<T>(0) + first;
     for (std::size_t c = 0; c < length; ++c) {
       const FmaPrefix done = *prefix(l + c, r + c, a + c, out + c, length - c);
       flags |= done.extra;
@@ -605,7 +595,7 @@ bool host_fma_rows(Tile& d, const Tile& left, const Tile& right, const Tile& add
       flags |= v.flags;
       (void)scope.take();
     }
-  }
+  });
   flags |= scope.take() & host_mask;
   return true;
 }
@@ -653,14 +643,13 @@ Flags tile_fma(Tile& destination, const Tile& left, const Tile& right, const Til
     const bool integer = num::is_integer(t);
     const auto inf = static_cast<T>(integer ? 0 : infinity_bits(t));
     const bool carrier = integer || (profile == NumericProfile::Reference && inf != 0);
-    const auto [runs, length] = valid_runs(destination.descriptor());
-    for (std::uint32_t run = 0; run < runs; ++run)
-      for (std::size_t first = 0; first < length; first += kPiece) {
-        const std::size_t n = std::min(kPiece, length - first);
-        const T* l = left.row_data<T>(run) + first;
-        const T* r = right.row_data<T>(run) + first;
-        const T* a = addend.row_data<T>(run) + first;
-        T* out = destination.row_data<T>(run) + first;
+    for_each_valid_run(destination.descriptor(), [&](std::size_t run, std::size_t length) {
+      for (std::size_t first = run; first < run + length; first += kPiece) {
+        const std::size_t n = std::min(kPiece, run + length - first);
+        const T* l = left.row_data<T>(0) + first;
+        const T* r = right.row_data<T>(0) + first;
+        const T* a = addend.row_data<T>(0) + first;
+        T* out = destination.row_data<T>(0) + first;
         if (carrier && carrier_fma_row<T>(l, r, a, out, n, inf)) continue;
         for (std::size_t c = 0; c < n; ++c) {
           const Result v = float_fma_element(t, l[c], r[c], a[c], profile);
@@ -668,6 +657,7 @@ Flags tile_fma(Tile& destination, const Tile& left, const Tile& right, const Til
           out[c] = static_cast<T>(v.bits);
         }
       }
+    });
   });
   publish(destination, pad);
   return flags;
